@@ -1,0 +1,894 @@
+//! Classing orders before resolution (DATC 4.E.1): illegal, void (legal but unmatched) or valid,
+//! and turning the valid ones into dense per-unit orders for the resolver.
+
+use std::fmt;
+
+use crate::board::Unit;
+use crate::map::{Coast, LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use crate::orders::{LocSpec, Order, OrderKind, UnitRef};
+use crate::rules::{
+    AdjacentConvoy, CoastGarbage, Designation, ImpossibleCoast, MultipleOrders, OneCoastOmitted,
+    PathSpecification, Rules, SupportCoast,
+};
+
+/// Why an order is illegal (ignored entirely; the unit holds and can receive hold support).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IllegalReason {
+    /// The order belongs to another phase (e.g. a build in a movement phase).
+    WrongPhase,
+    /// There is no unit at the ordered place.
+    NoUnit,
+    /// The unit belongs to another power.
+    ForeignUnit(PowerId),
+    /// The unit letter is missing (4.C.1 choice a).
+    MissingUnitType,
+    /// The unit letter is wrong (4.C.2 choice a).
+    WrongUnitType,
+    /// The ordered unit's coast is wrong (4.B.5 choice a).
+    WrongUnitCoast,
+    /// An unknown or irrelevant coast was written (4.B.6 choice a).
+    IrrelevantCoast,
+    /// A move to the unit's own province.
+    MoveToOwnProvince,
+    /// An army ordered to a sea.
+    ArmyToSea,
+    /// A fleet ordered inland.
+    FleetInland,
+    /// The destination is not adjacent and no convoy route could exist.
+    NotAdjacent,
+    /// A fleet's move to a two-coast province needs a coast (4.B.1, 4.B.2 choice b).
+    CoastNotSpecified,
+    /// A fleet's move to a coast it cannot reach (4.B.3 choice b).
+    ImpossibleCoast,
+    /// A unit supporting itself.
+    SupportSelf,
+    /// A support to a province the supporter cannot move to.
+    SupportUnreachable,
+    /// A support of a move into the supporter's own province.
+    SupportOwnArea,
+    /// The supported or convoyed unit does not exist.
+    NoSuchUnit,
+    /// A support of a move that the supported unit could never make.
+    SupportImpossibleMove,
+    /// A support without the coast the rules require (4.B.4).
+    SupportCoastMissing,
+    /// A convoy by a fleet that is not in a sea.
+    ConvoyNotAtSea,
+    /// A convoy of a unit that is not an army.
+    ConvoyNotArmy,
+    /// A convoy order for which the fleet is on no possible convoy route.
+    ConvoyNotOnRoute,
+    /// The unit has several different orders (4.D.3).
+    MultipleOrders,
+    /// Another order to the same unit was chosen (4.D.3 choices a, b; 4.C.x choice c).
+    Superseded,
+    /// A move whose convoy path must be written (4.A.6 choice c).
+    PathRequired,
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            IllegalReason::WrongPhase => "not an order of this phase",
+            IllegalReason::NoUnit => "no unit there",
+            IllegalReason::ForeignUnit(_) => "the unit belongs to another power",
+            IllegalReason::MissingUnitType => "unit letter missing (4.C.1)",
+            IllegalReason::WrongUnitType => "wrong unit letter (4.C.2)",
+            IllegalReason::WrongUnitCoast => "wrong coast for the ordered unit (4.B.5)",
+            IllegalReason::IrrelevantCoast => "unknown or irrelevant coast (4.B.6)",
+            IllegalReason::MoveToOwnProvince => "a unit cannot move to its own province",
+            IllegalReason::ArmyToSea => "an army cannot move to sea",
+            IllegalReason::FleetInland => "a fleet cannot move inland",
+            IllegalReason::NotAdjacent => "destination not adjacent and no convoy route possible",
+            IllegalReason::CoastNotSpecified => {
+                "the destination's coast must be named (4.B.1/4.B.2)"
+            }
+            IllegalReason::ImpossibleCoast => "the fleet cannot reach that coast (4.B.3)",
+            IllegalReason::SupportSelf => "a unit cannot support itself",
+            IllegalReason::SupportUnreachable => {
+                "the supporter cannot move to the supported province"
+            }
+            IllegalReason::SupportOwnArea => "a support cannot target the supporter's own province",
+            IllegalReason::NoSuchUnit => "no unit there to support or convoy",
+            IllegalReason::SupportImpossibleMove => "the supported unit could never make that move",
+            IllegalReason::SupportCoastMissing => "the support must name the coast (4.B.4)",
+            IllegalReason::ConvoyNotAtSea => "only fleets at sea can convoy",
+            IllegalReason::ConvoyNotArmy => "only armies can be convoyed",
+            IllegalReason::ConvoyNotOnRoute => "the fleet is on no possible convoy route",
+            IllegalReason::MultipleOrders => "the unit has several orders (4.D.3): it holds",
+            IllegalReason::Superseded => "another order to the same unit counts (4.D.3)",
+            IllegalReason::PathRequired => "the convoy path must be written (4.A.6)",
+        };
+        f.write_str(s)
+    }
+}
+
+/// Why a legal support or convoy is void.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VoidReason {
+    /// The supported unit moves, so a hold support does not match.
+    SupportedUnitMoves,
+    /// The supported unit does not make the supported move.
+    MoveDoesNotMatch,
+    /// The supported move goes to another coast.
+    CoastDoesNotMatch,
+    /// The army is not moving by convoy to that destination.
+    ConvoyDoesNotMatch,
+    /// The nationality written is missing or wrong and the rules reject it (4.C.5, 4.C.6).
+    Nationality,
+    /// The supported or convoyed unit's letter is wrong and the rules reject it.
+    UnitType,
+}
+
+impl fmt::Display for VoidReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            VoidReason::SupportedUnitMoves => "the supported unit does not hold",
+            VoidReason::MoveDoesNotMatch => "the supported unit does not make that move",
+            VoidReason::CoastDoesNotMatch => "the supported move goes to another coast",
+            VoidReason::ConvoyDoesNotMatch => {
+                "the army does not move by convoy to that destination"
+            }
+            VoidReason::Nationality => "nationality missing or wrong (4.C.5/4.C.6)",
+            VoidReason::UnitType => "supported unit's letter wrong (4.C.2)",
+        };
+        f.write_str(s)
+    }
+}
+
+/// How a move travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Over land or along the coast.
+    Land,
+    /// By convoy only.
+    Convoy,
+    /// By convoy when the convoy succeeds, otherwise over land (4.A.3 1971 or fallback).
+    ConvoyOrLand,
+}
+
+/// A unit's effective order, as the resolver sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnitOrder {
+    /// Holds (no order, a hold, or an illegal order).
+    Hold,
+    /// Moves.
+    Move {
+        /// Destination province.
+        dest: ProvinceId,
+        /// Destination location (coast for fleets).
+        dest_loc: LocId,
+        /// How it travels.
+        route: Route,
+        /// Provinces of a written path that the convoy must use (4.A.6 b/c), if any.
+        path: Option<Vec<ProvinceId>>,
+    },
+    /// Supports `target` holding (`dest` None) or moving to `dest`.
+    Support {
+        /// Supported unit (index).
+        target: usize,
+        /// Destination of the supported move.
+        dest: Option<ProvinceId>,
+        /// Void reason, if the support does not match.
+        void: Option<VoidReason>,
+    },
+    /// Convoys `army` to `dest`.
+    Convoy {
+        /// Convoyed army (index).
+        army: usize,
+        /// Its destination.
+        dest: ProvinceId,
+        /// Void reason, if the convoy does not match.
+        void: Option<VoidReason>,
+    },
+}
+
+/// The status of one submitted order after classing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderStatus {
+    /// The order is the unit's effective order.
+    Applied(usize),
+    /// Illegal: ignored.
+    Illegal(IllegalReason),
+}
+
+/// Result of classing all orders of a movement phase.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Per unit, its effective order.
+    pub orders: Vec<UnitOrder>,
+    /// Per submitted order, its status.
+    pub status: Vec<OrderStatus>,
+    /// Per unit, the submitted order that applies (if any).
+    pub source: Vec<Option<usize>>,
+}
+
+/// Unit index at each province (dense), for the units of a position.
+pub fn occupancy(map: &Map, units: &[Unit]) -> Vec<Option<usize>> {
+    let mut occ = vec![None; map.province_count()];
+    for (i, u) in units.iter().enumerate() {
+        occ[map.province_of(u.loc).0 as usize] = Some(i);
+    }
+    occ
+}
+
+/// Whether fleets at `a` (a sea) and `b` (any province) border for convoy purposes.
+fn convoy_adjacent(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
+    map.provinces_adjacent(a, b)
+}
+
+/// Sea provinces holding a fleet, by the given predicate, through which an army at `from` could be
+/// convoyed to `to`: returns whether a chain exists.
+pub fn convoy_chain_exists(
+    map: &Map,
+    from: ProvinceId,
+    to: ProvinceId,
+    is_fleet: &dyn Fn(ProvinceId) -> bool,
+) -> bool {
+    if map.province(from).kind != ProvinceKind::Coast
+        || map.province(to).kind != ProvinceKind::Coast
+    {
+        return false;
+    }
+    let n = map.province_count();
+    let mut seen = vec![false; n];
+    let mut stack: Vec<ProvinceId> = Vec::new();
+    for p in map.province_ids() {
+        if map.province(p).kind == ProvinceKind::Sea && is_fleet(p) && convoy_adjacent(map, from, p)
+        {
+            seen[p.0 as usize] = true;
+            stack.push(p);
+        }
+    }
+    while let Some(p) = stack.pop() {
+        if convoy_adjacent(map, p, to) {
+            return true;
+        }
+        for q in sea_neighbours(map, p) {
+            if !seen[q.0 as usize] && is_fleet(q) {
+                seen[q.0 as usize] = true;
+                stack.push(q);
+            }
+        }
+    }
+    false
+}
+
+fn sea_neighbours(map: &Map, p: ProvinceId) -> impl Iterator<Item = ProvinceId> + '_ {
+    let main = map.province(p).main;
+    map.fleet_neighbours(main)
+        .iter()
+        .map(move |l| map.province_of(*l))
+        .filter(move |q| map.province(*q).kind == ProvinceKind::Sea)
+}
+
+/// Whether the fleet at sea `f` is on some chordless convoy route from `from` to `to` through
+/// seas holding fleets (DATC 4.E.1 / 6.G.19: a convoy order for a fleet that no route needs is
+/// illegal).
+pub fn fleet_on_some_route(
+    map: &Map,
+    from: ProvinceId,
+    to: ProvinceId,
+    f: ProvinceId,
+    is_fleet: &dyn Fn(ProvinceId) -> bool,
+) -> bool {
+    let seas: Vec<ProvinceId> = map
+        .province_ids()
+        .filter(|p| map.province(*p).kind == ProvinceKind::Sea && is_fleet(*p))
+        .collect();
+    if seas.len() > 20 {
+        // Large synthetic boards: fall back to "reachable from both ends".
+        let reach_from = |start: ProvinceId, goal: ProvinceId| {
+            let mut seen = vec![false; map.province_count()];
+            let mut stack = vec![start];
+            seen[start.0 as usize] = true;
+            while let Some(p) = stack.pop() {
+                if convoy_adjacent(map, p, goal) {
+                    return true;
+                }
+                for q in sea_neighbours(map, p) {
+                    if !seen[q.0 as usize] && is_fleet(q) {
+                        seen[q.0 as usize] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+            false
+        };
+        return reach_from(f, from) && reach_from(f, to);
+    }
+    // Depth-first search over chordless paths (small: at most 20 fleet-holding seas), with an
+    // explicit stack: `path` holds the seas so far, `next` the next candidate index for each.
+    let adj = |a: ProvinceId, b: ProvinceId| convoy_adjacent(map, a, b);
+    for &s in &seas {
+        if !adj(from, s) {
+            continue;
+        }
+        let mut path: Vec<ProvinceId> = vec![s];
+        let mut next: Vec<usize> = vec![0];
+        while let Some(&top) = path.last() {
+            let k = path.len() - 1;
+            if next[k] == 0 && adj(top, to) {
+                // A route ends here. Going further would add a chord to the destination.
+                if path.contains(&f) {
+                    return true;
+                }
+                path.pop();
+                next.pop();
+                continue;
+            }
+            let i = next[k];
+            if i >= seas.len() {
+                path.pop();
+                next.pop();
+                continue;
+            }
+            next[k] += 1;
+            let cand = seas[i];
+            if path.contains(&cand) || !adj(top, cand) {
+                continue;
+            }
+            // Chordless: `cand` touches no earlier sea but `top`, and not the origin.
+            if adj(from, cand) || path[..k].iter().any(|p| adj(*p, cand)) {
+                continue;
+            }
+            path.push(cand);
+            next.push(0);
+        }
+    }
+    false
+}
+
+struct Ctx<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    occ: Vec<Option<usize>>,
+    rules: &'a Rules,
+}
+
+impl Ctx<'_> {
+    fn unit_at(&self, p: ProvinceId) -> Option<usize> {
+        self.occ[p.0 as usize]
+    }
+
+    fn has_fleet_at_sea(&self, p: ProvinceId) -> bool {
+        self.unit_at(p)
+            .is_some_and(|u| self.units[u].kind == UnitKind::Fleet)
+            && self.map.province(p).kind == ProvinceKind::Sea
+    }
+
+    /// Resolves the coast written for a fleet's destination. Ok(loc) or the illegal reason.
+    fn fleet_dest(&self, from: LocId, dest: &LocSpec) -> Result<LocId, IllegalReason> {
+        let map = self.map;
+        let prov = map.province(dest.province);
+        let reachable: Vec<LocId> = map
+            .fleet_neighbours(from)
+            .iter()
+            .copied()
+            .filter(|l| map.province_of(*l) == dest.province)
+            .collect();
+        if reachable.is_empty() {
+            return Err(IllegalReason::NotAdjacent);
+        }
+        if !prov.is_multi_coast() {
+            if dest.coast.is_some() && self.rules.irrelevant_coast == CoastGarbage::Fail {
+                return Err(IllegalReason::IrrelevantCoast);
+            }
+            return Ok(prov.main);
+        }
+        let written = match dest.coast {
+            Some(c) if prov.coast(c).is_none() => {
+                if self.rules.irrelevant_coast == CoastGarbage::Fail {
+                    return Err(IllegalReason::IrrelevantCoast);
+                }
+                None
+            }
+            other => other,
+        };
+        match written {
+            Some(c) => {
+                let l = prov.coast(c).expect("checked");
+                if reachable.contains(&l) {
+                    Ok(l)
+                } else if self.rules.impossible_coast == ImpossibleCoast::Ignore
+                    && reachable.len() == 1
+                {
+                    Ok(reachable[0])
+                } else {
+                    Err(IllegalReason::ImpossibleCoast)
+                }
+            }
+            None => {
+                if reachable.len() == 1 && self.rules.one_coast_omitted == OneCoastOmitted::Infer {
+                    Ok(reachable[0])
+                } else {
+                    Err(IllegalReason::CoastNotSpecified)
+                }
+            }
+        }
+    }
+
+    /// Checks the ordered unit against the order's unit spec; returns the unit index.
+    fn ordered_unit(&self, power: PowerId, o: &Order) -> Result<usize, IllegalReason> {
+        let spec = o.unit.as_ref().ok_or(IllegalReason::WrongPhase)?;
+        let u = self
+            .unit_at(spec.loc.province)
+            .ok_or(IllegalReason::NoUnit)?;
+        let unit = &self.units[u];
+        if unit.power != power {
+            return Err(IllegalReason::ForeignUnit(unit.power));
+        }
+        match spec.kind {
+            None if self.rules.missing_unit_type == Designation::Invalid => {
+                return Err(IllegalReason::MissingUnitType);
+            }
+            Some(k) if k != unit.kind && self.rules.wrong_unit_type == Designation::Invalid => {
+                return Err(IllegalReason::WrongUnitType);
+            }
+            _ => {}
+        }
+        if let Some(c) = spec.loc.coast {
+            let prov = self.map.province(spec.loc.province);
+            let actual = self.map.location(unit.loc).coast;
+            let relevant = unit.kind == UnitKind::Fleet && prov.coast(c).is_some();
+            if relevant && actual != Some(c) && self.rules.wrong_unit_coast == CoastGarbage::Fail {
+                return Err(IllegalReason::WrongUnitCoast);
+            }
+            if !relevant && self.rules.irrelevant_coast == CoastGarbage::Fail {
+                return Err(IllegalReason::IrrelevantCoast);
+            }
+        }
+        Ok(u)
+    }
+
+    fn army_move_possible(&self, from: ProvinceId, to: ProvinceId) -> bool {
+        self.map.army_adjacent(from, to)
+            || convoy_chain_exists(self.map, from, to, &|p| self.has_fleet_at_sea(p))
+    }
+
+    /// Whether unit `t` could ever move to `dest` (for support legality).
+    fn move_possible(&self, t: usize, dest: &LocSpec) -> bool {
+        let unit = &self.units[t];
+        let tp = self.map.province_of(unit.loc);
+        if tp == dest.province {
+            return false;
+        }
+        match unit.kind {
+            UnitKind::Army => {
+                self.map.province(dest.province).kind != ProvinceKind::Sea
+                    && self.army_move_possible(tp, dest.province)
+            }
+            UnitKind::Fleet => match dest.coast {
+                Some(c) if self.map.province(dest.province).coast(c).is_some() => {
+                    let l = self.map.province(dest.province).coast(c).expect("checked");
+                    self.map.fleet_adjacent(unit.loc, l)
+                }
+                _ => self.map.fleet_reaches_province(unit.loc, dest.province),
+            },
+        }
+    }
+
+    fn classify(&self, power: PowerId, o: &Order) -> Result<(usize, UnitOrder), IllegalReason> {
+        if matches!(
+            o.kind,
+            OrderKind::Build | OrderKind::Remove | OrderKind::Waive | OrderKind::Disband
+        ) {
+            return Err(IllegalReason::WrongPhase);
+        }
+        let u = self.ordered_unit(power, o)?;
+        let unit = self.units[u];
+        let here = self.map.province_of(unit.loc);
+        let map = self.map;
+        let uo = match &o.kind {
+            OrderKind::Hold => UnitOrder::Hold,
+            OrderKind::Move {
+                dest,
+                via_convoy,
+                path,
+            } => {
+                if dest.province == here {
+                    return Err(IllegalReason::MoveToOwnProvince);
+                }
+                let dprov = map.province(dest.province);
+                match unit.kind {
+                    UnitKind::Fleet => {
+                        if dprov.kind == ProvinceKind::Land {
+                            return Err(IllegalReason::FleetInland);
+                        }
+                        let dest_loc = self.fleet_dest(unit.loc, dest)?;
+                        UnitOrder::Move {
+                            dest: dest.province,
+                            dest_loc,
+                            route: Route::Land,
+                            path: None,
+                        }
+                    }
+                    UnitKind::Army => {
+                        if dprov.kind == ProvinceKind::Sea {
+                            return Err(IllegalReason::ArmyToSea);
+                        }
+                        if dest.coast.is_some() && self.rules.irrelevant_coast == CoastGarbage::Fail
+                        {
+                            return Err(IllegalReason::IrrelevantCoast);
+                        }
+                        let adjacent = map.army_adjacent(here, dest.province);
+                        let convoyable = convoy_chain_exists(map, here, dest.province, &|p| {
+                            self.has_fleet_at_sea(p)
+                        });
+                        if !adjacent && !convoyable {
+                            return Err(IllegalReason::NotAdjacent);
+                        }
+                        let written_path = match self.rules.path_specification {
+                            PathSpecification::Ignored => None,
+                            _ if path.is_empty() => None,
+                            _ => Some(path.clone()),
+                        };
+                        let route = if !adjacent {
+                            Route::Convoy
+                        } else if *via_convoy && convoyable {
+                            // Intent and DPTG honour an explicit `via convoy`; 1971 decides later.
+                            Route::Convoy
+                        } else {
+                            Route::Land
+                        };
+                        if route == Route::Convoy
+                            && self.rules.path_specification == PathSpecification::Required
+                            && path.is_empty()
+                        {
+                            return Err(IllegalReason::PathRequired);
+                        }
+                        UnitOrder::Move {
+                            dest: dest.province,
+                            dest_loc: dprov.main,
+                            route,
+                            path: written_path,
+                        }
+                    }
+                }
+            }
+            OrderKind::Support { target, dest } => {
+                let t = self
+                    .unit_at(target.unit.loc.province)
+                    .ok_or(IllegalReason::NoSuchUnit)?;
+                if t == u {
+                    return Err(IllegalReason::SupportSelf);
+                }
+                match dest {
+                    None => {
+                        if !map.can_reach(unit.kind, unit.loc, target.unit.loc.province) {
+                            return Err(IllegalReason::SupportUnreachable);
+                        }
+                        UnitOrder::Support {
+                            target: t,
+                            dest: None,
+                            void: self.designation_void(target, t),
+                        }
+                    }
+                    Some(d) => {
+                        if d.province == here {
+                            return Err(IllegalReason::SupportOwnArea);
+                        }
+                        if !map.can_reach(unit.kind, unit.loc, d.province) {
+                            return Err(IllegalReason::SupportUnreachable);
+                        }
+                        if !self.move_possible(t, d) {
+                            return Err(IllegalReason::SupportImpossibleMove);
+                        }
+                        let tunit = &self.units[t];
+                        let dprov = map.province(d.province);
+                        if tunit.kind == UnitKind::Fleet
+                            && dprov.is_multi_coast()
+                            && d.coast.is_none()
+                        {
+                            match self.rules.support_coast {
+                                SupportCoast::OmitAllowed => {}
+                                SupportCoast::OmitOwnOnly if tunit.power == power => {}
+                                _ => return Err(IllegalReason::SupportCoastMissing),
+                            }
+                        }
+                        UnitOrder::Support {
+                            target: t,
+                            dest: Some(d.province),
+                            void: self.designation_void(target, t),
+                        }
+                    }
+                }
+            }
+            OrderKind::Convoy { army, dest } => {
+                if unit.kind != UnitKind::Fleet || map.province(here).kind != ProvinceKind::Sea {
+                    return Err(IllegalReason::ConvoyNotAtSea);
+                }
+                let a = self
+                    .unit_at(army.unit.loc.province)
+                    .ok_or(IllegalReason::NoSuchUnit)?;
+                if self.units[a].kind != UnitKind::Army {
+                    return Err(IllegalReason::ConvoyNotArmy);
+                }
+                let from = map.province_of(self.units[a].loc);
+                if from == dest.province || map.province(dest.province).kind != ProvinceKind::Coast
+                {
+                    return Err(IllegalReason::ConvoyNotOnRoute);
+                }
+                if !fleet_on_some_route(map, from, dest.province, here, &|p| {
+                    self.has_fleet_at_sea(p)
+                }) {
+                    return Err(IllegalReason::ConvoyNotOnRoute);
+                }
+                UnitOrder::Convoy {
+                    army: a,
+                    dest: dest.province,
+                    void: self.designation_void(army, a),
+                }
+            }
+            OrderKind::Disband | OrderKind::Build | OrderKind::Remove | OrderKind::Waive => {
+                return Err(IllegalReason::WrongPhase);
+            }
+        };
+        Ok((u, uo))
+    }
+
+    /// Nationality and unit-letter checks on a supported or convoyed unit (4.C.2, 4.C.5, 4.C.6).
+    fn designation_void(&self, r: &UnitRef, t: usize) -> Option<VoidReason> {
+        let unit = &self.units[t];
+        match r.power {
+            None if self.rules.missing_nationality == Designation::Invalid => {
+                return Some(VoidReason::Nationality);
+            }
+            Some(p) if p != unit.power && self.rules.wrong_nationality == Designation::Invalid => {
+                return Some(VoidReason::Nationality);
+            }
+            _ => {}
+        }
+        if let Some(k) = r.unit.kind {
+            if k != unit.kind && self.rules.wrong_unit_type == Designation::Invalid {
+                return Some(VoidReason::UnitType);
+            }
+        }
+        None
+    }
+}
+
+/// Whether the written designation of an order is imperfect (for the "valid unless another order"
+/// choices of 4.C.1, 4.C.2, 4.C.5, 4.C.6).
+fn imperfect(
+    units: &[Unit],
+    o: &Order,
+    u: usize,
+    rules: &Rules,
+    occ: &[Option<usize>],
+    map: &Map,
+) -> bool {
+    let unit = &units[u];
+    let spec = match &o.unit {
+        Some(s) => s,
+        None => return false,
+    };
+    let letter_bad = match spec.kind {
+        None => rules.missing_unit_type == Designation::ValidUnlessOther,
+        Some(k) => k != unit.kind && rules.wrong_unit_type == Designation::ValidUnlessOther,
+    };
+    let nat_bad = |r: &UnitRef| {
+        let Some(t) = occ[r.unit.loc.province.0 as usize] else {
+            return false;
+        };
+        match r.power {
+            None => {
+                rules.missing_nationality == Designation::ValidUnlessOther
+                    && units[t].power != unit.power
+            }
+            Some(p) => {
+                p != units[t].power && rules.wrong_nationality == Designation::ValidUnlessOther
+            }
+        }
+    };
+    let _ = map;
+    letter_bad
+        || match &o.kind {
+            OrderKind::Support { target, .. } => nat_bad(target),
+            OrderKind::Convoy { army, .. } => nat_bad(army),
+            _ => false,
+        }
+}
+
+/// Classes every order of a movement phase and matches supports and convoys.
+pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &Rules) -> Prepared {
+    let ctx = Ctx {
+        map,
+        units,
+        occ: occupancy(map, units),
+        rules,
+    };
+    let mut status: Vec<OrderStatus> = Vec::with_capacity(orders.len());
+    let mut per_unit: Vec<Vec<(usize, UnitOrder)>> = vec![Vec::new(); units.len()];
+    for (i, (power, o)) in orders.iter().enumerate() {
+        match ctx.classify(*power, o) {
+            Ok((u, uo)) => {
+                per_unit[u].push((i, uo));
+                status.push(OrderStatus::Applied(u));
+            }
+            Err(r) => status.push(OrderStatus::Illegal(r)),
+        }
+    }
+    let mut eff: Vec<UnitOrder> = vec![UnitOrder::Hold; units.len()];
+    let mut source: Vec<Option<usize>> = vec![None; units.len()];
+    for (u, list) in per_unit.iter_mut().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        // Orders identical as written count once.
+        let mut distinct: Vec<usize> = Vec::new();
+        for (k, (i, _)) in list.iter().enumerate() {
+            let mut oi = orders[*i].1.clone();
+            oi.power = None;
+            let dup = distinct.iter().any(|&d| {
+                let mut od = orders[list[d].0].1.clone();
+                od.power = None;
+                od == oi
+            });
+            if !dup {
+                distinct.push(k);
+            }
+        }
+        // 4.C.x choice c: an imperfectly designated order yields to a perfect one.
+        if distinct.len() > 1 {
+            let perfect: Vec<usize> = distinct
+                .iter()
+                .copied()
+                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, &ctx.occ, map))
+                .collect();
+            if !perfect.is_empty() && perfect.len() < distinct.len() {
+                for &k in &distinct {
+                    if !perfect.contains(&k) {
+                        status[list[k].0] = OrderStatus::Illegal(IllegalReason::Superseded);
+                    }
+                }
+                distinct = perfect;
+            }
+        }
+        let chosen = if distinct.len() == 1 {
+            Some(distinct[0])
+        } else {
+            match rules.multiple_orders {
+                MultipleOrders::First => Some(distinct[0]),
+                MultipleOrders::Last => Some(*distinct.last().expect("non-empty")),
+                MultipleOrders::Hold => None,
+            }
+        };
+        for (k, (i, _)) in list.iter().enumerate() {
+            let same_as_chosen = chosen.is_some_and(|c| {
+                let mut a = orders[*i].1.clone();
+                a.power = None;
+                let mut b = orders[list[c].0].1.clone();
+                b.power = None;
+                a == b
+            });
+            if matches!(status[*i], OrderStatus::Illegal(_)) {
+                continue;
+            }
+            if chosen.is_none() {
+                status[*i] = OrderStatus::Illegal(IllegalReason::MultipleOrders);
+            } else if !same_as_chosen {
+                status[*i] = OrderStatus::Illegal(IllegalReason::Superseded);
+            } else if Some(k) == chosen {
+                eff[u] = list[k].1.clone();
+                source[u] = Some(*i);
+            }
+        }
+    }
+
+    // 4.A.3: routes of moves to adjacent provinces.
+    let own_convoy = |u: usize, dest: ProvinceId, eff: &[UnitOrder]| {
+        eff.iter().enumerate().any(|(f, o)| {
+            matches!(o, UnitOrder::Convoy { army, dest: d, void: None } if *army == u && *d == dest)
+                && units[f].power == units[u].power
+        })
+    };
+    let any_convoy = |u: usize, dest: ProvinceId, eff: &[UnitOrder]| {
+        eff.iter()
+            .any(|o| matches!(o, UnitOrder::Convoy { army, dest: d, void: None } if *army == u && *d == dest))
+    };
+    let snapshot = eff.clone();
+    for u in 0..units.len() {
+        let UnitOrder::Move { dest, route, .. } = &mut eff[u] else {
+            continue;
+        };
+        let here = map.province_of(units[u].loc);
+        if units[u].kind != UnitKind::Army || !map.army_adjacent(here, *dest) {
+            continue;
+        }
+        let via = source[u].is_some_and(|i| {
+            matches!(
+                orders[i].1.kind,
+                OrderKind::Move {
+                    via_convoy: true,
+                    ..
+                }
+            )
+        });
+        let d = *dest;
+        let new_route = match rules.adjacent_convoy {
+            AdjacentConvoy::Intent => {
+                if (via && any_convoy(u, d, &snapshot)) || own_convoy(u, d, &snapshot) {
+                    Route::Convoy
+                } else if via {
+                    // `via convoy` with no convoy ordered at all: the convoy route has no path.
+                    Route::Convoy
+                } else {
+                    Route::Land
+                }
+            }
+            AdjacentConvoy::ViaConvoyOnly => {
+                if via {
+                    Route::Convoy
+                } else {
+                    Route::Land
+                }
+            }
+            AdjacentConvoy::Rule1971 => {
+                // Only when the unit at the destination moves the opposite way, and only while
+                // the convoy is not disrupted.
+                let opposite = ctx.unit_at(d).is_some_and(
+                    |t| matches!(&snapshot[t], UnitOrder::Move { dest: td, .. } if *td == here),
+                );
+                if opposite && any_convoy(u, d, &snapshot) {
+                    Route::ConvoyOrLand
+                } else {
+                    Route::Land
+                }
+            }
+        };
+        *route = if new_route == Route::Convoy && rules.adjacent_convoy_fallback {
+            Route::ConvoyOrLand
+        } else {
+            new_route
+        };
+    }
+
+    // Matching of supports and convoys.
+    let snapshot = eff.clone();
+    for (u, o) in eff.iter_mut().enumerate() {
+        match o {
+            UnitOrder::Support { target, dest, void } if void.is_none() => {
+                let t = *target;
+                *void = match (&snapshot[t], dest) {
+                    (UnitOrder::Move { .. }, None) => Some(VoidReason::SupportedUnitMoves),
+                    (_, None) => None,
+                    (
+                        UnitOrder::Move {
+                            dest: td, dest_loc, ..
+                        },
+                        Some(d),
+                    ) if td == d => {
+                        // A written coast must match the move's coast.
+                        let written = source[u].and_then(|i| match &orders[i].1.kind {
+                            OrderKind::Support { dest: Some(ds), .. } => ds.coast,
+                            _ => None,
+                        });
+                        let actual = map.location(*dest_loc).coast;
+                        match (written, actual) {
+                            (Some(w), Some(a)) if w != a => Some(VoidReason::CoastDoesNotMatch),
+                            _ => None,
+                        }
+                    }
+                    _ => Some(VoidReason::MoveDoesNotMatch),
+                };
+            }
+            UnitOrder::Convoy { army, dest, void } if void.is_none() => {
+                let a = *army;
+                *void = match &snapshot[a] {
+                    UnitOrder::Move {
+                        dest: ad, route, ..
+                    } if ad == dest && *route != Route::Land => None,
+                    _ => Some(VoidReason::ConvoyDoesNotMatch),
+                };
+            }
+            _ => {}
+        }
+    }
+    let _ = Coast::ALL;
+    Prepared {
+        orders: eff,
+        status,
+        source,
+    }
+}

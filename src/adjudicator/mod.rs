@@ -1,0 +1,606 @@
+//! The movement adjudicator: legality (4.E.1), the decision graph of DATC chapter 5, its
+//! resolver with backup rules, and outcomes that name their cause.
+//!
+//! ```
+//! use dipsandbox::adjudicator::{adjudicate_movement, Verdict};
+//! use dipsandbox::board::Unit;
+//! use dipsandbox::map::{Map, UnitKind};
+//! use dipsandbox::orders::parse_order;
+//! use dipsandbox::rules::Rules;
+//!
+//! let map = Map::standard();
+//! let ger = map.find_power("Germany").unwrap();
+//! let rus = map.find_power("Russia").unwrap();
+//! let unit = |p, k, name: &str| Unit { power: p, kind: k, loc: map.province(map.find_province(name).unwrap()).main };
+//! let units = vec![unit(ger, UnitKind::Army, "ber"), unit(rus, UnitKind::Army, "war")];
+//! let orders = vec![
+//!     (ger, parse_order(&map, "A Ber - Sil").unwrap()),
+//!     (rus, parse_order(&map, "A War - Sil").unwrap()),
+//! ];
+//! let result = adjudicate_movement(&map, &units, &orders, &Rules::default());
+//! assert_eq!(result.outcomes[0].verdict, Verdict::Fails);
+//! assert_eq!(result.outcomes[0].reason, "attack 1 does not beat prevent 1 of A War - Sil");
+//! ```
+
+pub mod legality;
+pub mod resolver;
+pub mod trace;
+
+use crate::board::{Dislodged, Unit};
+use crate::map::{Map, PowerId, ProvinceId};
+use crate::orders::{NameStyle, Order, format_order};
+use crate::rules::Rules;
+
+use legality::{OrderStatus, Prepared, Route, UnitOrder};
+use resolver::{Board, Graph, NodeKind, Solver};
+use trace::{BackupRule, Event, NoTrace, Recorder, Tracer};
+
+/// The verdict on one order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Moves, support given, convoy carried, hold not dislodged.
+    Succeeds,
+    /// Bounced, cut, disrupted, dislodged.
+    Fails,
+    /// Illegal: ignored entirely.
+    Illegal,
+    /// A legal support or convoy that does not match.
+    Void,
+}
+
+/// The outcome of one submitted order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderOutcome {
+    /// Succeeds, fails, illegal or void.
+    pub verdict: Verdict,
+    /// Why, in words: `attack 1 does not beat prevent 2 of A War - Sil`.
+    pub reason: String,
+    /// The backup rule that decided it, if any.
+    pub backup: Option<BackupRule>,
+}
+
+/// What happened to one unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitResult {
+    /// Where it ends (None when dislodged).
+    pub ends: Option<Unit>,
+    /// The unit that dislodged it, if any.
+    pub dislodged_by: Option<usize>,
+}
+
+/// Everything the movement adjudicator found.
+#[derive(Clone, Debug)]
+pub struct MovementResult {
+    /// The classed orders.
+    pub prepared: Prepared,
+    /// The decision graph with final values.
+    pub graph: Graph,
+    /// Per submitted order, its outcome.
+    pub outcomes: Vec<OrderOutcome>,
+    /// Per unit, what happened to it.
+    pub units: Vec<UnitResult>,
+    /// Units after the phase (not counting the dislodged).
+    pub final_units: Vec<Unit>,
+    /// Units dislodged, with where their attackers came from.
+    pub dislodged: Vec<Dislodged>,
+    /// Provinces left empty by a standoff (no retreat there).
+    pub contested: Vec<ProvinceId>,
+    /// Fleets whose convoy Szykman's rule cancelled.
+    pub cancelled_convoys: Vec<usize>,
+    /// Units whose move the All Hold rule failed.
+    pub forced_hold: Vec<usize>,
+    /// The trace, when asked for.
+    pub trace: Option<Vec<Event>>,
+}
+
+/// Adjudicates a movement phase without tracing.
+pub fn adjudicate_movement(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+) -> MovementResult {
+    run(map, units, orders, rules, NoTrace).0
+}
+
+/// Adjudicates a movement phase and records the resolver's reasoning.
+pub fn adjudicate_movement_traced(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+) -> MovementResult {
+    let (mut r, rec) = run(map, units, orders, rules, Recorder::default());
+    r.trace = Some(rec.events);
+    r
+}
+
+fn run<T: Tracer>(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+    tracer: T,
+) -> (MovementResult, T) {
+    let prepared = legality::prepare(map, units, orders, rules);
+    let board = Board::new(map, units, &prepared.orders, rules);
+    let (graph, disabled, forced_fail, tracer) = Solver::new(&board, tracer).solve();
+    let result = Report {
+        map,
+        units,
+        orders,
+        board: &board,
+        graph: &graph,
+        disabled: &disabled,
+        forced_fail: &forced_fail,
+        prepared: &prepared,
+    }
+    .finish();
+    let (outcomes, unit_results, final_units, dislodged, contested) = result;
+    let cancelled_convoys = (0..units.len()).filter(|&u| disabled[u]).collect();
+    let forced_hold = (0..units.len()).filter(|&u| forced_fail[u]).collect();
+    (
+        MovementResult {
+            prepared,
+            graph,
+            outcomes,
+            units: unit_results,
+            final_units,
+            dislodged,
+            contested,
+            cancelled_convoys,
+            forced_hold,
+            trace: None,
+        },
+        tracer,
+    )
+}
+
+type Finished = (
+    Vec<OrderOutcome>,
+    Vec<UnitResult>,
+    Vec<Unit>,
+    Vec<Dislodged>,
+    Vec<ProvinceId>,
+);
+
+struct Report<'a, 'b> {
+    map: &'a Map,
+    units: &'a [Unit],
+    orders: &'a [(PowerId, Order)],
+    board: &'a Board<'b>,
+    graph: &'a Graph,
+    disabled: &'a [bool],
+    forced_fail: &'a [bool],
+    prepared: &'a Prepared,
+}
+
+impl Report<'_, '_> {
+    fn val(&self, u: usize, kind: NodeKind) -> Option<i32> {
+        self.graph.node_of(u, kind).map(|id| self.graph.value(id))
+    }
+
+    fn forced(&self, u: usize, kind: NodeKind) -> bool {
+        self.graph
+            .node_of(u, kind)
+            .is_some_and(|id| self.graph.forced[id as usize])
+    }
+
+    fn moved(&self, u: usize) -> bool {
+        self.val(u, NodeKind::Move) == Some(1)
+    }
+
+    /// The text of the order that applies to unit `u`, abbreviated; or the unit itself.
+    fn order_text(&self, u: usize) -> String {
+        match self.prepared.source[u] {
+            Some(i) => {
+                let mut o = self.orders[i].1.clone();
+                o.power = None;
+                format_order(self.map, &o, NameStyle::Abbr)
+            }
+            None => {
+                let unit = &self.units[u];
+                format!("{} {}", unit.kind.letter(), self.map.loc_abbr(unit.loc))
+            }
+        }
+    }
+
+    fn unit_text(&self, u: usize) -> String {
+        let unit = &self.units[u];
+        format!("{} {}", unit.kind.letter(), self.map.loc_abbr(unit.loc))
+    }
+
+    fn dislodger(&self, u: usize) -> Option<usize> {
+        if self.val(u, NodeKind::Dislodge) != Some(1) {
+            return None;
+        }
+        self.board
+            .movers_into(self.board.here(u))
+            .iter()
+            .copied()
+            .find(|&c| self.moved(c))
+    }
+
+    fn move_reason(&self, u: usize) -> (Verdict, String, Option<BackupRule>) {
+        let b = self.board;
+        let UnitOrder::Move { route, .. } = &b.orders[u] else {
+            unreachable!()
+        };
+        if self.moved(u) {
+            if self.forced(u, NodeKind::Move) {
+                return (
+                    Verdict::Succeeds,
+                    "moves (circular movement)".into(),
+                    Some(BackupRule::CircularMovement),
+                );
+            }
+            let a = self.val(u, NodeKind::Attack).unwrap_or(0);
+            let text = match b.target_unit(u) {
+                Some(t) if !self.moved(t) || (b.opposing(u, t) && self.hth_final(u, t)) => {
+                    if b.opposing(u, t) && self.hth_final(u, t) {
+                        format!(
+                            "moves, attack {a} beats defend {} of {}",
+                            self.val(t, NodeKind::Defend).unwrap_or(0),
+                            self.order_text(t)
+                        )
+                    } else {
+                        format!(
+                            "moves, attack {a} beats hold {} of {}",
+                            self.val(t, NodeKind::Hold).unwrap_or(0),
+                            self.order_text(t)
+                        )
+                    }
+                }
+                _ => format!("moves (attack {a})"),
+            };
+            let via = if self.uses_convoy_final(u) {
+                " by convoy"
+            } else {
+                ""
+            };
+            return (Verdict::Succeeds, format!("{text}{via}"), None);
+        }
+        if self.forced_fail[u] {
+            return (
+                Verdict::Fails,
+                "fails: part of a convoy paradox (All Hold rule)".into(),
+                Some(BackupRule::AllHold),
+            );
+        }
+        if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) {
+            let fleets = b.convoy_fleets(u);
+            if fleets.is_empty() {
+                return (Verdict::Fails, "no path: no fleet convoys it".into(), None);
+            }
+            if let Some(&f) = fleets.iter().find(|f| self.disabled[**f]) {
+                return (
+                    Verdict::Fails,
+                    format!(
+                        "no path: the convoy of {} is cancelled (Szykman rule)",
+                        self.unit_text(f)
+                    ),
+                    Some(BackupRule::Szykman),
+                );
+            }
+            if let Some(&f) = fleets
+                .iter()
+                .find(|f| self.val(**f, NodeKind::Dislodge) == Some(1))
+            {
+                let by = self
+                    .dislodger(f)
+                    .map(|c| self.order_text(c))
+                    .unwrap_or_default();
+                return (
+                    Verdict::Fails,
+                    format!(
+                        "no path: convoying {} was dislodged by {by}",
+                        self.unit_text(f)
+                    ),
+                    None,
+                );
+            }
+            return (
+                Verdict::Fails,
+                "no path: the convoying fleets do not form a chain".into(),
+                None,
+            );
+        }
+        let a = self.val(u, NodeKind::Attack).unwrap_or(0);
+        let (dest, _) = match &b.orders[u] {
+            UnitOrder::Move { dest, route, .. } => (*dest, *route),
+            _ => unreachable!(),
+        };
+        if let Some(t) = b.target_unit(u) {
+            if b.opposing(u, t) && self.hth_final(u, t) {
+                let d = self.val(t, NodeKind::Defend).unwrap_or(0);
+                if a <= d {
+                    if a == 0 && self.units[t].power == self.units[u].power {
+                        return (
+                            Verdict::Fails,
+                            format!("cannot dislodge own unit {}", self.order_text(t)),
+                            None,
+                        );
+                    }
+                    return (
+                        Verdict::Fails,
+                        format!(
+                            "attack {a} does not beat defend {d} of {}",
+                            self.order_text(t)
+                        ),
+                        None,
+                    );
+                }
+            } else {
+                let h = self.val(t, NodeKind::Hold).unwrap_or(0);
+                if a <= h {
+                    if a == 0 && self.units[t].power == self.units[u].power && h > 0 {
+                        return (
+                            Verdict::Fails,
+                            format!("cannot dislodge own unit {}", self.order_text(t)),
+                            None,
+                        );
+                    }
+                    return (
+                        Verdict::Fails,
+                        format!(
+                            "attack {a} does not beat hold {h} of {}",
+                            self.order_text(t)
+                        ),
+                        None,
+                    );
+                }
+            }
+        }
+        for &c in b.movers_into(dest) {
+            if c == u {
+                continue;
+            }
+            let p = self.val(c, NodeKind::Prevent).unwrap_or(0);
+            if a <= p {
+                return (
+                    Verdict::Fails,
+                    format!(
+                        "attack {a} does not beat prevent {p} of {}",
+                        self.order_text(c)
+                    ),
+                    None,
+                );
+            }
+        }
+        (Verdict::Fails, format!("fails (attack {a})"), None)
+    }
+
+    fn uses_convoy_final(&self, u: usize) -> bool {
+        match &self.board.orders[u] {
+            UnitOrder::Move {
+                route: Route::Convoy,
+                ..
+            } => true,
+            UnitOrder::Move {
+                route: Route::ConvoyOrLand,
+                ..
+            } => self.val(u, NodeKind::Path) == Some(1),
+            _ => false,
+        }
+    }
+
+    fn hth_final(&self, u: usize, t: usize) -> bool {
+        self.board.opposing(u, t) && !self.uses_convoy_final(u) && !self.uses_convoy_final(t)
+    }
+
+    fn support_reason(&self, s: usize) -> (Verdict, String) {
+        if self.val(s, NodeKind::Support) == Some(1) {
+            return (Verdict::Succeeds, "given".into());
+        }
+        if let Some(c) = self.dislodger(s) {
+            return (
+                Verdict::Fails,
+                format!("cut: dislodged by {}", self.order_text(c)),
+            );
+        }
+        let cutter = self
+            .board
+            .movers_into(self.board.here(s))
+            .iter()
+            .copied()
+            .find(|&c| self.val(c, NodeKind::Attack).unwrap_or(0) > 0);
+        match cutter {
+            Some(c) => (Verdict::Fails, format!("cut by {}", self.order_text(c))),
+            None => (Verdict::Fails, "cut".into()),
+        }
+    }
+
+    fn finish(self) -> Finished {
+        let map = self.map;
+        let b = self.board;
+        let n = self.units.len();
+        let mut unit_results = Vec::with_capacity(n);
+        let mut final_units = Vec::with_capacity(n);
+        let mut dislodged = Vec::new();
+        for u in 0..n {
+            let by = self.dislodger(u);
+            let unit = self.units[u];
+            let ends = if by.is_some() {
+                None
+            } else if self.moved(u) {
+                let UnitOrder::Move { dest_loc, .. } = &b.orders[u] else {
+                    unreachable!()
+                };
+                Some(Unit {
+                    loc: *dest_loc,
+                    ..unit
+                })
+            } else {
+                Some(unit)
+            };
+            if let Some(e) = ends {
+                final_units.push(e);
+            }
+            if let Some(c) = by {
+                dislodged.push(Dislodged {
+                    unit,
+                    attacker_from: b.here(c),
+                    by_convoy: self.uses_convoy_final(c),
+                });
+            }
+            unit_results.push(UnitResult {
+                ends,
+                dislodged_by: by,
+            });
+        }
+        let mut outcomes = Vec::with_capacity(self.orders.len());
+        for st in &self.prepared.status {
+            let out = match st {
+                OrderStatus::Illegal(r) => OrderOutcome {
+                    verdict: Verdict::Illegal,
+                    reason: format!("illegal: {r}"),
+                    backup: None,
+                },
+                OrderStatus::Applied(u) => {
+                    let u = *u;
+                    let dis = unit_results[u]
+                        .dislodged_by
+                        .map(|c| format!(", and is dislodged by {}", self.order_text(c)));
+                    match &b.orders[u] {
+                        UnitOrder::Hold => match unit_results[u].dislodged_by {
+                            Some(c) => OrderOutcome {
+                                verdict: Verdict::Fails,
+                                reason: format!("dislodged by {}", self.order_text(c)),
+                                backup: None,
+                            },
+                            None => OrderOutcome {
+                                verdict: Verdict::Succeeds,
+                                reason: "holds".into(),
+                                backup: None,
+                            },
+                        },
+                        UnitOrder::Move { .. } => {
+                            let (verdict, mut reason, backup) = self.move_reason(u);
+                            if let Some(d) = dis {
+                                reason.push_str(&d);
+                            }
+                            OrderOutcome {
+                                verdict,
+                                reason,
+                                backup,
+                            }
+                        }
+                        UnitOrder::Support { void: Some(v), .. }
+                        | UnitOrder::Convoy { void: Some(v), .. } => OrderOutcome {
+                            verdict: Verdict::Void,
+                            reason: format!("void: {v}"),
+                            backup: None,
+                        },
+                        UnitOrder::Support { .. } => {
+                            let (verdict, reason) = self.support_reason(u);
+                            OrderOutcome {
+                                verdict,
+                                reason,
+                                backup: None,
+                            }
+                        }
+                        UnitOrder::Convoy { army, .. } => {
+                            if self.disabled[u] {
+                                OrderOutcome {
+                                    verdict: Verdict::Fails,
+                                    reason: format!(
+                                        "fails: cancelled by the Szykman rule, the fleet holds{}",
+                                        dis.unwrap_or_default()
+                                    ),
+                                    backup: Some(BackupRule::Szykman),
+                                }
+                            } else if let Some(c) = unit_results[u].dislodged_by {
+                                OrderOutcome {
+                                    verdict: Verdict::Fails,
+                                    reason: format!(
+                                        "disrupted: dislodged by {}",
+                                        self.order_text(c)
+                                    ),
+                                    backup: None,
+                                }
+                            } else if self.forced_fail[*army] {
+                                OrderOutcome {
+                                    verdict: Verdict::Fails,
+                                    reason: "fails: the army's move is part of a convoy paradox (All Hold rule)".into(),
+                                    backup: Some(BackupRule::AllHold),
+                                }
+                            } else {
+                                OrderOutcome {
+                                    verdict: Verdict::Succeeds,
+                                    reason: "convoys".into(),
+                                    backup: None,
+                                }
+                            }
+                        }
+                    }
+                }
+            };
+            outcomes.push(out);
+        }
+        // Standoffs: nobody moved in, and some move there still had strength to prevent.
+        let mut contested = Vec::new();
+        for p in map.province_ids() {
+            let movers = b.movers_into(p);
+            if movers.is_empty() || movers.iter().any(|&c| self.moved(c)) {
+                continue;
+            }
+            if movers
+                .iter()
+                .any(|&c| self.val(c, NodeKind::Prevent).unwrap_or(0) > 0)
+            {
+                contested.push(p);
+            }
+        }
+        let _ = i32::default;
+        (outcomes, unit_results, final_units, dislodged, contested)
+    }
+}
+
+impl MovementResult {
+    /// A label for a decision: `MOVE A ber - sil = moves`.
+    pub fn node_label(
+        &self,
+        map: &Map,
+        units: &[Unit],
+        orders: &[(PowerId, Order)],
+        id: u32,
+    ) -> String {
+        let node = self.graph.nodes[id as usize];
+        let u = node.unit;
+        let unit = &units[u];
+        let who = match self.prepared.source[u] {
+            Some(i) => {
+                let mut o = orders[i].1.clone();
+                o.power = None;
+                format_order(map, &o, NameStyle::Abbr)
+            }
+            None => format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc)),
+        };
+        let (lo, hi) = (self.graph.lo[id as usize], self.graph.hi[id as usize]);
+        format!(
+            "{} [{}] = {}",
+            node.kind.name(),
+            who,
+            value_text(node.kind, lo, hi)
+        )
+    }
+}
+
+/// A decision's value in words: `moves`, `fails`, `2`, `1..3`.
+pub fn value_text(kind: NodeKind, lo: i32, hi: i32) -> String {
+    if lo != hi {
+        return if kind.is_bool() {
+            "?".into()
+        } else {
+            format!("{lo}..{hi}")
+        };
+    }
+    let v = lo;
+    match kind {
+        NodeKind::Move => if v == 1 { "moves" } else { "fails" }.into(),
+        NodeKind::Support => if v == 1 { "given" } else { "cut" }.into(),
+        NodeKind::Dislodge => if v == 1 { "dislodged" } else { "sustains" }.into(),
+        NodeKind::Path => if v == 1 { "path" } else { "no path" }.into(),
+        _ => v.to_string(),
+    }
+}

@@ -1,0 +1,158 @@
+//! The resolver's reasoning as an ordered event log, and the decision graph as Graphviz DOT.
+//!
+//! Tracing is a type parameter: [`NoTrace`] has `ON = false`, so every `if T::ON { … }` in the
+//! resolver is compiled away and the hot path pays nothing.
+
+use std::fmt::Write as _;
+
+/// Which backup rule decided a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackupRule {
+    /// Circular movement: every MOVE in the cycle moves.
+    CircularMovement,
+    /// Szykman: the convoying fleets in the paradox hold.
+    Szykman,
+    /// All Hold: every move in the paradox fails.
+    AllHold,
+    /// Fallback for a cycle that is neither: every decision in it fails.
+    AllFail,
+}
+
+impl BackupRule {
+    /// Human name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackupRule::CircularMovement => "circular movement rule",
+            BackupRule::Szykman => "Szykman rule",
+            BackupRule::AllHold => "All Hold rule",
+            BackupRule::AllFail => "all-fail fallback",
+        }
+    }
+}
+
+/// What a decision cycle was found to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CycleKind {
+    /// Only moves (and their strengths): circular movement.
+    CircularMovement,
+    /// Involves a convoy: a convoy disruption paradox.
+    ConvoyParadox,
+}
+
+/// One step of the resolver's reasoning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A decision's equation was evaluated.
+    Visit {
+        /// The decision.
+        node: u32,
+    },
+    /// A decision's bounds tightened.
+    Tightened {
+        /// The decision.
+        node: u32,
+        /// Bounds before (low, high).
+        from: (i32, i32),
+        /// Bounds after.
+        to: (i32, i32),
+        /// The inputs' bounds at that moment.
+        inputs: Vec<(u32, i32, i32)>,
+    },
+    /// A decision got its final value.
+    Resolved {
+        /// The decision.
+        node: u32,
+        /// Its value.
+        value: i32,
+    },
+    /// No decision could tighten: a cycle of open decisions was found.
+    CycleFound {
+        /// The decisions in the cycle.
+        members: Vec<u32>,
+        /// What it is.
+        kind: CycleKind,
+    },
+    /// Szykman's rule cancelled these fleets' convoys.
+    ConvoysCancelled {
+        /// Unit indices of the fleets.
+        fleets: Vec<usize>,
+    },
+    /// A backup rule set these decisions.
+    BackupApplied {
+        /// The rule.
+        rule: BackupRule,
+        /// Decisions and the values forced on them.
+        forced: Vec<(u32, i32)>,
+    },
+}
+
+/// Receives trace events.
+pub trait Tracer {
+    /// Whether events are recorded at all; when false the resolver builds none.
+    const ON: bool;
+    /// Records one event.
+    fn event(&mut self, e: Event);
+}
+
+/// No tracing: free.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _e: Event) {}
+}
+
+/// Records every event.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    /// The events, in order.
+    pub events: Vec<Event>,
+}
+
+impl Tracer for Recorder {
+    const ON: bool = true;
+    fn event(&mut self, e: Event) {
+        self.events.push(e);
+    }
+}
+
+/// Renders the decision graph as Graphviz DOT: values in the labels, cycle members in red,
+/// decisions forced by a backup rule with a double border.
+pub fn to_dot(graph: &super::resolver::Graph, label: &dyn Fn(u32) -> String) -> String {
+    let mut s = String::from(
+        "digraph decisions {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
+    for id in 0..graph.nodes.len() as u32 {
+        let i = id as usize;
+        let mut attrs = Vec::new();
+        if graph.in_cycle[i] {
+            attrs.push("color=red".to_string());
+            attrs.push("fontcolor=red".to_string());
+        }
+        if graph.forced[i] {
+            attrs.push("peripheries=2".to_string());
+            attrs.push("style=bold".to_string());
+        }
+        let text = label(id).replace('"', "\\\"");
+        let _ = writeln!(
+            s,
+            "  n{id} [label=\"{text}\"{}{}];",
+            if attrs.is_empty() { "" } else { ", " },
+            attrs.join(", ")
+        );
+    }
+    for (id, deps) in graph.deps.iter().enumerate() {
+        for d in deps {
+            let red = graph.in_cycle[id] && graph.in_cycle[*d as usize];
+            let _ = writeln!(
+                s,
+                "  n{id} -> n{d}{};",
+                if red { " [color=red]" } else { "" }
+            );
+        }
+    }
+    s.push_str("}\n");
+    s
+}

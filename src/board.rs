@@ -1,0 +1,128 @@
+//! Positions on the board: units, phases, supply-centre ownership.
+
+use std::fmt;
+
+use crate::map::{LocId, Map, PowerId, ProvinceId, UnitKind};
+
+/// A unit on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unit {
+    /// Owner.
+    pub power: PowerId,
+    /// Army or fleet.
+    pub kind: UnitKind,
+    /// Where it stands (a coast location for fleets on two-coast provinces).
+    pub loc: LocId,
+}
+
+impl Unit {
+    /// `A Paris`, `F Spain(nc)`.
+    pub fn describe(&self, map: &Map) -> String {
+        format!("{} {}", self.kind.letter(), map.loc_name(self.loc))
+    }
+
+    /// `English F London`.
+    pub fn describe_owned(&self, map: &Map) -> String {
+        format!("{} {}", map.power(self.power).adjective, self.describe(map))
+    }
+}
+
+/// A unit dislodged in the preceding movement phase, waiting to retreat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dislodged {
+    /// The unit, where it stood.
+    pub unit: Unit,
+    /// Where the unit that dislodged it came from.
+    pub attacker_from: ProvinceId,
+    /// Whether the attacker came by convoy (DATC 4.A.5).
+    pub by_convoy: bool,
+}
+
+/// Season of a phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Season {
+    /// Spring.
+    Spring,
+    /// Fall (autumn).
+    Fall,
+    /// Winter (adjustments).
+    Winter,
+}
+
+/// Kind of phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PhaseKind {
+    /// Orders are moves, supports, convoys, holds.
+    Movement,
+    /// Dislodged units retreat or disband.
+    Retreat,
+    /// Builds and removals.
+    Adjustment,
+}
+
+/// A phase of the game, e.g. Spring 1901 Movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Phase {
+    /// Season.
+    pub season: Season,
+    /// Year.
+    pub year: i32,
+    /// Movement, retreat or adjustment.
+    pub kind: PhaseKind,
+}
+
+impl Phase {
+    /// Parses `Spring 1901 Movement`, `Fall 1901 Retreat`, `Winter 1901 Adjustment`
+    /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, and a comma after the year).
+    pub fn parse(s: &str) -> Result<Phase, String> {
+        let words: Vec<String> = s
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .map(|w| w.to_ascii_lowercase())
+            .collect();
+        let expected = "expected \"<Spring|Fall|Winter> <year> <Movement|Retreat|Adjustment>\", e.g. \"Spring 1901 Movement\"";
+        if words.len() != 3 {
+            return Err(format!("phase {s:?}: {expected}"));
+        }
+        let season = match words[0].as_str() {
+            "spring" => Season::Spring,
+            "fall" | "autumn" => Season::Fall,
+            "winter" => Season::Winter,
+            w => return Err(format!("phase {s:?}: unknown season {w:?}; {expected}")),
+        };
+        let year: i32 = words[1].parse().map_err(|_| {
+            format!(
+                "phase {s:?}: year {:?} is not a number; {expected}",
+                words[1]
+            )
+        })?;
+        let kind = match words[2].as_str() {
+            "movement" | "moves" | "move" => PhaseKind::Movement,
+            "retreat" | "retreats" => PhaseKind::Retreat,
+            "adjustment" | "adjustments" | "builds" | "build" => PhaseKind::Adjustment,
+            w => return Err(format!("phase {s:?}: unknown phase kind {w:?}; {expected}")),
+        };
+        if (season == Season::Winter) != (kind == PhaseKind::Adjustment)
+            && kind != PhaseKind::Adjustment
+        {
+            return Err(format!("phase {s:?}: Winter has only the adjustment phase"));
+        }
+        Ok(Phase { season, year, kind })
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let season = match self.season {
+            Season::Spring => "Spring",
+            Season::Fall => "Fall",
+            Season::Winter => "Winter",
+        };
+        let kind = match self.kind {
+            PhaseKind::Movement => "Movement",
+            PhaseKind::Retreat => "Retreat",
+            PhaseKind::Adjustment => "Adjustment",
+        };
+        write!(f, "{season} {} {kind}", self.year)
+    }
+}

@@ -1,0 +1,30 @@
+//! dipsandbox: a sandbox for the adjudication rules of Diplomacy.
+//!
+//! # Module map
+//! - [`map`]: maps as data (provinces, coasts, powers, adjacency), loaded from RON and validated;
+//!   the standard map is compiled in.
+//! - [`orders`]: order notation — a parser that keeps what was written, and a printer.
+//! - [`board`]: units, dislodged units, phases.
+//! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
+//! - [`scenario`]: scenarios as RON files — load with precise errors, save atomically.
+//! - [`adjudicator`]: the movement adjudicator — legality, the DATC chapter 5 decisions, the
+//!   partial-information resolver with backup rules, outcomes with reasons, and a trace.
+//! - [`check`]: runs a scenario and compares the result with its expectations.
+//! - [`report`]: plain-text rendering of positions, orders and outcomes.
+//! - [`error`], [`source`]: errors with file, line and column.
+//!
+//! The library has no terminal-UI dependency: the adjudicator core can be embedded anywhere.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod adjudicator;
+pub mod board;
+pub mod check;
+pub mod error;
+pub mod map;
+pub mod orders;
+pub mod report;
+pub mod rules;
+pub mod scenario;
+pub mod source;

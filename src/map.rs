@@ -1,0 +1,829 @@
+//! Maps as data: provinces, coasts, powers and adjacency, loaded from RON and validated.
+//!
+//! A [`Map`] is dense: provinces, locations (a province, or one coast of a two-coast province) and
+//! powers are small integer ids, and adjacency is stored as per-id lists, so the adjudicator's hot
+//! paths never touch strings. Names are only used when parsing and printing.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::error::{MapError, SourcePos};
+use crate::source::Locator;
+
+/// Index of a province in [`Map::provinces`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProvinceId(pub u16);
+
+/// Index of a location in [`Map::locations`]: a province as a whole, or one coast of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LocId(pub u16);
+
+/// Index of a power in [`Map::powers`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PowerId(pub u8);
+
+/// Army or fleet.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, Deserialize,
+)]
+pub enum UnitKind {
+    /// An army: moves over land, can be convoyed.
+    Army,
+    /// A fleet: moves over sea and along coasts, can convoy.
+    Fleet,
+}
+
+impl UnitKind {
+    /// The letter used in order notation: `A` or `F`.
+    pub fn letter(self) -> char {
+        match self {
+            UnitKind::Army => 'A',
+            UnitKind::Fleet => 'F',
+        }
+    }
+}
+
+/// What kind of terrain a province is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum ProvinceKind {
+    /// Open water: fleets only.
+    Sea,
+    /// A coastal land province: armies and fleets.
+    Coast,
+    /// An inland province: armies only.
+    Land,
+}
+
+/// A named coast of a multi-coast province.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Coast {
+    /// North coast (`nc`).
+    North,
+    /// South coast (`sc`).
+    South,
+    /// East coast (`ec`).
+    East,
+    /// West coast (`wc`).
+    West,
+}
+
+impl Coast {
+    /// All coasts, in a fixed order.
+    pub const ALL: [Coast; 4] = [Coast::North, Coast::South, Coast::East, Coast::West];
+
+    /// The two-letter abbreviation (`nc`, `sc`, `ec`, `wc`).
+    pub fn abbr(self) -> &'static str {
+        match self {
+            Coast::North => "nc",
+            Coast::South => "sc",
+            Coast::East => "ec",
+            Coast::West => "wc",
+        }
+    }
+
+    /// The English name, e.g. "north coast".
+    pub fn name(self) -> &'static str {
+        match self {
+            Coast::North => "north coast",
+            Coast::South => "south coast",
+            Coast::East => "east coast",
+            Coast::West => "west coast",
+        }
+    }
+
+    /// Parses `nc`, `north`, `north coast`, `n` (any case).
+    pub fn parse(s: &str) -> Option<Coast> {
+        let s = s.trim().to_ascii_lowercase();
+        let s = s.strip_suffix(" coast").unwrap_or(&s).trim();
+        match s {
+            "nc" | "n" | "north" | "ncs" => Some(Coast::North),
+            "sc" | "s" | "south" | "scs" => Some(Coast::South),
+            "ec" | "e" | "east" | "ecs" => Some(Coast::East),
+            "wc" | "w" | "west" | "wcs" => Some(Coast::West),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Coast {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.abbr())
+    }
+}
+
+/// A province of the map.
+#[derive(Clone, Debug)]
+pub struct Province {
+    /// Canonical abbreviation, lower case (e.g. `nth`).
+    pub abbr: String,
+    /// Full English name (e.g. "North Sea").
+    pub name: String,
+    /// Other accepted spellings, lower case.
+    pub aliases: Vec<String>,
+    /// Sea, coastal or inland.
+    pub kind: ProvinceKind,
+    /// Whether the province is a supply centre.
+    pub supply_center: bool,
+    /// The power whose home centre this is, if any.
+    pub home_of: Option<PowerId>,
+    /// The location of the province as a whole (armies, and fleets on single-coast provinces).
+    pub main: LocId,
+    /// Coast locations for multi-coast provinces (empty otherwise).
+    pub coasts: Vec<(Coast, LocId)>,
+}
+
+impl Province {
+    /// Whether this province has more than one coast.
+    pub fn is_multi_coast(&self) -> bool {
+        !self.coasts.is_empty()
+    }
+
+    /// The location of the given coast, if the province has it.
+    pub fn coast(&self, coast: Coast) -> Option<LocId> {
+        self.coasts
+            .iter()
+            .find(|(c, _)| *c == coast)
+            .map(|(_, l)| *l)
+    }
+}
+
+/// A location: a province, possibly with a coast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The province.
+    pub province: ProvinceId,
+    /// The coast, for the coast locations of a multi-coast province.
+    pub coast: Option<Coast>,
+}
+
+/// A great power.
+#[derive(Clone, Debug)]
+pub struct Power {
+    /// Name, e.g. "England".
+    pub name: String,
+    /// Adjective, e.g. "English".
+    pub adjective: String,
+    /// Other accepted spellings, lower case.
+    pub aliases: Vec<String>,
+    /// Home supply centres.
+    pub home: Vec<ProvinceId>,
+    /// Units at the start of the game.
+    pub start: Vec<(UnitKind, LocId)>,
+}
+
+/// A validated map.
+#[derive(Clone, Debug)]
+pub struct Map {
+    /// Short name, e.g. `standard`.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// The powers, in file order.
+    pub powers: Vec<Power>,
+    /// The provinces, in file order.
+    pub provinces: Vec<Province>,
+    /// All locations.
+    pub locations: Vec<Location>,
+    army_adj: Vec<Vec<ProvinceId>>,
+    fleet_adj: Vec<Vec<LocId>>,
+    names: HashMap<String, ProvinceId>,
+    power_names: HashMap<String, PowerId>,
+}
+
+/// The standard map's RON source, compiled into the binary.
+pub const STANDARD_RON: &str = include_str!("../maps/standard.ron");
+
+/// Counts of a map, for summaries and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapSummary {
+    /// All provinces.
+    pub provinces: usize,
+    /// Sea provinces.
+    pub seas: usize,
+    /// Inland provinces.
+    pub inland: usize,
+    /// Coastal provinces.
+    pub coastal: usize,
+    /// Supply centres.
+    pub supply_centers: usize,
+    /// Home supply centres.
+    pub home_centers: usize,
+}
+
+impl Map {
+    /// The standard map, parsed once from the compiled-in data.
+    pub fn standard() -> Map {
+        (*Map::standard_arc()).clone()
+    }
+
+    /// The standard map, shared.
+    pub fn standard_arc() -> std::sync::Arc<Map> {
+        static STANDARD: std::sync::OnceLock<std::sync::Arc<Map>> = std::sync::OnceLock::new();
+        STANDARD
+            .get_or_init(|| {
+                // The data is checked by the test suite; failing here is a build defect, not user input.
+                std::sync::Arc::new(
+                    Map::from_ron(STANDARD_RON, "maps/standard.ron")
+                        .expect("built-in standard map is valid"),
+                )
+            })
+            .clone()
+    }
+
+    /// Loads a map by name (`standard`, or a file in `maps/`) or path.
+    pub fn load(name_or_path: &str) -> Result<Map, MapError> {
+        if name_or_path == "standard" {
+            return Ok(Map::standard());
+        }
+        let candidates = [
+            std::path::PathBuf::from(name_or_path),
+            std::path::Path::new("maps").join(format!("{name_or_path}.ron")),
+        ];
+        for path in &candidates {
+            if path.is_file() {
+                let text = std::fs::read_to_string(path).map_err(|e| MapError::Io {
+                    file: path.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                return Map::from_ron(&text, &path.display().to_string());
+            }
+        }
+        Err(MapError::NotFound {
+            name: name_or_path.to_string(),
+        })
+    }
+
+    /// Parses and validates a map from RON text; `file` names it in errors.
+    pub fn from_ron(text: &str, file: &str) -> Result<Map, MapError> {
+        let raw: RawMap = ron::Options::default()
+            .from_str(text)
+            .map_err(|e| MapError::Syntax {
+                pos: SourcePos::from_ron(file, &e),
+                message: crate::error::ron_message(&e.code),
+            })?;
+        build(raw, text, file)
+    }
+
+    /// Number of provinces.
+    pub fn province_count(&self) -> usize {
+        self.provinces.len()
+    }
+
+    /// The province with this id.
+    pub fn province(&self, id: ProvinceId) -> &Province {
+        &self.provinces[id.0 as usize]
+    }
+
+    /// The location with this id.
+    pub fn location(&self, id: LocId) -> Location {
+        self.locations[id.0 as usize]
+    }
+
+    /// The province a location belongs to.
+    pub fn province_of(&self, id: LocId) -> ProvinceId {
+        self.locations[id.0 as usize].province
+    }
+
+    /// The power with this id.
+    pub fn power(&self, id: PowerId) -> &Power {
+        &self.powers[id.0 as usize]
+    }
+
+    /// All province ids.
+    pub fn province_ids(&self) -> impl Iterator<Item = ProvinceId> + '_ {
+        (0..self.provinces.len()).map(|i| ProvinceId(i as u16))
+    }
+
+    /// All power ids.
+    pub fn power_ids(&self) -> impl Iterator<Item = PowerId> + '_ {
+        (0..self.powers.len()).map(|i| PowerId(i as u8))
+    }
+
+    /// Provinces an army in `p` can move to.
+    pub fn army_neighbours(&self, p: ProvinceId) -> &[ProvinceId] {
+        &self.army_adj[p.0 as usize]
+    }
+
+    /// Locations a fleet at `l` can move to.
+    pub fn fleet_neighbours(&self, l: LocId) -> &[LocId] {
+        &self.fleet_adj[l.0 as usize]
+    }
+
+    /// Whether an army can move from `a` to `b` directly.
+    pub fn army_adjacent(&self, a: ProvinceId, b: ProvinceId) -> bool {
+        self.army_adj[a.0 as usize].contains(&b)
+    }
+
+    /// Whether a fleet at `from` can move directly to location `to`.
+    pub fn fleet_adjacent(&self, from: LocId, to: LocId) -> bool {
+        self.fleet_adj[from.0 as usize].contains(&to)
+    }
+
+    /// Whether a fleet at `from` can reach some coast of province `to`.
+    pub fn fleet_reaches_province(&self, from: LocId, to: ProvinceId) -> bool {
+        self.fleet_adj[from.0 as usize]
+            .iter()
+            .any(|l| self.province_of(*l) == to)
+    }
+
+    /// Whether a unit of `kind` at `from` can move to (some coast of) province `to`.
+    pub fn can_reach(&self, kind: UnitKind, from: LocId, to: ProvinceId) -> bool {
+        match kind {
+            UnitKind::Army => self.army_adjacent(self.province_of(from), to),
+            UnitKind::Fleet => self.fleet_reaches_province(from, to),
+        }
+    }
+
+    /// Whether two provinces share any border (army or fleet, any coast).
+    pub fn provinces_adjacent(&self, a: ProvinceId, b: ProvinceId) -> bool {
+        if self.army_adjacent(a, b) {
+            return true;
+        }
+        self.locations_of(a).any(|l| {
+            self.fleet_adj[l.0 as usize]
+                .iter()
+                .any(|m| self.province_of(*m) == b)
+        })
+    }
+
+    /// The locations of a province: its main location and its coasts.
+    pub fn locations_of(&self, p: ProvinceId) -> impl Iterator<Item = LocId> + '_ {
+        let prov = self.province(p);
+        std::iter::once(prov.main).chain(prov.coasts.iter().map(|(_, l)| *l))
+    }
+
+    /// Looks a province up by abbreviation, name or alias (any case, spaces and dots folded).
+    pub fn find_province(&self, name: &str) -> Option<ProvinceId> {
+        self.names.get(&normalize_name(name)).copied()
+    }
+
+    /// Looks a power up by name, adjective or alias (any case).
+    pub fn find_power(&self, name: &str) -> Option<PowerId> {
+        self.power_names.get(&normalize_name(name)).copied()
+    }
+
+    /// All names a province can be written as (for suggestions).
+    pub fn all_names(&self) -> impl Iterator<Item = (&str, ProvinceId)> + '_ {
+        self.names.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+
+    /// Formats a location as `abbr` or `abbr/nc`.
+    pub fn loc_abbr(&self, l: LocId) -> String {
+        let loc = self.location(l);
+        let p = self.province(loc.province);
+        match loc.coast {
+            Some(c) => format!("{}/{}", p.abbr, c.abbr()),
+            None => p.abbr.clone(),
+        }
+    }
+
+    /// Formats a location with the province's full name, e.g. `Spain(nc)`.
+    pub fn loc_name(&self, l: LocId) -> String {
+        let loc = self.location(l);
+        let p = self.province(loc.province);
+        match loc.coast {
+            Some(c) => format!("{}({})", p.name, c.abbr()),
+            None => p.name.clone(),
+        }
+    }
+
+    /// Counts of provinces and centres.
+    pub fn summary(&self) -> MapSummary {
+        let count = |k| self.provinces.iter().filter(|p| p.kind == k).count();
+        MapSummary {
+            provinces: self.provinces.len(),
+            seas: count(ProvinceKind::Sea),
+            inland: count(ProvinceKind::Land),
+            coastal: count(ProvinceKind::Coast),
+            supply_centers: self.provinces.iter().filter(|p| p.supply_center).count(),
+            home_centers: self.powers.iter().map(|p| p.home.len()).sum(),
+        }
+    }
+
+    /// Where a unit of `kind` may stand in province `p` without a coast being named: the main
+    /// location for armies and single-coast fleets, `None` for a fleet in a multi-coast province.
+    pub fn default_loc(&self, kind: UnitKind, p: ProvinceId) -> Option<LocId> {
+        let prov = self.province(p);
+        match kind {
+            UnitKind::Army => Some(prov.main),
+            UnitKind::Fleet if prov.is_multi_coast() => None,
+            UnitKind::Fleet => Some(prov.main),
+        }
+    }
+}
+
+/// Folds case, dots, hyphens and repeated spaces so that "St. Petersburg", "st petersburg" and
+/// "ST-PETERSBURG" are one key.
+pub fn normalize_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut space = false;
+    for ch in s.trim().chars() {
+        let c = ch.to_ascii_lowercase();
+        if c == '.' || c == '\'' {
+            continue;
+        }
+        if c == ' ' || c == '-' || c == '_' {
+            space = !out.is_empty();
+            continue;
+        }
+        if space {
+            out.push(' ');
+            space = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Map", deny_unknown_fields)]
+struct RawMap {
+    name: String,
+    title: String,
+    powers: Vec<RawPower>,
+    provinces: Vec<RawProvince>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Power", deny_unknown_fields)]
+struct RawPower {
+    name: String,
+    adjective: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    home: Vec<String>,
+    start: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Province", deny_unknown_fields)]
+struct RawProvince {
+    abbr: String,
+    name: String,
+    #[serde(default)]
+    aliases: Vec<String>,
+    kind: ProvinceKind,
+    supply_center: bool,
+    #[serde(default)]
+    army: Vec<String>,
+    #[serde(default)]
+    fleet: Vec<String>,
+    #[serde(default)]
+    coasts: Vec<RawCoast>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Coast", deny_unknown_fields)]
+struct RawCoast {
+    name: String,
+    fleet: Vec<String>,
+}
+
+fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
+    let mut loc = Locator::new(text, file);
+    let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
+
+    let mut provinces = Vec::with_capacity(raw.provinces.len());
+    let mut locations = Vec::new();
+    let mut names: HashMap<String, ProvinceId> = HashMap::new();
+
+    // Pass 1: provinces, names and locations.
+    for (i, rp) in raw.provinces.iter().enumerate() {
+        let id = ProvinceId(i as u16);
+        let pos = loc.find_after(&format!("\"{}\"", rp.abbr), "abbr");
+        if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
+            return Err(err(
+                pos,
+                format!(
+                    "province abbreviation {:?} must be non-empty and contain no '/'",
+                    rp.abbr
+                ),
+            ));
+        }
+        for n in std::iter::once(&rp.abbr)
+            .chain(std::iter::once(&rp.name))
+            .chain(rp.aliases.iter())
+        {
+            let key = normalize_name(n);
+            if let Some(other) = names.get(&key) {
+                if *other != id {
+                    let other_abbr = &raw.provinces[other.0 as usize].abbr;
+                    return Err(err(
+                        loc.find_after(&format!("\"{n}\""), "abbr"),
+                        format!(
+                            "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
+                            rp.abbr
+                        ),
+                    ));
+                }
+            }
+            names.insert(key, id);
+        }
+        let main = LocId(locations.len() as u16);
+        locations.push(Location {
+            province: id,
+            coast: None,
+        });
+        let mut coasts = Vec::new();
+        if !rp.coasts.is_empty() {
+            if rp.kind != ProvinceKind::Coast {
+                return Err(err(
+                    pos,
+                    format!(
+                        "province {:?} is {:?} but lists coasts; only Coast provinces can have coasts",
+                        rp.abbr, rp.kind
+                    ),
+                ));
+            }
+            if rp.coasts.len() < 2 {
+                return Err(err(
+                    pos,
+                    format!(
+                        "province {:?} lists one coast; list two or more, or none",
+                        rp.abbr
+                    ),
+                ));
+            }
+            if !rp.fleet.is_empty() {
+                return Err(err(
+                    pos,
+                    format!(
+                        "province {:?} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
+                        rp.abbr
+                    ),
+                ));
+            }
+            for rc in &rp.coasts {
+                let Some(c) = Coast::parse(&rc.name) else {
+                    return Err(err(
+                        loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
+                        format!(
+                            "unknown coast {:?} in province {:?}; expected nc, sc, ec or wc",
+                            rc.name, rp.abbr
+                        ),
+                    ));
+                };
+                if coasts.iter().any(|(x, _)| *x == c) {
+                    return Err(err(
+                        pos,
+                        format!("province {:?} lists coast {c} twice", rp.abbr),
+                    ));
+                }
+                coasts.push((c, LocId(locations.len() as u16)));
+                locations.push(Location {
+                    province: id,
+                    coast: Some(c),
+                });
+            }
+        }
+        provinces.push(Province {
+            abbr: rp.abbr.to_ascii_lowercase(),
+            name: rp.name.clone(),
+            aliases: rp.aliases.iter().map(|a| a.to_ascii_lowercase()).collect(),
+            kind: rp.kind,
+            supply_center: rp.supply_center,
+            home_of: None,
+            main,
+            coasts,
+        });
+    }
+
+    let resolve_loc = |s: &str| -> Option<LocId> {
+        let (p, c) = match s.split_once('/') {
+            Some((p, c)) => (p, Some(c)),
+            None => (s, None),
+        };
+        let pid = *names.get(&normalize_name(p))?;
+        let prov = &provinces[pid.0 as usize];
+        match c {
+            None => Some(prov.main),
+            Some(c) => prov.coast(Coast::parse(c)?),
+        }
+    };
+
+    // Pass 2: adjacency.
+    let mut army_adj = vec![Vec::new(); provinces.len()];
+    let mut fleet_adj = vec![Vec::new(); locations.len()];
+    for (i, rp) in raw.provinces.iter().enumerate() {
+        let prov = &provinces[i];
+        for n in &rp.army {
+            let p = loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
+            let Some(l) = resolve_loc(n) else {
+                return Err(err(
+                    p,
+                    format!(
+                        "unknown province {n:?} in the army borders of {:?}",
+                        rp.abbr
+                    ),
+                ));
+            };
+            let target = &provinces[locations[l.0 as usize].province.0 as usize];
+            if prov.kind == ProvinceKind::Sea || target.kind == ProvinceKind::Sea {
+                return Err(err(
+                    p,
+                    format!(
+                        "army border {:?}–{n:?}: armies cannot enter sea provinces",
+                        rp.abbr
+                    ),
+                ));
+            }
+            army_adj[i].push(locations[l.0 as usize].province);
+        }
+        let mut fleet_lists: Vec<(LocId, &Vec<String>)> = Vec::new();
+        if prov.coasts.is_empty() {
+            fleet_lists.push((prov.main, &rp.fleet));
+        } else {
+            for (rc, (_, l)) in rp.coasts.iter().zip(prov.coasts.iter()) {
+                fleet_lists.push((*l, &rc.fleet));
+            }
+        }
+        for (from, list) in fleet_lists {
+            if prov.kind == ProvinceKind::Land && !list.is_empty() {
+                let p = loc.find_after("fleet", &format!("abbr: \"{}\"", rp.abbr));
+                return Err(err(
+                    p,
+                    format!(
+                        "inland province {:?} lists fleet borders; fleets cannot enter inland provinces",
+                        rp.abbr
+                    ),
+                ));
+            }
+            for n in list {
+                let p = loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
+                let Some(l) = resolve_loc(n) else {
+                    return Err(err(
+                        p,
+                        format!(
+                            "unknown location {n:?} in the fleet borders of {:?}",
+                            rp.abbr
+                        ),
+                    ));
+                };
+                let target = &provinces[locations[l.0 as usize].province.0 as usize];
+                if target.kind == ProvinceKind::Land {
+                    return Err(err(
+                        p,
+                        format!(
+                            "fleet border {:?}–{n:?}: fleets cannot enter inland provinces",
+                            rp.abbr
+                        ),
+                    ));
+                }
+                if target.is_multi_coast() && locations[l.0 as usize].coast.is_none() {
+                    return Err(err(
+                        p,
+                        format!(
+                            "fleet border {:?}–{n:?}: {n:?} has several coasts; name the coast, e.g. \"{}/{}\"",
+                            rp.abbr, target.abbr, target.coasts[0].0
+                        ),
+                    ));
+                }
+                fleet_adj[from.0 as usize].push(l);
+            }
+        }
+    }
+
+    // Symmetry.
+    for (i, list) in army_adj.iter().enumerate() {
+        for j in list {
+            if !army_adj[j.0 as usize].contains(&ProvinceId(i as u16)) {
+                let a = &provinces[i].abbr;
+                let b = &provinces[j.0 as usize].abbr;
+                return Err(err(
+                    loc.find_after(&format!("abbr: \"{b}\""), "provinces"),
+                    format!(
+                        "army border {a:?}–{b:?} is listed by {a:?} but not by {b:?}; list every border from both sides"
+                    ),
+                ));
+            }
+        }
+    }
+    let loc_name = |l: LocId| {
+        let lo = locations[l.0 as usize];
+        let p = &provinces[lo.province.0 as usize];
+        match lo.coast {
+            Some(c) => format!("{}/{}", p.abbr, c),
+            None => p.abbr.clone(),
+        }
+    };
+    for (i, list) in fleet_adj.iter().enumerate() {
+        for j in list {
+            if !fleet_adj[j.0 as usize].contains(&LocId(i as u16)) {
+                let a = loc_name(LocId(i as u16));
+                let b = loc_name(*j);
+                let b_abbr = &provinces[locations[j.0 as usize].province.0 as usize].abbr;
+                return Err(err(
+                    loc.find_after(&format!("abbr: \"{b_abbr}\""), "provinces"),
+                    format!(
+                        "fleet border {a:?}–{b:?} is listed by {a:?} but not by {b:?}; list every border from both sides"
+                    ),
+                ));
+            }
+        }
+    }
+
+    // Powers.
+    let mut powers = Vec::new();
+    let mut power_names = HashMap::new();
+    let mut home_of: Vec<Option<PowerId>> = vec![None; provinces.len()];
+    for (pi, rp) in raw.powers.iter().enumerate() {
+        let pid = PowerId(pi as u8);
+        let ppos = loc.find_after(&format!("\"{}\"", rp.name), "powers");
+        for n in [&rp.name, &rp.adjective]
+            .into_iter()
+            .chain(rp.aliases.iter())
+        {
+            if power_names.insert(normalize_name(n), pid).is_some() {
+                return Err(err(ppos, format!("power name {n:?} is used twice")));
+            }
+        }
+        let mut home = Vec::new();
+        for h in &rp.home {
+            let p = loc.find_after(&format!("\"{h}\""), &format!("name: \"{}\"", rp.name));
+            let Some(id) = names.get(&normalize_name(h)).copied() else {
+                return Err(err(p, format!("unknown home centre {h:?} of {}", rp.name)));
+            };
+            let prov = &provinces[id.0 as usize];
+            if !prov.supply_center {
+                return Err(err(
+                    p,
+                    format!(
+                        "home centre {h:?} of {} is not a supply centre; set supply_center: true or remove it",
+                        rp.name
+                    ),
+                ));
+            }
+            if home_of[id.0 as usize].is_some() {
+                return Err(err(p, format!("{h:?} is the home centre of two powers")));
+            }
+            home_of[id.0 as usize] = Some(pid);
+            home.push(id);
+        }
+        let mut start = Vec::new();
+        for s in &rp.start {
+            let p = loc.find_after(&format!("\"{s}\""), &format!("name: \"{}\"", rp.name));
+            let parsed = s.trim().split_once(' ').and_then(|(k, l)| {
+                let kind = match k.to_ascii_uppercase().as_str() {
+                    "A" => UnitKind::Army,
+                    "F" => UnitKind::Fleet,
+                    _ => return None,
+                };
+                Some((kind, resolve_loc(l.trim())?))
+            });
+            let Some((kind, l)) = parsed else {
+                return Err(err(
+                    p,
+                    format!(
+                        "start unit {s:?} of {} should read like \"A par\" or \"F stp/sc\"",
+                        rp.name
+                    ),
+                ));
+            };
+            start.push((kind, l));
+        }
+        powers.push(Power {
+            name: rp.name.clone(),
+            adjective: rp.adjective.clone(),
+            aliases: rp.aliases.clone(),
+            home,
+            start,
+        });
+    }
+    if powers.len() > 250 {
+        return Err(err(
+            SourcePos::start(file),
+            "a map has at most 250 powers".into(),
+        ));
+    }
+    if provinces.len() > 60000 {
+        return Err(err(
+            SourcePos::start(file),
+            "a map has at most 60000 provinces".into(),
+        ));
+    }
+    for list in army_adj.iter_mut() {
+        list.sort();
+        list.dedup();
+    }
+    for list in fleet_adj.iter_mut() {
+        list.sort();
+        list.dedup();
+    }
+    let _ = &mut loc;
+    for (prov, h) in provinces.iter_mut().zip(home_of) {
+        prov.home_of = h;
+    }
+    Ok(Map {
+        name: raw.name,
+        title: raw.title,
+        powers,
+        provinces,
+        locations,
+        army_adj,
+        fleet_adj,
+        names,
+        power_names,
+    })
+}

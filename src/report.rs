@@ -1,0 +1,246 @@
+//! Plain-text rendering of positions, orders and outcomes.
+
+use std::fmt::Write as _;
+
+use crate::adjudicator::trace::Event;
+use crate::adjudicator::{MovementResult, Verdict, value_text};
+use crate::map::Map;
+use crate::scenario::Scenario;
+
+/// The scenario's header and position: title, source, phase, rules, units per power.
+pub fn position(s: &Scenario) -> String {
+    let map = &*s.map;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", s.title);
+    if !s.source.is_empty() {
+        let _ = writeln!(out, "  source: {}", s.source);
+    }
+    let _ = writeln!(out, "  map: {}   phase: {}", map.name, s.phase);
+    let ov = s.rules.overrides();
+    if ov.is_empty() {
+        let _ = writeln!(out, "  rules: DATC v3.0 preferences");
+    } else {
+        let parts: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "  rules: {}", parts.join(", "));
+    }
+    if !s.description.is_empty() {
+        out.push('\n');
+        for line in wrap(&s.description, 96) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out.push_str("\nPosition:\n");
+    for p in map.power_ids() {
+        let units: Vec<String> = s
+            .units
+            .iter()
+            .filter(|u| u.power == p)
+            .map(|u| u.describe(map))
+            .collect();
+        if !units.is_empty() {
+            let _ = writeln!(out, "  {:<8} {}", map.power(p).name, units.join(", "));
+        }
+    }
+    if !s.dislodged.is_empty() {
+        out.push_str("Dislodged:\n");
+        for d in &s.dislodged {
+            let _ = writeln!(
+                out,
+                "  {} (attacked from {})",
+                d.unit.describe_owned(map),
+                map.province(d.attacker_from).name
+            );
+        }
+    }
+    out
+}
+
+/// The orders per power, as written.
+pub fn orders(s: &Scenario) -> String {
+    let map = &*s.map;
+    let mut out = String::from("Orders:\n");
+    if s.orders.is_empty() {
+        out.push_str("  (none)\n");
+    }
+    let mut last = None;
+    for o in &s.orders {
+        if last != Some(o.power) {
+            let _ = writeln!(out, "  {}:", map.power(o.power).name);
+            last = Some(o.power);
+        }
+        let _ = writeln!(out, "    {}", o.text);
+    }
+    out
+}
+
+/// The outcome of every order with its reason, then dislodgements and standoffs.
+pub fn outcomes(s: &Scenario, r: &MovementResult) -> String {
+    let map = &*s.map;
+    let mut out = String::from("Results:\n");
+    let width = s
+        .orders
+        .iter()
+        .map(|o| o.text.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut last = None;
+    for (o, res) in s.orders.iter().zip(&r.outcomes) {
+        if last != Some(o.power) {
+            let _ = writeln!(out, "  {}:", map.power(o.power).name);
+            last = Some(o.power);
+        }
+        let tag = match res.verdict {
+            Verdict::Succeeds => "ok  ",
+            Verdict::Fails => "FAIL",
+            Verdict::Illegal => "ILL ",
+            Verdict::Void => "VOID",
+        };
+        let backup = res
+            .backup
+            .map(|b| format!("  [{}]", b.name()))
+            .unwrap_or_default();
+        let _ = writeln!(out, "    {tag} {:<width$}  {}{backup}", o.text, res.reason);
+    }
+    if r.dislodged.is_empty() {
+        out.push_str("Dislodged: none\n");
+    } else {
+        out.push_str("Dislodged:\n");
+        for d in &r.dislodged {
+            let _ = writeln!(
+                out,
+                "  {} (by the unit from {}{})",
+                d.unit.describe_owned(map),
+                map.province(d.attacker_from).name,
+                if d.by_convoy { ", by convoy" } else { "" }
+            );
+        }
+    }
+    if !r.contested.is_empty() {
+        let names: Vec<&str> = r
+            .contested
+            .iter()
+            .map(|p| map.province(*p).name.as_str())
+            .collect();
+        let _ = writeln!(out, "Standoffs (no retreat there): {}", names.join(", "));
+    }
+    out
+}
+
+/// The trace as readable text, one event a line.
+pub fn trace(
+    s: &Scenario,
+    r: &MovementResult,
+    orders: &[(crate::map::PowerId, crate::orders::Order)],
+) -> String {
+    let map: &Map = &s.map;
+    let label = |id: u32| {
+        let node = r.graph.nodes[id as usize];
+        let full = r.node_label(map, &s.units, orders, id);
+        // Drop the final value: the trace shows values as they change.
+        let cut = full.rfind(" = ").unwrap_or(full.len());
+        let _ = node;
+        full[..cut].to_string()
+    };
+    let mut out = String::from("Trace:\n");
+    let Some(events) = &r.trace else {
+        out.push_str("  (not recorded)\n");
+        return out;
+    };
+    let mut step = 0;
+    for e in events {
+        match e {
+            Event::Visit { .. } => continue,
+            Event::Tightened {
+                node,
+                from,
+                to,
+                inputs,
+            } => {
+                step += 1;
+                let kind = r.graph.nodes[*node as usize].kind;
+                let ins: Vec<String> = inputs
+                    .iter()
+                    .map(|(d, lo, hi)| {
+                        let k = r.graph.nodes[*d as usize].kind;
+                        format!("{}={}", short(&label(*d)), value_text(k, *lo, *hi))
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  {step:>4}. {}: {} -> {}{}",
+                    label(*node),
+                    value_text(kind, from.0, from.1),
+                    value_text(kind, to.0, to.1),
+                    if ins.is_empty() {
+                        String::new()
+                    } else {
+                        format!("   from {}", ins.join(", "))
+                    }
+                );
+            }
+            Event::Resolved { .. } => {}
+            Event::CycleFound { members, kind } => {
+                step += 1;
+                let _ = writeln!(
+                    out,
+                    "  {step:>4}. CYCLE ({kind:?}) of {} open decisions:",
+                    members.len()
+                );
+                for m in members {
+                    let _ = writeln!(out, "          - {}", label(*m));
+                }
+            }
+            Event::ConvoysCancelled { fleets } => {
+                let names: Vec<String> = fleets.iter().map(|f| s.units[*f].describe(map)).collect();
+                let _ = writeln!(
+                    out,
+                    "        Szykman: the convoy of {} is cancelled; the fleet holds",
+                    names.join(", ")
+                );
+            }
+            Event::BackupApplied { rule, forced } => {
+                step += 1;
+                let _ = writeln!(out, "  {step:>4}. BACKUP RULE: {}", rule.name());
+                for (id, v) in forced {
+                    let k = r.graph.nodes[*id as usize].kind;
+                    let _ = writeln!(
+                        out,
+                        "          forced {} = {}",
+                        label(*id),
+                        value_text(k, *v, *v)
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+fn short(label: &str) -> String {
+    label
+        .replace("STRENGTH ", "")
+        .replace("ATTACK", "ATT")
+        .replace("PREVENT", "PRV")
+        .replace("DEFEND", "DEF")
+        .replace("DISLODGE", "DIS")
+        .replace("SUPPORT", "SUP")
+}
+
+/// Word-wraps text to a width.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for w in para.split_whitespace() {
+            if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(w);
+        }
+        lines.push(line);
+    }
+    lines
+}

@@ -1,0 +1,778 @@
+//! Scenarios as RON files: a position, orders, rule options and expectations.
+//!
+//! Loading checks everything a newcomer could get wrong and names the file, line and column;
+//! saving writes a stable layout atomically (temporary file, then rename), keeping the order
+//! text exactly as written.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde::de::{MapAccess, Visitor};
+
+use crate::board::{Dislodged, Phase, PhaseKind, Unit};
+use crate::error::{ScenarioError, SourcePos};
+use crate::map::{LocId, Map, PowerId, ProvinceId, UnitKind};
+use crate::orders::{Order, parse_loc, parse_order, parse_unit};
+use crate::rules::Rules;
+use crate::source::Locator;
+
+/// A map in file order (RON `{ "key": value }`), keeping duplicates for validation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V2<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for V2<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map like { \"England\": [...] }")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, V>()? {
+                    out.push((k, v));
+                }
+                Ok(OrderedMap(out))
+            }
+        }
+        d.deserialize_map(V2(std::marker::PhantomData))
+    }
+}
+
+/// What a scenario expects of one order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+pub enum Expected {
+    /// The order succeeds (move moves, support given, convoy undisrupted, hold not dislodged…).
+    Succeeds,
+    /// The order does not succeed, for whatever reason.
+    Fails,
+    /// The order is illegal and ignored (DATC 4.E.1).
+    Illegal,
+    /// A legal support or convoy that does not match the supported unit's order.
+    Void,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Scenario", deny_unknown_fields)]
+struct RawScenario {
+    title: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    source: String,
+    #[serde(default = "standard_name")]
+    map: String,
+    phase: String,
+    #[serde(default)]
+    rules: Rules,
+    #[serde(default)]
+    units: OrderedMap<Vec<String>>,
+    #[serde(default)]
+    dislodged: OrderedMap<Vec<RawDislodged>>,
+    #[serde(default)]
+    contested: Vec<String>,
+    #[serde(default)]
+    owners: Option<OrderedMap<Vec<String>>>,
+    #[serde(default)]
+    orders: OrderedMap<Vec<String>>,
+    #[serde(default)]
+    expect: Option<RawExpect>,
+    #[serde(default)]
+    retreats: Option<RawFollowUp>,
+}
+
+fn standard_name() -> String {
+    "standard".to_string()
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Dislodged", deny_unknown_fields)]
+struct RawDislodged {
+    unit: String,
+    from: String,
+    #[serde(default)]
+    by_convoy: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawExpect {
+    #[serde(default)]
+    results: Vec<(String, Expected)>,
+    #[serde(default)]
+    dislodged: Option<Vec<String>>,
+    #[serde(default)]
+    positions: Option<OrderedMap<Vec<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFollowUp {
+    #[serde(default)]
+    orders: OrderedMap<Vec<String>>,
+    #[serde(default)]
+    expect: Option<RawExpect>,
+}
+
+/// One order of a scenario: who gave it, the text as written, and its parse.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderEntry {
+    /// The power whose order list it is in.
+    pub power: PowerId,
+    /// The text exactly as written in the file.
+    pub text: String,
+    /// The parsed order.
+    pub order: Order,
+}
+
+/// The expectations for one phase.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Expect {
+    /// Per order (by index into the phase's orders): the expected result and the key as written.
+    pub results: Vec<(usize, String, Expected)>,
+    /// Units expected to be dislodged, if stated.
+    pub dislodged: Option<Vec<Unit>>,
+    /// Every non-dislodged unit at the end of the phase, if stated.
+    pub positions: Option<Vec<Unit>>,
+}
+
+/// Retreat orders that follow the scenario's movement phase, with their expectations.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FollowUp {
+    /// The retreat orders.
+    pub orders: Vec<OrderEntry>,
+    /// What they should do.
+    pub expect: Option<Expect>,
+}
+
+/// A loaded, validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Title.
+    pub title: String,
+    /// Free text.
+    pub description: String,
+    /// Where it comes from, e.g. "DATC v3.0 6.F.16".
+    pub source: String,
+    /// The map.
+    pub map: Arc<Map>,
+    /// The phase.
+    pub phase: Phase,
+    /// Rule options.
+    pub rules: Rules,
+    /// Units on the board (not counting dislodged units).
+    pub units: Vec<Unit>,
+    /// Dislodged units (retreat phase).
+    pub dislodged: Vec<Dislodged>,
+    /// Provinces left empty by a standoff (retreat phase).
+    pub contested: Vec<ProvinceId>,
+    /// Supply-centre owner per province, if stated; None means each power owns its home centres.
+    pub owners: Option<Vec<Option<PowerId>>>,
+    /// Orders, in file order.
+    pub orders: Vec<OrderEntry>,
+    /// Expectations, if any.
+    pub expect: Option<Expect>,
+    /// Retreat orders after the movement phase, if any.
+    pub retreats: Option<FollowUp>,
+}
+
+impl Scenario {
+    /// Loads a scenario from a file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
+            file: file.clone(),
+            message: format!("cannot read: {e}"),
+        })?;
+        Scenario::from_ron(&text, &file)
+    }
+
+    /// Parses a scenario from RON text; `file` names it in errors.
+    pub fn from_ron(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        let opts = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
+            pos: SourcePos::from_ron(file, &e),
+            message: crate::error::ron_message(&e.code),
+        })?;
+        let map = if raw.map == "standard" {
+            Map::standard_arc()
+        } else {
+            // Relative map paths are taken relative to the scenario file first.
+            let rel = Path::new(file).parent().map(|d| d.join(&raw.map));
+            let m = match rel {
+                Some(p) if p.is_file() => Map::load(&p.display().to_string()),
+                _ => Map::load(&raw.map),
+            };
+            Arc::new(m.map_err(|source| ScenarioError::Map {
+                file: file.to_string(),
+                source,
+            })?)
+        };
+        Builder {
+            map: &map,
+            loc: Locator::new(text, file),
+            file,
+        }
+        .build(raw, map.clone())
+    }
+
+    /// The supply-centre owners, defaulting to home centres.
+    pub fn owners_or_home(&self) -> Vec<Option<PowerId>> {
+        match &self.owners {
+            Some(o) => o.clone(),
+            None => self.map.provinces.iter().map(|p| p.home_of).collect(),
+        }
+    }
+
+    /// Saves the scenario atomically (temporary file in the same folder, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), ScenarioError> {
+        let text = self.to_ron();
+        let file = path.display().to_string();
+        let io = |e: std::io::Error| ScenarioError::Io {
+            file: file.clone(),
+            message: format!("cannot write: {e}"),
+        };
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            io(e)
+        })
+    }
+
+    /// The scenario in its stable RON layout.
+    pub fn to_ron(&self) -> String {
+        let map = &*self.map;
+        let mut s = String::new();
+        let q = |x: &str| ron::to_string(x).unwrap_or_else(|_| format!("{x:?}"));
+        s.push_str("Scenario(\n");
+        let _ = writeln!(s, "    title: {},", q(&self.title));
+        if !self.description.is_empty() {
+            let _ = writeln!(s, "    description: {},", q(&self.description));
+        }
+        if !self.source.is_empty() {
+            let _ = writeln!(s, "    source: {},", q(&self.source));
+        }
+        let _ = writeln!(s, "    map: {},", q(&self.map.name));
+        let _ = writeln!(s, "    phase: {},", q(&self.phase.to_string()));
+        let ov = self.rules.overrides();
+        if ov.is_empty() {
+            s.push_str("    rules: (),\n");
+        } else {
+            let parts: Vec<String> = ov.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let _ = writeln!(s, "    rules: ({}),", parts.join(", "));
+        }
+        write_units(&mut s, map, "units", &self.units, 1);
+        if !self.dislodged.is_empty() {
+            s.push_str("    dislodged: {\n");
+            for p in map.power_ids() {
+                let ds: Vec<&Dislodged> = self
+                    .dislodged
+                    .iter()
+                    .filter(|d| d.unit.power == p)
+                    .collect();
+                if ds.is_empty() {
+                    continue;
+                }
+                let _ = writeln!(s, "        {}: [", q(&map.power(p).name));
+                for d in ds {
+                    let _ = writeln!(
+                        s,
+                        "            Dislodged(unit: {}, from: {}{}),",
+                        q(&d.unit.describe(map)),
+                        q(&map.province(d.attacker_from).name),
+                        if d.by_convoy { ", by_convoy: true" } else { "" }
+                    );
+                }
+                s.push_str("        ],\n");
+            }
+            s.push_str("    },\n");
+        }
+        if !self.contested.is_empty() {
+            let names: Vec<String> = self
+                .contested
+                .iter()
+                .map(|p| q(&map.province(*p).name))
+                .collect();
+            let _ = writeln!(s, "    contested: [{}],", names.join(", "));
+        }
+        if let Some(owners) = &self.owners {
+            s.push_str("    owners: {\n");
+            for p in map.power_ids() {
+                let names: Vec<String> = owners
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| **o == Some(p))
+                    .map(|(i, _)| q(&map.provinces[i].name))
+                    .collect();
+                if !names.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "        {}: [{}],",
+                        q(&map.power(p).name),
+                        names.join(", ")
+                    );
+                }
+            }
+            s.push_str("    },\n");
+        }
+        write_orders(&mut s, map, &self.orders, 1);
+        if let Some(e) = &self.expect {
+            write_expect(&mut s, map, &self.orders, e, 1);
+        }
+        if let Some(r) = &self.retreats {
+            s.push_str("    retreats: (\n");
+            write_orders(&mut s, map, &r.orders, 2);
+            if let Some(e) = &r.expect {
+                write_expect(&mut s, map, &r.orders, e, 2);
+            }
+            s.push_str("    ),\n");
+        }
+        s.push_str(")\n");
+        s
+    }
+}
+
+fn write_units(s: &mut String, map: &Map, field: &str, units: &[Unit], depth: usize) {
+    let ind = "    ".repeat(depth);
+    let q = |x: &str| ron::to_string(x).unwrap_or_else(|_| format!("{x:?}"));
+    if units.is_empty() {
+        let _ = writeln!(s, "{ind}{field}: {{}},");
+        return;
+    }
+    let _ = writeln!(s, "{ind}{field}: {{");
+    for p in map.power_ids() {
+        let us: Vec<String> = units
+            .iter()
+            .filter(|u| u.power == p)
+            .map(|u| q(&u.describe(map)))
+            .collect();
+        if !us.is_empty() {
+            let _ = writeln!(
+                s,
+                "{ind}    {}: [{}],",
+                q(&map.power(p).name),
+                us.join(", ")
+            );
+        }
+    }
+    let _ = writeln!(s, "{ind}}},");
+}
+
+fn write_orders(s: &mut String, map: &Map, orders: &[OrderEntry], depth: usize) {
+    let ind = "    ".repeat(depth);
+    let q = |x: &str| ron::to_string(x).unwrap_or_else(|_| format!("{x:?}"));
+    if orders.is_empty() {
+        let _ = writeln!(s, "{ind}orders: {{}},");
+        return;
+    }
+    let _ = writeln!(s, "{ind}orders: {{");
+    let mut powers: Vec<PowerId> = Vec::new();
+    for o in orders {
+        if !powers.contains(&o.power) {
+            powers.push(o.power);
+        }
+    }
+    for p in powers {
+        let _ = writeln!(s, "{ind}    {}: [", q(&map.power(p).name));
+        for o in orders.iter().filter(|o| o.power == p) {
+            let _ = writeln!(s, "{ind}        {},", q(&o.text));
+        }
+        let _ = writeln!(s, "{ind}    ],");
+    }
+    let _ = writeln!(s, "{ind}}},");
+}
+
+fn write_expect(s: &mut String, map: &Map, orders: &[OrderEntry], e: &Expect, depth: usize) {
+    let ind = "    ".repeat(depth);
+    let q = |x: &str| ron::to_string(x).unwrap_or_else(|_| format!("{x:?}"));
+    let _ = writeln!(s, "{ind}expect: (");
+    let _ = writeln!(s, "{ind}    results: [");
+    for (i, key, r) in &e.results {
+        let key = if key.is_empty() {
+            &orders[*i].text
+        } else {
+            key
+        };
+        let _ = writeln!(s, "{ind}        ({}, {:?}),", q(key), r);
+    }
+    let _ = writeln!(s, "{ind}    ],");
+    if let Some(d) = &e.dislodged {
+        let names: Vec<String> = d.iter().map(|u| q(&u.describe(map))).collect();
+        let _ = writeln!(s, "{ind}    dislodged: [{}],", names.join(", "));
+    }
+    if let Some(p) = &e.positions {
+        write_units(s, map, "positions", p, depth + 1);
+    }
+    let _ = writeln!(s, "{ind}),");
+}
+
+struct Builder<'a> {
+    map: &'a Map,
+    loc: Locator<'a>,
+    file: &'a str,
+}
+
+impl Builder<'_> {
+    fn invalid(&self, offset: usize, message: String) -> ScenarioError {
+        ScenarioError::Invalid {
+            pos: self.loc.pos(offset),
+            message,
+        }
+    }
+
+    /// Positions the cursor on a top-level-ish field.
+    fn seek_field(&mut self, field: &str) {
+        let save = self.loc.cursor();
+        if !self.loc.seek(&format!("{field}:")) {
+            self.loc.set_cursor(save);
+        }
+    }
+
+    fn power(&mut self, name: &str) -> Result<PowerId, ScenarioError> {
+        let at = self.loc.next_literal(name);
+        self.map.find_power(name).ok_or_else(|| {
+            let names: Vec<&str> = self.map.powers.iter().map(|p| p.name.as_str()).collect();
+            self.invalid(
+                at,
+                format!(
+                    "unknown power {name:?}; expected one of {}",
+                    names.join(", ")
+                ),
+            )
+        })
+    }
+
+    fn unit(&mut self, power: PowerId, text: &str) -> Result<Unit, ScenarioError> {
+        let at = self.loc.next_literal(text);
+        let spec = parse_unit(self.map, text).map_err(|e| ScenarioError::Invalid {
+            pos: self.loc.pos(at).shifted(e.col),
+            message: format!("unit {text:?}: {}", e.message),
+        })?;
+        let kind = spec.kind.unwrap_or(UnitKind::Army);
+        let prov = self.map.province(spec.loc.province);
+        let loc = match (kind, spec.loc.coast) {
+            (UnitKind::Fleet, Some(c)) => match prov.coast(c) {
+                Some(l) => l,
+                None if !prov.is_multi_coast() => prov.main,
+                None => {
+                    return Err(self.invalid(
+                        at,
+                        format!("unit {text:?}: {} has no {}", prov.name, c.name()),
+                    ));
+                }
+            },
+            (UnitKind::Fleet, None) if prov.is_multi_coast() => {
+                let cs: Vec<String> = prov
+                    .coasts
+                    .iter()
+                    .map(|(c, _)| format!("{}({})", prov.name, c.abbr()))
+                    .collect();
+                return Err(self.invalid(
+                    at,
+                    format!(
+                        "unit {text:?}: a fleet in {} must name its coast: {}",
+                        prov.name,
+                        cs.join(" or ")
+                    ),
+                ));
+            }
+            _ => prov.main,
+        };
+        match (kind, prov.kind) {
+            (UnitKind::Army, crate::map::ProvinceKind::Sea) => {
+                return Err(self.invalid(
+                    at,
+                    format!(
+                        "unit {text:?}: an army cannot stand in {}, a sea",
+                        prov.name
+                    ),
+                ));
+            }
+            (UnitKind::Fleet, crate::map::ProvinceKind::Land) => {
+                return Err(self.invalid(
+                    at,
+                    format!(
+                        "unit {text:?}: a fleet cannot stand in {}, an inland province",
+                        prov.name
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        Ok(Unit { power, kind, loc })
+    }
+
+    fn units(&mut self, raw: &OrderedMap<Vec<String>>) -> Result<Vec<Unit>, ScenarioError> {
+        let mut out: Vec<Unit> = Vec::new();
+        for (pname, list) in &raw.0 {
+            let p = self.power(pname)?;
+            for u in list {
+                let save = self.loc.cursor();
+                let unit = self.unit(p, u)?;
+                let prov = self.map.province_of(unit.loc);
+                if let Some(other) = out.iter().find(|o| self.map.province_of(o.loc) == prov) {
+                    let msg = format!(
+                        "two units in {}: {} and {}; a province holds one unit",
+                        self.map.province(prov).name,
+                        other.describe_owned(self.map),
+                        unit.describe_owned(self.map)
+                    );
+                    self.loc.set_cursor(save);
+                    let at = self.loc.next_literal(u);
+                    return Err(self.invalid(at, msg));
+                }
+                out.push(unit);
+            }
+        }
+        Ok(out)
+    }
+
+    fn orders(&mut self, raw: &OrderedMap<Vec<String>>) -> Result<Vec<OrderEntry>, ScenarioError> {
+        let mut out = Vec::new();
+        for (pname, list) in &raw.0 {
+            let power = self.power(pname)?;
+            for text in list {
+                let at = self.loc.next_literal(text);
+                let order = parse_order(self.map, text).map_err(|e| ScenarioError::Invalid {
+                    pos: self.loc.pos(at).shifted(e.col),
+                    message: format!("order {text:?}: {}", e.message),
+                })?;
+                if let Some(p) = order.power {
+                    if p != power {
+                        return Err(self.invalid(
+                            at,
+                            format!(
+                                "order {text:?} is prefixed {} but listed under {}",
+                                self.map.power(p).name,
+                                self.map.power(power).name
+                            ),
+                        ));
+                    }
+                }
+                out.push(OrderEntry {
+                    power,
+                    text: text.clone(),
+                    order,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    fn expect(&mut self, raw: RawExpect, orders: &[OrderEntry]) -> Result<Expect, ScenarioError> {
+        let mut results = Vec::new();
+        let mut used = vec![false; orders.len()];
+        self.seek_field("results");
+        for (key, r) in &raw.results {
+            let at = self.loc.next_literal(key);
+            // A key is matched by its parse, not its spelling; an optional `Power:` prefix narrows it.
+            let parsed = parse_order(self.map, key).map_err(|e| ScenarioError::Invalid {
+                pos: self.loc.pos(at).shifted(e.col),
+                message: format!("result key {key:?}: {}", e.message),
+            })?;
+            let mut bare = parsed.clone();
+            bare.power = None;
+            let found = orders.iter().enumerate().position(|(i, o)| {
+                let mut ob = o.order.clone();
+                ob.power = None;
+                !used[i] && ob == bare && parsed.power.is_none_or(|p| p == o.power)
+            });
+            let Some(i) = found else {
+                return Err(self.invalid(
+                    at,
+                    format!("result for {key:?}, but `orders` has no such order (or it already has a result); keys must repeat an order's text"),
+                ));
+            };
+            used[i] = true;
+            results.push((i, key.clone(), *r));
+        }
+        let dislodged = match raw.dislodged {
+            None => None,
+            Some(list) => {
+                self.seek_field("dislodged");
+                let mut out = Vec::new();
+                for u in &list {
+                    let save = self.loc.cursor();
+                    let at = self.loc.next_literal(u);
+                    self.loc.set_cursor(save);
+                    let spec = self.unit(PowerId(0), u)?;
+                    let _ = at;
+                    out.push(spec);
+                }
+                Some(out)
+            }
+        };
+        let positions = match raw.positions {
+            None => None,
+            Some(p) => {
+                self.seek_field("positions");
+                Some(self.units(&p)?)
+            }
+        };
+        Ok(Expect {
+            results,
+            dislodged,
+            positions,
+        })
+    }
+
+    fn build(mut self, raw: RawScenario, map: Arc<Map>) -> Result<Scenario, ScenarioError> {
+        self.seek_field("phase");
+        let phase_at = self.loc.next_literal(&raw.phase);
+        let phase = Phase::parse(&raw.phase).map_err(|m| self.invalid(phase_at, m))?;
+        self.loc.set_cursor(0);
+        self.seek_field("units");
+        let units = self.units(&raw.units)?;
+
+        let mut dislodged = Vec::new();
+        if !raw.dislodged.0.is_empty() {
+            self.seek_field("dislodged");
+            if phase.kind != PhaseKind::Retreat {
+                return Err(self.invalid(
+                    self.loc.cursor(),
+                    format!(
+                        "`dislodged` units belong to a retreat phase, but the phase is {phase}"
+                    ),
+                ));
+            }
+            for (pname, list) in &raw.dislodged.0 {
+                let power = self.power(pname)?;
+                for d in list {
+                    let unit = self.unit(power, &d.unit)?;
+                    let at = self.loc.next_literal(&d.from);
+                    let from =
+                        parse_loc(self.map, &d.from).map_err(|e| ScenarioError::Invalid {
+                            pos: self.loc.pos(at).shifted(e.col),
+                            message: format!("attacker origin {:?}: {}", d.from, e.message),
+                        })?;
+                    dislodged.push(Dislodged {
+                        unit,
+                        attacker_from: from.province,
+                        by_convoy: d.by_convoy,
+                    });
+                }
+            }
+        }
+        let mut contested = Vec::new();
+        if !raw.contested.is_empty() {
+            self.seek_field("contested");
+            for c in &raw.contested {
+                let at = self.loc.next_literal(c);
+                let l = parse_loc(self.map, c).map_err(|e| ScenarioError::Invalid {
+                    pos: self.loc.pos(at).shifted(e.col),
+                    message: format!("contested province {c:?}: {}", e.message),
+                })?;
+                contested.push(l.province);
+            }
+        }
+        let owners = match &raw.owners {
+            None => None,
+            Some(o) => {
+                self.loc.set_cursor(0);
+                self.seek_field("owners");
+                let mut owners: Vec<Option<PowerId>> = vec![None; self.map.provinces.len()];
+                for (pname, list) in &o.0 {
+                    let power = self.power(pname)?;
+                    for c in list {
+                        let at = self.loc.next_literal(c);
+                        let l = parse_loc(self.map, c).map_err(|e| ScenarioError::Invalid {
+                            pos: self.loc.pos(at).shifted(e.col),
+                            message: format!("supply centre {c:?}: {}", e.message),
+                        })?;
+                        let prov = self.map.province(l.province);
+                        if !prov.supply_center {
+                            return Err(self.invalid(
+                                at,
+                                format!(
+                                    "{} is not a supply centre, so it cannot be owned",
+                                    prov.name
+                                ),
+                            ));
+                        }
+                        if let Some(other) = owners[l.province.0 as usize] {
+                            if other != power {
+                                return Err(self.invalid(
+                                    at,
+                                    format!(
+                                        "{} is listed as owned by both {} and {}",
+                                        prov.name,
+                                        self.map.power(other).name,
+                                        self.map.power(power).name
+                                    ),
+                                ));
+                            }
+                        }
+                        owners[l.province.0 as usize] = Some(power);
+                    }
+                }
+                Some(owners)
+            }
+        };
+        self.loc.set_cursor(0);
+        self.seek_field("orders");
+        let orders = self.orders(&raw.orders)?;
+        let expect = match raw.expect {
+            None => None,
+            Some(e) => {
+                self.seek_field("expect");
+                Some(self.expect(e, &orders)?)
+            }
+        };
+        let retreats = match raw.retreats {
+            None => None,
+            Some(r) => {
+                if phase.kind != PhaseKind::Movement {
+                    return Err(self.invalid(
+                        self.loc.cursor(),
+                        format!("`retreats` follow a movement phase, but the phase is {phase}"),
+                    ));
+                }
+                self.seek_field("retreats");
+                self.seek_field("orders");
+                let orders = self.orders(&r.orders)?;
+                let expect = match r.expect {
+                    None => None,
+                    Some(e) => {
+                        self.seek_field("expect");
+                        Some(self.expect(e, &orders)?)
+                    }
+                };
+                Some(FollowUp { orders, expect })
+            }
+        };
+        let _ = self.file;
+        Ok(Scenario {
+            title: raw.title,
+            description: raw.description,
+            source: raw.source,
+            map,
+            phase,
+            rules: raw.rules,
+            units,
+            dislodged,
+            contested,
+            owners,
+            orders,
+            expect,
+            retreats,
+        })
+    }
+}
+
+/// Where a unit would stand in `positions` for comparison: the location id.
+pub fn unit_key(u: &Unit) -> (PowerId, UnitKind, LocId) {
+    (u.power, u.kind, u.loc)
+}

@@ -1,7 +1,8 @@
 //! Running a scenario and comparing the result with its expectations.
 
+use crate::adjudicator::retreat::adjudicate_retreats;
 use crate::adjudicator::{
-    MovementResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
+    MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
 };
 use crate::board::{PhaseKind, Unit};
 use crate::map::{Map, PowerId};
@@ -9,50 +10,80 @@ use crate::orders::Order;
 use crate::rules::Rules;
 use crate::scenario::{Expect, Expected, OrderEntry, Scenario};
 
-/// The result of running a scenario.
+/// The result of running a scenario: its own phase, and the retreats that follow when the
+/// scenario has a `retreats` section.
 #[derive(Clone, Debug)]
 pub struct Run {
     /// The rules used.
     pub rules: Rules,
-    /// The movement result.
-    pub movement: MovementResult,
-    /// The orders as (power, order) pairs, as given to the adjudicator.
+    /// The orders of the scenario's phase, as given to the adjudicator.
     pub orders: Vec<(PowerId, Order)>,
+    /// The movement result with its decision graph, for movement scenarios.
+    pub movement: Option<MovementResult>,
+    /// The scenario's phase.
+    pub phase: PhaseResult,
+    /// The retreat phase after it, if the scenario has one.
+    pub retreats: Option<PhaseResult>,
 }
 
 /// Why a scenario cannot be run.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RunError {
-    /// Phases other than movement are not adjudicated yet.
-    #[error("{0} phases are not adjudicated yet")]
-    Unsupported(String),
+    /// A `retreats` section on a phase that is not a movement phase.
+    #[error("{0}")]
+    Invalid(String),
 }
 
-/// Runs a scenario's movement phase with its rules, or `rules` when given.
+/// Runs a scenario with its rules, or `rules` when given; `trace` records the movement resolver's
+/// reasoning.
 pub fn run(s: &Scenario, rules: Option<Rules>, trace: bool) -> Result<Run, RunError> {
-    if s.phase.kind != PhaseKind::Movement {
-        return Err(RunError::Unsupported(
-            format!("{:?}", s.phase.kind).to_lowercase(),
-        ));
-    }
-    if s.retreats.is_some() {
-        return Err(RunError::Unsupported("retreat".into()));
-    }
     let rules = rules.unwrap_or(s.rules);
     let orders: Vec<(PowerId, Order)> = s
         .orders
         .iter()
         .map(|e| (e.power, e.order.clone()))
         .collect();
-    let movement = if trace {
-        adjudicate_movement_traced(&s.map, &s.units, &orders, &rules)
-    } else {
-        adjudicate_movement(&s.map, &s.units, &orders, &rules)
+    let (movement, phase) = match s.phase.kind {
+        PhaseKind::Movement => {
+            let m = if trace {
+                adjudicate_movement_traced(&s.map, &s.units, &orders, &rules)
+            } else {
+                adjudicate_movement(&s.map, &s.units, &orders, &rules)
+            };
+            let p = m.phase();
+            (Some(m), p)
+        }
+        _ => (None, crate::turn::adjudicate_phase(s, &orders, &rules)),
+    };
+    let retreats = match &s.retreats {
+        None => None,
+        Some(f) => {
+            if s.phase.kind != PhaseKind::Movement {
+                return Err(RunError::Invalid(
+                    "`retreats` can only follow a movement phase".into(),
+                ));
+            }
+            let ro: Vec<(PowerId, Order)> = f
+                .orders
+                .iter()
+                .map(|e| (e.power, e.order.clone()))
+                .collect();
+            Some(adjudicate_retreats(
+                &s.map,
+                &phase.final_units,
+                &phase.dislodged,
+                &phase.contested,
+                &ro,
+                &rules,
+            ))
+        }
     };
     Ok(Run {
         rules,
-        movement,
         orders,
+        movement,
+        phase,
+        retreats,
     })
 }
 
@@ -88,26 +119,38 @@ fn describe_set(map: &Map, units: &[Unit], owned: bool) -> String {
 /// Compares a run with the scenario's expectations; returns one line per mismatch and the number
 /// of checks made.
 pub fn compare(s: &Scenario, run: &Run) -> (Vec<String>, usize) {
-    let Some(expect) = &s.expect else {
-        return (Vec::new(), 0);
-    };
-    compare_phase(&s.map, &s.orders, expect, run)
+    let mut bad = Vec::new();
+    let mut checks = 0;
+    if let Some(expect) = &s.expect {
+        let (b, n) = compare_phase(&s.map, &s.orders, expect, &run.phase, "");
+        bad.extend(b);
+        checks += n;
+    }
+    if let (Some(f), Some(r)) = (&s.retreats, &run.retreats) {
+        if let Some(expect) = &f.expect {
+            let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ");
+            bad.extend(b);
+            checks += n;
+        }
+    }
+    (bad, checks)
 }
 
 fn compare_phase(
     map: &Map,
     orders: &[OrderEntry],
     expect: &Expect,
-    run: &Run,
+    result: &PhaseResult,
+    prefix: &str,
 ) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
     let mut checks = 0;
     for (i, _key, exp) in &expect.results {
         checks += 1;
-        let out = &run.movement.outcomes[*i];
+        let out = &result.outcomes[*i];
         if !meets(*exp, out.verdict) {
             bad.push(format!(
-                "{}: {}: expected {:?}, got {:?} ({})",
+                "{prefix}{}: {}: expected {:?}, got {:?} ({})",
                 map.power(orders[*i].power).name,
                 orders[*i].text,
                 exp,
@@ -120,18 +163,13 @@ fn compare_phase(
         checks += 1;
         let key = |u: &Unit| (u.kind, u.loc);
         let mut want: Vec<_> = d.iter().map(key).collect();
-        let mut got: Vec<_> = run
-            .movement
-            .dislodged
-            .iter()
-            .map(|x| key(&x.unit))
-            .collect();
+        let mut got: Vec<_> = result.dislodged.iter().map(|x| key(&x.unit)).collect();
         want.sort();
         got.sort();
         if want != got {
-            let got_units: Vec<Unit> = run.movement.dislodged.iter().map(|x| x.unit).collect();
+            let got_units: Vec<Unit> = result.dislodged.iter().map(|x| x.unit).collect();
             bad.push(format!(
-                "dislodged: expected {}, got {}",
+                "{prefix}dislodged: expected {}, got {}",
                 describe_set(map, d, false),
                 describe_set(map, &got_units, false)
             ));
@@ -140,14 +178,14 @@ fn compare_phase(
     if let Some(p) = &expect.positions {
         checks += 1;
         let mut want = p.clone();
-        let mut got = run.movement.final_units.clone();
+        let mut got = result.final_units.clone();
         want.sort();
         got.sort();
         if want != got {
             let missing: Vec<Unit> = want.iter().filter(|u| !got.contains(u)).copied().collect();
             let extra: Vec<Unit> = got.iter().filter(|u| !want.contains(u)).copied().collect();
             bad.push(format!(
-                "positions: expected but missing: {}; present but not expected: {}",
+                "{prefix}positions: expected but missing: {}; present but not expected: {}",
                 describe_set(map, &missing, true),
                 describe_set(map, &extra, true)
             ));

@@ -7,8 +7,10 @@
 //! - [`board`]: units, dislodged units, phases.
 //! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
 //! - [`scenario`]: scenarios as RON files — load with precise errors, save atomically.
-//! - [`adjudicator`]: the movement adjudicator — legality, the DATC chapter 5 decisions, the
-//!   partial-information resolver with backup rules, outcomes with reasons, and a trace.
+//! - [`adjudicator`]: the adjudicator — movement (legality, the DATC chapter 5 decisions, the
+//!   partial-information resolver with backup rules, a trace), retreats, adjustments and civil
+//!   disorder, with outcomes that give their reasons.
+//! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`error`], [`source`]: errors with file, line and column.
@@ -28,3 +30,4 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod source;
+pub mod turn;

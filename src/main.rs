@@ -262,20 +262,45 @@ fn adjudicate_and_print(
             }
         );
     }
-    print!("{}", report::outcomes(s, &r.movement));
-    if trace {
+    let is_movement = r.movement.is_some();
+    print!(
+        "{}",
+        report::outcomes(&s.map, "Results", &s.orders, &r.phase, is_movement)
+    );
+    if let (Some(f), Some(rr)) = (&s.retreats, &r.retreats) {
         println!();
-        print!("{}", report::trace(s, &r.movement, &r.orders));
+        print!(
+            "{}",
+            report::outcomes(&s.map, "Retreats", &f.orders, rr, false)
+        );
     }
-    if let Some(path) = dot {
-        let text = to_dot(&r.movement.graph, &|id| {
-            r.movement.node_label(&s.map, &s.units, &r.orders, id)
-        });
-        std::fs::write(path, text).wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    let end = r.retreats.as_ref().unwrap_or(&r.phase);
+    println!();
+    print!(
+        "{}",
+        report::units(&s.map, "After the phase", &end.final_units)
+    );
+    if let Some(m) = &r.movement {
+        if trace {
+            println!();
+            print!("{}", report::trace(s, m, &r.orders));
+        }
+        if let Some(path) = dot {
+            let text = to_dot(&m.graph, &|id| {
+                m.node_label(&s.map, &s.units, &r.orders, id)
+            });
+            std::fs::write(path, text)
+                .wrap_err_with(|| format!("cannot write {}", path.display()))?;
+            println!(
+                "\nDecision graph written to {} (render: dot -Tsvg {} -o graph.svg)",
+                path.display(),
+                path.display()
+            );
+        }
+    } else if trace || dot.is_some() {
         println!(
-            "\nDecision graph written to {} (render: dot -Tsvg {} -o graph.svg)",
-            path.display(),
-            path.display()
+            "\n(--trace and --dot describe the movement resolver; this is a {} phase)",
+            s.phase
         );
     }
     if s.expect.is_some() {

@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 
 use crate::adjudicator::trace::Event;
-use crate::adjudicator::{MovementResult, Verdict, value_text};
+use crate::adjudicator::{MovementResult, PhaseResult, Verdict, value_text};
 use crate::map::Map;
+use crate::scenario::OrderEntry;
 use crate::scenario::Scenario;
 
 /// The scenario's header and position: title, source, phase, rules, units per power.
@@ -55,6 +56,22 @@ pub fn position(s: &Scenario) -> String {
     out
 }
 
+/// Units per power.
+pub fn units(map: &Map, heading: &str, units: &[crate::board::Unit]) -> String {
+    let mut out = format!("{heading}:\n");
+    for p in map.power_ids() {
+        let us: Vec<String> = units
+            .iter()
+            .filter(|u| u.power == p)
+            .map(|u| u.describe(map))
+            .collect();
+        if !us.is_empty() {
+            let _ = writeln!(out, "  {:<8} {}", map.power(p).name, us.join(", "));
+        }
+    }
+    out
+}
+
 /// The orders per power, as written.
 pub fn orders(s: &Scenario) -> String {
     let map = &*s.map;
@@ -74,17 +91,24 @@ pub fn orders(s: &Scenario) -> String {
 }
 
 /// The outcome of every order with its reason, then dislodgements and standoffs.
-pub fn outcomes(s: &Scenario, r: &MovementResult) -> String {
-    let map = &*s.map;
-    let mut out = String::from("Results:\n");
-    let width = s
-        .orders
+pub fn outcomes(
+    map: &Map,
+    heading: &str,
+    orders: &[OrderEntry],
+    r: &PhaseResult,
+    movement: bool,
+) -> String {
+    let mut out = format!("{heading}:\n");
+    if orders.is_empty() {
+        out.push_str("  (no orders)\n");
+    }
+    let width = orders
         .iter()
         .map(|o| o.text.chars().count())
         .max()
         .unwrap_or(0);
     let mut last = None;
-    for (o, res) in s.orders.iter().zip(&r.outcomes) {
+    for (o, res) in orders.iter().zip(&r.outcomes) {
         if last != Some(o.power) {
             let _ = writeln!(out, "  {}:", map.power(o.power).name);
             last = Some(o.power);
@@ -100,6 +124,9 @@ pub fn outcomes(s: &Scenario, r: &MovementResult) -> String {
             .map(|b| format!("  [{}]", b.name()))
             .unwrap_or_default();
         let _ = writeln!(out, "    {tag} {:<width$}  {}{backup}", o.text, res.reason);
+    }
+    if !movement {
+        return out;
     }
     if r.dislodged.is_empty() {
         out.push_str("Dislodged: none\n");

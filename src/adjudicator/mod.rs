@@ -22,8 +22,10 @@
 //! assert_eq!(result.outcomes[0].reason, "attack 1 does not beat prevent 1 of A War - Sil");
 //! ```
 
+pub mod adjust;
 pub mod legality;
 pub mod resolver;
+pub mod retreat;
 pub mod trace;
 
 use crate::board::{Dislodged, Unit};
@@ -66,6 +68,19 @@ pub struct UnitResult {
     pub ends: Option<Unit>,
     /// The unit that dislodged it, if any.
     pub dislodged_by: Option<usize>,
+}
+
+/// What any phase produces: an outcome per order and the units after it.
+#[derive(Clone, Debug, Default)]
+pub struct PhaseResult {
+    /// Per submitted order, its outcome.
+    pub outcomes: Vec<OrderOutcome>,
+    /// Units after the phase (not counting the dislodged).
+    pub final_units: Vec<Unit>,
+    /// Units dislodged (movement phases only).
+    pub dislodged: Vec<Dislodged>,
+    /// Provinces left empty by a standoff (movement phases only).
+    pub contested: Vec<ProvinceId>,
 }
 
 /// Everything the movement adjudicator found.
@@ -557,6 +572,16 @@ impl Report<'_, '_> {
 }
 
 impl MovementResult {
+    /// The phase-level view: outcomes, final units, dislodged units, standoffs.
+    pub fn phase(&self) -> PhaseResult {
+        PhaseResult {
+            outcomes: self.outcomes.clone(),
+            final_units: self.final_units.clone(),
+            dislodged: self.dislodged.clone(),
+            contested: self.contested.clone(),
+        }
+    }
+
     /// A label for a decision: `MOVE A ber - sil = moves`.
     pub fn node_label(
         &self,

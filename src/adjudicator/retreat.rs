@@ -1,0 +1,294 @@
+//! The retreat phase: each dislodged unit retreats or disbands (DATC 6.H).
+
+use crate::board::{Dislodged, Unit};
+use crate::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use crate::orders::{NameStyle, Order, OrderKind, format_order};
+use crate::rules::{CoastGarbage, MultipleOrders, OneCoastOmitted, RetreatAfterConvoy, Rules};
+
+use super::{OrderOutcome, PhaseResult, Verdict};
+
+fn illegal(reason: impl Into<String>) -> OrderOutcome {
+    OrderOutcome {
+        verdict: Verdict::Illegal,
+        reason: format!("illegal: {}", reason.into()),
+        backup: None,
+    }
+}
+
+/// Where a dislodged unit may retreat: adjacent for its type and coast, empty, not the attacker's
+/// origin (unless the attack came by convoy and 4.A.5 allows it), not left empty by a standoff.
+pub fn retreat_options(
+    map: &Map,
+    d: &Dislodged,
+    occupied: &[bool],
+    contested: &[ProvinceId],
+    rules: &Rules,
+) -> Vec<crate::map::LocId> {
+    let unit = &d.unit;
+    let here = map.province_of(unit.loc);
+    let candidates: Vec<crate::map::LocId> = match unit.kind {
+        UnitKind::Army => map
+            .army_neighbours(here)
+            .iter()
+            .map(|p| map.province(*p).main)
+            .collect(),
+        UnitKind::Fleet => map.fleet_neighbours(unit.loc).to_vec(),
+    };
+    candidates
+        .into_iter()
+        .filter(|l| {
+            let p = map.province_of(*l);
+            !occupied[p.0 as usize]
+                && !contested.contains(&p)
+                && (p != d.attacker_from
+                    || (d.by_convoy && rules.retreat_after_convoy == RetreatAfterConvoy::Allowed))
+        })
+        .collect()
+}
+
+/// Adjudicates a retreat phase. `units` are the units that were not dislodged; `dislodged` the
+/// dislodged ones with their attackers' origins; `contested` the provinces left empty by a standoff.
+pub fn adjudicate_retreats(
+    map: &Map,
+    units: &[Unit],
+    dislodged: &[Dislodged],
+    contested: &[ProvinceId],
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+) -> PhaseResult {
+    let mut occupied = vec![false; map.province_count()];
+    for u in units {
+        occupied[map.province_of(u.loc).0 as usize] = true;
+    }
+    let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
+    // Per dislodged unit: the orders that apply to it.
+    let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); dislodged.len()];
+    for (i, (power, o)) in orders.iter().enumerate() {
+        let Some(spec) = o.unit else {
+            outcomes[i] = Some(illegal("not a retreat order"));
+            continue;
+        };
+        let Some(d) = dislodged
+            .iter()
+            .position(|d| map.province_of(d.unit.loc) == spec.loc.province)
+        else {
+            outcomes[i] = Some(illegal(
+                if units
+                    .iter()
+                    .any(|u| map.province_of(u.loc) == spec.loc.province)
+                {
+                    "only dislodged units are ordered in a retreat phase"
+                } else {
+                    "no dislodged unit there"
+                },
+            ));
+            continue;
+        };
+        if dislodged[d].unit.power != *power {
+            outcomes[i] = Some(illegal("the unit belongs to another power"));
+            continue;
+        }
+        match &o.kind {
+            OrderKind::Move { .. } | OrderKind::Disband | OrderKind::Remove => per_unit[d].push(i),
+            OrderKind::Support { .. } => {
+                outcomes[i] = Some(illegal("no supports in a retreat phase"))
+            }
+            OrderKind::Convoy { .. } => {
+                outcomes[i] = Some(illegal("no convoys in a retreat phase"))
+            }
+            OrderKind::Hold => {
+                outcomes[i] = Some(illegal("a dislodged unit must retreat or disband"))
+            }
+            _ => outcomes[i] = Some(illegal("not an order of a retreat phase")),
+        }
+    }
+    // Legality of each retreat; the chosen order per unit (4.D.3).
+    let mut target: Vec<Option<(usize, crate::map::LocId)>> = vec![None; dislodged.len()];
+    let mut disbands: Vec<Option<usize>> = vec![None; dislodged.len()];
+    // Repeated identical orders share the outcome of the first.
+    let mut copies: Vec<(usize, usize)> = Vec::new();
+    for (d, list) in per_unit.iter().enumerate() {
+        let dl = &dislodged[d];
+        let mut legal: Vec<(usize, Option<crate::map::LocId>)> = Vec::new();
+        for &i in list {
+            match &orders[i].1.kind {
+                OrderKind::Move {
+                    dest, via_convoy, ..
+                } => {
+                    if *via_convoy {
+                        outcomes[i] = Some(illegal("no convoys in a retreat phase"));
+                        continue;
+                    }
+                    match check_retreat(map, dl, dest, &occupied, contested, rules) {
+                        Ok(l) => legal.push((i, Some(l))),
+                        Err(r) => outcomes[i] = Some(illegal(r)),
+                    }
+                }
+                _ => legal.push((i, None)),
+            }
+        }
+        let distinct = {
+            let mut v: Vec<usize> = Vec::new();
+            for (k, (i, _)) in legal.iter().enumerate() {
+                let same = v
+                    .iter()
+                    .any(|&j| orders[legal[j].0].1.kind == orders[*i].1.kind);
+                if !same {
+                    v.push(k);
+                }
+            }
+            v
+        };
+        let chosen = match (distinct.len(), rules.multiple_orders) {
+            (0, _) => None,
+            (1, _) => Some(distinct[0]),
+            (_, MultipleOrders::First) => Some(distinct[0]),
+            (_, MultipleOrders::Last) => Some(*distinct.last().expect("non-empty")),
+            (_, MultipleOrders::Hold) => None,
+        };
+        for (i, l) in legal.iter() {
+            let is_chosen = chosen.is_some_and(|c| orders[legal[c].0].1.kind == orders[*i].1.kind);
+            if !is_chosen {
+                outcomes[*i] = Some(illegal(if chosen.is_none() {
+                    "the unit has several orders (4.D.3): it disbands"
+                } else {
+                    "another order to the same unit counts (4.D.3)"
+                }));
+                continue;
+            }
+            match (target[d], disbands[d], l) {
+                (Some((first, _)), _, _) | (_, Some(first), _) => copies.push((*i, first)),
+                (None, None, Some(l)) => target[d] = Some((*i, *l)),
+                (None, None, None) => disbands[d] = Some(*i),
+            }
+        }
+    }
+    // Two or more retreats to one province: all disband.
+    let mut final_units: Vec<Unit> = units.to_vec();
+    for d in 0..dislodged.len() {
+        if let Some(i) = disbands[d] {
+            outcomes[i] = Some(OrderOutcome {
+                verdict: Verdict::Succeeds,
+                reason: "disbands".into(),
+                backup: None,
+            });
+            continue;
+        }
+        let Some((i, l)) = target[d] else { continue };
+        let p = map.province_of(l);
+        let rivals: Vec<usize> = (0..dislodged.len())
+            .filter(|&e| e != d && target[e].is_some_and(|(_, m)| map.province_of(m) == p))
+            .collect();
+        if rivals.is_empty() {
+            outcomes[i] = Some(OrderOutcome {
+                verdict: Verdict::Succeeds,
+                reason: format!("retreats to {}", map.loc_name(l)),
+                backup: None,
+            });
+            final_units.push(Unit {
+                loc: l,
+                ..dislodged[d].unit
+            });
+        } else {
+            let names: Vec<String> = rivals
+                .iter()
+                .map(|&e| {
+                    let mut o = orders[target[e].expect("rival").0].1.clone();
+                    o.power = None;
+                    format_order(map, &o, NameStyle::Abbr)
+                })
+                .collect();
+            outcomes[i] = Some(OrderOutcome {
+                verdict: Verdict::Fails,
+                reason: format!("bounces with {}: disbanded", names.join(", ")),
+                backup: None,
+            });
+        }
+    }
+    for (i, first) in copies {
+        outcomes[i] = outcomes[first].clone();
+    }
+    let outcomes = outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or_else(|| illegal("not applied")))
+        .collect();
+    PhaseResult {
+        outcomes,
+        final_units,
+        dislodged: Vec::new(),
+        contested: Vec::new(),
+    }
+}
+
+fn check_retreat(
+    map: &Map,
+    d: &Dislodged,
+    dest: &crate::orders::LocSpec,
+    occupied: &[bool],
+    contested: &[ProvinceId],
+    rules: &Rules,
+) -> Result<crate::map::LocId, String> {
+    let unit = &d.unit;
+    let here = map.province_of(unit.loc);
+    let dprov = map.province(dest.province);
+    if dest.province == here {
+        return Err("a unit cannot retreat to its own province".into());
+    }
+    let loc = match unit.kind {
+        UnitKind::Army => {
+            if dprov.kind == ProvinceKind::Sea {
+                return Err("an army cannot retreat to sea".into());
+            }
+            if !map.army_adjacent(here, dest.province) {
+                return Err(format!("{} is not adjacent", dprov.name));
+            }
+            if dest.coast.is_some() && rules.irrelevant_coast == CoastGarbage::Fail {
+                return Err("irrelevant coast (4.B.6)".into());
+            }
+            dprov.main
+        }
+        UnitKind::Fleet => {
+            if dprov.kind == ProvinceKind::Land {
+                return Err("a fleet cannot retreat inland".into());
+            }
+            let reachable: Vec<crate::map::LocId> = map
+                .fleet_neighbours(unit.loc)
+                .iter()
+                .copied()
+                .filter(|l| map.province_of(*l) == dest.province)
+                .collect();
+            if reachable.is_empty() {
+                return Err(format!(
+                    "{} is not adjacent for a fleet on this coast",
+                    dprov.name
+                ));
+            }
+            if !dprov.is_multi_coast() {
+                dprov.main
+            } else {
+                match dest.coast.and_then(|c| dprov.coast(c)) {
+                    Some(l) if reachable.contains(&l) => l,
+                    Some(_) => return Err("the fleet cannot reach that coast".into()),
+                    None if reachable.len() == 1
+                        && rules.one_coast_omitted == OneCoastOmitted::Infer =>
+                    {
+                        reachable[0]
+                    }
+                    None => return Err("the destination's coast must be named".into()),
+                }
+            }
+        }
+    };
+    if occupied[dest.province.0 as usize] {
+        return Err(format!("{} is occupied", dprov.name));
+    }
+    if dest.province == d.attacker_from
+        && !(d.by_convoy && rules.retreat_after_convoy == RetreatAfterConvoy::Allowed)
+    {
+        return Err(format!("{} is where the attacker came from", dprov.name));
+    }
+    if contested.contains(&dest.province) {
+        return Err(format!("{} was left empty by a standoff", dprov.name));
+    }
+    Ok(loc)
+}

@@ -28,6 +28,7 @@ Examples:
   dipsandbox explain scenarios/datc/6.F.16.ron --trace --dot pandin.dot
   dipsandbox explain FILE --rules 1982         the same orders under the 1982 paradox rule
   dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
+  dipsandbox advance FILE -o NEXT.ron          adjudicate and write the next phase, ready for orders
   dipsandbox maps                              the maps and their summaries";
 
 /// A sandbox for the adjudication rules of Diplomacy: a DATC-compliant adjudicator whose every
@@ -75,6 +76,18 @@ enum Command {
         /// Write the decision graph as Graphviz DOT to this file.
         #[arg(long, value_name = "OUT.dot")]
         dot: Option<PathBuf>,
+    },
+    /// Adjudicate a scenario's phase and write the next phase as a scenario with empty orders.
+    ///
+    /// Spring movement → retreat (if anyone was dislodged) → Fall movement → retreat → Winter
+    /// adjustment (if anyone must adjust) → Spring of the next year. Supply centres change hands
+    /// after the Fall phases.
+    Advance {
+        /// The scenario file.
+        file: PathBuf,
+        /// Where to write the next phase (default: print it).
+        #[arg(short, long, value_name = "NEXT.ron")]
+        output: Option<PathBuf>,
     },
     /// List the maps and their summaries.
     Maps,
@@ -138,6 +151,46 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Check { paths, verbose }) => check(&paths, rules, verbose),
+        Some(Command::Advance { file, output }) => {
+            let s = load(&file)?;
+            let rules = rules.unwrap_or(s.rules);
+            let adv = dipsandbox::turn::advance(&s, &rules);
+            let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
+                write!(
+                    out,
+                    "{}",
+                    report::outcomes(
+                        &s.map,
+                        &format!("{} results", s.phase),
+                        &s.orders,
+                        &adv.result,
+                        s.phase.kind == dipsandbox::board::PhaseKind::Movement
+                    )
+                )?;
+                writeln!(out, "Next phase: {}", adv.next.phase)?;
+                if let Some(w) = adv.winner {
+                    writeln!(
+                        out,
+                        "GAME OVER: {} holds {} or more supply centres.",
+                        s.map.power(w).name,
+                        dipsandbox::turn::victory_threshold(&s.map)
+                    )?;
+                }
+                Ok(())
+            };
+            match output {
+                Some(path) => {
+                    summary(&mut std::io::stdout())?;
+                    adv.next.save(&path).map_err(|e| eyre!("{e}"))?;
+                    println!("Written to {}", path.display());
+                }
+                None => {
+                    summary(&mut std::io::stderr())?;
+                    print!("{}", adv.next.to_ron());
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Maps) => {
             let mut maps = vec![Map::standard()];
             if let Ok(dir) = std::fs::read_dir("maps") {

@@ -679,7 +679,9 @@ impl Builder<'_> {
             }
         }
         let owners = match &raw.owners {
+            // `owners: {}` means the default: every power owns its home centres.
             None => None,
+            Some(o) if o.0.is_empty() => None,
             Some(o) => {
                 self.loc.set_cursor(0);
                 self.seek_field("owners");

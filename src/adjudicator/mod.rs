@@ -559,14 +559,15 @@ impl Report<'_, '_> {
             if movers.is_empty() || movers.iter().any(|&c| self.moved(c)) {
                 continue;
             }
-            if movers
-                .iter()
-                .any(|&c| self.val(c, NodeKind::Prevent).unwrap_or(0) > 0)
+            let occupied_after = final_units.iter().any(|u| map.province_of(u.loc) == p);
+            if !occupied_after
+                && movers
+                    .iter()
+                    .any(|&c| self.val(c, NodeKind::Prevent).unwrap_or(0) > 0)
             {
                 contested.push(p);
             }
         }
-        let _ = i32::default;
         (outcomes, unit_results, final_units, dislodged, contested)
     }
 }

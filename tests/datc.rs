@@ -1,0 +1,100 @@
+//! Every scenario under `scenarios/` is adjudicated and compared with all of its expectations:
+//! each order's result, each dislodgement, the final positions (and the retreats that follow).
+
+use std::path::{Path, PathBuf};
+
+use dipsandbox::check::{compare, run};
+use dipsandbox::scenario::Scenario;
+
+fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            ron_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "ron") {
+            out.push(p);
+        }
+    }
+}
+
+fn check_dir(dir: &str) -> usize {
+    let mut files = Vec::new();
+    ron_files(Path::new(dir), &mut files);
+    let mut failures = Vec::new();
+    for f in &files {
+        let s = match Scenario::load(f) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{e}"));
+                continue;
+            }
+        };
+        assert!(s.expect.is_some(), "{}: a test scenario must state its expectations", f.display());
+        let r = run(&s, None, false).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let (bad, checks) = compare(&s, &r);
+        assert!(checks > 0, "{}: no checks", f.display());
+        for b in bad {
+            failures.push(format!("{}: {b}", f.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    files.len()
+}
+
+/// All DATC v3.0 cases 6.A–6.J (and their rule variants) pass.
+#[test]
+fn datc_cases_pass() {
+    let n = check_dir("scenarios/datc");
+    assert!(n >= 164, "only {n} DATC files");
+}
+
+/// Every one of the 164 DATC v3.0 case ids has a scenario file.
+#[test]
+fn every_datc_case_is_present() {
+    let text = std::fs::read_to_string("../shared/reference/datc-v3.0.txt").ok();
+    let counts: &[(char, usize)] = &[
+        ('A', 12),
+        ('B', 15),
+        ('C', 9),
+        ('D', 34),
+        ('E', 15),
+        ('F', 25),
+        ('G', 20),
+        ('H', 16),
+        ('I', 7),
+        ('J', 11),
+    ];
+    assert_eq!(counts.iter().map(|c| c.1).sum::<usize>(), 164);
+    for (section, n) in counts {
+        for i in 1..=*n {
+            let path = format!("scenarios/datc/6.{section}.{i}.ron");
+            assert!(Path::new(&path).is_file(), "missing {path}");
+        }
+    }
+    if let Some(t) = text {
+        // The reference text agrees about the counts where it is available.
+        for (section, n) in counts {
+            assert!(t.contains(&format!("6.{section}.{n}")), "6.{section}.{n} not in the DATC text");
+            assert!(!t.contains(&format!("6.{section}.{}. TEST CASE", n + 1)));
+        }
+    }
+}
+
+/// The worked examples of DATC chapter 5 and Kruijswijk's "Math of Adjudication" figures pass.
+#[test]
+fn examples_pass() {
+    check_dir("scenarios/examples");
+}
+
+/// The built-in scenario and the year 1901 example pass.
+#[test]
+fn showcase_and_year_pass() {
+    check_dir("scenarios/year-1901");
+    let s = Scenario::load(Path::new("scenarios/pandin.ron")).expect("built-in scenario");
+    let r = run(&s, None, false).expect("runs");
+    assert!(compare(&s, &r).0.is_empty());
+}

@@ -1,0 +1,79 @@
+//! The resolver explains itself: Pandin's paradox (6.F.16) shows its decision cycle and the
+//! Szykman rule; circular movement (6.C.1) the circular-movement rule; tracing changes nothing.
+
+use std::path::Path;
+
+use dipsandbox::adjudicator::resolver::NodeKind;
+use dipsandbox::adjudicator::trace::{BackupRule, CycleKind, Event, to_dot};
+use dipsandbox::check::run;
+use dipsandbox::scenario::Scenario;
+
+fn load(p: &str) -> Scenario {
+    Scenario::load(Path::new(p)).expect("loads")
+}
+
+#[test]
+fn pandin_trace_shows_cycle_and_szykman() {
+    let s = load("scenarios/datc/6.F.16.ron");
+    let r = run(&s, None, true).expect("runs");
+    let m = r.movement.as_ref().expect("movement");
+    let events = m.trace.as_ref().expect("trace recorded");
+    let cycle = events
+        .iter()
+        .find_map(|e| match e {
+            Event::CycleFound { members, kind } => Some((members.clone(), *kind)),
+            _ => None,
+        })
+        .expect("a cycle is found");
+    assert_eq!(cycle.1, CycleKind::ConvoyParadox);
+    let kinds: Vec<NodeKind> = cycle.0.iter().map(|id| m.graph.nodes[*id as usize].kind).collect();
+    // The paradox core: London's support, the convoyed army's attack and path, the channel fleet.
+    for k in [NodeKind::Support, NodeKind::Attack, NodeKind::Path, NodeKind::Dislodge] {
+        assert!(kinds.contains(&k), "cycle lacks {k:?}: {kinds:?}");
+    }
+    assert!(events.iter().any(|e| matches!(e, Event::BackupApplied { rule: BackupRule::Szykman, .. })));
+    // The trace text names the cycle and the rule.
+    let text = dipsandbox::report::trace(&s, m, &r.orders);
+    assert!(text.contains("CYCLE (ConvoyParadox)"), "{text}");
+    assert!(text.contains("BACKUP RULE: Szykman rule"), "{text}");
+    // The DOT marks cycle members in red.
+    let dot = to_dot(&m.graph, &|id| m.node_label(&s.map, &s.units, &r.orders, id));
+    assert!(dot.starts_with("digraph decisions {"));
+    assert_eq!(dot.matches("color=red, fontcolor=red").count(), cycle.0.len());
+}
+
+#[test]
+fn circular_movement_rule_in_trace() {
+    let s = load("scenarios/datc/6.C.1.ron");
+    let r = run(&s, None, true).expect("runs");
+    let m = r.movement.as_ref().expect("movement");
+    let events = m.trace.as_ref().expect("trace");
+    assert!(events.iter().any(|e| matches!(e, Event::CycleFound { kind: CycleKind::CircularMovement, .. })));
+    let forced = events
+        .iter()
+        .find_map(|e| match e {
+            Event::BackupApplied { rule: BackupRule::CircularMovement, forced } => Some(forced.clone()),
+            _ => None,
+        })
+        .expect("circular movement rule applied");
+    assert_eq!(forced.len(), 3, "all three MOVE decisions forced");
+    assert!(forced.iter().all(|(id, v)| *v == 1 && m.graph.nodes[*id as usize].kind == NodeKind::Move));
+}
+
+#[test]
+fn tracing_changes_nothing_on_any_scenario() {
+    let mut files = Vec::new();
+    for dir in ["scenarios/datc", "scenarios/examples"] {
+        for e in std::fs::read_dir(dir).expect("dir") {
+            files.push(e.expect("entry").path());
+        }
+    }
+    for f in files {
+        let s = Scenario::load(&f).expect("loads");
+        let a = run(&s, None, false).expect("runs");
+        let b = run(&s, None, true).expect("runs");
+        assert_eq!(a.phase.outcomes, b.phase.outcomes, "{}", f.display());
+        assert_eq!(a.phase.final_units, b.phase.final_units, "{}", f.display());
+        assert_eq!(a.phase.dislodged, b.phase.dislodged, "{}", f.display());
+    }
+}

@@ -126,12 +126,12 @@ pub fn compare(s: &Scenario, run: &Run) -> (Vec<String>, usize) {
         bad.extend(b);
         checks += n;
     }
-    if let (Some(f), Some(r)) = (&s.retreats, &run.retreats) {
-        if let Some(expect) = &f.expect {
-            let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ");
-            bad.extend(b);
-            checks += n;
-        }
+    if let (Some(f), Some(r)) = (&s.retreats, &run.retreats)
+        && let Some(expect) = &f.expect
+    {
+        let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ");
+        bad.extend(b);
+        checks += n;
     }
     (bad, checks)
 }

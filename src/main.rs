@@ -375,7 +375,7 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();
-        entries.sort_by(|a, b| natural_key(a).cmp(&natural_key(b)));
+        entries.sort_by_key(|a| natural_key(a));
         for e in entries {
             if e.is_dir() || e.extension().is_some_and(|x| x == "ron") {
                 collect(&e, out)?;

@@ -507,17 +507,17 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             .chain(rp.aliases.iter())
         {
             let key = normalize_name(n);
-            if let Some(other) = names.get(&key) {
-                if *other != id {
-                    let other_abbr = &raw.provinces[other.0 as usize].abbr;
-                    return Err(err(
-                        loc.find_after(&format!("\"{n}\""), "abbr"),
-                        format!(
-                            "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
-                            rp.abbr
-                        ),
-                    ));
-                }
+            if let Some(other) = names.get(&key)
+                && *other != id
+            {
+                let other_abbr = &raw.provinces[other.0 as usize].abbr;
+                return Err(err(
+                    loc.find_after(&format!("\"{n}\""), "abbr"),
+                    format!(
+                        "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
+                        rp.abbr
+                    ),
+                ));
             }
             names.insert(key, id);
         }

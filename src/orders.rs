@@ -237,9 +237,7 @@ impl<'m> Parser<'m> {
             _ => return None,
         };
         // `A` followed by nothing that could be a place is not a unit letter.
-        if self.peek_at(1).is_none() {
-            return None;
-        }
+        self.peek_at(1)?;
         self.pos += 1;
         Some(k)
     }
@@ -394,24 +392,23 @@ impl<'m> Parser<'m> {
             self.pos += 1;
             return Coast::parse(&lower);
         }
-        if next_is_coast {
-            if let Some(c) = Coast::parse(&lower) {
-                self.pos += 2;
-                return Some(c);
-            }
+        if next_is_coast && let Some(c) = Coast::parse(&lower) {
+            self.pos += 2;
+            return Some(c);
         }
-        if lower == "coast" {
-            if let Some(c) = self.peek_at(1).and_then(|n| Coast::parse(&n.text)) {
-                self.pos += 2;
-                return Some(c);
-            }
+        if lower == "coast"
+            && let Some(c) = self.peek_at(1).and_then(|n| Coast::parse(&n.text))
+        {
+            self.pos += 2;
+            return Some(c);
         }
         // Inside parentheses a bare `north` is a coast.
-        if self.pos > 0 && self.toks[self.pos - 1].text == "(" {
-            if let Some(c) = Coast::parse(&lower) {
-                self.pos += 1;
-                return Some(c);
-            }
+        if self.pos > 0
+            && self.toks[self.pos - 1].text == "("
+            && let Some(c) = Coast::parse(&lower)
+        {
+            self.pos += 1;
+            return Some(c);
         }
         None
     }
@@ -471,26 +468,26 @@ impl<'m> Parser<'m> {
     fn order(&mut self) -> Result<Order, OrderError> {
         // Optional `England:` prefix.
         let mut power = None;
-        if let (Some(a), Some(b)) = (self.peek(), self.peek_at(1)) {
-            if b.text == ":" {
-                let col = a.col;
-                match self.map.find_power(&a.text) {
-                    Some(p) => {
-                        power = Some(p);
-                        self.pos += 2;
-                    }
-                    None => {
-                        let names: Vec<&str> =
-                            self.map.powers.iter().map(|p| p.name.as_str()).collect();
-                        return self.err(
-                            col,
-                            format!(
-                                "unknown power {:?}; expected one of {}",
-                                a.text,
-                                names.join(", ")
-                            ),
-                        );
-                    }
+        if let (Some(a), Some(b)) = (self.peek(), self.peek_at(1))
+            && b.text == ":"
+        {
+            let col = a.col;
+            match self.map.find_power(&a.text) {
+                Some(p) => {
+                    power = Some(p);
+                    self.pos += 2;
+                }
+                None => {
+                    let names: Vec<&str> =
+                        self.map.powers.iter().map(|p| p.name.as_str()).collect();
+                    return self.err(
+                        col,
+                        format!(
+                            "unknown power {:?}; expected one of {}",
+                            a.text,
+                            names.join(", ")
+                        ),
+                    );
                 }
             }
         }

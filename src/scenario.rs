@@ -550,17 +550,17 @@ impl Builder<'_> {
                     pos: self.loc.pos(at).shifted(e.col),
                     message: format!("order {text:?}: {}", e.message),
                 })?;
-                if let Some(p) = order.power {
-                    if p != power {
-                        return Err(self.invalid(
-                            at,
-                            format!(
-                                "order {text:?} is prefixed {} but listed under {}",
-                                self.map.power(p).name,
-                                self.map.power(power).name
-                            ),
-                        ));
-                    }
+                if let Some(p) = order.power
+                    && p != power
+                {
+                    return Err(self.invalid(
+                        at,
+                        format!(
+                            "order {text:?} is prefixed {} but listed under {}",
+                            self.map.power(p).name,
+                            self.map.power(power).name
+                        ),
+                    ));
                 }
                 out.push(OrderEntry {
                     power,
@@ -704,18 +704,18 @@ impl Builder<'_> {
                                 ),
                             ));
                         }
-                        if let Some(other) = owners[l.province.0 as usize] {
-                            if other != power {
-                                return Err(self.invalid(
-                                    at,
-                                    format!(
-                                        "{} is listed as owned by both {} and {}",
-                                        prov.name,
-                                        self.map.power(other).name,
-                                        self.map.power(power).name
-                                    ),
-                                ));
-                            }
+                        if let Some(other) = owners[l.province.0 as usize]
+                            && other != power
+                        {
+                            return Err(self.invalid(
+                                at,
+                                format!(
+                                    "{} is listed as owned by both {} and {}",
+                                    prov.name,
+                                    self.map.power(other).name,
+                                    self.map.power(power).name
+                                ),
+                            ));
                         }
                         owners[l.province.0 as usize] = Some(power);
                     }

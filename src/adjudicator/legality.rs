@@ -639,10 +639,11 @@ impl Ctx<'_> {
             }
             _ => {}
         }
-        if let Some(k) = r.unit.kind {
-            if k != unit.kind && self.rules.wrong_unit_type == Designation::Invalid {
-                return Some(VoidReason::UnitType);
-            }
+        if let Some(k) = r.unit.kind
+            && k != unit.kind
+            && self.rules.wrong_unit_type == Designation::Invalid
+        {
+            return Some(VoidReason::UnitType);
         }
         None
     }

@@ -441,13 +441,23 @@ impl Ctx<'_> {
         Ok(u)
     }
 
-    fn army_move_possible(&self, from: ProvinceId, to: ProvinceId) -> bool {
+    /// Whether an army could move from `from` to `to`, over land or by a convoy through fleets
+    /// other than the one in `without` (a fleet cannot convoy and support at once: 6.D.31).
+    fn army_move_possible(
+        &self,
+        from: ProvinceId,
+        to: ProvinceId,
+        without: Option<ProvinceId>,
+    ) -> bool {
         self.map.army_adjacent(from, to)
-            || convoy_chain_exists(self.map, from, to, &|p| self.has_fleet_at_sea(p))
+            || convoy_chain_exists(self.map, from, to, &|p| {
+                Some(p) != without && self.has_fleet_at_sea(p)
+            })
     }
 
-    /// Whether unit `t` could ever move to `dest` (for support legality).
-    fn move_possible(&self, t: usize, dest: &LocSpec) -> bool {
+    /// Whether unit `t` could ever move to `dest` while the unit in `supporter` supports it (for
+    /// support legality).
+    fn move_possible(&self, t: usize, dest: &LocSpec, supporter: ProvinceId) -> bool {
         let unit = &self.units[t];
         let tp = self.map.province_of(unit.loc);
         if tp == dest.province {
@@ -456,7 +466,7 @@ impl Ctx<'_> {
         match unit.kind {
             UnitKind::Army => {
                 self.map.province(dest.province).kind != ProvinceKind::Sea
-                    && self.army_move_possible(tp, dest.province)
+                    && self.army_move_possible(tp, dest.province, Some(supporter))
             }
             UnitKind::Fleet => match dest.coast {
                 Some(c) if self.map.province(dest.province).coast(c).is_some() => {
@@ -571,7 +581,7 @@ impl Ctx<'_> {
                         if !map.can_reach(unit.kind, unit.loc, d.province) {
                             return Err(IllegalReason::SupportUnreachable);
                         }
-                        if !self.move_possible(t, d) {
+                        if !self.move_possible(t, d, here) {
                             return Err(IllegalReason::SupportImpossibleMove);
                         }
                         let tunit = &self.units[t];

@@ -492,7 +492,9 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     // Pass 1: provinces, names and locations.
     for (i, rp) in raw.provinces.iter().enumerate() {
         let id = ProvinceId(i as u16);
-        let pos = loc.find_after(&format!("\"{}\"", rp.abbr), "abbr");
+        // The province's own `abbr: "…"` value.
+        let anchor = format!("abbr: \"{}\"", rp.abbr);
+        let pos = loc.find_after(&anchor, "provinces").shifted(6);
         if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
             return Err(err(
                 pos,
@@ -512,7 +514,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             {
                 let other_abbr = &raw.provinces[other.0 as usize].abbr;
                 return Err(err(
-                    loc.find_after(&format!("\"{n}\""), "abbr"),
+                    loc.find_after(&format!("\"{n}\""), &anchor),
                     format!(
                         "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
                         rp.abbr

@@ -330,7 +330,27 @@ impl<'m> Parser<'m> {
         }
         let word = first.text.clone();
         let mut msg = format!("unknown province {word:?}");
-        if let Some(s) = suggest(self.map, &word) {
+        // Suggest for the longest run of words that is close to a name ("Norht Sea", "Gulf of Lyons").
+        let mut best = None;
+        for n in (1..=3.min(self.toks.len() - self.pos)).rev() {
+            let words = &self.toks[self.pos..self.pos + n];
+            if words
+                .iter()
+                .any(|w| !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
+            {
+                continue;
+            }
+            let joined = words
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            if let Some(s) = suggest(self.map, &joined) {
+                best = Some(s);
+                break;
+            }
+        }
+        if let Some(s) = best {
             let _ = write!(msg, "; did you mean {s:?}?");
         } else {
             msg.push_str("; expected a province name or abbreviation (see `dipsandbox maps`)");
@@ -625,20 +645,31 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
     best.map(|(_, s)| s)
 }
 
+/// Edit distance counting an adjacent transposition as one edit (optimal string alignment).
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        d[i * w] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
+    }
     for i in 1..=a.len() {
-        cur[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
         }
-        std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    d[a.len() * w + b.len()]
 }
 
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.

@@ -159,6 +159,8 @@ pub struct Scenario {
     pub source: String,
     /// The map.
     pub map: Arc<Map>,
+    /// The map as the file names it (`standard`, a name in `maps/`, or a path), kept for saving.
+    pub map_ref: String,
     /// The phase.
     pub phase: Phase,
     /// Rule options.
@@ -207,9 +209,12 @@ impl Scenario {
                 Some(p) if p.is_file() => Map::load(&p.display().to_string()),
                 _ => Map::load(&raw.map),
             };
-            Arc::new(m.map_err(|source| ScenarioError::Map {
-                file: file.to_string(),
-                source,
+            Arc::new(m.map_err(|source| {
+                let at = Locator::new(text, file).find_after(&format!("\"{}\"", raw.map), "map:");
+                ScenarioError::Invalid {
+                    pos: at,
+                    message: format!("map {:?}: {source}", raw.map),
+                }
             })?)
         };
         Builder {
@@ -265,7 +270,7 @@ impl Scenario {
         if !self.source.is_empty() {
             let _ = writeln!(s, "    source: {},", q(&self.source));
         }
-        let _ = writeln!(s, "    map: {},", q(&self.map.name));
+        let _ = writeln!(s, "    map: {},", q(&self.map_ref));
         let _ = writeln!(s, "    phase: {},", q(&self.phase.to_string()));
         let ov = self.rules.overrides();
         if ov.is_empty() {
@@ -758,6 +763,7 @@ impl Builder<'_> {
         let _ = self.file;
         Ok(Scenario {
             title: raw.title,
+            map_ref: raw.map.clone(),
             description: raw.description,
             source: raw.source,
             map,

@@ -33,7 +33,11 @@ fn check_dir(dir: &str) -> usize {
                 continue;
             }
         };
-        assert!(s.expect.is_some(), "{}: a test scenario must state its expectations", f.display());
+        assert!(
+            s.expect.is_some(),
+            "{}: a test scenario must state its expectations",
+            f.display()
+        );
         let r = run(&s, None, false).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let (bad, checks) = compare(&s, &r);
         assert!(checks > 0, "{}: no checks", f.display());
@@ -41,7 +45,12 @@ fn check_dir(dir: &str) -> usize {
             failures.push(format!("{}: {b}", f.display()));
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     files.len()
 }
 
@@ -78,7 +87,10 @@ fn every_datc_case_is_present() {
     if let Some(t) = text {
         // The reference text agrees about the counts where it is available.
         for (section, n) in counts {
-            assert!(t.contains(&format!("6.{section}.{n}")), "6.{section}.{n} not in the DATC text");
+            assert!(
+                t.contains(&format!("6.{section}.{n}")),
+                "6.{section}.{n} not in the DATC text"
+            );
             assert!(!t.contains(&format!("6.{section}.{}. TEST CASE", n + 1)));
         }
     }

@@ -26,20 +26,40 @@ fn pandin_trace_shows_cycle_and_szykman() {
         })
         .expect("a cycle is found");
     assert_eq!(cycle.1, CycleKind::ConvoyParadox);
-    let kinds: Vec<NodeKind> = cycle.0.iter().map(|id| m.graph.nodes[*id as usize].kind).collect();
+    let kinds: Vec<NodeKind> = cycle
+        .0
+        .iter()
+        .map(|id| m.graph.nodes[*id as usize].kind)
+        .collect();
     // The paradox core: London's support, the convoyed army's attack and path, the channel fleet.
-    for k in [NodeKind::Support, NodeKind::Attack, NodeKind::Path, NodeKind::Dislodge] {
+    for k in [
+        NodeKind::Support,
+        NodeKind::Attack,
+        NodeKind::Path,
+        NodeKind::Dislodge,
+    ] {
         assert!(kinds.contains(&k), "cycle lacks {k:?}: {kinds:?}");
     }
-    assert!(events.iter().any(|e| matches!(e, Event::BackupApplied { rule: BackupRule::Szykman, .. })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::BackupApplied {
+            rule: BackupRule::Szykman,
+            ..
+        }
+    )));
     // The trace text names the cycle and the rule.
     let text = dipsandbox::report::trace(&s, m, &r.orders);
     assert!(text.contains("CYCLE (ConvoyParadox)"), "{text}");
     assert!(text.contains("BACKUP RULE: Szykman rule"), "{text}");
     // The DOT marks cycle members in red.
-    let dot = to_dot(&m.graph, &|id| m.node_label(&s.map, &s.units, &r.orders, id));
+    let dot = to_dot(&m.graph, &|id| {
+        m.node_label(&s.map, &s.units, &r.orders, id)
+    });
     assert!(dot.starts_with("digraph decisions {"));
-    assert_eq!(dot.matches("color=red, fontcolor=red").count(), cycle.0.len());
+    assert_eq!(
+        dot.matches("color=red, fontcolor=red").count(),
+        cycle.0.len()
+    );
 }
 
 #[test]
@@ -48,16 +68,29 @@ fn circular_movement_rule_in_trace() {
     let r = run(&s, None, true).expect("runs");
     let m = r.movement.as_ref().expect("movement");
     let events = m.trace.as_ref().expect("trace");
-    assert!(events.iter().any(|e| matches!(e, Event::CycleFound { kind: CycleKind::CircularMovement, .. })));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::CycleFound {
+            kind: CycleKind::CircularMovement,
+            ..
+        }
+    )));
     let forced = events
         .iter()
         .find_map(|e| match e {
-            Event::BackupApplied { rule: BackupRule::CircularMovement, forced } => Some(forced.clone()),
+            Event::BackupApplied {
+                rule: BackupRule::CircularMovement,
+                forced,
+            } => Some(forced.clone()),
             _ => None,
         })
         .expect("circular movement rule applied");
     assert_eq!(forced.len(), 3, "all three MOVE decisions forced");
-    assert!(forced.iter().all(|(id, v)| *v == 1 && m.graph.nodes[*id as usize].kind == NodeKind::Move));
+    assert!(
+        forced
+            .iter()
+            .all(|(id, v)| *v == 1 && m.graph.nodes[*id as usize].kind == NodeKind::Move)
+    );
 }
 
 #[test]

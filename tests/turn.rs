@@ -32,13 +32,27 @@ fn advance_walks_the_year() {
         let next = load(pair[1]);
         let adv = advance(&here, &Rules::default());
         assert_eq!(adv.next.phase, next.phase, "{} → phase", pair[0]);
-        assert_eq!(sorted(&adv.next.units), sorted(&next.units), "{} → units", pair[0]);
+        assert_eq!(
+            sorted(&adv.next.units),
+            sorted(&next.units),
+            "{} → units",
+            pair[0]
+        );
         let key = |d: &dipsandbox::board::Dislodged| (d.unit, d.attacker_from, d.by_convoy);
         let a: Vec<_> = adv.next.dislodged.iter().map(key).collect();
         let b: Vec<_> = next.dislodged.iter().map(key).collect();
         assert_eq!(sorted(&a), sorted(&b), "{} → dislodged", pair[0]);
-        assert_eq!(adv.next.contested, next.contested, "{} → standoffs", pair[0]);
-        assert_eq!(adv.next.owners_or_home(), next.owners_or_home(), "{} → owners", pair[0]);
+        assert_eq!(
+            adv.next.contested, next.contested,
+            "{} → standoffs",
+            pair[0]
+        );
+        assert_eq!(
+            adv.next.owners_or_home(),
+            next.owners_or_home(),
+            "{} → owners",
+            pair[0]
+        );
         assert!(adv.winner.is_none());
     }
 }
@@ -74,6 +88,10 @@ fn eighteen_centres_win() {
         }
     }
     assert_eq!(winner(map, &owners), Some(france));
-    owners[map.provinces.iter().position(|p| p.supply_center).expect("a centre")] = None;
+    owners[map
+        .provinces
+        .iter()
+        .position(|p| p.supply_center)
+        .expect("a centre")] = None;
     assert_eq!(winner(map, &owners), None);
 }

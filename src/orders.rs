@@ -172,7 +172,13 @@ fn tokenize(s: &str) -> Vec<Tok> {
 }
 
 fn is_kw(t: &Tok, kws: &[&str]) -> bool {
-    kws.iter().any(|k| t.text.eq_ignore_ascii_case(k))
+    // A trailing full stop ("A Paris Holds.") does not change the word.
+    let text = t
+        .text
+        .strip_suffix('.')
+        .filter(|w| !w.is_empty())
+        .unwrap_or(&t.text);
+    kws.iter().any(|k| text.eq_ignore_ascii_case(k))
 }
 
 const MOVE_KW: &[&str] = &[

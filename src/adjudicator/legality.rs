@@ -7,8 +7,8 @@ use crate::board::Unit;
 use crate::map::{Coast, LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{LocSpec, Order, OrderKind, UnitRef};
 use crate::rules::{
-    AdjacentConvoy, CoastGarbage, Designation, ImpossibleCoast, MultipleOrders, OneCoastOmitted,
-    PathSpecification, Rules, SupportCoast,
+    AdjacentConvoy, CoastGarbage, Designation, IllegalOrders, ImpossibleCoast, MultipleOrders,
+    OneCoastOmitted, PathSpecification, Rules, SupportCoast,
 };
 
 /// Why an order is illegal (ignored entirely; the unit holds and can receive hold support).
@@ -571,7 +571,7 @@ impl Ctx<'_> {
                         UnitOrder::Support {
                             target: t,
                             dest: None,
-                            void: self.designation_void(target, t),
+                            void: self.designation_void(target, t, power),
                         }
                     }
                     Some(d) => {
@@ -599,7 +599,7 @@ impl Ctx<'_> {
                         UnitOrder::Support {
                             target: t,
                             dest: Some(d.province),
-                            void: self.designation_void(target, t),
+                            void: self.designation_void(target, t, power),
                         }
                     }
                 }
@@ -627,7 +627,7 @@ impl Ctx<'_> {
                 UnitOrder::Convoy {
                     army: a,
                     dest: dest.province,
-                    void: self.designation_void(army, a),
+                    void: self.designation_void(army, a, power),
                 }
             }
             OrderKind::Disband | OrderKind::Build | OrderKind::Remove | OrderKind::Waive => {
@@ -638,10 +638,13 @@ impl Ctx<'_> {
     }
 
     /// Nationality and unit-letter checks on a supported or convoyed unit (4.C.2, 4.C.5, 4.C.6).
-    fn designation_void(&self, r: &UnitRef, t: usize) -> Option<VoidReason> {
+    fn designation_void(&self, r: &UnitRef, t: usize, ordering: PowerId) -> Option<VoidReason> {
         let unit = &self.units[t];
         match r.power {
-            None if self.rules.missing_nationality == Designation::Invalid => {
+            // The nationality is only required of foreign units.
+            None if unit.power != ordering
+                && self.rules.missing_nationality == Designation::Invalid =>
+            {
                 return Some(VoidReason::Nationality);
             }
             Some(p) if p != unit.power && self.rules.wrong_nationality == Designation::Invalid => {
@@ -855,6 +858,33 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         };
     }
 
+    // 4.E.1 choice "Fail": an illegal move stays the unit's order and fails, so the unit is not
+    // holding and cannot be supported in place.
+    let mut failed_mover = vec![false; units.len()];
+    if rules.illegal_orders == IllegalOrders::Fail {
+        for (i, st) in status.iter().enumerate() {
+            let OrderStatus::Illegal(reason) = st else {
+                continue;
+            };
+            let counts = !matches!(
+                reason,
+                IllegalReason::NoUnit
+                    | IllegalReason::ForeignUnit(_)
+                    | IllegalReason::WrongPhase
+                    | IllegalReason::MultipleOrders
+                    | IllegalReason::Superseded
+            );
+            if !counts || !matches!(orders[i].1.kind, OrderKind::Move { .. }) {
+                continue;
+            }
+            if let Some(u) = orders[i].1.unit.and_then(|s| ctx.unit_at(s.loc.province))
+                && source[u].is_none()
+            {
+                failed_mover[u] = true;
+            }
+        }
+    }
+
     // Matching of supports and convoys.
     let snapshot = eff.clone();
     for (u, o) in eff.iter_mut().enumerate() {
@@ -863,6 +893,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                 let t = *target;
                 *void = match (&snapshot[t], dest) {
                     (UnitOrder::Move { .. }, None) => Some(VoidReason::SupportedUnitMoves),
+                    (_, None) if failed_mover[t] => Some(VoidReason::SupportedUnitMoves),
                     (_, None) => None,
                     (
                         UnitOrder::Move {

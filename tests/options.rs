@@ -1,0 +1,336 @@
+//! Rule options that no DATC variant file exercises: each changes the outcome the way DATC
+//! chapter 4 describes.
+
+use dipsandbox::adjudicator::Verdict;
+use dipsandbox::check::run;
+use dipsandbox::rules::{PathSpecification, Rules};
+use dipsandbox::scenario::Scenario;
+
+/// Adjudicates a scenario body (units and orders) under `rules`; returns each order's verdict and
+/// the final units as text.
+fn adjudicate(
+    phase: &str,
+    units: &str,
+    orders: &str,
+    owners: &str,
+    rules: &str,
+) -> (Vec<(String, Verdict)>, Vec<String>) {
+    let text = format!(
+        "Scenario(title: \"t\", phase: \"{phase}\", rules: ({rules}), units: {{{units}}}, owners: {{{owners}}}, orders: {{{orders}}})"
+    );
+    let s = Scenario::from_ron(&text, "inline.ron").unwrap_or_else(|e| panic!("{e}"));
+    let r = run(&s, None, false).expect("runs");
+    let verdicts = s
+        .orders
+        .iter()
+        .zip(&r.phase.outcomes)
+        .map(|(o, out)| (o.text.clone(), out.verdict))
+        .collect();
+    let mut units: Vec<String> = r
+        .phase
+        .final_units
+        .iter()
+        .map(|u| u.describe_owned(&s.map))
+        .collect();
+    units.sort();
+    (verdicts, units)
+}
+
+fn verdicts(v: &(Vec<(String, Verdict)>, Vec<String>)) -> Vec<Verdict> {
+    v.0.iter().map(|(_, x)| *x).collect()
+}
+
+const CONVOY_UNITS: &str = r#""England": ["A London", "F North Sea", "F English Channel"], "Germany": ["F Denmark", "F Skagerrak"]"#;
+
+fn convoy_orders(army: &str) -> String {
+    format!(
+        r#""England": ["{army}", "F North Sea Convoys A London - Belgium", "F English Channel Convoys A London - Belgium"], "Germany": ["F Denmark - North Sea", "F Skagerrak Supports F Denmark - North Sea"]"#
+    )
+}
+
+// 4.A.6: a written path is ignored by default (the army goes round through the Channel); when
+// paths are allowed, the written path must hold; when required, an order without one is illegal.
+#[test]
+fn path_specification() {
+    let ignored = adjudicate(
+        "Spring 1901 Movement",
+        CONVOY_UNITS,
+        &convoy_orders("A London - North Sea - Belgium"),
+        "",
+        "",
+    );
+    assert_eq!(ignored.0[0].1, Verdict::Succeeds);
+    let allowed = adjudicate(
+        "Spring 1901 Movement",
+        CONVOY_UNITS,
+        &convoy_orders("A London - North Sea - Belgium"),
+        "",
+        "path_specification: Allowed",
+    );
+    assert_eq!(allowed.0[0].1, Verdict::Fails);
+    let allowed_no_path = adjudicate(
+        "Spring 1901 Movement",
+        CONVOY_UNITS,
+        &convoy_orders("A London - Belgium"),
+        "",
+        "path_specification: Allowed",
+    );
+    assert_eq!(allowed_no_path.0[0].1, Verdict::Succeeds);
+    let required = adjudicate(
+        "Spring 1901 Movement",
+        CONVOY_UNITS,
+        &convoy_orders("A London - Belgium"),
+        "",
+        "path_specification: Required",
+    );
+    assert_eq!(required.0[0].1, Verdict::Illegal);
+    let required_ok = adjudicate(
+        "Spring 1901 Movement",
+        CONVOY_UNITS,
+        &convoy_orders("A London - English Channel - Belgium"),
+        "",
+        "path_specification: Required",
+    );
+    assert_eq!(required_ok.0[0].1, Verdict::Succeeds);
+    assert_eq!(PathSpecification::default(), PathSpecification::Ignored);
+}
+
+// 4.D.3: two different orders to one unit — it holds (default), or the first or last counts.
+#[test]
+fn multiple_orders() {
+    let units = r#""England": ["A Liverpool"]"#;
+    let orders = r#""England": ["A Liverpool - Yorkshire", "A Liverpool - Wales"]"#;
+    let hold = adjudicate("Spring 1901 Movement", units, orders, "", "");
+    assert_eq!(verdicts(&hold), [Verdict::Illegal, Verdict::Illegal]);
+    assert_eq!(hold.1, ["English A Liverpool"]);
+    let first = adjudicate(
+        "Spring 1901 Movement",
+        units,
+        orders,
+        "",
+        "multiple_orders: First",
+    );
+    assert_eq!(verdicts(&first), [Verdict::Succeeds, Verdict::Illegal]);
+    assert_eq!(first.1, ["English A Yorkshire"]);
+    let last = adjudicate(
+        "Spring 1901 Movement",
+        units,
+        orders,
+        "",
+        "multiple_orders: Last",
+    );
+    assert_eq!(verdicts(&last), [Verdict::Illegal, Verdict::Succeeds]);
+    assert_eq!(last.1, ["English A Wales"]);
+    // The same order twice is one order.
+    let twice = adjudicate(
+        "Spring 1901 Movement",
+        units,
+        r#""England": ["A Liverpool - Wales", "A Lvp - Wal"]"#,
+        "",
+        "",
+    );
+    assert_eq!(verdicts(&twice), [Verdict::Succeeds, Verdict::Succeeds]);
+}
+
+// 4.C.1 / 4.C.2: a missing or wrong unit letter is accepted by default, rejected when invalid.
+#[test]
+fn unit_designation() {
+    let units = r#""England": ["A Liverpool"]"#;
+    let missing = r#""England": ["Liverpool - Yorkshire"]"#;
+    let wrong = r#""England": ["F Liverpool - Yorkshire"]"#;
+    assert_eq!(
+        verdicts(&adjudicate("Spring 1901 Movement", units, missing, "", "")),
+        [Verdict::Succeeds]
+    );
+    assert_eq!(
+        verdicts(&adjudicate(
+            "Spring 1901 Movement",
+            units,
+            missing,
+            "",
+            "missing_unit_type: Invalid"
+        )),
+        [Verdict::Illegal]
+    );
+    assert_eq!(
+        verdicts(&adjudicate("Spring 1901 Movement", units, wrong, "", "")),
+        [Verdict::Succeeds]
+    );
+    assert_eq!(
+        verdicts(&adjudicate(
+            "Spring 1901 Movement",
+            units,
+            wrong,
+            "",
+            "wrong_unit_type: Invalid"
+        )),
+        [Verdict::Illegal]
+    );
+    // Valid unless there is another order with the right letter: that one counts.
+    let both = r#""England": ["F Liverpool - Wales", "A Liverpool - Yorkshire"]"#;
+    let r = adjudicate(
+        "Spring 1901 Movement",
+        units,
+        both,
+        "",
+        "wrong_unit_type: ValidUnlessOther",
+    );
+    assert_eq!(verdicts(&r), [Verdict::Illegal, Verdict::Succeeds]);
+    assert_eq!(r.1, ["English A Yorkshire"]);
+}
+
+// 4.C.5 / 4.C.6: the nationality of a supported foreign unit.
+#[test]
+fn nationality_in_support() {
+    let units = r#""Russia": ["A Rumania"], "Turkey": ["F Constantinople"], "Austria": ["A Bulgaria"], "Italy": ["F Aegean Sea"]"#;
+    let run_with = |support: &str, rules: &str| {
+        let orders = format!(
+            r#""Russia": ["{support}"], "Turkey": ["F Constantinople - Bulgaria(ec)"], "Italy": ["F Aegean Sea Supports A Bulgaria"]"#
+        );
+        verdicts(&adjudicate(
+            "Spring 1901 Movement",
+            units,
+            &orders,
+            "",
+            rules,
+        ))
+    };
+    // The support is given (nothing cuts it) unless the rules reject its nationality.
+    assert_eq!(
+        run_with("A Rumania Supports F Constantinople - Bulgaria(ec)", "")[0],
+        Verdict::Succeeds
+    );
+    assert_eq!(
+        run_with(
+            "A Rumania Supports F Constantinople - Bulgaria(ec)",
+            "missing_nationality: Invalid"
+        )[0],
+        Verdict::Void
+    );
+    assert_eq!(
+        run_with(
+            "A Rumania Supports Turkish F Constantinople - Bulgaria(ec)",
+            "missing_nationality: Invalid"
+        )[0],
+        Verdict::Succeeds
+    );
+    assert_eq!(
+        run_with(
+            "A Rumania Supports Austrian F Constantinople - Bulgaria(ec)",
+            ""
+        )[0],
+        Verdict::Succeeds
+    );
+    assert_eq!(
+        run_with(
+            "A Rumania Supports Austrian F Constantinople - Bulgaria(ec)",
+            "wrong_nationality: Invalid"
+        )[0],
+        Verdict::Void
+    );
+}
+
+// 4.E.1: an illegal move is ignored by default, so the unit can be supported in place; under the
+// "Fail" choice it stays a failed move and the hold support does not count.
+#[test]
+fn illegal_orders() {
+    let units =
+        r#""Germany": ["A Munich"], "Austria": ["A Tyrolia"], "France": ["A Burgundy", "A Ruhr"]"#;
+    let orders = r#""Germany": ["A Munich - Moscow"], "Austria": ["A Tyrolia Supports A Munich"], "France": ["A Burgundy - Munich", "A Ruhr Supports A Burgundy - Munich"]"#;
+    let ignore = adjudicate("Spring 1901 Movement", units, orders, "", "");
+    assert_eq!(
+        verdicts(&ignore),
+        [
+            Verdict::Illegal,
+            Verdict::Succeeds,
+            Verdict::Fails,
+            Verdict::Succeeds
+        ]
+    );
+    assert!(ignore.1.contains(&"German A Munich".to_string()));
+    let fail = adjudicate(
+        "Spring 1901 Movement",
+        units,
+        orders,
+        "",
+        "illegal_orders: Fail",
+    );
+    assert_eq!(
+        verdicts(&fail),
+        [
+            Verdict::Illegal,
+            Verdict::Void,
+            Verdict::Succeeds,
+            Verdict::Succeeds
+        ]
+    );
+    assert!(fail.1.contains(&"French A Munich".to_string()));
+}
+
+// 4.C.3: a build without unit letter — an army inland (default), always failing, or armies only.
+#[test]
+fn build_missing_type() {
+    let units = r#""France": ["A Picardy"]"#;
+    let owners = r#""France": ["Paris", "Brest", "Marseilles"]"#;
+    let orders = r#""France": ["Build Paris", "Build Brest"]"#;
+    let infer = adjudicate("Winter 1901 Adjustment", units, orders, owners, "");
+    assert_eq!(verdicts(&infer), [Verdict::Succeeds, Verdict::Illegal]);
+    assert!(infer.1.contains(&"French A Paris".to_string()));
+    let never = adjudicate(
+        "Winter 1901 Adjustment",
+        units,
+        orders,
+        owners,
+        "build_missing_type: AlwaysFail",
+    );
+    assert_eq!(verdicts(&never), [Verdict::Illegal, Verdict::Illegal]);
+    let coast = adjudicate(
+        "Winter 1901 Adjustment",
+        units,
+        r#""France": ["Build Brest(nc)"]"#,
+        owners,
+        "",
+    );
+    assert_eq!(verdicts(&coast), [Verdict::Succeeds]);
+    assert!(coast.1.contains(&"French F Brest".to_string()));
+}
+
+// `--rules`: presets and single overrides, with clear errors.
+#[test]
+fn rules_spec() {
+    assert_eq!(Rules::parse_spec("datc").expect("datc"), Rules::default());
+    let r = Rules::parse_spec("1971,multi_route_disruption=AllRoutes").expect("spec");
+    assert_eq!(r.paradox, dipsandbox::rules::Paradox::Rule1971);
+    assert_eq!(
+        r.multi_route_disruption,
+        dipsandbox::rules::MultiRoute::AllRoutes
+    );
+    assert_eq!(
+        Rules::parse_spec("paradox=rule1982")
+            .expect("case-insensitive")
+            .paradox,
+        dipsandbox::rules::Paradox::Rule1982
+    );
+    let e = Rules::parse_spec("1983").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "unknown rules preset \"1983\"; expected one of datc, 2023, 2000, 1982, 1971, dptg, or field=Value"
+    );
+    let e = Rules::parse_spec("paradox=Maybe").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "unknown value \"Maybe\" for paradox; expected one of Szykman, Rule1971, Rule1982, Rule2000, AllHold"
+    );
+    let e = Rules::parse_spec("paradoks=Szykman")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(
+            "unknown rule option \"paradoks\"; expected one of multi_route_disruption, paradox,"
+        ),
+        "{e}"
+    );
+    for (name, _) in dipsandbox::rules::PRESETS {
+        assert!(Rules::preset(name).is_some(), "{name}");
+    }
+}

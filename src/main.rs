@@ -427,7 +427,7 @@ fn check(paths: &[PathBuf], rules: Option<Rules>, verbose: bool) -> Result<ExitC
         let s = match Scenario::load(f) {
             Ok(s) => s,
             Err(e) => {
-                println!("ERROR {}: {e}", f.display());
+                println!("ERROR {e}");
                 unreadable += 1;
                 failed += 1;
                 continue;

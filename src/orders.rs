@@ -294,6 +294,24 @@ impl<'m> Parser<'m> {
             .any(|(n, _)| n.starts_with(&with_space))
     }
 
+    /// The next `n` tokens joined by spaces, if they are all words.
+    fn joined_words(&self, n: usize) -> Option<String> {
+        let words = &self.toks[self.pos..self.pos + n];
+        if words
+            .iter()
+            .any(|w| !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
+        {
+            return None;
+        }
+        Some(
+            words
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+
     fn province(&mut self) -> Result<ProvinceId, OrderError> {
         self.split_hyphen_word();
         let Some(first) = self.peek() else {
@@ -317,18 +335,9 @@ impl<'m> Parser<'m> {
         // Longest run of words that is a name.
         let max = 5.min(self.toks.len() - self.pos);
         for n in (1..=max).rev() {
-            let words = &self.toks[self.pos..self.pos + n];
-            if words
-                .iter()
-                .any(|w| !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
-            {
+            let Some(joined) = self.joined_words(n) else {
                 continue;
-            }
-            let joined = words
-                .iter()
-                .map(|w| w.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
+            };
             if let Some(p) = self.map.find_province(&joined) {
                 self.pos += n;
                 return Ok(p);
@@ -339,18 +348,9 @@ impl<'m> Parser<'m> {
         // Suggest for the longest run of words that is close to a name ("Norht Sea", "Gulf of Lyons").
         let mut best = None;
         for n in (1..=3.min(self.toks.len() - self.pos)).rev() {
-            let words = &self.toks[self.pos..self.pos + n];
-            if words
-                .iter()
-                .any(|w| !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
-            {
+            let Some(joined) = self.joined_words(n) else {
                 continue;
-            }
-            let joined = words
-                .iter()
-                .map(|w| w.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
+            };
             if let Some(s) = suggest(self.map, &joined) {
                 best = Some(s);
                 break;

@@ -30,18 +30,8 @@ pub fn position(s: &Scenario) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
-    out.push_str("\nPosition:\n");
-    for p in map.power_ids() {
-        let units: Vec<String> = s
-            .units
-            .iter()
-            .filter(|u| u.power == p)
-            .map(|u| u.describe(map))
-            .collect();
-        if !units.is_empty() {
-            let _ = writeln!(out, "  {:<8} {}", map.power(p).name, units.join(", "));
-        }
-    }
+    out.push('\n');
+    out.push_str(&units(map, "Position", &s.units));
     if !s.dislodged.is_empty() {
         out.push_str("Dislodged:\n");
         for d in &s.dislodged {

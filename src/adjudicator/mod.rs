@@ -326,44 +326,23 @@ impl Report<'_, '_> {
             _ => unreachable!(),
         };
         if let Some(t) = b.target_unit(u) {
-            if b.opposing(u, t) && self.hth_final(u, t) {
-                let d = self.val(t, NodeKind::Defend).unwrap_or(0);
-                if a <= d {
-                    if a == 0 && self.units[t].power == self.units[u].power {
-                        return (
-                            Verdict::Fails,
-                            format!("cannot dislodge own unit {}", self.order_text(t)),
-                            None,
-                        );
-                    }
-                    return (
-                        Verdict::Fails,
-                        format!(
-                            "attack {a} does not beat defend {d} of {}",
-                            self.order_text(t)
-                        ),
-                        None,
-                    );
-                }
+            // Head to head: the defend strength; otherwise the hold strength of the province.
+            let (what, strength) = if b.opposing(u, t) && self.hth_final(u, t) {
+                ("defend", self.val(t, NodeKind::Defend).unwrap_or(0))
             } else {
-                let h = self.val(t, NodeKind::Hold).unwrap_or(0);
-                if a <= h {
-                    if a == 0 && self.units[t].power == self.units[u].power && h > 0 {
-                        return (
-                            Verdict::Fails,
-                            format!("cannot dislodge own unit {}", self.order_text(t)),
-                            None,
-                        );
-                    }
-                    return (
-                        Verdict::Fails,
-                        format!(
-                            "attack {a} does not beat hold {h} of {}",
-                            self.order_text(t)
-                        ),
-                        None,
-                    );
-                }
+                ("hold", self.val(t, NodeKind::Hold).unwrap_or(0))
+            };
+            if a <= strength {
+                let reason = if a == 0 && self.units[t].power == self.units[u].power && strength > 0
+                {
+                    format!("cannot dislodge own unit {}", self.order_text(t))
+                } else {
+                    format!(
+                        "attack {a} does not beat {what} {strength} of {}",
+                        self.order_text(t)
+                    )
+                };
+                return (Verdict::Fails, reason, None);
             }
         }
         for &c in b.movers_into(dest) {

@@ -369,14 +369,22 @@ impl Map {
         self.names.iter().map(|(k, v)| (k.as_str(), *v))
     }
 
-    /// Formats a location as `abbr` or `abbr/nc`.
+    /// Formats a location short, as people write it: `Lon`, `Spa(nc)`.
     pub fn loc_abbr(&self, l: LocId) -> String {
         let loc = self.location(l);
         let p = self.province(loc.province);
-        match loc.coast {
-            Some(c) => format!("{}/{}", p.abbr, c.abbr()),
-            None => p.abbr.clone(),
+        let mut s = String::new();
+        let mut chars = p.abbr.chars();
+        if let Some(c) = chars.next() {
+            s.extend(c.to_uppercase());
+            s.push_str(chars.as_str());
         }
+        if let Some(c) = loc.coast {
+            s.push('(');
+            s.push_str(c.abbr());
+            s.push(')');
+        }
+        s
     }
 
     /// Formats a location with the province's full name, e.g. `Spain(nc)`.
@@ -494,10 +502,10 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         let id = ProvinceId(i as u16);
         // The province's own `abbr: "…"` value.
         let anchor = format!("abbr: \"{}\"", rp.abbr);
-        let pos = loc.find_after(&anchor, "provinces").shifted(6);
+        let pos = || loc.find_after(&anchor, "provinces").shifted(6);
         if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
             return Err(err(
-                pos,
+                pos(),
                 format!(
                     "province abbreviation {:?} must be non-empty and contain no '/'",
                     rp.abbr
@@ -532,7 +540,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         if !rp.coasts.is_empty() {
             if rp.kind != ProvinceKind::Coast {
                 return Err(err(
-                    pos,
+                    pos(),
                     format!(
                         "province {:?} is {:?} but lists coasts; only Coast provinces can have coasts",
                         rp.abbr, rp.kind
@@ -541,7 +549,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             }
             if rp.coasts.len() < 2 {
                 return Err(err(
-                    pos,
+                    pos(),
                     format!(
                         "province {:?} lists one coast; list two or more, or none",
                         rp.abbr
@@ -550,7 +558,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             }
             if !rp.fleet.is_empty() {
                 return Err(err(
-                    pos,
+                    pos(),
                     format!(
                         "province {:?} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
                         rp.abbr
@@ -569,7 +577,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 };
                 if coasts.iter().any(|(x, _)| *x == c) {
                     return Err(err(
-                        pos,
+                        pos(),
                         format!("province {:?} lists coast {c} twice", rp.abbr),
                     ));
                 }
@@ -611,10 +619,10 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     for (i, rp) in raw.provinces.iter().enumerate() {
         let prov = &provinces[i];
         for n in &rp.army {
-            let p = loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
+            let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
             let Some(l) = resolve_loc(n) else {
                 return Err(err(
-                    p,
+                    p(),
                     format!(
                         "unknown province {n:?} in the army borders of {:?}",
                         rp.abbr
@@ -624,7 +632,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             let target = &provinces[locations[l.0 as usize].province.0 as usize];
             if prov.kind == ProvinceKind::Sea || target.kind == ProvinceKind::Sea {
                 return Err(err(
-                    p,
+                    p(),
                     format!(
                         "army border {:?}–{n:?}: armies cannot enter sea provinces",
                         rp.abbr
@@ -643,9 +651,9 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         }
         for (from, list) in fleet_lists {
             if prov.kind == ProvinceKind::Land && !list.is_empty() {
-                let p = loc.find_after("fleet", &format!("abbr: \"{}\"", rp.abbr));
+                let p = || loc.find_after("fleet", &format!("abbr: \"{}\"", rp.abbr));
                 return Err(err(
-                    p,
+                    p(),
                     format!(
                         "inland province {:?} lists fleet borders; fleets cannot enter inland provinces",
                         rp.abbr
@@ -653,10 +661,10 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 ));
             }
             for n in list {
-                let p = loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
+                let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
                 let Some(l) = resolve_loc(n) else {
                     return Err(err(
-                        p,
+                        p(),
                         format!(
                             "unknown location {n:?} in the fleet borders of {:?}",
                             rp.abbr
@@ -666,7 +674,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 let target = &provinces[locations[l.0 as usize].province.0 as usize];
                 if target.kind == ProvinceKind::Land {
                     return Err(err(
-                        p,
+                        p(),
                         format!(
                             "fleet border {:?}–{n:?}: fleets cannot enter inland provinces",
                             rp.abbr
@@ -675,7 +683,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 }
                 if target.is_multi_coast() && locations[l.0 as usize].coast.is_none() {
                     return Err(err(
-                        p,
+                        p(),
                         format!(
                             "fleet border {:?}–{n:?}: {n:?} has several coasts; name the coast, e.g. \"{}/{}\"",
                             rp.abbr, target.abbr, target.coasts[0].0
@@ -732,25 +740,28 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let mut home_of: Vec<Option<PowerId>> = vec![None; provinces.len()];
     for (pi, rp) in raw.powers.iter().enumerate() {
         let pid = PowerId(pi as u8);
-        let ppos = loc.find_after(&format!("\"{}\"", rp.name), "powers");
+        let ppos = || loc.find_after(&format!("\"{}\"", rp.name), "powers");
         for n in [&rp.name, &rp.adjective]
             .into_iter()
             .chain(rp.aliases.iter())
         {
             if power_names.insert(normalize_name(n), pid).is_some() {
-                return Err(err(ppos, format!("power name {n:?} is used twice")));
+                return Err(err(ppos(), format!("power name {n:?} is used twice")));
             }
         }
         let mut home = Vec::new();
         for h in &rp.home {
-            let p = loc.find_after(&format!("\"{h}\""), &format!("name: \"{}\"", rp.name));
+            let p = || loc.find_after(&format!("\"{h}\""), &format!("name: \"{}\"", rp.name));
             let Some(id) = names.get(&normalize_name(h)).copied() else {
-                return Err(err(p, format!("unknown home centre {h:?} of {}", rp.name)));
+                return Err(err(
+                    p(),
+                    format!("unknown home centre {h:?} of {}", rp.name),
+                ));
             };
             let prov = &provinces[id.0 as usize];
             if !prov.supply_center {
                 return Err(err(
-                    p,
+                    p(),
                     format!(
                         "home centre {h:?} of {} is not a supply centre; set supply_center: true or remove it",
                         rp.name
@@ -758,14 +769,14 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 ));
             }
             if home_of[id.0 as usize].is_some() {
-                return Err(err(p, format!("{h:?} is the home centre of two powers")));
+                return Err(err(p(), format!("{h:?} is the home centre of two powers")));
             }
             home_of[id.0 as usize] = Some(pid);
             home.push(id);
         }
         let mut start = Vec::new();
         for s in &rp.start {
-            let p = loc.find_after(&format!("\"{s}\""), &format!("name: \"{}\"", rp.name));
+            let p = || loc.find_after(&format!("\"{s}\""), &format!("name: \"{}\"", rp.name));
             let parsed = s.trim().split_once(' ').and_then(|(k, l)| {
                 let kind = match k.to_ascii_uppercase().as_str() {
                     "A" => UnitKind::Army,
@@ -776,7 +787,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             });
             let Some((kind, l)) = parsed else {
                 return Err(err(
-                    p,
+                    p(),
                     format!(
                         "start unit {s:?} of {} should read like \"A par\" or \"F stp/sc\"",
                         rp.name

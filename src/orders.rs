@@ -458,6 +458,14 @@ impl<'m> Parser<'m> {
         if self.map.find_province(&t.text).is_some() {
             return None;
         }
+        // "English Channel": the word starts a province name, it is not a nationality.
+        let max = 5.min(self.toks.len() - self.pos);
+        if (2..=max).any(|n| {
+            self.joined_words(n)
+                .is_some_and(|w| self.map.find_province(&w).is_some())
+        }) {
+            return None;
+        }
         self.pos += 1;
         Some(p)
     }
@@ -724,7 +732,14 @@ pub fn parse_loc(map: &Map, text: &str) -> Result<LocSpec, OrderError> {
 fn write_loc(out: &mut String, map: &Map, l: &LocSpec, style: NameStyle) {
     let p = map.province(l.province);
     match style {
-        NameStyle::Abbr => out.push_str(&p.abbr),
+        // `Lon`, `Spa(nc)`: abbreviations with a capital, as people write them.
+        NameStyle::Abbr => {
+            let mut chars = p.abbr.chars();
+            if let Some(c) = chars.next() {
+                out.extend(c.to_uppercase());
+                out.push_str(chars.as_str());
+            }
+        }
         NameStyle::Full => out.push_str(&p.name),
     }
     if let Some(c) = l.coast {

@@ -405,7 +405,7 @@ fn test7_map_loads_from_file() {
 fn test7_orders_use_the_maps_names() {
     let map = Map::load("maps/test7.ron").unwrap();
     let o = parse_order(&map, "F Dunmere(wc) - Grey Sea").unwrap();
-    assert_eq!(format_order(&map, &o, NameStyle::Abbr), "F dun(wc) - gry");
+    assert_eq!(format_order(&map, &o, NameStyle::Abbr), "F Dun(wc) - Gry");
     assert_eq!(
         format_order(&map, &o, NameStyle::Full),
         "F Dunmere(wc) - Grey Sea"

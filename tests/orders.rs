@@ -371,37 +371,37 @@ fn printed_forms() {
         (
             "F nth C A yor - bel",
             "F North Sea Convoys A Yorkshire - Belgium",
-            "F nth C A yor - bel",
+            "F Nth C A Yor - Bel",
         ),
         (
             "a rum s turkish f con - bul ec",
             "A Rumania Supports Turkish F Constantinople - Bulgaria(ec)",
-            "A rum S Turkish F con - bul(ec)",
+            "A Rum S Turkish F Con - Bul(ec)",
         ),
-        ("A Paris Hold", "A Paris Hold", "A par H"),
+        ("A Paris Hold", "A Paris Hold", "A Par H"),
         (
             "England: A Lvp - Edi",
             "England: A Liverpool - Edinburgh",
-            "England: A lvp - edi",
+            "England: A Lvp - Edi",
         ),
         (
             "A Bre - Lon via Convoy",
             "A Brest - London via Convoy",
-            "A bre - lon via Convoy",
+            "A Bre - Lon via Convoy",
         ),
         (
             "A Yor - Nth - Bel",
             "A Yorkshire - North Sea - Belgium",
-            "A yor - nth - bel",
+            "A Yor - Nth - Bel",
         ),
         (
             "build f stp/nc",
             "Build F St Petersburg(nc)",
-            "Build F stp(nc)",
+            "Build F Stp(nc)",
         ),
-        ("Remove A Paris", "Remove A Paris", "Remove A par"),
-        ("A Paris Disband", "A Paris Disband", "A par Disband"),
-        ("Kiel - Munich", "Kiel - Munich", "kie - mun"),
+        ("Remove A Paris", "Remove A Paris", "Remove A Par"),
+        ("A Paris Disband", "A Paris Disband", "A Par Disband"),
+        ("Kiel - Munich", "Kiel - Munich", "Kie - Mun"),
         ("Waive", "Waive", "Waive"),
     ];
     for (text, full, abbr) in cases {

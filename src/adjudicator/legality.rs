@@ -791,16 +791,25 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
     }
 
     // 4.A.3: routes of moves to adjacent provinces.
-    let own_convoy = |u: usize, dest: ProvinceId, eff: &[UnitOrder]| {
-        eff.iter().enumerate().any(|(f, o)| {
-            matches!(o, UnitOrder::Convoy { army, dest: d, void: None } if *army == u && *d == dest)
-                && units[f].power == units[u].power
-        })
+    // Valid convoy orders per army: (fleet, destination).
+    let mut convoys_of: Vec<Vec<(usize, ProvinceId)>> = vec![Vec::new(); units.len()];
+    for (f, o) in eff.iter().enumerate() {
+        if let UnitOrder::Convoy {
+            army,
+            dest,
+            void: None,
+        } = o
+        {
+            convoys_of[*army].push((f, *dest));
+        }
+    }
+    let own_convoy = |u: usize, dest: ProvinceId, _: &[UnitOrder]| {
+        convoys_of[u]
+            .iter()
+            .any(|&(f, d)| d == dest && units[f].power == units[u].power)
     };
-    let any_convoy = |u: usize, dest: ProvinceId, eff: &[UnitOrder]| {
-        eff.iter()
-            .any(|o| matches!(o, UnitOrder::Convoy { army, dest: d, void: None } if *army == u && *d == dest))
-    };
+    let any_convoy =
+        |u: usize, dest: ProvinceId, _: &[UnitOrder]| convoys_of[u].iter().any(|&(_, d)| d == dest);
     let snapshot = eff.clone();
     for u in 0..units.len() {
         let UnitOrder::Move { dest, route, .. } = &mut eff[u] else {

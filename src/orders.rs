@@ -112,15 +112,8 @@ fn tokenize(s: &str) -> Vec<Tok> {
             i += 1;
             continue;
         }
-        if c == '-' && chars.get(i + 1) == Some(&'>') {
-            toks.push(Tok {
-                text: "->".into(),
-                col: i + 1,
-            });
-            i += 2;
-            continue;
-        }
-        if c == '=' && chars.get(i + 1) == Some(&'>') {
+        // `->` and `=>` are both the move arrow.
+        if (c == '-' || c == '=') && chars.get(i + 1) == Some(&'>') {
             toks.push(Tok {
                 text: "->".into(),
                 col: i + 1,

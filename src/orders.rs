@@ -384,6 +384,8 @@ impl<'m> Parser<'m> {
         }
         if t.text == "/" {
             self.pos += 1;
+            // `spa/nc-gol` (jDip style): the coast is glued to the next province.
+            self.split_hyphen_word();
             let c = self.coast_words();
             return match c {
                 Some(c) => Ok(Some(c)),

@@ -559,3 +559,16 @@ fn error_column_counts_characters() {
         "column 3: unknown province \"Zürich\"; expected a province name or abbreviation (see `dipsandbox maps`)"
     );
 }
+
+// jDip writes a coast glued to the next province with a hyphen: `F spa/nc-gol`.
+#[test]
+fn jdip_glued_coast() {
+    let a = parse_order(map(), "F spa/nc-gol").unwrap();
+    let b = parse_order(map(), "F Spain(nc) - Gulf of Lyon").unwrap();
+    assert_eq!(a, b);
+    let c = parse_order(map(), "F con-bul/ec").unwrap();
+    assert_eq!(
+        c,
+        parse_order(map(), "F Constantinople - Bulgaria(ec)").unwrap()
+    );
+}

@@ -1,0 +1,106 @@
+//! The command line as a user runs it: output and exit status.
+
+use std::process::Command;
+
+fn dipsandbox(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+// With no argument: the built-in scenario, its results with reasons, and what to try next.
+#[test]
+fn no_argument_adjudicates_the_builtin_scenario() {
+    let (code, out, _) = dipsandbox(&[]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Pandin's paradox\n"), "{out}");
+    assert!(
+        out.contains("no path: the convoy of F Eng is cancelled (Szykman rule)"),
+        "{out}"
+    );
+    assert!(out.contains("Try next:"), "{out}");
+}
+
+#[test]
+fn show_prints_position_and_orders() {
+    let (code, out, _) = dipsandbox(&["show", "scenarios/datc/6.A.11.ron"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Position:\n"), "{out}");
+    assert!(out.contains("Orders:\n"), "{out}");
+    assert!(out.contains("A Vienna - Tyrolia"), "{out}");
+}
+
+#[test]
+fn check_exit_status_and_summary() {
+    let (code, out, _) = dipsandbox(&[
+        "check",
+        "scenarios/datc/6.A.1.ron",
+        "scenarios/datc/6.C.1.ron",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.ends_with("2 passed, 0 failed\n"), "{out}");
+    // A case checked under the wrong rules fails: exit 1.
+    let (code, out, _) = dipsandbox(&["check", "scenarios/datc/6.F.18.ron", "--rules", "1982"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.ends_with("0 passed, 1 failed\n"), "{out}");
+    // Unreadable input: exit 2, and the file named.
+    let (code, out, err) = dipsandbox(&[
+        "check",
+        "tests/invalid/scenarios/unknown_field.ron",
+        "no/such/dir",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.contains("ERROR tests/invalid/scenarios/unknown_field.ron:"),
+        "{out}"
+    );
+    assert!(err.contains("no/such/dir: no such file or folder"), "{err}");
+}
+
+#[test]
+fn explain_trace_shows_cycle_and_rule() {
+    let (code, out, _) = dipsandbox(&["explain", "scenarios/datc/6.F.16.ron", "--trace"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("CYCLE (ConvoyParadox)"), "{out}");
+    assert!(out.contains("BACKUP RULE: Szykman rule"), "{out}");
+    assert!(out.contains("Expectations: all 8 checks met."), "{out}");
+}
+
+#[test]
+fn bad_rules_are_reported() {
+    let (code, _, err) = dipsandbox(&["--rules", "paradox=Sometimes"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--rules: unknown value \"Sometimes\" for paradox"),
+        "{err}"
+    );
+}
+
+#[test]
+fn advance_writes_the_next_phase() {
+    let dir = std::env::temp_dir().join(format!("dipsandbox-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let next = dir.join("next.ron");
+    let (code, out, _) = dipsandbox(&[
+        "advance",
+        "scenarios/year-1901/2-fall-1901-movement.ron",
+        "-o",
+        next.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Next phase: Fall 1901 Retreat"), "{out}");
+    let (code, out, _) = dipsandbox(&["show", next.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Italian A Trieste (attacked from Vienna)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -490,7 +490,7 @@ struct RawCoast {
 }
 
 fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
-    let mut loc = Locator::new(text, file);
+    let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
     let mut provinces = Vec::with_capacity(raw.provinces.len());
@@ -824,7 +824,6 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         list.sort();
         list.dedup();
     }
-    let _ = &mut loc;
     for (prov, h) in provinces.iter_mut().zip(home_of) {
         prov.home_of = h;
     }

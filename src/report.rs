@@ -151,11 +151,9 @@ pub fn trace(
 ) -> String {
     let map: &Map = &s.map;
     let label = |id: u32| {
-        let node = r.graph.nodes[id as usize];
         let full = r.node_label(map, &s.units, orders, id);
         // Drop the final value: the trace shows values as they change.
         let cut = full.rfind(" = ").unwrap_or(full.len());
-        let _ = node;
         full[..cut].to_string()
     };
     let mut out = String::from("Trace:\n");

@@ -220,7 +220,6 @@ impl Scenario {
         Builder {
             map: &map,
             loc: Locator::new(text, file),
-            file,
         }
         .build(raw, map.clone())
     }
@@ -427,7 +426,6 @@ fn write_expect(s: &mut String, map: &Map, orders: &[OrderEntry], e: &Expect, de
 struct Builder<'a> {
     map: &'a Map,
     loc: Locator<'a>,
-    file: &'a str,
 }
 
 impl Builder<'_> {
@@ -610,12 +608,8 @@ impl Builder<'_> {
                 self.seek_field("dislodged");
                 let mut out = Vec::new();
                 for u in &list {
-                    let save = self.loc.cursor();
-                    let at = self.loc.next_literal(u);
-                    self.loc.set_cursor(save);
-                    let spec = self.unit(PowerId(0), u)?;
-                    let _ = at;
-                    out.push(spec);
+                    // Compared by unit type and place only; the owner is whoever stands there.
+                    out.push(self.unit(PowerId(0), u)?);
                 }
                 Some(out)
             }
@@ -760,7 +754,6 @@ impl Builder<'_> {
                 Some(FollowUp { orders, expect })
             }
         };
-        let _ = self.file;
         Ok(Scenario {
             title: raw.title,
             map_ref: raw.map.clone(),

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::board::Unit;
-use crate::map::{Coast, LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use crate::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{LocSpec, Order, OrderKind, UnitRef};
 use crate::rules::{
     AdjacentConvoy, CoastGarbage, Designation, IllegalOrders, ImpossibleCoast, MultipleOrders,
@@ -664,14 +664,7 @@ impl Ctx<'_> {
 
 /// Whether the written designation of an order is imperfect (for the "valid unless another order"
 /// choices of 4.C.1, 4.C.2, 4.C.5, 4.C.6).
-fn imperfect(
-    units: &[Unit],
-    o: &Order,
-    u: usize,
-    rules: &Rules,
-    occ: &[Option<usize>],
-    map: &Map,
-) -> bool {
+fn imperfect(units: &[Unit], o: &Order, u: usize, rules: &Rules, occ: &[Option<usize>]) -> bool {
     let unit = &units[u];
     let spec = match &o.unit {
         Some(s) => s,
@@ -695,7 +688,6 @@ fn imperfect(
             }
         }
     };
-    let _ = map;
     letter_bad
         || match &o.kind {
             OrderKind::Support { target, .. } => nat_bad(target),
@@ -748,7 +740,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
             let perfect: Vec<usize> = distinct
                 .iter()
                 .copied()
-                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, &ctx.occ, map))
+                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, &ctx.occ))
                 .collect();
             if !perfect.is_empty() && perfect.len() < distinct.len() {
                 for &k in &distinct {
@@ -936,7 +928,6 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
             _ => {}
         }
     }
-    let _ = Coast::ALL;
     Prepared {
         orders: eff,
         status,

@@ -115,6 +115,9 @@ pub fn outcomes(
             .unwrap_or_default();
         let _ = writeln!(out, "    {tag} {:<width$}  {}{backup}", o.text, res.reason);
     }
+    for note in &r.notes {
+        let _ = writeln!(out, "  {note}");
+    }
     if !movement {
         return out;
     }

@@ -95,3 +95,20 @@ fn eighteen_centres_win() {
         .expect("a centre")] = None;
     assert_eq!(winner(map, &owners), None);
 }
+
+// What happens without an order is reported too: civil disorder and unordered dislodged units.
+#[test]
+fn phase_notes_explain_orderless_events() {
+    let s = Scenario::load(Path::new("scenarios/datc/6.J.7.ron")).expect("loads");
+    let r = dipsandbox::check::run(&s, None, false).expect("runs");
+    assert_eq!(
+        r.phase.notes,
+        ["Russia: civil disorder removes F North Sea (2 from the nearest owned centre)"]
+    );
+    let s = Scenario::load(Path::new("scenarios/datc/6.H.15.ron")).expect("loads");
+    let r = dipsandbox::check::run(&s, None, false).expect("runs");
+    assert_eq!(
+        r.retreats.expect("retreat phase").notes,
+        ["England: F Portugal has no valid retreat order and is disbanded"]
+    );
+}

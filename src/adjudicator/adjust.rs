@@ -155,6 +155,7 @@ pub fn adjudicate_adjustments(
     let due = adjustments_due(map, units, owners);
     let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
     let mut removed = vec![false; units.len()];
+    let mut notes = Vec::new();
     let mut built: Vec<Unit> = Vec::new();
     let mut occupied = vec![false; map.province_count()];
     for u in units {
@@ -337,6 +338,25 @@ pub fn adjudicate_adjustments(
             ) {
                 removed[u] = true;
             }
+            let dist = civil_disorder_distances(map, units, owners, p, rules.civil_disorder);
+            for u in
+                (0..units.len()).filter(|&u| removed[u] && units[u].power == p && left.contains(&u))
+            {
+                let d = match dist[u] {
+                    u32::MAX => "no owned centre reachable".to_string(),
+                    d => format!(
+                        "{d} from the nearest {}",
+                        match rules.civil_disorder {
+                            CivilDisorder::Rule2023 => "owned centre",
+                            CivilDisorder::Older => "home centre",
+                        }
+                    ),
+                };
+                notes.push(format!(
+                    "{name}: civil disorder removes {} ({d})",
+                    units[u].describe(map)
+                ));
+            }
         }
     }
     let mut final_units: Vec<Unit> = units
@@ -354,6 +374,7 @@ pub fn adjudicate_adjustments(
         final_units,
         dislodged: Vec::new(),
         contested: Vec::new(),
+        notes,
     }
 }
 

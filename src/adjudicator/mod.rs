@@ -81,6 +81,8 @@ pub struct PhaseResult {
     pub dislodged: Vec<Dislodged>,
     /// Provinces left empty by a standoff (movement phases only).
     pub contested: Vec<ProvinceId>,
+    /// What happened without an order: civil-disorder removals, disbanded unordered units.
+    pub notes: Vec<String>,
 }
 
 /// Everything the movement adjudicator found.
@@ -559,6 +561,7 @@ impl MovementResult {
             final_units: self.final_units.clone(),
             dislodged: self.dislodged.clone(),
             contested: self.contested.clone(),
+            notes: Vec::new(),
         }
     }
 

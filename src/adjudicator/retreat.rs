@@ -165,6 +165,16 @@ pub fn adjudicate_retreats(
     }
     // Two or more retreats to one province: all disband.
     let mut final_units: Vec<Unit> = units.to_vec();
+    let mut notes = Vec::new();
+    for (d, dl) in dislodged.iter().enumerate() {
+        if target[d].is_none() && disbands[d].is_none() {
+            notes.push(format!(
+                "{}: {} has no valid retreat order and is disbanded",
+                map.power(dl.unit.power).name,
+                dl.unit.describe(map)
+            ));
+        }
+    }
     for d in 0..dislodged.len() {
         if let Some(i) = disbands[d] {
             outcomes[i] = Some(OrderOutcome {
@@ -217,6 +227,7 @@ pub fn adjudicate_retreats(
         final_units,
         dislodged: Vec::new(),
         contested: Vec::new(),
+        notes,
     }
 }
 

@@ -975,6 +975,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
 
     fn apply_backup(&mut self, cycle: &[u32]) {
         let b = self.b;
+        let cancelled_before = self.disabled.iter().filter(|d| **d).count();
         for &id in cycle {
             self.g.in_cycle[id as usize] = true;
         }
@@ -1074,6 +1075,11 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 units.sort_unstable();
                 units.dedup();
                 for &u in &units {
+                    // A move that partial information already let succeed stays as it is; the
+                    // others hold: no attack, no prevent, no move.
+                    if self.g.lo[self.g.ids[u].mv as usize] == 1 {
+                        continue;
+                    }
                     self.forced_fail[u] = true;
                     let un = self.g.ids[u];
                     for id in [un.attack, un.prevent] {
@@ -1081,7 +1087,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                             self.force(id, 0, &mut forced);
                         }
                     }
-                    if self.open(un.mv) || self.g.lo[un.mv as usize] != 0 {
+                    if self.open(un.mv) {
                         self.force(un.mv, 0, &mut forced);
                     }
                     if un.path != NONE && self.open(un.path) {
@@ -1091,6 +1097,17 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 BackupRule::AllHold
             }
         };
+        // Guarantee progress: a rule that changed nothing (no value forced, no convoy cancelled)
+        // would find the same cycle again; settle the cycle at its lower bounds instead.
+        let cancelled = self.disabled.iter().filter(|d| **d).count();
+        if forced.is_empty() && cancelled == cancelled_before {
+            for &id in cycle {
+                if self.open(id) {
+                    let lo = self.g.lo[id as usize];
+                    self.force(id, lo, &mut forced);
+                }
+            }
+        }
         if T::ON {
             self.tracer.event(Event::BackupApplied { rule, forced });
         }

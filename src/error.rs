@@ -154,13 +154,4 @@ pub enum ScenarioError {
         /// What went wrong.
         message: String,
     },
-    /// The scenario's map could not be loaded.
-    #[error("{file}: map: {source}")]
-    Map {
-        /// The scenario file.
-        file: String,
-        /// The map error.
-        #[source]
-        source: MapError,
-    },
 }

@@ -409,17 +409,6 @@ impl Map {
             home_centers: self.powers.iter().map(|p| p.home.len()).sum(),
         }
     }
-
-    /// Where a unit of `kind` may stand in province `p` without a coast being named: the main
-    /// location for armies and single-coast fleets, `None` for a fleet in a multi-coast province.
-    pub fn default_loc(&self, kind: UnitKind, p: ProvinceId) -> Option<LocId> {
-        let prov = self.province(p);
-        match kind {
-            UnitKind::Army => Some(prov.main),
-            UnitKind::Fleet if prov.is_multi_coast() => None,
-            UnitKind::Fleet => Some(prov.main),
-        }
-    }
 }
 
 /// Folds case, dots, hyphens and repeated spaces so that "St. Petersburg", "st petersburg" and

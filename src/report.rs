@@ -34,12 +34,30 @@ pub fn position(s: &Scenario) -> String {
     out.push_str(&units(map, "Position", &s.units));
     if !s.dislodged.is_empty() {
         out.push_str("Dislodged:\n");
+        let mut occupied = vec![false; map.province_count()];
+        for u in &s.units {
+            occupied[map.province_of(u.loc).0 as usize] = true;
+        }
         for d in &s.dislodged {
+            let options = crate::adjudicator::retreat::retreat_options(
+                map,
+                d,
+                &occupied,
+                &s.contested,
+                &s.rules,
+            );
+            let names: Vec<String> = options.iter().map(|l| map.loc_name(*l)).collect();
             let _ = writeln!(
                 out,
-                "  {} (attacked from {})",
+                "  {} (attacked from {}{}): {}",
                 d.unit.describe_owned(map),
-                map.province(d.attacker_from).name
+                map.province(d.attacker_from).name,
+                if d.by_convoy { ", by convoy" } else { "" },
+                if names.is_empty() {
+                    "no retreat possible".to_string()
+                } else {
+                    format!("may retreat to {}", names.join(", "))
+                }
             );
         }
     }

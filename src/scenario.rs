@@ -13,7 +13,7 @@ use serde::de::{MapAccess, Visitor};
 
 use crate::board::{Dislodged, Phase, PhaseKind, Unit};
 use crate::error::{ScenarioError, SourcePos};
-use crate::map::{LocId, Map, PowerId, ProvinceId, UnitKind};
+use crate::map::{Map, PowerId, ProvinceId, UnitKind};
 use crate::orders::{Order, parse_loc, parse_order, parse_unit};
 use crate::rules::Rules;
 use crate::source::Locator;
@@ -771,9 +771,4 @@ impl Builder<'_> {
             retreats,
         })
     }
-}
-
-/// Where a unit would stand in `positions` for comparison: the location id.
-pub fn unit_key(u: &Unit) -> (PowerId, UnitKind, LocId) {
-    (u.power, u.kind, u.loc)
 }

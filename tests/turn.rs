@@ -112,3 +112,43 @@ fn phase_notes_explain_orderless_events() {
         ["England: F Portugal has no valid retreat order and is disbanded"]
     );
 }
+
+// The legal retreats of each dislodged unit: not the attacker's origin, not a standoff province
+// (both coasts of Spain in 6.H.16), not an occupied one; coasts matter (6.H.15).
+#[test]
+fn retreat_options_follow_the_rules() {
+    use dipsandbox::adjudicator::retreat::retreat_options;
+    let options = |file: &str| {
+        let s = Scenario::load(Path::new(file)).expect("loads");
+        let r = dipsandbox::check::run(&s, None, false).expect("runs");
+        let map = &*s.map;
+        let mut occupied = vec![false; map.province_count()];
+        for u in &r.phase.final_units {
+            occupied[map.province_of(u.loc).0 as usize] = true;
+        }
+        r.phase
+            .dislodged
+            .iter()
+            .map(|d| {
+                let mut v: Vec<String> =
+                    retreat_options(map, d, &occupied, &r.phase.contested, &s.rules)
+                        .iter()
+                        .map(|l| map.loc_name(*l))
+                        .collect();
+                v.sort();
+                (d.unit.describe(map), v)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        options("scenarios/datc/6.H.16.ron"),
+        [(
+            "F Western Mediterranean".to_string(),
+            vec!["North Africa".to_string()]
+        )]
+    );
+    assert_eq!(
+        options("scenarios/datc/6.H.15.ron"),
+        [("F Portugal".to_string(), Vec::<String>::new())]
+    );
+}

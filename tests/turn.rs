@@ -144,7 +144,7 @@ fn retreat_options_follow_the_rules() {
         options("scenarios/datc/6.H.16.ron"),
         [(
             "F Western Mediterranean".to_string(),
-            vec!["North Africa".to_string()]
+            vec!["Gulf of Lyon".to_string(), "North Africa".to_string()]
         )]
     );
     assert_eq!(

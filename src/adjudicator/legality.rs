@@ -58,6 +58,8 @@ pub enum IllegalReason {
     ConvoyNotArmy,
     /// A convoy order for which the fleet is on no possible convoy route.
     ConvoyNotOnRoute,
+    /// A convoy of an army to its own province.
+    ConvoyToOwnProvince,
     /// The unit has several different orders (4.D.3).
     MultipleOrders,
     /// Another order to the same unit was chosen (4.D.3 choices a, b; 4.C.x choice c).
@@ -95,6 +97,7 @@ impl fmt::Display for IllegalReason {
             IllegalReason::ConvoyNotAtSea => "only fleets at sea can convoy",
             IllegalReason::ConvoyNotArmy => "only armies can be convoyed",
             IllegalReason::ConvoyNotOnRoute => "the fleet is on no possible convoy route",
+            IllegalReason::ConvoyToOwnProvince => "an army cannot be convoyed to its own province",
             IllegalReason::MultipleOrders => "the unit has several orders (4.D.3): it holds",
             IllegalReason::Superseded => "another order to the same unit counts (4.D.3)",
             IllegalReason::PathRequired => "the convoy path must be written (4.A.6)",
@@ -615,8 +618,10 @@ impl Ctx<'_> {
                     return Err(IllegalReason::ConvoyNotArmy);
                 }
                 let from = map.province_of(self.units[a].loc);
-                if from == dest.province || map.province(dest.province).kind != ProvinceKind::Coast
-                {
+                if from == dest.province {
+                    return Err(IllegalReason::ConvoyToOwnProvince);
+                }
+                if map.province(dest.province).kind != ProvinceKind::Coast {
                     return Err(IllegalReason::ConvoyNotOnRoute);
                 }
                 if !fleet_on_some_route(map, from, dest.province, here, &|p| {

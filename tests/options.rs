@@ -52,46 +52,33 @@ fn convoy_orders(army: &str) -> String {
 // paths are allowed, the written path must hold; when required, an order without one is illegal.
 #[test]
 fn path_specification() {
-    let ignored = adjudicate(
-        "Spring 1901 Movement",
-        CONVOY_UNITS,
-        &convoy_orders("A London - North Sea - Belgium"),
-        "",
-        "",
+    let verdict = |army: &str, rules: &str| {
+        adjudicate(
+            "Spring 1901 Movement",
+            CONVOY_UNITS,
+            &convoy_orders(army),
+            "",
+            rules,
+        )
+        .0[0]
+            .1
+    };
+    let allowed = "path_specification: Allowed";
+    let required = "path_specification: Required";
+    assert_eq!(
+        verdict("A London - North Sea - Belgium", ""),
+        Verdict::Succeeds
     );
-    assert_eq!(ignored.0[0].1, Verdict::Succeeds);
-    let allowed = adjudicate(
-        "Spring 1901 Movement",
-        CONVOY_UNITS,
-        &convoy_orders("A London - North Sea - Belgium"),
-        "",
-        "path_specification: Allowed",
+    assert_eq!(
+        verdict("A London - North Sea - Belgium", allowed),
+        Verdict::Fails
     );
-    assert_eq!(allowed.0[0].1, Verdict::Fails);
-    let allowed_no_path = adjudicate(
-        "Spring 1901 Movement",
-        CONVOY_UNITS,
-        &convoy_orders("A London - Belgium"),
-        "",
-        "path_specification: Allowed",
+    assert_eq!(verdict("A London - Belgium", allowed), Verdict::Succeeds);
+    assert_eq!(verdict("A London - Belgium", required), Verdict::Illegal);
+    assert_eq!(
+        verdict("A London - English Channel - Belgium", required),
+        Verdict::Succeeds
     );
-    assert_eq!(allowed_no_path.0[0].1, Verdict::Succeeds);
-    let required = adjudicate(
-        "Spring 1901 Movement",
-        CONVOY_UNITS,
-        &convoy_orders("A London - Belgium"),
-        "",
-        "path_specification: Required",
-    );
-    assert_eq!(required.0[0].1, Verdict::Illegal);
-    let required_ok = adjudicate(
-        "Spring 1901 Movement",
-        CONVOY_UNITS,
-        &convoy_orders("A London - English Channel - Belgium"),
-        "",
-        "path_specification: Required",
-    );
-    assert_eq!(required_ok.0[0].1, Verdict::Succeeds);
     assert_eq!(PathSpecification::default(), PathSpecification::Ignored);
 }
 

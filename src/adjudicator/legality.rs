@@ -525,9 +525,11 @@ impl Ctx<'_> {
                             return Err(IllegalReason::IrrelevantCoast);
                         }
                         let adjacent = map.army_adjacent(here, dest.province);
-                        let convoyable = convoy_chain_exists(map, here, dest.province, &|p| {
-                            self.has_fleet_at_sea(p)
-                        });
+                        // The convoy search only matters when the land route is not enough.
+                        let convoyable = (!adjacent || *via_convoy)
+                            && convoy_chain_exists(map, here, dest.province, &|p| {
+                                self.has_fleet_at_sea(p)
+                            });
                         if !adjacent && !convoyable {
                             return Err(IllegalReason::NotAdjacent);
                         }

@@ -14,8 +14,10 @@
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`error`], [`source`]: errors with file, line and column.
+//! - [`tui`]: the terminal UI (ratatui): board, orders, decision stepper, rules and compare.
 //!
-//! The library has no terminal-UI dependency: the adjudicator core can be embedded anywhere.
+//! Only [`tui`] imports ratatui or crossterm (a test checks it): the core — map, orders, rules,
+//! adjudicator, trace, scenario — can be embedded anywhere.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -30,4 +32,5 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod source;
+pub mod tui;
 pub mod turn;

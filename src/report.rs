@@ -34,31 +34,8 @@ pub fn position(s: &Scenario) -> String {
     out.push_str(&units(map, "Position", &s.units));
     if !s.dislodged.is_empty() {
         out.push_str("Dislodged:\n");
-        let mut occupied = vec![false; map.province_count()];
-        for u in &s.units {
-            occupied[map.province_of(u.loc).0 as usize] = true;
-        }
-        for d in &s.dislodged {
-            let options = crate::adjudicator::retreat::retreat_options(
-                map,
-                d,
-                &occupied,
-                &s.contested,
-                &s.rules,
-            );
-            let names: Vec<String> = options.iter().map(|l| map.loc_name(*l)).collect();
-            let _ = writeln!(
-                out,
-                "  {} (attacked from {}{}): {}",
-                d.unit.describe_owned(map),
-                map.province(d.attacker_from).name,
-                if d.by_convoy { ", by convoy" } else { "" },
-                if names.is_empty() {
-                    "no retreat possible".to_string()
-                } else {
-                    format!("may retreat to {}", names.join(", "))
-                }
-            );
+        for line in retreat_options(s) {
+            let _ = writeln!(out, "  {line}");
         }
     }
     out
@@ -279,4 +256,62 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// For a retreat phase, one line per dislodged unit: where it was attacked from and where it may
+/// retreat.
+pub fn retreat_options(s: &Scenario) -> Vec<String> {
+    let map = &*s.map;
+    let mut occupied = vec![false; map.province_count()];
+    for u in &s.units {
+        occupied[map.province_of(u.loc).0 as usize] = true;
+    }
+    s.dislodged
+        .iter()
+        .map(|d| {
+            let options = crate::adjudicator::retreat::retreat_options(
+                map,
+                d,
+                &occupied,
+                &s.contested,
+                &s.rules,
+            );
+            let names: Vec<String> = options.iter().map(|l| map.loc_name(*l)).collect();
+            format!(
+                "{} (attacked from {}{}): {}",
+                d.unit.describe_owned(map),
+                map.province(d.attacker_from).name,
+                if d.by_convoy { ", by convoy" } else { "" },
+                if names.is_empty() {
+                    "no retreat possible".to_string()
+                } else {
+                    format!("may retreat to {}", names.join(", "))
+                }
+            )
+        })
+        .collect()
+}
+
+/// For an adjustment phase, one line per power: centres, units, and the builds or removals due.
+pub fn adjustments(s: &Scenario) -> Vec<String> {
+    let map = &*s.map;
+    let owners = s.owners_or_home();
+    let centres = crate::adjudicator::adjust::centre_counts(map, &owners);
+    let due = crate::adjudicator::adjust::adjustments_due(map, &s.units, &owners);
+    map.power_ids()
+        .map(|p| {
+            let i = p.0 as usize;
+            let units = s.units.iter().filter(|u| u.power == p).count();
+            let what = match due[i] {
+                0 => "no adjustment".to_string(),
+                n if n > 0 => format!("may build {n}"),
+                n => format!("must remove {}", -n),
+            };
+            format!(
+                "{}: {} centres, {units} units: {what}",
+                map.power(p).name,
+                centres[i]
+            )
+        })
+        .collect()
 }

@@ -571,3 +571,87 @@ impl Rules {
         out
     }
 }
+
+/// One rule option as a row of a table: its field, its DATC issue, its value and every value it
+/// can take (the default first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionRow {
+    /// The field name, as in scenarios and `--rules`.
+    pub field: &'static str,
+    /// The DATC v3.0 section that discusses it, e.g. `4.A.2`.
+    pub issue: &'static str,
+    /// The current value's name.
+    pub value: &'static str,
+    /// Every value, the default first.
+    pub values: Vec<&'static str>,
+}
+
+impl Rules {
+    /// Every option with its value, in the order of DATC chapter 4.
+    pub fn table(&self) -> Vec<OptionRow> {
+        fn row<T: Copy + PartialEq + Default>(
+            field: &'static str,
+            issue: &'static str,
+            value: T,
+            all: &[T],
+            name: fn(T) -> &'static str,
+        ) -> OptionRow {
+            let d = T::default();
+            let mut values = vec![name(d)];
+            values.extend(all.iter().filter(|v| **v != d).map(|v| name(*v)));
+            OptionRow {
+                field,
+                issue,
+                value: name(value),
+                values,
+            }
+        }
+        macro_rules! r {
+            ($f:ident, $issue:literal, $t:ty) => {
+                row(stringify!($f), $issue, self.$f, <$t>::ALL, <$t>::as_str)
+            };
+        }
+        let bool_name = |b: bool| if b { "true" } else { "false" };
+        vec![
+            r!(multi_route_disruption, "4.A.1", MultiRoute),
+            r!(paradox, "4.A.2", Paradox),
+            r!(paradox_fallback, "4.A.2", ParadoxFallback),
+            r!(adjacent_convoy, "4.A.3", AdjacentConvoy),
+            OptionRow {
+                field: "adjacent_convoy_fallback",
+                issue: "4.A.3",
+                value: bool_name(self.adjacent_convoy_fallback),
+                values: vec!["false", "true"],
+            },
+            r!(convoyed_attack_on_supporter, "4.A.4", ConvoyedSelfAttack),
+            r!(retreat_after_convoy, "4.A.5", RetreatAfterConvoy),
+            r!(path_specification, "4.A.6", PathSpecification),
+            r!(dislodged_no_effect, "4.A.7", DislodgedNoEffect),
+            r!(one_coast_omitted, "4.B.2", OneCoastOmitted),
+            r!(impossible_coast, "4.B.3", ImpossibleCoast),
+            r!(support_coast, "4.B.4", SupportCoast),
+            r!(wrong_unit_coast, "4.B.5", CoastGarbage),
+            r!(irrelevant_coast, "4.B.6", CoastGarbage),
+            r!(missing_unit_type, "4.C.1", Designation),
+            r!(wrong_unit_type, "4.C.2", Designation),
+            r!(build_missing_type, "4.C.3", BuildMissingType),
+            r!(fleet_build_on_land, "4.C.4", FleetBuildOnLand),
+            r!(missing_nationality, "4.C.5", Designation),
+            r!(wrong_nationality, "4.C.6", Designation),
+            r!(multiple_orders, "4.D.3", MultipleOrders),
+            r!(too_many_builds, "4.D.4", TooManyBuilds),
+            r!(same_province_builds, "4.D.5", SameProvinceBuilds),
+            r!(too_many_disbands, "4.D.6", TooManyDisbands),
+            r!(civil_disorder, "4.D.8", CivilDisorder),
+            r!(illegal_orders, "4.E.1", IllegalOrders),
+        ]
+    }
+
+    /// The name of the first preset these rules equal, if any.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        PRESETS
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| Rules::preset(n).as_ref() == Some(self))
+    }
+}

@@ -181,7 +181,19 @@ pub struct Scenario {
     pub retreats: Option<FollowUp>,
 }
 
+/// The text of the built-in scenario, Pandin's paradox (DATC 6.F.16): a decision cycle broken by
+/// the Szykman rule.
+pub const BUILTIN_TEXT: &str = include_str!("../scenarios/pandin.ron");
+
+/// The name the built-in scenario goes by in messages.
+pub const BUILTIN_NAME: &str = "<built-in scenarios/pandin.ron>";
+
 impl Scenario {
+    /// The built-in scenario (Pandin's paradox), which needs no file.
+    pub fn builtin() -> Result<Scenario, ScenarioError> {
+        Scenario::from_ron(BUILTIN_TEXT, BUILTIN_NAME)
+    }
+
     /// Loads a scenario from a file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let file = path.display().to_string();

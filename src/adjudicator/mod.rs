@@ -26,6 +26,7 @@ pub mod adjust;
 pub mod legality;
 pub mod resolver;
 pub mod retreat;
+pub mod stepper;
 pub mod trace;
 
 use crate::board::{Dislodged, Unit};

@@ -1,0 +1,53 @@
+//! `advance`: adjudicate a phase and write the next one.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, eyre};
+
+use dipsandbox::board::PhaseKind;
+use dipsandbox::report;
+use dipsandbox::rules::Rules;
+use dipsandbox::scenario::Scenario;
+
+/// `advance`: prints the results (to stderr when the next phase goes to stdout) and writes the
+/// next phase to `output` or stdout.
+pub fn advance(s: &Scenario, rules: Option<Rules>, output: Option<&Path>) -> Result<ExitCode> {
+    let rules = rules.unwrap_or(s.rules);
+    let adv = dipsandbox::turn::advance(s, &rules);
+    let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
+        write!(
+            out,
+            "{}",
+            report::outcomes(
+                &s.map,
+                &format!("{} results", s.phase),
+                &s.orders,
+                &adv.result,
+                s.phase.kind == PhaseKind::Movement
+            )
+        )?;
+        writeln!(out, "Next phase: {}", adv.next.phase)?;
+        if let Some(w) = adv.winner {
+            writeln!(
+                out,
+                "GAME OVER: {} holds {} or more supply centres.",
+                s.map.power(w).name,
+                dipsandbox::turn::victory_threshold(&s.map)
+            )?;
+        }
+        Ok(())
+    };
+    match output {
+        Some(path) => {
+            summary(&mut std::io::stdout())?;
+            adv.next.save(path).map_err(|e| eyre!("{e}"))?;
+            println!("Written to {}", path.display());
+        }
+        None => {
+            summary(&mut std::io::stderr())?;
+            print!("{}", adv.next.to_ron());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

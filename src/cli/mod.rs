@@ -1,0 +1,160 @@
+//! The command line: arguments, and one file per sub-command.
+//!
+//! - [`show`]: `show` and the printed form of `dipsandbox [FILE] --print`.
+//! - [`check`]: `check` over files and folders.
+//! - [`explain`]: `explain`, with `--trace` and `--dot`.
+//! - [`advance`]: `advance` to the next phase.
+//! - [`info`]: `maps` and `rules`.
+
+mod advance;
+mod check;
+mod explain;
+mod info;
+mod show;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use color_eyre::eyre::{Result, eyre};
+
+use dipsandbox::rules::Rules;
+use dipsandbox::scenario::Scenario;
+
+const EXAMPLES: &str = "\
+Examples:
+  dipsandbox                                   open the TUI on the built-in scenario (Pandin's paradox)
+  dipsandbox scenarios/datc/6.F.16.ron         open a file in the TUI
+  dipsandbox --print scenarios/datc/6.F.16.ron adjudicate and print (the default when not on a terminal)
+  dipsandbox show scenarios/datc/6.A.1.ron     position and orders
+  dipsandbox check scenarios/datc              adjudicate every scenario and compare with its expectations
+  dipsandbox explain scenarios/datc/6.F.16.ron --trace --dot pandin.dot
+  dipsandbox explain FILE --rules 1982         the same orders under the 1982 paradox rule
+  dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
+  dipsandbox advance FILE -o NEXT.ron          adjudicate and write the next phase, ready for orders
+  dipsandbox maps                              the maps and their summaries";
+
+/// A sandbox for the adjudication rules of Diplomacy: a DATC-compliant adjudicator whose every
+/// disputed rule is an option, scenarios as RON files, a terminal UI that steps through the
+/// resolver's decisions, and a test bench for other adjudicators.
+#[derive(Parser, Debug)]
+#[command(name = "dipsandbox", version, about, long_about = None, after_help = EXAMPLES)]
+pub struct Cli {
+    /// A scenario file to open (default: the built-in Pandin's paradox).
+    file: Option<PathBuf>,
+    /// Print the adjudication instead of opening the TUI (the default when stdout is not a
+    /// terminal).
+    #[arg(long)]
+    print: bool,
+    /// Rules: a preset (datc, 2023, 2000, 1982, 1971, dptg) and/or field=Value overrides,
+    /// comma-separated; replaces the scenario's own rules. `dipsandbox rules` lists them.
+    #[arg(long, global = true)]
+    rules: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print a scenario's position and orders.
+    Show {
+        /// The scenario file.
+        file: PathBuf,
+    },
+    /// Validate scenarios, adjudicate them and compare with their expectations.
+    ///
+    /// Prints one line per case, then `N passed, M failed`. Exit status: 0 all passed, 1 any
+    /// failed, 2 some input could not be read.
+    Check {
+        /// Scenario files or folders (searched recursively for .ron files).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print every mismatch, not only the case line.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+    /// Adjudicate a scenario and explain every outcome; optionally the resolver's trace and the
+    /// decision graph.
+    Explain {
+        /// The scenario file.
+        file: PathBuf,
+        /// Print the resolver's reasoning step by step.
+        #[arg(long)]
+        trace: bool,
+        /// Write the decision graph as Graphviz DOT to this file.
+        #[arg(long, value_name = "OUT.dot")]
+        dot: Option<PathBuf>,
+    },
+    /// Adjudicate a scenario's phase and write the next phase as a scenario with empty orders.
+    ///
+    /// Spring movement → retreat (if anyone was dislodged) → Fall movement → retreat → Winter
+    /// adjustment (if anyone must adjust) → Spring of the next year. Supply centres change hands
+    /// after the Fall phases.
+    Advance {
+        /// The scenario file.
+        file: PathBuf,
+        /// Where to write the next phase (default: print it).
+        #[arg(short, long, value_name = "NEXT.ron")]
+        output: Option<PathBuf>,
+    },
+    /// List the maps and their summaries.
+    Maps,
+    /// List the rule options, their values and the presets.
+    Rules,
+}
+
+/// Runs the command line.
+pub fn main() -> ExitCode {
+    if let Err(e) = color_eyre::install() {
+        eprintln!("warning: {e}");
+    }
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn rules_arg(spec: &Option<String>) -> Result<Option<Rules>> {
+    spec.as_deref()
+        .map(|s| Rules::parse_spec(s).map_err(|e| eyre!("--rules: {e}")))
+        .transpose()
+}
+
+fn dispatch(cli: Cli) -> Result<ExitCode> {
+    let rules = rules_arg(&cli.rules)?;
+    match cli.command {
+        None => {
+            let interactive =
+                !cli.print && std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+            if interactive {
+                dipsandbox::tui::run(cli.file.as_deref(), rules)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            let (s, builtin) = match &cli.file {
+                Some(f) => (load(f)?, false),
+                None => (Scenario::builtin()?, true),
+            };
+            show::print_default(&s, rules, builtin)
+        }
+        Some(Command::Show { file }) => show::show(&load(&file)?),
+        Some(Command::Explain { file, trace, dot }) => {
+            explain::explain(&load(&file)?, rules, trace, dot.as_deref())
+        }
+        Some(Command::Check { paths, verbose }) => check::check(&paths, rules, verbose),
+        Some(Command::Advance { file, output }) => {
+            advance::advance(&load(&file)?, rules, output.as_deref())
+        }
+        Some(Command::Maps) => info::maps(),
+        Some(Command::Rules) => info::rules(),
+    }
+}
+
+/// Loads a scenario file, with its located error.
+fn load(path: &Path) -> Result<Scenario> {
+    Scenario::load(path).map_err(|e| eyre!("{e}"))
+}

@@ -1,0 +1,32 @@
+//! `show`, and the printed form of `dipsandbox [FILE]`.
+
+use std::process::ExitCode;
+
+use color_eyre::eyre::Result;
+
+use dipsandbox::report;
+use dipsandbox::rules::Rules;
+use dipsandbox::scenario::Scenario;
+
+use super::EXAMPLES;
+use super::explain::adjudicate_and_print;
+
+/// `show`: the position and the orders.
+pub fn show(s: &Scenario) -> Result<ExitCode> {
+    print!("{}", report::position(s));
+    println!();
+    print!("{}", report::orders(s));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `dipsandbox [FILE] --print`: position, orders, results; for the built-in scenario, what to
+/// try next.
+pub fn print_default(s: &Scenario, rules: Option<Rules>, builtin: bool) -> Result<ExitCode> {
+    show(s)?;
+    println!();
+    adjudicate_and_print(s, rules, false, None)?;
+    if builtin {
+        println!("\n{}", EXAMPLES.replace("Examples:", "Try next:"));
+    }
+    Ok(ExitCode::SUCCESS)
+}

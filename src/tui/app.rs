@@ -1,0 +1,818 @@
+//! The app state and its one `update`: every change of state goes through [`App::update`] (or
+//! [`App::handle`], which turns input into actions through the keymap).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+
+use super::action::Action;
+use super::browser::{Browser, Folders};
+use super::event::Input;
+use super::keymap::{Context, Keymap};
+use super::session::{Session, next_preset};
+use super::theme::Theme;
+use super::view::{self, Panes};
+use crate::map::ProvinceId;
+use crate::rules::Rules;
+use crate::scenario::Scenario;
+
+/// The views, one per tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Board and orders.
+    Board,
+    /// Decisions, dependency tree, trace.
+    Stepper,
+    /// Rules and compare.
+    Rules,
+}
+
+/// The panel with the keyboard focus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The board.
+    Board,
+    /// The orders list.
+    Orders,
+    /// The decisions list.
+    Decisions,
+    /// The dependency tree.
+    Tree,
+    /// The trace.
+    Trace,
+    /// The rules list.
+    Rules,
+}
+
+impl Focus {
+    fn context(self) -> Context {
+        match self {
+            Focus::Board => Context::Board,
+            Focus::Orders => Context::Orders,
+            Focus::Decisions => Context::Decisions,
+            Focus::Tree => Context::Tree,
+            Focus::Trace => Context::Trace,
+            Focus::Rules => Context::Rules,
+        }
+    }
+}
+
+/// A popup or prompt over the view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Popup {
+    /// The keys of the current view; the scroll offset.
+    Help(u16),
+    /// The scenario browser.
+    Browser(Browser),
+    /// Typing a province name; the text so far.
+    Goto(String),
+}
+
+/// The dependency tree of one decision: which rows are unfolded (as paths of decision ids
+/// from the root) and the highlighted row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tree {
+    /// The decision at the root.
+    pub root: u32,
+    /// Unfolded rows, each as its path from the root (the root's path is `[root]`).
+    pub open: Vec<Vec<u32>>,
+    /// The highlighted row.
+    pub row: usize,
+}
+
+/// A message in the status bar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The text.
+    pub text: String,
+    /// Whether it reports a problem.
+    pub error: bool,
+}
+
+/// Everything the TUI shows.
+#[derive(Debug)]
+pub struct App {
+    /// The scenario and its adjudication.
+    pub session: Session,
+    /// Key bindings.
+    pub keymap: Keymap,
+    /// Colours.
+    pub theme: Theme,
+    /// Where scenarios and the keymap file are.
+    pub folders: Folders,
+    /// The tab shown.
+    pub view: View,
+    /// The panel with the focus.
+    pub focus: Focus,
+    /// The selected province.
+    pub province: Option<ProvinceId>,
+    /// The selected order (index into the scenario's orders).
+    pub order: usize,
+    /// Show the position after the phase instead of before.
+    pub after: bool,
+    /// The selected decision (node id).
+    pub decision: usize,
+    /// The dependency tree.
+    pub tree: Tree,
+    /// The selected rule option (row).
+    pub rule_row: usize,
+    /// A popup, if one is open.
+    pub popup: Option<Popup>,
+    /// The status-bar message.
+    pub message: Option<Message>,
+    /// Autoplay on.
+    pub playing: bool,
+    /// Time between autoplay steps.
+    pub speed: Duration,
+    /// The user asked to quit.
+    pub quit: bool,
+    /// The terminal's size (for mouse hits; the draw functions get the frame's own).
+    pub size: (u16, u16),
+}
+
+const SPEEDS: [u64; 7] = [50, 100, 200, 350, 500, 800, 1200];
+
+impl App {
+    /// An app on a session.
+    pub fn new(session: Session, keymap: Keymap, theme: Theme, folders: Folders) -> App {
+        let mut app = App {
+            session,
+            keymap,
+            theme,
+            folders,
+            view: View::Board,
+            focus: Focus::Board,
+            province: None,
+            order: 0,
+            after: false,
+            decision: 0,
+            tree: Tree::default(),
+            rule_row: 0,
+            popup: None,
+            message: None,
+            playing: false,
+            speed: Duration::from_millis(SPEEDS[3]),
+            quit: false,
+            size: (120, 40),
+        };
+        app.select_order(0);
+        app
+    }
+
+    /// An app on a scenario file (or the built-in scenario), with the keymap patched from the
+    /// config folder. A file that does not load is an error.
+    pub fn open(
+        path: Option<&Path>,
+        rules: Option<Rules>,
+        folders: Folders,
+    ) -> Result<App, String> {
+        let scenario = match path {
+            Some(p) => Scenario::load(p).map_err(|e| e.to_string())?,
+            None => Scenario::builtin().map_err(|e| e.to_string())?,
+        };
+        let session = Session::new(scenario, path.map(Path::to_path_buf), rules)?;
+        let (keymap, problem) = Keymap::load(folders.config.as_deref());
+        let mut app = App::new(session, keymap, Theme::default(), folders);
+        if let Some(p) = problem {
+            app.error(p);
+        } else {
+            app.info(format!(
+                "{} — press ? for the keys",
+                app.session.scenario.title
+            ));
+        }
+        Ok(app)
+    }
+
+    fn info(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            error: false,
+        });
+    }
+
+    fn error(&mut self, text: impl Into<String>) {
+        self.message = Some(Message {
+            text: text.into(),
+            error: true,
+        });
+    }
+
+    /// The keymap contexts that apply now, most specific first.
+    pub fn contexts(&self) -> Vec<Context> {
+        match &self.popup {
+            Some(Popup::Help(_)) => vec![Context::Help],
+            Some(Popup::Browser(_)) => vec![Context::Browser],
+            Some(Popup::Goto(_)) => Vec::new(),
+            None => vec![self.focus.context(), Context::Global],
+        }
+    }
+
+    /// The contexts of the current view without any popup: the focused panel, the view's other
+    /// panels, then everywhere (what the help popup lists).
+    pub fn contexts_without_popup(&self) -> Vec<Context> {
+        let mut v = vec![self.focus.context()];
+        for f in self.panels() {
+            if !v.contains(&f.context()) {
+                v.push(f.context());
+            }
+        }
+        v.push(Context::Global);
+        v
+    }
+
+    /// The panels of the current view, in focus order.
+    pub fn panels(&self) -> &'static [Focus] {
+        match self.view {
+            View::Board => &[Focus::Board, Focus::Orders],
+            View::Stepper => &[Focus::Decisions, Focus::Tree, Focus::Trace],
+            View::Rules => &[Focus::Rules],
+        }
+    }
+
+    /// The panes of the current terminal size (as the views lay them out).
+    pub fn panes(&self) -> Panes {
+        view::layout(Rect::new(0, 0, self.size.0, self.size.1), self)
+    }
+
+    /// Reacts to one input.
+    pub fn handle(&mut self, input: Input) {
+        match input {
+            Input::Tick => {
+                if self.playing && !self.step(1) {
+                    self.playing = false;
+                }
+            }
+            Input::Resize(w, h) => self.size = (w, h),
+            Input::Click(x, y) => self.click(x, y),
+            Input::Scroll(d, x, y) => {
+                self.click_focus(x, y);
+                self.update(if d < 0 { Action::Up } else { Action::Down });
+            }
+            Input::Key(k) => self.key(k),
+        }
+    }
+
+    fn key(&mut self, k: KeyEvent) {
+        let text_char = match k.code {
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
+            }
+            _ => None,
+        };
+        match &mut self.popup {
+            Some(Popup::Goto(text)) => {
+                match (k.code, text_char) {
+                    (_, Some(c)) => text.push(c),
+                    (KeyCode::Backspace, _) => {
+                        text.pop();
+                    }
+                    (KeyCode::Enter, _) => {
+                        let t = text.clone();
+                        self.popup = None;
+                        self.goto(&t);
+                    }
+                    (KeyCode::Esc, _) => self.popup = None,
+                    _ => {}
+                }
+                return;
+            }
+            Some(Popup::Browser(b)) => {
+                if let Some(c) = text_char {
+                    b.type_char(c);
+                    return;
+                }
+                if k.code == KeyCode::Backspace {
+                    b.backspace();
+                    return;
+                }
+            }
+            _ => {}
+        }
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return;
+        }
+        match self.keymap.action(&self.contexts(), &k) {
+            Some(a) => self.update(a),
+            None => {
+                if self.popup.is_none() {
+                    let help = self
+                        .keymap
+                        .key_for(Action::Help)
+                        .map(|k| k.to_string())
+                        .unwrap_or_else(|| "?".into());
+                    self.info(format!(
+                        "{} does nothing here — press {help} for the keys",
+                        super::keymap::Key::of(&k)
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Applies one action. The only place state changes.
+    pub fn update(&mut self, action: Action) {
+        if let Some(popup) = &mut self.popup {
+            match popup {
+                Popup::Help(scroll) => match action {
+                    Action::Up => *scroll = scroll.saturating_sub(1),
+                    Action::Down => *scroll = scroll.saturating_add(1),
+                    Action::Back | Action::Help => self.popup = None,
+                    Action::Quit => self.quit = true,
+                    _ => {}
+                },
+                Popup::Browser(b) => match action {
+                    Action::Up => b.move_by(-1),
+                    Action::Down => b.move_by(1),
+                    Action::PageUp => b.move_by(-10),
+                    Action::PageDown => b.move_by(10),
+                    Action::Select => {
+                        if let Some(e) = b.current() {
+                            let path = e.path.clone();
+                            self.open_file(&path);
+                        }
+                    }
+                    Action::Back => self.popup = None,
+                    _ => {}
+                },
+                Popup::Goto(_) => {}
+            }
+            return;
+        }
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.popup = Some(Popup::Help(0)),
+            Action::Open => {
+                let b = Browser::open(&self.folders);
+                if b.entries.is_empty() {
+                    self.error(
+                        "no scenario files found (looked in ./scenarios and your scenario folder)",
+                    );
+                }
+                self.popup = Some(Popup::Browser(b));
+            }
+            Action::ViewBoard => self.set_view(View::Board),
+            Action::ViewStepper => self.set_view(View::Stepper),
+            Action::ViewRules => self.set_view(View::Rules),
+            Action::FocusNext | Action::FocusPrev => {
+                let panels = self.panels();
+                let i = panels.iter().position(|f| *f == self.focus).unwrap_or(0);
+                let n = panels.len();
+                let j = if action == Action::FocusNext {
+                    (i + 1) % n
+                } else {
+                    (i + n - 1) % n
+                };
+                self.focus = panels[j];
+            }
+            Action::Up | Action::Down | Action::Left | Action::Right => self.arrow(action),
+            Action::PageUp | Action::PageDown => {
+                let d = if action == Action::PageUp { -10 } else { 10 };
+                match self.focus {
+                    Focus::Orders => self.select_order_by(d),
+                    Focus::Decisions => self.select_decision_by(d),
+                    Focus::Trace => {
+                        self.step(d);
+                    }
+                    _ => {}
+                }
+            }
+            Action::Select => match self.focus {
+                Focus::Decisions => {
+                    self.set_tree_root(self.decision as u32);
+                    self.focus = Focus::Tree;
+                }
+                Focus::Tree => self.toggle_tree_row(None),
+                Focus::Board | Focus::Orders => self.update(Action::Decisions),
+                _ => {}
+            },
+            Action::Back => {
+                self.province = None;
+                self.message = None;
+                self.playing = false;
+            }
+            Action::StepForward => {
+                self.step(1);
+            }
+            Action::StepBack => {
+                self.step(-1);
+            }
+            Action::NextBackup => self.jump_backup(true),
+            Action::PrevBackup => self.jump_backup(false),
+            Action::ToStart => self.seek(0),
+            Action::ToEnd => self.seek(usize::MAX),
+            Action::ToSettled => self.to_settled(),
+            Action::Play => {
+                if self.session.stepper.is_none() {
+                    self.info("this phase has no decision graph to play");
+                    return;
+                }
+                self.playing = !self.playing;
+                if self.playing
+                    && self
+                        .session
+                        .stepper
+                        .as_ref()
+                        .is_some_and(|s| s.cursor() == s.len())
+                {
+                    self.seek(0);
+                }
+            }
+            Action::Faster | Action::Slower => {
+                let ms = self.speed.as_millis() as u64;
+                let i = SPEEDS.iter().position(|s| *s >= ms).unwrap_or(3);
+                let j = if action == Action::Faster {
+                    i.saturating_sub(1)
+                } else {
+                    (i + 1).min(SPEEDS.len() - 1)
+                };
+                self.speed = Duration::from_millis(SPEEDS[j]);
+                self.info(format!("autoplay: one step every {} ms", SPEEDS[j]));
+            }
+            Action::ToggleAfter => {
+                self.after = !self.after;
+                self.info(if self.after {
+                    "showing the position after the phase"
+                } else {
+                    "showing the position before the phase"
+                });
+            }
+            Action::Decisions => self.jump_to_decisions(),
+            Action::Goto => self.popup = Some(Popup::Goto(String::new())),
+            Action::NextPreset | Action::PrevPreset => {
+                let step = if action == Action::NextPreset { 1 } else { -1 };
+                let r = next_preset(&self.session.rules, step);
+                self.set_rules(r);
+            }
+            Action::NextCompare => {
+                let mut r = next_preset(&self.session.compare_rules, 1);
+                if r == self.session.rules {
+                    r = next_preset(&r, 1);
+                }
+                self.session.set_compare(r);
+                self.info(format!(
+                    "comparing with the {} rules",
+                    super::session::Session::rules_name(&r)
+                ));
+            }
+            Action::ResetRules => {
+                let r = self.session.scenario.rules;
+                self.set_rules(r);
+            }
+        }
+    }
+
+    fn set_view(&mut self, v: View) {
+        self.view = v;
+        self.focus = self.panels()[0];
+    }
+
+    fn set_rules(&mut self, r: Rules) {
+        self.session.set_rules(r);
+        if self.session.compare_rules == r {
+            self.session.set_compare(next_preset(&r, 1));
+        }
+        let changed = self.changed_outcomes();
+        self.info(format!(
+            "rules: {}; {}",
+            super::session::Session::rules_name(&r),
+            match changed {
+                0 => "no outcome differs from the compare rules".to_string(),
+                n => format!("{n} outcome(s) differ from the compare rules (3: Rules view)"),
+            }
+        ));
+    }
+
+    /// How many orders' verdicts differ between the rules and the compare rules.
+    pub fn changed_outcomes(&self) -> usize {
+        let a = &self.session.run.phase.outcomes;
+        let b = &self.session.compare.phase.outcomes;
+        a.iter()
+            .zip(b)
+            .filter(|(x, y)| x.verdict != y.verdict)
+            .count()
+    }
+
+    fn arrow(&mut self, a: Action) {
+        let (dx, dy): (i8, i8) = match a {
+            Action::Up => (0, -1),
+            Action::Down => (0, 1),
+            Action::Left => (-1, 0),
+            _ => (1, 0),
+        };
+        match self.focus {
+            Focus::Board => {
+                let next = view::board::neighbour(self, dx, dy);
+                if let Some(p) = next {
+                    self.select_province(p);
+                }
+            }
+            Focus::Orders if dy != 0 => self.select_order_by(dy as isize),
+            Focus::Decisions if dy != 0 => self.select_decision_by(dy as isize),
+            Focus::Tree => match a {
+                Action::Up => self.tree.row = self.tree.row.saturating_sub(1),
+                Action::Down => {
+                    let n = view::tree::rows(self).len();
+                    self.tree.row = (self.tree.row + 1).min(n.saturating_sub(1));
+                }
+                Action::Right => self.toggle_tree_row(Some(true)),
+                _ => self.toggle_tree_row(Some(false)),
+            },
+            Focus::Trace if dy != 0 => {
+                self.step(dy as isize);
+            }
+            Focus::Rules => match a {
+                Action::Up => self.rule_row = self.rule_row.saturating_sub(1),
+                Action::Down => {
+                    let n = self.session.rules.table().len();
+                    self.rule_row = (self.rule_row + 1).min(n - 1);
+                }
+                _ => self.cycle_rule_value(dx as isize),
+            },
+            _ => {}
+        }
+    }
+
+    fn cycle_rule_value(&mut self, step: isize) {
+        let table = self.session.rules.table();
+        let Some(row) = table.get(self.rule_row) else {
+            return;
+        };
+        let n = row.values.len() as isize;
+        let i = row.values.iter().position(|v| *v == row.value).unwrap_or(0) as isize;
+        let v = row.values[((i + step).rem_euclid(n)) as usize];
+        let mut r = self.session.rules;
+        if r.set(row.field, v).is_ok() {
+            self.set_rules(r);
+        }
+    }
+
+    /// Selects a province, and the order of its unit if it has one.
+    pub fn select_province(&mut self, p: ProvinceId) {
+        self.province = Some(p);
+        if let Some(i) = self.session.order_at(p) {
+            self.order = i;
+        }
+    }
+
+    /// Selects an order, and its unit's province.
+    pub fn select_order(&mut self, i: usize) {
+        let n = self.session.scenario.orders.len();
+        if n == 0 {
+            return;
+        }
+        self.order = i.min(n - 1);
+        if let Some(p) = self.session.order_province(self.order) {
+            self.province = Some(p);
+        }
+    }
+
+    fn select_order_by(&mut self, d: isize) {
+        let n = self.session.scenario.orders.len() as isize;
+        if n > 0 {
+            self.select_order((self.order as isize + d).clamp(0, n - 1) as usize);
+        }
+    }
+
+    fn decision_count(&self) -> usize {
+        self.session
+            .run
+            .movement
+            .as_ref()
+            .map_or(0, |m| m.graph.nodes.len())
+    }
+
+    fn select_decision_by(&mut self, d: isize) {
+        let n = self.decision_count() as isize;
+        if n > 0 {
+            self.decision = (self.decision as isize + d).clamp(0, n - 1) as usize;
+            self.set_tree_root(self.decision as u32);
+        }
+    }
+
+    fn set_tree_root(&mut self, id: u32) {
+        if self.tree.root != id || self.tree.open.is_empty() {
+            self.tree = Tree {
+                root: id,
+                open: vec![vec![id]],
+                row: 0,
+            };
+        }
+    }
+
+    fn toggle_tree_row(&mut self, want: Option<bool>) {
+        let rows = view::tree::rows(self);
+        let Some(row) = rows.get(self.tree.row) else {
+            return;
+        };
+        if row.back_edge || !row.has_children {
+            return;
+        }
+        let pos = self.tree.open.iter().position(|p| *p == row.path);
+        match (pos, want) {
+            (Some(i), None | Some(false)) => {
+                // Fold this row and everything under it.
+                let path = self.tree.open.remove(i);
+                self.tree.open.retain(|p| !p.starts_with(&path));
+            }
+            (None, None | Some(true)) => self.tree.open.push(row.path.clone()),
+            _ => {}
+        }
+    }
+
+    /// Moves the stepper by `d` significant events; false when it could not move.
+    pub fn step(&mut self, d: isize) -> bool {
+        let Some(st) = &self.session.stepper else {
+            self.info("this phase has no decision graph: its outcomes are in the stepper view");
+            return false;
+        };
+        let steps = &self.session.steps;
+        let cur = st.cursor();
+        // The position of the cursor among the significant events: how many are applied.
+        let applied = steps.partition_point(|&i| i < cur);
+        let target = applied as isize + d;
+        if target < 0 || target as usize > steps.len() {
+            return false;
+        }
+        let k = if target == 0 {
+            0
+        } else {
+            steps[target as usize - 1] + 1
+        };
+        if k == cur {
+            return false;
+        }
+        self.seek(k);
+        true
+    }
+
+    fn seek(&mut self, k: usize) {
+        if let Some(st) = &mut self.session.stepper {
+            st.seek(k.min(st.len()));
+        }
+    }
+
+    fn jump_backup(&mut self, forward: bool) {
+        let Some(st) = &self.session.stepper else {
+            return;
+        };
+        let target = if forward {
+            st.next_backup_event()
+        } else {
+            st.prev_backup_event()
+        };
+        match target {
+            Some(i) => {
+                self.seek(i + 1);
+                if let Some(st) = &self.session.stepper
+                    && let Some(first) = st.nodes_of(i).first()
+                {
+                    self.decision = *first as usize;
+                    self.set_tree_root(*first);
+                }
+            }
+            None => self.info(if forward {
+                "no cycle or backup rule after this point"
+            } else {
+                "no cycle or backup rule before this point"
+            }),
+        }
+    }
+
+    fn to_settled(&mut self) {
+        let id = if self.focus == Focus::Tree {
+            view::tree::rows(self)
+                .get(self.tree.row)
+                .map(|r| r.id)
+                .unwrap_or(self.decision as u32)
+        } else {
+            self.decision as u32
+        };
+        let Some(st) = &self.session.stepper else {
+            return;
+        };
+        match st.settled_at(id) {
+            Some(i) => self.seek(i + 1),
+            None => self.info("this decision had its value from the start"),
+        }
+    }
+
+    fn jump_to_decisions(&mut self) {
+        let ds = self.session.order_decisions(self.order);
+        match ds.first() {
+            Some(&id) => {
+                self.decision = id as usize;
+                self.set_tree_root(id);
+                self.view = View::Stepper;
+                self.focus = Focus::Decisions;
+            }
+            None => {
+                let why = match self.session.run.movement {
+                    None => "this phase has no decision graph",
+                    Some(_) => "an illegal or void order has no decision",
+                };
+                self.info(why);
+            }
+        }
+    }
+
+    fn goto(&mut self, text: &str) {
+        let map = &self.session.scenario.map;
+        match map.find_province(text.trim()) {
+            Some(p) => {
+                self.select_province(p);
+                self.view = View::Board;
+                self.focus = Focus::Board;
+            }
+            None => {
+                let hint = crate::orders::suggest(map, text.trim())
+                    .map(|s| format!("; did you mean {s}?"))
+                    .unwrap_or_default();
+                self.error(format!("no province {:?}{hint}", text.trim()));
+            }
+        }
+    }
+
+    /// Opens a scenario file; a file that does not load leaves the current scenario and shows
+    /// the located error.
+    pub fn open_file(&mut self, path: &Path) {
+        let loaded = Scenario::load(path)
+            .map_err(|e| e.to_string())
+            .and_then(|s| Session::new(s, Some(PathBuf::from(path)), None));
+        match loaded {
+            Ok(s) => {
+                self.session = s;
+                self.popup = None;
+                self.decision = 0;
+                self.tree = Tree::default();
+                self.province = None;
+                self.after = false;
+                self.playing = false;
+                self.select_order(0);
+                self.info(format!("opened {}", path.display()));
+            }
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn click_focus(&mut self, x: u16, y: u16) {
+        let panes = self.panes();
+        for (rect, f) in panes.focusable() {
+            if rect.contains((x, y).into()) {
+                self.focus = f;
+            }
+        }
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        if self.popup.is_some() {
+            return;
+        }
+        let panes = self.panes();
+        if let Some(v) = panes.tab_at(x, y) {
+            self.set_view(v);
+            return;
+        }
+        self.click_focus(x, y);
+        match self.focus {
+            Focus::Board => {
+                if let Some(p) = view::board::province_at(self, &panes, x, y) {
+                    self.select_province(p);
+                }
+            }
+            Focus::Orders => {
+                if let Some(i) = view::orders::row_at(self, &panes, y) {
+                    self.select_order(i);
+                }
+            }
+            Focus::Decisions => {
+                if let Some(i) = view::decisions::row_at(self, &panes, y) {
+                    self.decision = i;
+                    self.set_tree_root(i as u32);
+                }
+            }
+            Focus::Tree => {
+                if let Some(i) = view::tree::row_at(self, &panes, y) {
+                    self.tree.row = i;
+                }
+            }
+            Focus::Trace => {
+                if let Some(k) = view::trace::cursor_at(self, &panes, y) {
+                    self.seek(k);
+                }
+            }
+            Focus::Rules => {
+                if let Some(i) = view::rules::row_at(self, &panes, y) {
+                    self.rule_row = i;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,710 @@
+//! The one keymap: it decides what a key does, and feeds the status-bar hints and the help
+//! popup, so the three can never disagree. Users patch it from `keys.ron` in the config folder.
+//!
+//! The file maps action names to key lists, e.g.
+//! `{ "step_forward": ["n", "right"], "quit": ["q", "ctrl-c"] }`; an action named there gets
+//! exactly those keys in every panel where it is bound.
+
+use std::fmt;
+use std::path::Path;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::action::Action;
+use crate::scenario::OrderedMap;
+
+/// Where a binding applies: everywhere, or in one panel or popup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Context {
+    /// Everywhere (unless a popup takes the keys).
+    Global,
+    /// The board.
+    Board,
+    /// The orders panel.
+    Orders,
+    /// The decisions panel of the stepper.
+    Decisions,
+    /// The dependency tree of the stepper.
+    Tree,
+    /// The trace panel of the stepper.
+    Trace,
+    /// The rules panel.
+    Rules,
+    /// The scenario browser popup (typing filters).
+    Browser,
+    /// The help popup.
+    Help,
+}
+
+impl Context {
+    /// The heading used in the help popup.
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Global => "Everywhere",
+            Context::Board => "Board",
+            Context::Orders => "Orders",
+            Context::Decisions => "Decisions",
+            Context::Tree => "Dependency tree",
+            Context::Trace => "Trace",
+            Context::Rules => "Rules",
+            Context::Browser => "Open a scenario",
+            Context::Help => "Help",
+        }
+    }
+}
+
+/// A key with its modifiers, as written in the keymap file: `n`, `N`, `ctrl-c`, `enter`,
+/// `space`, `pgdn`, `f1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The key.
+    pub code: KeyCode,
+    /// Ctrl and Alt (Shift is part of the character for letters and symbols).
+    pub mods: KeyModifiers,
+}
+
+impl Key {
+    const fn plain(code: KeyCode) -> Key {
+        Key {
+            code,
+            mods: KeyModifiers::NONE,
+        }
+    }
+
+    const fn ch(c: char) -> Key {
+        Key::plain(KeyCode::Char(c))
+    }
+
+    /// The key of a terminal key event (Shift folded into characters).
+    pub fn of(e: &KeyEvent) -> Key {
+        let mut mods = e.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let code = match e.code {
+            KeyCode::BackTab => KeyCode::BackTab,
+            KeyCode::Char(c) => KeyCode::Char(c),
+            c => {
+                if e.modifiers.contains(KeyModifiers::SHIFT) {
+                    mods |= KeyModifiers::SHIFT;
+                }
+                c
+            }
+        };
+        Key { code, mods }
+    }
+
+    /// Parses `ctrl-c`, `enter`, `N`, `f5`, `space`.
+    pub fn parse(s: &str) -> Result<Key, String> {
+        let mut mods = KeyModifiers::NONE;
+        let mut rest = s;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if let Some(r) = lower.strip_prefix("ctrl-") {
+                mods |= KeyModifiers::CONTROL;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("alt-") {
+                mods |= KeyModifiers::ALT;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("shift-") {
+                mods |= KeyModifiers::SHIFT;
+                rest = &rest[rest.len() - r.len()..];
+            } else {
+                break;
+            }
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) => KeyCode::Char(c),
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "enter" | "return" => KeyCode::Enter,
+                "esc" | "escape" => KeyCode::Esc,
+                "tab" => KeyCode::Tab,
+                "backtab" => KeyCode::BackTab,
+                "space" => KeyCode::Char(' '),
+                "backspace" => KeyCode::Backspace,
+                "up" => KeyCode::Up,
+                "down" => KeyCode::Down,
+                "left" => KeyCode::Left,
+                "right" => KeyCode::Right,
+                "home" => KeyCode::Home,
+                "end" => KeyCode::End,
+                "pgup" | "pageup" => KeyCode::PageUp,
+                "pgdn" | "pagedown" => KeyCode::PageDown,
+                "delete" | "del" => KeyCode::Delete,
+                f if f.starts_with('f') && f[1..].parse::<u8>().is_ok_and(|n| n >= 1) => {
+                    KeyCode::F(f[1..].parse().unwrap_or(1))
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown key {s:?}; expected a character, ctrl-/alt- plus a key, or one of \
+                         enter, esc, tab, backtab, space, backspace, up, down, left, right, home, \
+                         end, pgup, pgdn, delete, f1..f12"
+                    ));
+                }
+            },
+        };
+        Ok(Key { code, mods })
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            f.write_str("ctrl-")?;
+        }
+        if self.mods.contains(KeyModifiers::ALT) {
+            f.write_str("alt-")?;
+        }
+        if self.mods.contains(KeyModifiers::SHIFT) {
+            f.write_str("shift-")?;
+        }
+        match self.code {
+            KeyCode::Char(' ') => f.write_str("space"),
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::Enter => f.write_str("enter"),
+            KeyCode::Esc => f.write_str("esc"),
+            KeyCode::Tab => f.write_str("tab"),
+            KeyCode::BackTab => f.write_str("shift-tab"),
+            KeyCode::Backspace => f.write_str("backspace"),
+            KeyCode::Up => f.write_str("↑"),
+            KeyCode::Down => f.write_str("↓"),
+            KeyCode::Left => f.write_str("←"),
+            KeyCode::Right => f.write_str("→"),
+            KeyCode::Home => f.write_str("home"),
+            KeyCode::End => f.write_str("end"),
+            KeyCode::PageUp => f.write_str("pgup"),
+            KeyCode::PageDown => f.write_str("pgdn"),
+            KeyCode::Delete => f.write_str("delete"),
+            KeyCode::F(n) => write!(f, "f{n}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// One binding: in a context, these keys do this action; `what` is the help text there and
+/// `hint`, when not empty, the word shown in the status bar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    /// Where it applies.
+    pub context: Context,
+    /// What it does.
+    pub action: Action,
+    /// The keys.
+    pub keys: Vec<Key>,
+    /// Help text in this context.
+    pub what: &'static str,
+    /// Status-bar word (empty: not shown there).
+    pub hint: &'static str,
+}
+
+/// All bindings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
+}
+
+/// A keymap file that could not be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{file}:{line}:{col}: {message}")]
+pub struct KeymapError {
+    /// The file.
+    pub file: String,
+    /// Line (1-based).
+    pub line: usize,
+    /// Column (1-based).
+    pub col: usize,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        use Action as A;
+        use Context as C;
+        use KeyCode as K;
+        let c = Key::ch;
+        let p = Key::plain;
+        let ctrl = |ch| Key {
+            code: K::Char(ch),
+            mods: KeyModifiers::CONTROL,
+        };
+        let b = |context, action, keys: Vec<Key>, what, hint| Binding {
+            context,
+            action,
+            keys,
+            what,
+            hint,
+        };
+        let mut v = vec![
+            b(C::Global, A::Quit, vec![c('q'), ctrl('c')], "quit", "quit"),
+            b(
+                C::Global,
+                A::Help,
+                vec![c('?'), p(K::F(1))],
+                "show the keys of this view",
+                "help",
+            ),
+            b(C::Global, A::Open, vec![c('o')], "open a scenario", "open"),
+            b(
+                C::Global,
+                A::ViewBoard,
+                vec![c('1')],
+                "board and orders",
+                "",
+            ),
+            b(
+                C::Global,
+                A::ViewStepper,
+                vec![c('2')],
+                "decision stepper",
+                "",
+            ),
+            b(
+                C::Global,
+                A::ViewRules,
+                vec![c('3')],
+                "rules and compare",
+                "",
+            ),
+            b(
+                C::Global,
+                A::FocusNext,
+                vec![p(K::Tab)],
+                "next panel",
+                "panel",
+            ),
+            b(
+                C::Global,
+                A::FocusPrev,
+                vec![p(K::BackTab)],
+                "previous panel",
+                "",
+            ),
+            b(
+                C::Global,
+                A::StepForward,
+                vec![c('n'), c('.')],
+                "step forward one event",
+                "step",
+            ),
+            b(
+                C::Global,
+                A::StepBack,
+                vec![c('N'), c(',')],
+                "step back one event",
+                "back",
+            ),
+            b(
+                C::Global,
+                A::NextBackup,
+                vec![c(']')],
+                "next cycle / backup-rule event",
+                "cycle",
+            ),
+            b(
+                C::Global,
+                A::PrevBackup,
+                vec![c('[')],
+                "previous cycle / backup-rule event",
+                "",
+            ),
+            b(
+                C::Global,
+                A::ToStart,
+                vec![c('g'), p(K::Home)],
+                "go to the start of the trace",
+                "",
+            ),
+            b(
+                C::Global,
+                A::ToEnd,
+                vec![c('G'), p(K::End)],
+                "go to the end of the trace",
+                "",
+            ),
+            b(
+                C::Global,
+                A::Play,
+                vec![c(' ')],
+                "play / pause the trace",
+                "play",
+            ),
+            b(
+                C::Global,
+                A::Faster,
+                vec![c('+'), c('=')],
+                "play faster",
+                "",
+            ),
+            b(C::Global, A::Slower, vec![c('-')], "play slower", ""),
+            b(
+                C::Global,
+                A::ToggleAfter,
+                vec![c('a')],
+                "position before / after the phase",
+                "after",
+            ),
+            b(
+                C::Global,
+                A::Goto,
+                vec![c('/')],
+                "find a province by name",
+                "find",
+            ),
+            b(
+                C::Global,
+                A::NextPreset,
+                vec![c('p')],
+                "rules: next preset",
+                "",
+            ),
+            b(
+                C::Global,
+                A::PrevPreset,
+                vec![c('P')],
+                "rules: previous preset",
+                "",
+            ),
+            b(
+                C::Global,
+                A::NextCompare,
+                vec![c('c')],
+                "compare with the next preset",
+                "",
+            ),
+            b(
+                C::Global,
+                A::ResetRules,
+                vec![c('r')],
+                "the scenario's own rules again",
+                "",
+            ),
+            b(
+                C::Global,
+                A::Back,
+                vec![p(K::Esc)],
+                "close / clear the selection",
+                "",
+            ),
+        ];
+        let arrows = |v: &mut Vec<Binding>,
+                      ctx,
+                      up,
+                      down,
+                      left: Option<&'static str>,
+                      right: Option<&'static str>| {
+            v.push(b(ctx, A::Up, vec![p(K::Up), c('k')], up, ""));
+            v.push(b(ctx, A::Down, vec![p(K::Down), c('j')], down, ""));
+            if let Some(l) = left {
+                v.push(b(ctx, A::Left, vec![p(K::Left), c('h')], l, ""));
+            }
+            if let Some(r) = right {
+                v.push(b(ctx, A::Right, vec![p(K::Right), c('l')], r, ""));
+            }
+        };
+        arrows(
+            &mut v,
+            C::Board,
+            "province above",
+            "province below",
+            Some("province to the left"),
+            Some("province to the right"),
+        );
+        v.push(b(
+            C::Board,
+            A::Decisions,
+            vec![c('d'), p(K::Enter)],
+            "the decisions of the selected unit's order",
+            "decisions",
+        ));
+        arrows(
+            &mut v,
+            C::Orders,
+            "previous order",
+            "next order",
+            None,
+            None,
+        );
+        v.push(b(C::Orders, A::PageUp, vec![p(K::PageUp)], "page up", ""));
+        v.push(b(
+            C::Orders,
+            A::PageDown,
+            vec![p(K::PageDown)],
+            "page down",
+            "",
+        ));
+        v.push(b(
+            C::Orders,
+            A::Decisions,
+            vec![c('d'), p(K::Enter)],
+            "the decisions that decided this order",
+            "decisions",
+        ));
+        arrows(
+            &mut v,
+            C::Decisions,
+            "previous decision",
+            "next decision",
+            None,
+            None,
+        );
+        v.push(b(
+            C::Decisions,
+            A::PageUp,
+            vec![p(K::PageUp)],
+            "page up",
+            "",
+        ));
+        v.push(b(
+            C::Decisions,
+            A::PageDown,
+            vec![p(K::PageDown)],
+            "page down",
+            "",
+        ));
+        v.push(b(
+            C::Decisions,
+            A::ToSettled,
+            vec![c('s')],
+            "go to where this decision got its value",
+            "settled",
+        ));
+        v.push(b(
+            C::Decisions,
+            A::Select,
+            vec![p(K::Enter)],
+            "show its dependencies in the tree",
+            "tree",
+        ));
+        arrows(
+            &mut v,
+            C::Tree,
+            "previous row",
+            "next row",
+            Some("fold"),
+            Some("unfold"),
+        );
+        v.push(b(
+            C::Tree,
+            A::Select,
+            vec![p(K::Enter)],
+            "unfold / fold",
+            "fold",
+        ));
+        v.push(b(
+            C::Tree,
+            A::ToSettled,
+            vec![c('s')],
+            "go to where this decision got its value",
+            "settled",
+        ));
+        arrows(
+            &mut v,
+            C::Trace,
+            "step back (cursor up)",
+            "step forward (cursor down)",
+            None,
+            None,
+        );
+        v.push(b(
+            C::Trace,
+            A::PageUp,
+            vec![p(K::PageUp)],
+            "back one page",
+            "",
+        ));
+        v.push(b(
+            C::Trace,
+            A::PageDown,
+            vec![p(K::PageDown)],
+            "forward one page",
+            "",
+        ));
+        arrows(
+            &mut v,
+            C::Rules,
+            "previous option",
+            "next option",
+            Some("previous value"),
+            Some("next value"),
+        );
+        v.push(b(C::Browser, A::Up, vec![p(K::Up)], "previous file", ""));
+        v.push(b(C::Browser, A::Down, vec![p(K::Down)], "next file", ""));
+        v.push(b(C::Browser, A::PageUp, vec![p(K::PageUp)], "page up", ""));
+        v.push(b(
+            C::Browser,
+            A::PageDown,
+            vec![p(K::PageDown)],
+            "page down",
+            "",
+        ));
+        v.push(b(
+            C::Browser,
+            A::Select,
+            vec![p(K::Enter)],
+            "open the file",
+            "open",
+        ));
+        v.push(b(C::Browser, A::Back, vec![p(K::Esc)], "close", "close"));
+        v.push(b(C::Help, A::Up, vec![p(K::Up), c('k')], "scroll up", ""));
+        v.push(b(
+            C::Help,
+            A::Down,
+            vec![p(K::Down), c('j')],
+            "scroll down",
+            "",
+        ));
+        v.push(b(
+            C::Help,
+            A::Back,
+            vec![p(K::Esc), c('?'), c('q')],
+            "close",
+            "close",
+        ));
+        Keymap { bindings: v }
+    }
+}
+
+impl Keymap {
+    /// Every binding.
+    pub fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// The action a key does, looking in `contexts` in order (the focused panel first).
+    pub fn action(&self, contexts: &[Context], key: &KeyEvent) -> Option<Action> {
+        let k = Key::of(key);
+        contexts.iter().find_map(|ctx| {
+            self.bindings
+                .iter()
+                .find(|b| b.context == *ctx && b.keys.contains(&k))
+                .map(|b| b.action)
+        })
+    }
+
+    /// The bindings that apply in `contexts`, a key shadowed by an earlier context left out.
+    pub fn active(&self, contexts: &[Context]) -> Vec<(Context, Vec<Key>, &Binding)> {
+        let mut out: Vec<(Context, Vec<Key>, &Binding)> = Vec::new();
+        let mut seen: Vec<Key> = Vec::new();
+        for ctx in contexts {
+            for b in self.bindings.iter().filter(|b| b.context == *ctx) {
+                let keys: Vec<Key> = b
+                    .keys
+                    .iter()
+                    .copied()
+                    .filter(|k| !seen.contains(k))
+                    .collect();
+                if !keys.is_empty() {
+                    out.push((*ctx, keys, b));
+                }
+            }
+            for b in self.bindings.iter().filter(|b| b.context == *ctx) {
+                seen.extend(b.keys.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Status-bar hints for `contexts`: `(keys, word)`.
+    pub fn hints(&self, contexts: &[Context]) -> Vec<(String, &'static str)> {
+        self.active(contexts)
+            .into_iter()
+            .filter(|(_, _, b)| !b.hint.is_empty())
+            .map(|(_, keys, b)| (keys[0].to_string(), b.hint))
+            .collect()
+    }
+
+    /// The first key bound to an action anywhere, for messages ("press o to open").
+    pub fn key_for(&self, action: Action) -> Option<Key> {
+        self.bindings
+            .iter()
+            .find(|b| b.action == action)
+            .and_then(|b| b.keys.first().copied())
+    }
+
+    /// Applies a patch: for each action named, its keys become the listed ones in every
+    /// context where it is bound.
+    pub fn patch(&mut self, entries: &[(Action, Vec<Key>)]) {
+        for (action, keys) in entries {
+            for b in self.bindings.iter_mut().filter(|b| b.action == *action) {
+                b.keys = keys.clone();
+            }
+        }
+    }
+
+    /// Reads a patch from RON text: `{ "action_name": ["key", …], … }`.
+    pub fn parse_patch(text: &str, file: &str) -> Result<Vec<(Action, Vec<Key>)>, KeymapError> {
+        let err = |line: usize, col: usize, message: String| KeymapError {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        };
+        let map: Vec<(String, Vec<String>)> = match ron::from_str::<OrderedMap<Vec<String>>>(text) {
+            Ok(m) => m.0,
+            Err(e) => {
+                return Err(err(
+                    e.span.start.line,
+                    e.span.start.col,
+                    format!("{}; expected {{ \"action\": [\"key\", …] }}", e.code),
+                ));
+            }
+        };
+        let locate = |needle: &str| -> (usize, usize) {
+            let quoted = format!("\"{needle}\"");
+            for (i, line) in text.lines().enumerate() {
+                if let Some(c) = line.find(&quoted) {
+                    return (i + 1, line[..c].chars().count() + 2);
+                }
+            }
+            (1, 1)
+        };
+        let mut out = Vec::new();
+        for (name, keys) in map {
+            let Some(action) = Action::from_name(&name) else {
+                let (l, c) = locate(&name);
+                let names: Vec<String> = Action::ALL.iter().map(|a| a.name()).collect();
+                return Err(err(
+                    l,
+                    c,
+                    format!(
+                        "unknown action {name:?}; expected one of {}",
+                        names.join(", ")
+                    ),
+                ));
+            };
+            let mut parsed = Vec::new();
+            for k in keys {
+                match Key::parse(&k) {
+                    Ok(key) => parsed.push(key),
+                    Err(m) => {
+                        let (l, c) = locate(&k);
+                        return Err(err(l, c, m));
+                    }
+                }
+            }
+            out.push((action, parsed));
+        }
+        Ok(out)
+    }
+
+    /// The default keymap patched from `keys.ron` in `dir`, if there is one. A bad file leaves
+    /// the defaults and returns the error to show.
+    pub fn load(dir: Option<&Path>) -> (Keymap, Option<String>) {
+        let mut km = Keymap::default();
+        let Some(dir) = dir else {
+            return (km, None);
+        };
+        let path = dir.join("keys.ron");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (km, None),
+            Err(e) => return (km, Some(format!("{}: {e}", path.display()))),
+        };
+        match Keymap::parse_patch(&text, &path.display().to_string()) {
+            Ok(p) => {
+                km.patch(&p);
+                (km, None)
+            }
+            Err(e) => (km, Some(format!("{e} (default keys in use)"))),
+        }
+    }
+}

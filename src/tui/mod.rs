@@ -1,0 +1,96 @@
+//! The terminal UI: the board, the orders, and a step-through of the resolver's decisions.
+//!
+//! - [`app`]: the app state and its one `update(action)`.
+//! - [`action`]: every action, each documented (the doc is its help text).
+//! - [`keymap`]: the one keymap — key handling, status-bar hints and the help popup.
+//! - [`event`]: input sources: the terminal, or a script for tests.
+//! - [`session`]: the loaded scenario, its adjudication and the stepper over its trace.
+//! - [`browser`]: the scenario browser's data.
+//! - [`theme`]: colours and styles (`NO_COLOR` honoured).
+//! - [`view`]: one file per view; draw functions are pure functions of the app state.
+//!
+//! The main loop, [`run_app`], is generic over the backend and the event source, so whole
+//! sessions run in tests against ratatui's `TestBackend`.
+
+pub mod action;
+pub mod app;
+pub mod art_shim;
+pub mod browser;
+pub mod event;
+pub mod keymap;
+pub mod session;
+pub mod theme;
+pub mod view;
+
+use std::path::Path;
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::execute;
+
+use crate::rules::Rules;
+use app::App;
+use browser::Folders;
+use event::{EventSource, TerminalEvents};
+
+/// An error of the main loop: drawing or reading input failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    /// The terminal could not be drawn to.
+    #[error("drawing failed: {0}")]
+    Draw(String),
+    /// Input could not be read.
+    #[error("reading input failed: {0}")]
+    Input(#[from] std::io::Error),
+    /// The scenario could not be opened.
+    #[error("{0}")]
+    Open(String),
+}
+
+/// Runs the app until the user quits or the event source ends. Draws a frame, waits for input
+/// (at most one autoplay interval), handles it.
+pub fn run_app<B: Backend, E: EventSource>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    events: &mut E,
+) -> Result<(), TuiError> {
+    loop {
+        terminal
+            .draw(|f| view::draw(f, app))
+            .map_err(|e| TuiError::Draw(e.to_string()))?;
+        if app.quit {
+            return Ok(());
+        }
+        let timeout = if app.playing {
+            app.speed
+        } else {
+            Duration::from_millis(500)
+        };
+        match events.next(timeout)? {
+            Some(input) => app.handle(input),
+            None => return Ok(()),
+        }
+    }
+}
+
+/// Opens the TUI on a file (or the built-in scenario) in the real terminal, and restores the
+/// terminal on quit, on error and on panic.
+pub fn run(file: Option<&Path>, rules: Option<Rules>) -> color_eyre::Result<()> {
+    // Load before touching the terminal: a bad file is a plain error message.
+    let mut app = App::open(file, rules, Folders::from_env()).map_err(TuiError::Open)?;
+    let mut terminal = ratatui::try_init()?;
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(std::io::stdout(), DisableMouseCapture);
+        hook(info);
+    }));
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let size = terminal.size()?;
+    app.size = (size.width, size.height);
+    let result = run_app(&mut terminal, &mut app, &mut TerminalEvents);
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    Ok(result?)
+}

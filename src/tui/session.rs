@@ -1,0 +1,321 @@
+//! The loaded scenario and everything computed from it: the adjudication under the current
+//! rules (traced, with a [`Stepper`] over the trace), the same under the compare rules, and the
+//! expectations check. Nothing here draws; the views read it.
+
+use std::path::PathBuf;
+
+use crate::adjudicator::legality::{OrderStatus, UnitOrder};
+use crate::adjudicator::resolver::NodeKind;
+use crate::adjudicator::stepper::Stepper;
+use crate::adjudicator::trace::Event;
+use crate::adjudicator::{Verdict, value_text};
+use crate::check::{Run, compare, run};
+use crate::map::ProvinceId;
+use crate::orders::{NameStyle, OrderKind, format_order};
+use crate::rules::{PRESETS, Rules};
+use crate::scenario::Scenario;
+
+/// A scenario with its adjudication.
+#[derive(Debug)]
+pub struct Session {
+    /// The scenario as loaded.
+    pub scenario: Scenario,
+    /// Where it came from (None: the built-in scenario).
+    pub path: Option<PathBuf>,
+    /// The rules in use (the scenario's own until the user changes them).
+    pub rules: Rules,
+    /// The adjudication under `rules`, traced.
+    pub run: Run,
+    /// A cursor over the movement resolver's trace (movement phases only).
+    pub stepper: Option<Stepper>,
+    /// Indices of the trace events worth a step (everything but bare visits).
+    pub steps: Vec<usize>,
+    /// The rules compared against.
+    pub compare_rules: Rules,
+    /// The adjudication under `compare_rules`.
+    pub compare: Run,
+    /// Mismatches with the scenario's expectations and the number of checks, if it has any.
+    pub expectations: Option<(Vec<String>, usize)>,
+}
+
+/// Why a scenario could not be opened.
+pub type OpenError = String;
+
+impl Session {
+    /// Adjudicates a scenario under `rules` (default: its own), compared with the next preset.
+    pub fn new(
+        scenario: Scenario,
+        path: Option<PathBuf>,
+        rules: Option<Rules>,
+    ) -> Result<Session, OpenError> {
+        let rules = rules.unwrap_or(scenario.rules);
+        let compare_rules = next_preset(&rules, 1);
+        let r = run(&scenario, Some(rules), true).map_err(|e| e.to_string())?;
+        let c = run(&scenario, Some(compare_rules), false).map_err(|e| e.to_string())?;
+        let mut s = Session {
+            scenario,
+            path,
+            rules,
+            run: r,
+            stepper: None,
+            steps: Vec::new(),
+            compare_rules,
+            compare: c,
+            expectations: None,
+        };
+        s.refresh();
+        Ok(s)
+    }
+
+    fn refresh(&mut self) {
+        self.stepper = self.run.movement.as_ref().and_then(Stepper::new);
+        self.steps = match &self.stepper {
+            Some(st) => st
+                .events()
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| !matches!(e, Event::Visit { .. } | Event::Resolved { .. }))
+                .map(|(i, _)| i)
+                .collect(),
+            None => Vec::new(),
+        };
+        if let Some(st) = &mut self.stepper {
+            st.seek(st.len());
+        }
+        self.expectations = self
+            .scenario
+            .expect
+            .as_ref()
+            .map(|_| compare(&self.scenario, &self.run));
+    }
+
+    /// Re-adjudicates under other rules (the stepper starts at the end again).
+    pub fn set_rules(&mut self, rules: Rules) {
+        if let Ok(r) = run(&self.scenario, Some(rules), true) {
+            self.rules = rules;
+            self.run = r;
+            self.refresh();
+        }
+    }
+
+    /// Compares against other rules.
+    pub fn set_compare(&mut self, rules: Rules) {
+        if let Ok(c) = run(&self.scenario, Some(rules), false) {
+            self.compare_rules = rules;
+            self.compare = c;
+        }
+    }
+
+    /// A short name for where the scenario came from.
+    pub fn source_name(&self) -> String {
+        match &self.path {
+            Some(p) => p.display().to_string(),
+            None => "built-in".into(),
+        }
+    }
+
+    /// The unit (index) an order of the phase applies to, for movement phases.
+    pub fn order_unit(&self, order: usize) -> Option<usize> {
+        let m = self.run.movement.as_ref()?;
+        match m.prepared.status.get(order)? {
+            OrderStatus::Applied(u) => Some(*u),
+            OrderStatus::Illegal(_) => None,
+        }
+    }
+
+    /// The submitted order that applies to a unit, for movement phases.
+    pub fn unit_order(&self, unit: usize) -> Option<usize> {
+        self.run
+            .movement
+            .as_ref()?
+            .prepared
+            .source
+            .get(unit)
+            .copied()
+            .flatten()
+    }
+
+    /// The decision that says whether an order succeeds: MOVE for a move, SUPPORT for a
+    /// support, DISLODGE for a hold or a convoy.
+    pub fn main_decision(&self, order: usize) -> Option<u32> {
+        let m = self.run.movement.as_ref()?;
+        let u = self.order_unit(order)?;
+        match m.prepared.orders.get(u)? {
+            UnitOrder::Move { .. } => m.graph.node_of(u, NodeKind::Move),
+            UnitOrder::Support { void: None, .. } => m.graph.node_of(u, NodeKind::Support),
+            UnitOrder::Support { .. } | UnitOrder::Convoy { void: Some(_), .. } => None,
+            UnitOrder::Hold | UnitOrder::Convoy { .. } => m.graph.node_of(u, NodeKind::Dislodge),
+        }
+    }
+
+    /// The decisions that decided an order, the main one first: MOVE and PATH of a move,
+    /// SUPPORT of a support, DISLODGE of the unit.
+    pub fn order_decisions(&self, order: usize) -> Vec<u32> {
+        let Some(m) = self.run.movement.as_ref() else {
+            return Vec::new();
+        };
+        let Some(u) = self.order_unit(order) else {
+            return Vec::new();
+        };
+        let mut v: Vec<u32> = self.main_decision(order).into_iter().collect();
+        for k in [NodeKind::Path, NodeKind::Support, NodeKind::Dislodge] {
+            if let Some(id) = m.graph.node_of(u, k)
+                && !v.contains(&id)
+            {
+                v.push(id);
+            }
+        }
+        v
+    }
+
+    /// An order's verdict as of the stepper's cursor: known once its main decision is settled
+    /// (illegal and void orders are known from the start); None while open.
+    pub fn verdict_now(&self, order: usize) -> Option<Verdict> {
+        let out = self.run.phase.outcomes.get(order)?;
+        if matches!(out.verdict, Verdict::Illegal | Verdict::Void) {
+            return Some(out.verdict);
+        }
+        match (&self.stepper, self.main_decision(order)) {
+            (Some(st), Some(id)) if !st.resolved(id) => None,
+            _ => Some(out.verdict),
+        }
+    }
+
+    /// Whether a unit's move has succeeded / failed as of the cursor (None: open or no move).
+    pub fn moved_now(&self, unit: usize) -> Option<bool> {
+        let m = self.run.movement.as_ref()?;
+        let id = m.graph.node_of(unit, NodeKind::Move)?;
+        let st = self.stepper.as_ref()?;
+        let (lo, hi) = st.bounds(id);
+        (lo == hi).then_some(lo == 1)
+    }
+
+    /// Whether a unit is dislodged as of the cursor.
+    pub fn dislodged_now(&self, unit: usize) -> bool {
+        let (Some(m), Some(st)) = (self.run.movement.as_ref(), self.stepper.as_ref()) else {
+            return false;
+        };
+        m.graph
+            .node_of(unit, NodeKind::Dislodge)
+            .is_some_and(|id| st.bounds(id) == (1, 1))
+    }
+
+    /// A decision's subject: `MOVE A Bre - Lon`.
+    pub fn node_subject(&self, id: u32) -> String {
+        let Some(m) = self.run.movement.as_ref() else {
+            return String::new();
+        };
+        let Some(node) = m.graph.nodes.get(id as usize) else {
+            return String::new();
+        };
+        format!("{} {}", short_kind(node.kind), self.unit_text(node.unit))
+    }
+
+    /// A unit's order in short form (`A Bre - Lon`), or the unit when it has none.
+    pub fn unit_text(&self, unit: usize) -> String {
+        let s = &self.scenario;
+        match self.unit_order(unit) {
+            Some(i) => self.order_short(i),
+            None => s
+                .units
+                .get(unit)
+                .map(|u| format!("{} {}", u.kind.letter(), s.map.loc_abbr(u.loc)))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// An order in short form, without its power: `F Lon S F Wal - Eng`.
+    pub fn order_short(&self, order: usize) -> String {
+        let s = &self.scenario;
+        match s.orders.get(order) {
+            Some(o) => {
+                let mut o = o.order.clone();
+                o.power = None;
+                format_order(&s.map, &o, NameStyle::Abbr)
+            }
+            None => String::new(),
+        }
+    }
+
+    /// A decision's value as of the cursor, in words.
+    pub fn node_value(&self, id: u32) -> String {
+        let (Some(m), Some(st)) = (self.run.movement.as_ref(), self.stepper.as_ref()) else {
+            return String::new();
+        };
+        let (lo, hi) = st.bounds(id);
+        m.graph
+            .nodes
+            .get(id as usize)
+            .map(|n| value_text(n.kind, lo, hi))
+            .unwrap_or_default()
+    }
+
+    /// The province an order's unit stands in.
+    pub fn order_province(&self, order: usize) -> Option<ProvinceId> {
+        let o = self.scenario.orders.get(order)?;
+        o.order.unit.map(|u| u.loc.province)
+    }
+
+    /// The province an order aims at (a move's destination, a supported move's destination or
+    /// the supported unit's province, a convoy's destination).
+    pub fn order_target(&self, order: usize) -> Option<ProvinceId> {
+        let o = self.scenario.orders.get(order)?;
+        match &o.order.kind {
+            OrderKind::Move { dest, .. } => Some(dest.province),
+            OrderKind::Support { target, dest } => {
+                Some(dest.map(|d| d.province).unwrap_or(target.unit.loc.province))
+            }
+            OrderKind::Convoy { dest, .. } => Some(dest.province),
+            _ => None,
+        }
+    }
+
+    /// The province of the unit an order supports or convoys.
+    pub fn order_helped(&self, order: usize) -> Option<ProvinceId> {
+        let o = self.scenario.orders.get(order)?;
+        match &o.order.kind {
+            OrderKind::Support { target, .. } => Some(target.unit.loc.province),
+            OrderKind::Convoy { army, .. } => Some(army.unit.loc.province),
+            _ => None,
+        }
+    }
+
+    /// The first order whose unit stands in a province.
+    pub fn order_at(&self, p: ProvinceId) -> Option<usize> {
+        (0..self.scenario.orders.len()).find(|&i| self.order_province(i) == Some(p))
+    }
+
+    /// The name of the preset the rules equal, or `custom`.
+    pub fn rules_name(rules: &Rules) -> String {
+        rules.preset_name().unwrap_or("custom").to_string()
+    }
+}
+
+/// The preset `step` places after (or before) the one `rules` equal; from custom rules, the
+/// first (or last) preset.
+pub fn next_preset(rules: &Rules, step: isize) -> Rules {
+    let n = PRESETS.len() as isize;
+    let here = PRESETS
+        .iter()
+        .position(|(p, _)| Rules::preset(p).as_ref() == Some(rules));
+    let i = match here {
+        Some(i) => (i as isize + step).rem_euclid(n),
+        None if step >= 0 => 0,
+        None => n - 1,
+    };
+    Rules::preset(PRESETS[i as usize].0).unwrap_or_default()
+}
+
+/// Short decision-kind names for narrow panels.
+pub fn short_kind(k: NodeKind) -> &'static str {
+    match k {
+        NodeKind::Move => "MOVE",
+        NodeKind::Support => "SUPPORT",
+        NodeKind::Dislodge => "DISLODGE",
+        NodeKind::Path => "PATH",
+        NodeKind::Attack => "ATTACK",
+        NodeKind::Hold => "HOLD",
+        NodeKind::Prevent => "PREVENT",
+        NodeKind::Defend => "DEFEND",
+    }
+}

@@ -1,0 +1,102 @@
+//! The scenario browser popup: the file list filtered as the user types, and a preview.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Margin, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+use super::{fit, scroll};
+use crate::tui::app::App;
+use crate::tui::browser::{Browser, Preview};
+
+/// A centred rectangle taking `pct` percent of `area` (at least 20×6 when it fits).
+pub fn centered(area: Rect, pct: u16) -> Rect {
+    let w = (area.width * pct / 100).max(20.min(area.width));
+    let h = (area.height * pct / 100).max(6.min(area.height));
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// Draws the browser.
+pub fn draw(frame: &mut Frame, app: &App, b: &Browser) {
+    let area = centered(frame.area(), 90);
+    frame.render_widget(Clear, area);
+    let t = &app.theme;
+    let visible = b.visible();
+    let title = format!(
+        " Open a scenario — {} of {} files — type to filter, enter opens, esc closes ",
+        visible.len(),
+        b.entries.len()
+    );
+    frame.render_widget(
+        Block::bordered()
+            .title(fit(&title, area.width as usize))
+            .border_style(t.focus()),
+        area,
+    );
+    let inner = area.inner(Margin::new(1, 1));
+    let wide = inner.width >= 60;
+    let (list, preview) = if wide {
+        let [l, p] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .areas(inner);
+        (l, Some(p))
+    } else {
+        (inner, None)
+    };
+    let mut lines = vec![Line::from(vec![
+        Span::styled("filter: ", t.focus()),
+        Span::raw(format!("{}▏", b.filter)),
+    ])];
+    let h = list.height.saturating_sub(1) as usize;
+    let top = scroll(b.row, visible.len(), h);
+    for (i, e) in visible.iter().enumerate().skip(top).take(h) {
+        let mut line = Line::raw(fit(&e.label, list.width as usize));
+        if i == b.row {
+            line = line.style(t.selected());
+        }
+        lines.push(line);
+    }
+    if visible.is_empty() {
+        lines.push(Line::styled("(no file matches)", t.dim()));
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+    if let Some(p) = preview {
+        let mut lines = Vec::new();
+        match &b.preview {
+            Some((
+                path,
+                Preview::Ok {
+                    title,
+                    source,
+                    phase,
+                    description,
+                    orders,
+                },
+            )) => {
+                lines.push(Line::styled(title.clone(), t.focus()));
+                lines.push(Line::raw(format!("source: {source}")));
+                lines.push(Line::raw(format!("phase:  {phase}")));
+                lines.push(Line::raw(format!("orders: {orders}")));
+                lines.push(Line::styled(path.display().to_string(), t.dim()));
+                lines.push(Line::raw(""));
+                lines.push(Line::raw(description.clone()));
+            }
+            Some((path, Preview::Error(e))) => {
+                lines.push(Line::styled("This file does not load:", t.error()));
+                lines.push(Line::raw(e.clone()));
+                lines.push(Line::styled(path.display().to_string(), t.dim()));
+            }
+            None => {}
+        }
+        frame.render_widget(
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .block(Block::new().borders(ratatui::widgets::Borders::LEFT)),
+            p,
+        );
+    }
+}

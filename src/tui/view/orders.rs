@@ -1,0 +1,123 @@
+//! The orders panel: every order with its verdict glyph (as of the stepper's cursor) and its
+//! reason; the selected order in full below.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{Panes, fit, panel, scroll};
+use crate::adjudicator::Verdict;
+use crate::tui::app::{App, Focus};
+
+const DETAIL: u16 = 5;
+
+fn split(area: Rect) -> (Rect, Option<Rect>) {
+    let inner = area.inner(ratatui::layout::Margin::new(1, 1));
+    if inner.height > DETAIL + 3 {
+        let [list, detail] =
+            Layout::vertical([Constraint::Min(1), Constraint::Length(DETAIL)]).areas(inner);
+        (list, Some(detail))
+    } else {
+        (inner, None)
+    }
+}
+
+/// The words for a verdict.
+pub fn verdict_word(v: Option<Verdict>) -> &'static str {
+    match v {
+        Some(Verdict::Succeeds) => "succeeds",
+        Some(Verdict::Fails) => "fails",
+        Some(Verdict::Illegal) => "illegal",
+        Some(Verdict::Void) => "void",
+        None => "not decided yet",
+    }
+}
+
+/// Draws the panel.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let title = format!(" Orders ({}) ", s.scenario.orders.len());
+    frame.render_widget(panel(app, title, Focus::Orders), area);
+    let (list, detail) = split(area);
+    let n = s.scenario.orders.len();
+    let h = list.height as usize;
+    let top = scroll(app.order, n, h);
+    let width = list.width as usize;
+    let mut lines = Vec::new();
+    if n == 0 {
+        lines.push(Line::styled("(no orders)", app.theme.dim()));
+    }
+    for i in top..(top + h).min(n) {
+        let o = &s.scenario.orders[i];
+        let v = s.verdict_now(i);
+        let (glyph, gstyle) = app.theme.verdict(v);
+        let power = &s.scenario.map.power(o.power).name;
+        let pw: String = power.chars().take(3).collect();
+        let reason = if v.is_some() {
+            s.run
+                .phase
+                .outcomes
+                .get(i)
+                .map(|r| r.reason.as_str())
+                .unwrap_or("")
+        } else {
+            "…"
+        };
+        let text_w = width.saturating_sub(6);
+        let short = s.order_short(i);
+        let order_w = short.chars().count().min(text_w);
+        let reason_room = text_w.saturating_sub(order_w + 2);
+        let mut spans = vec![
+            Span::styled(glyph, gstyle),
+            Span::raw(" "),
+            Span::styled(pw, app.theme.power(o.power.0 as usize)),
+            Span::raw(" "),
+            Span::raw(fit(&short, text_w)),
+        ];
+        if reason_room > 3 {
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(fit(reason, reason_room), app.theme.dim()));
+        }
+        let mut line = Line::from(spans);
+        if i == app.order {
+            line = line.style(app.theme.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+    if let (Some(d), Some(o)) = (detail, s.scenario.orders.get(app.order)) {
+        let v = s.verdict_now(app.order);
+        let (glyph, gstyle) = app.theme.verdict(v);
+        let out = s.run.phase.outcomes.get(app.order);
+        let mut lines = vec![
+            Line::styled("─".repeat(d.width as usize), app.theme.dim()),
+            Line::from(vec![
+                Span::styled(format!("{glyph} {}", verdict_word(v)), gstyle),
+                Span::raw(": "),
+                Span::raw(o.text.clone()),
+            ]),
+        ];
+        if let (Some(out), Some(_)) = (out, v) {
+            let mut text = out.reason.clone();
+            if let Some(b) = out.backup {
+                text.push_str(&format!(" [{}]", b.name()));
+            }
+            lines.push(Line::raw(text));
+        }
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), d);
+    }
+}
+
+/// The order under a click at row `y`.
+pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
+    let area = panes.orders?;
+    let (list, _) = split(area);
+    if y < list.y || y >= list.y + list.height {
+        return None;
+    }
+    let n = app.session.scenario.orders.len();
+    let top = scroll(app.order, n, list.height as usize);
+    let i = top + (y - list.y) as usize;
+    (i < n).then_some(i)
+}

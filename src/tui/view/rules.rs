@@ -1,0 +1,169 @@
+//! The rules panel (every option with its value; the selected one changes with ←/→) and the
+//! compare panel (the same scenario under two rule sets, differences highlighted).
+
+use ratatui::Frame;
+use ratatui::layout::{Margin, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{Panes, fit, panel, scroll};
+use crate::board::Unit;
+use crate::tui::app::{App, Focus};
+use crate::tui::session::Session;
+
+fn header_rows() -> u16 {
+    2
+}
+
+/// Draws the rules panel.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let title = format!(" Rules: {} ", Session::rules_name(&s.rules));
+    frame.render_widget(panel(app, title, Focus::Rules), area);
+    let inner = area.inner(Margin::new(1, 1));
+    let table = s.rules.table();
+    let own = s.scenario.rules.table();
+    let t = &app.theme;
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("←/→", t.focus()),
+            Span::raw(" value  "),
+            Span::styled("p", t.focus()),
+            Span::raw(" preset  "),
+            Span::styled("c", t.focus()),
+            Span::raw(" compare  "),
+            Span::styled("r", t.focus()),
+            Span::raw(" scenario's"),
+        ]),
+        Line::styled("* differs from the scenario's own rules", t.dim()),
+    ];
+    let h = inner.height.saturating_sub(header_rows()) as usize;
+    let top = scroll(app.rule_row, table.len(), h);
+    let w = inner.width as usize;
+    for (i, row) in table.iter().enumerate().skip(top).take(h) {
+        let changed = own.get(i).is_some_and(|o| o.value != row.value);
+        let text = format!(
+            "{} {:<5} {:<28} {}",
+            if changed { "*" } else { " " },
+            row.issue,
+            row.field,
+            row.value
+        );
+        let mut line = Line::raw(fit(&text, w));
+        if changed {
+            line = line.style(t.differs());
+        }
+        if i == app.rule_row {
+            line = line.style(t.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The rule row under a click at row `y`.
+pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
+    let inner = panes.rules?.inner(Margin::new(1, 1));
+    let first = inner.y + header_rows();
+    if y < first || y >= inner.bottom() {
+        return None;
+    }
+    let n = app.session.rules.table().len();
+    let h = inner.height.saturating_sub(header_rows()) as usize;
+    let i = scroll(app.rule_row, n, h) + (y - first) as usize;
+    (i < n).then_some(i)
+}
+
+fn describe(s: &Session, units: &[Unit]) -> String {
+    let mut v: Vec<String> = units.iter().map(|u| u.describe(&s.scenario.map)).collect();
+    v.sort();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Draws the comparison of the rules with the compare rules.
+pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let a = Session::rules_name(&s.rules);
+    let b = Session::rules_name(&s.compare_rules);
+    let title = format!(" Compare: {a} (left) vs {b} (right) ");
+    frame.render_widget(
+        ratatui::widgets::Block::bordered().title(fit(&title, area.width as usize)),
+        area,
+    );
+    let inner = area.inner(Margin::new(1, 1));
+    let t = &app.theme;
+    let mut lines = Vec::new();
+    let diff: Vec<_> = s
+        .rules
+        .table()
+        .into_iter()
+        .zip(s.compare_rules.table())
+        .filter(|(x, y)| x.value != y.value)
+        .map(|(x, y)| format!("{}: {} / {}", x.field, x.value, y.value))
+        .collect();
+    lines.push(Line::styled(
+        if diff.is_empty() {
+            "the two rule sets are the same".to_string()
+        } else {
+            format!("options that differ: {}", diff.join(", "))
+        },
+        t.dim(),
+    ));
+    let n = app.changed_outcomes();
+    lines.push(Line::styled(
+        match n {
+            0 => "no order's outcome differs".to_string(),
+            n => format!("{n} order outcome(s) differ (highlighted)"),
+        },
+        if n > 0 { t.error() } else { t.ok() },
+    ));
+    lines.push(Line::raw(""));
+    let ra = &s.run.phase.outcomes;
+    let rb = &s.compare.phase.outcomes;
+    for (i, o) in s.scenario.orders.iter().enumerate() {
+        let (Some(x), Some(y)) = (ra.get(i), rb.get(i)) else {
+            continue;
+        };
+        let (ga, sa) = t.verdict(Some(x.verdict));
+        let (gb, sb) = t.verdict(Some(y.verdict));
+        let differs = x.verdict != y.verdict;
+        let mut line = Line::from(vec![
+            Span::styled(ga, sa),
+            Span::raw(" "),
+            Span::styled(gb, sb),
+            Span::raw(format!(" {}", o.text)),
+        ]);
+        if differs {
+            line = line.style(t.differs());
+        }
+        lines.push(line);
+        if differs {
+            lines.push(Line::styled(format!("    {a}: {}", x.reason), t.dim()));
+            lines.push(Line::styled(format!("    {b}: {}", y.reason), t.dim()));
+        }
+    }
+    let da: Vec<Unit> = s.run.phase.dislodged.iter().map(|d| d.unit).collect();
+    let db: Vec<Unit> = s.compare.phase.dislodged.iter().map(|d| d.unit).collect();
+    lines.push(Line::raw(""));
+    let same = {
+        let mut x = da.clone();
+        let mut y = db.clone();
+        x.sort_by_key(|u| u.loc.0);
+        y.sort_by_key(|u| u.loc.0);
+        x == y
+    };
+    let style = if same { t.dim() } else { t.differs() };
+    lines.push(Line::styled(
+        format!("dislodged ({a}): {}", describe(s, &da)),
+        style,
+    ));
+    lines.push(Line::styled(
+        format!("dislodged ({b}): {}", describe(s, &db)),
+        style,
+    ));
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}

@@ -1,0 +1,149 @@
+//! The tab bar, the current-event line and the status bar (hints from the keymap, messages,
+//! the expectations check).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::fit;
+use crate::tui::app::{App, Popup, View};
+use crate::tui::session::Session;
+
+/// The tabs, in order, with their labels.
+pub const TABS: &[(View, &str)] = &[
+    (View::Board, " 1 Board "),
+    (View::Stepper, " 2 Stepper "),
+    (View::Rules, " 3 Rules "),
+];
+
+/// The tab bar with the scenario's title, phase and rules on the right.
+pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
+    let mut spans = Vec::new();
+    for (v, label) in TABS {
+        let style = if *v == app.view {
+            app.theme.focus().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::new()
+        };
+        spans.push(Span::styled(*label, style));
+        spans.push(Span::raw(" "));
+    }
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let s = &app.session;
+    let right = format!(
+        "{} · {} · rules: {} ",
+        s.scenario.title,
+        s.scenario.phase,
+        Session::rules_name(&s.rules)
+    );
+    let room = (area.width as usize).saturating_sub(used + 1);
+    let right = fit(&right, room);
+    let pad = room.saturating_sub(right.chars().count());
+    spans.push(Span::raw(" ".repeat(pad + 1)));
+    spans.push(Span::styled(right, app.theme.dim()));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The stepper's position and the event at the cursor.
+pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let line = match &s.stepper {
+        Some(st) => {
+            let applied = s.steps.partition_point(|&i| i < st.cursor());
+            let (text, style) = match applied.checked_sub(1) {
+                None => ("start: nothing decided yet".to_string(), app.theme.dim()),
+                Some(k) => super::trace::describe(app, s.steps[k]),
+            };
+            let play = if app.playing {
+                format!(" ▶ {} ms", app.speed.as_millis())
+            } else {
+                String::new()
+            };
+            Line::from(vec![
+                Span::styled(
+                    format!("step {applied}/{}{play} ", s.steps.len()),
+                    app.theme.focus(),
+                ),
+                Span::styled(text, style),
+            ])
+        }
+        None => Line::from(Span::styled(
+            format!(
+                "{}: no decision graph — the stepper view lists each order's outcome",
+                s.scenario.phase
+            ),
+            app.theme.dim(),
+        )),
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The expectations in a few words: `expectations: all 8 met`.
+pub fn expectations(s: &Session) -> Option<(String, bool)> {
+    let (bad, n) = s.expectations.as_ref()?;
+    Some(if bad.is_empty() {
+        (format!("expectations: all {n} met"), true)
+    } else {
+        (
+            format!("expectations: {} of {n} differ — {}", bad.len(), bad[0]),
+            false,
+        )
+    })
+}
+
+/// Hints (or the message, or the prompt) on the left, the expectations on the right.
+pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    let width = area.width as usize;
+    let right = expectations(&app.session);
+    let right_len = right
+        .as_ref()
+        .map_or(0, |(t, _)| t.chars().count().min(width / 2));
+    let left_room = width.saturating_sub(right_len + 1);
+    let mut spans: Vec<Span> = Vec::new();
+    if let Some(Popup::Goto(text)) = &app.popup {
+        spans.push(Span::styled("find province: ", app.theme.focus()));
+        spans.push(Span::raw(format!("{text}▏")));
+        spans.push(Span::styled("  enter go · esc cancel", app.theme.dim()));
+    } else if let Some(m) = &app.message {
+        let style = if m.error {
+            app.theme.error()
+        } else {
+            Style::new()
+        };
+        spans.push(Span::styled(fit(&m.text, left_room), style));
+    } else {
+        let mut used = 0;
+        for (key, word) in app.keymap.hints(&app.contexts()) {
+            let piece = key.chars().count() + word.chars().count() + 2;
+            if used + piece > left_room {
+                break;
+            }
+            spans.push(Span::styled(key, app.theme.focus()));
+            spans.push(Span::raw(format!(" {word} ")));
+            used += piece;
+        }
+    }
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    if let Some((t, ok)) = right {
+        let t = fit(
+            &t,
+            width
+                .saturating_sub(used + 1)
+                .min(width / 2)
+                .max(right_len.min(width.saturating_sub(used + 1))),
+        );
+        let pad = width.saturating_sub(used + t.chars().count());
+        spans.push(Span::raw(" ".repeat(pad)));
+        spans.push(Span::styled(
+            t,
+            if ok {
+                app.theme.ok()
+            } else {
+                app.theme.error()
+            },
+        ));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

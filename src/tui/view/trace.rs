@@ -1,0 +1,162 @@
+//! The trace panel: the resolver's events in order, with the stepper's cursor. Rows above the
+//! cursor have happened, rows below have not.
+
+use ratatui::Frame;
+use ratatui::layout::{Margin, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{Panes, fit, panel, scroll};
+use crate::adjudicator::trace::{CycleKind, Event};
+use crate::adjudicator::value_text;
+use crate::tui::app::{App, Focus};
+
+/// One event in words, with the style that marks its kind.
+pub fn describe(app: &App, index: usize) -> (String, Style) {
+    let s = &app.session;
+    let (Some(st), Some(m)) = (&s.stepper, &s.run.movement) else {
+        return (String::new(), Style::new());
+    };
+    let t = &app.theme;
+    let kind = |id: u32| m.graph.nodes.get(id as usize).map(|n| n.kind);
+    match st.events().get(index) {
+        Some(Event::Tightened { node, from, to, .. }) => {
+            let Some(k) = kind(*node) else {
+                return (String::new(), Style::new());
+            };
+            let settled = to.0 == to.1;
+            (
+                format!(
+                    "{}: {} → {}",
+                    s.node_subject(*node),
+                    value_text(k, from.0, from.1),
+                    value_text(k, to.0, to.1)
+                ),
+                if settled { t.settled() } else { t.open() },
+            )
+        }
+        Some(Event::Resolved { node, value }) => (
+            format!(
+                "{} settled: {}",
+                s.node_subject(*node),
+                kind(*node)
+                    .map(|k| value_text(k, *value, *value))
+                    .unwrap_or_default()
+            ),
+            t.settled(),
+        ),
+        Some(Event::Visit { node }) => (format!("evaluate {}", s.node_subject(*node)), t.dim()),
+        Some(Event::CycleFound { members, kind: ck }) => {
+            let what = match ck {
+                CycleKind::CircularMovement => "circular movement",
+                CycleKind::ConvoyParadox => "convoy paradox",
+            };
+            let names: Vec<String> = members.iter().map(|id| s.node_subject(*id)).collect();
+            (
+                format!(
+                    "CYCLE ({what}) of {} decisions: {}",
+                    members.len(),
+                    names.join(" · ")
+                ),
+                t.cycle(),
+            )
+        }
+        Some(Event::ConvoysCancelled { fleets }) => {
+            let names: Vec<String> = fleets
+                .iter()
+                .filter_map(|f| s.scenario.units.get(*f))
+                .map(|u| format!("{} {}", u.kind.letter(), s.scenario.map.loc_abbr(u.loc)))
+                .collect();
+            (
+                format!(
+                    "Szykman: the convoy of {} is cancelled; the fleet holds",
+                    names.join(", ")
+                ),
+                t.forced(),
+            )
+        }
+        Some(Event::BackupApplied { rule, forced }) => {
+            let f: Vec<String> = forced
+                .iter()
+                .map(|(id, v)| {
+                    format!(
+                        "{} = {}",
+                        s.node_subject(*id),
+                        kind(*id).map(|k| value_text(k, *v, *v)).unwrap_or_default()
+                    )
+                })
+                .collect();
+            (
+                format!(
+                    "BACKUP RULE: {}{}",
+                    rule.name(),
+                    if f.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" — forced {}", f.join(", "))
+                    }
+                ),
+                t.forced(),
+            )
+        }
+        None => (String::new(), Style::new()),
+    }
+}
+
+fn layout(app: &App, inner: Rect) -> (usize, usize) {
+    let s = &app.session;
+    let applied = s
+        .stepper
+        .as_ref()
+        .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
+    // Row 0 is "start"; row r (1..) is step r-1.
+    let rows = s.steps.len() + 1;
+    (applied, scroll(applied, rows, inner.height as usize))
+}
+
+/// Draws the panel.
+pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let title = format!(" Trace ({} steps) ", s.steps.len());
+    frame.render_widget(panel(app, title, Focus::Trace), area);
+    let inner = area.inner(Margin::new(1, 1));
+    let (applied, top) = layout(app, inner);
+    let w = inner.width as usize;
+    let mut lines = Vec::new();
+    for row in top..(top + inner.height as usize).min(s.steps.len() + 1) {
+        let (text, style) = if row == 0 {
+            ("start: every decision open".to_string(), app.theme.dim())
+        } else {
+            describe(app, s.steps[row - 1])
+        };
+        let num = format!("{row:>4} ");
+        let future = row > applied;
+        let style = if future { app.theme.dim() } else { style };
+        let mut line = Line::from(vec![
+            Span::styled(num, app.theme.dim()),
+            Span::styled(fit(&text, w.saturating_sub(5)), style),
+        ]);
+        if row == applied {
+            line = line.style(app.theme.cursor());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The cursor position (events applied) for a click on row `y`.
+pub fn cursor_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
+    let inner = panes.trace?.inner(Margin::new(1, 1));
+    if y < inner.y || y >= inner.bottom() {
+        return None;
+    }
+    let (_, top) = layout(app, inner);
+    let row = top + (y - inner.y) as usize;
+    let s = &app.session;
+    match row {
+        0 => Some(0),
+        r if r <= s.steps.len() => Some(s.steps[r - 1] + 1),
+        _ => None,
+    }
+}

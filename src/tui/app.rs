@@ -158,6 +158,7 @@ impl App {
             size: (120, 40),
         };
         app.select_order(0);
+        app.set_tree_root(0);
         app
     }
 
@@ -474,18 +475,27 @@ impl App {
         self.focus = self.panels()[0];
     }
 
+    /// Re-adjudicates under `r`, compared with the scenario's own rules (or, when `r` are the
+    /// scenario's own, with the next preset) so that the compare view shows what the change
+    /// decides.
     fn set_rules(&mut self, r: Rules) {
         self.session.set_rules(r);
-        if self.session.compare_rules == r {
-            self.session.set_compare(next_preset(&r, 1));
-        }
+        let own = self.session.scenario.rules;
+        self.session
+            .set_compare(if r == own { next_preset(&r, 1) } else { own });
         let changed = self.changed_outcomes();
         self.info(format!(
             "rules: {}; {}",
             super::session::Session::rules_name(&r),
             match changed {
-                0 => "no outcome differs from the compare rules".to_string(),
-                n => format!("{n} outcome(s) differ from the compare rules (3: Rules view)"),
+                0 => format!(
+                    "no outcome differs from {}",
+                    super::session::Session::rules_name(&self.session.compare_rules)
+                ),
+                n => format!(
+                    "{n} outcome(s) differ from {} (3: Rules view)",
+                    super::session::Session::rules_name(&self.session.compare_rules)
+                ),
             }
         ));
     }
@@ -752,6 +762,7 @@ impl App {
                 self.popup = None;
                 self.decision = 0;
                 self.tree = Tree::default();
+                self.set_tree_root(0);
                 self.province = None;
                 self.after = false;
                 self.playing = false;

@@ -57,6 +57,9 @@ pub fn run_app<B: Backend, E: EventSource>(
     events: &mut E,
 ) -> Result<(), TuiError> {
     loop {
+        if let Ok(size) = terminal.size() {
+            app.size = (size.width, size.height);
+        }
         terminal
             .draw(|f| view::draw(f, app))
             .map_err(|e| TuiError::Draw(e.to_string()))?;

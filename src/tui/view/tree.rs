@@ -99,7 +99,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let value = s.node_value(r.id);
         let indent = "  ".repeat(depth.min(20));
         let subject = s.node_subject(r.id);
-        let room = w.saturating_sub(indent.len() + 4 + value.chars().count() + 1);
+        let room = w.saturating_sub(indent.len() + 5 + value.chars().count() + 1);
         let mut line = Line::from(vec![
             Span::raw(indent),
             Span::styled(
@@ -111,6 +111,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
                 },
             ),
             Span::styled(mark, style),
+            Span::raw(" "),
             Span::raw(format!("{:<room$} ", fit(&subject, room))),
             Span::styled(value, style),
         ]);

@@ -1,0 +1,454 @@
+//! The TUI as a user meets it: whole scripted sessions against ratatui's `TestBackend` (keys
+//! in, state and frames out), snapshots of every view at 120×40 and 80×24, and the colours that
+//! carry meaning.
+
+use std::path::{Path, PathBuf};
+
+use dipsandbox::adjudicator::trace::Event;
+use dipsandbox::tui::action::Action;
+use dipsandbox::tui::app::{App, Focus, Popup, View};
+use dipsandbox::tui::browser::Folders;
+use dipsandbox::tui::event::{Input, Script};
+use dipsandbox::tui::keymap::{Context, Keymap};
+use dipsandbox::tui::run_app;
+use dipsandbox::tui::session::Session;
+use dipsandbox::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::style::Color;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dipsandbox-tui-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Folders that keep the tests hermetic: the bundled scenarios, and empty user and config
+/// folders of the test's own.
+fn folders(name: &str) -> Folders {
+    Folders {
+        bundled: Some(PathBuf::from("scenarios")),
+        user: Some(temp_dir(&format!("{name}-data"))),
+        config: Some(temp_dir(&format!("{name}-config"))),
+    }
+}
+
+fn app(file: Option<&str>, name: &str) -> App {
+    let mut a = App::open(file.map(Path::new), None, folders(name)).expect("scenario opens");
+    a.theme = Theme::new(true);
+    a
+}
+
+/// Runs a script of keys and returns the last frame.
+fn run(app: &mut App, w: u16, h: u16, keys: &str) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    run_app(&mut terminal, app, &mut Script::keys(keys)).expect("session runs");
+    terminal.backend().buffer().clone()
+}
+
+fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The cell where `needle` first starts on screen.
+fn find(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {
+    let n: Vec<char> = needle.chars().collect();
+    for y in 0..buf.area.height {
+        let row: Vec<String> = (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        for x in 0..row.len() {
+            if x + n.len() <= row.len() && (0..n.len()).all(|k| row[x + k] == n[k].to_string()) {
+                return Some((x as u16, y));
+            }
+        }
+    }
+    None
+}
+
+/// The screen cell of a trace row (row 0 is "start"), while the trace is scrolled to its top.
+fn trace_row(a: &App, row: u16) -> (u16, u16) {
+    let r = a.panes().trace.expect("stepper view shows the trace");
+    (r.x + 1, r.y + 1 + row)
+}
+
+#[test]
+fn opens_on_the_builtin_scenario_with_results() {
+    let mut a = app(None, "open");
+    let buf = run(&mut a, 120, 40, "");
+    let t = text(&buf);
+    assert!(t.contains("Pandin's paradox"), "{t}");
+    assert!(t.contains("expectations: all 8 met"), "{t}");
+    // Every order is listed with a verdict glyph; the move that fails says why.
+    assert!(t.contains("Orders (6)"), "{t}");
+    assert!(t.contains("✗ Fra A Bre - Lon"), "{t}");
+    assert_eq!(a.view, View::Board);
+}
+
+#[test]
+fn snapshots_of_every_view() {
+    for (w, h) in [(120, 40), (80, 24)] {
+        let cases = [
+            ("board", None, ""),
+            ("stepper", None, "2"),
+            ("stepper-start", None, "2 g"),
+            ("rules", None, "3"),
+            ("help", None, "?"),
+            ("browser", None, "o 6.F.1"),
+            (
+                "retreat",
+                Some("scenarios/year-1901/3-fall-1901-retreat.ron"),
+                "2",
+            ),
+            (
+                "adjustment",
+                Some("scenarios/year-1901/4-winter-1901-adjustment.ron"),
+                "2",
+            ),
+            ("circular", Some("scenarios/datc/6.C.1.ron"), "2 g ]"),
+        ];
+        for (name, file, keys) in cases {
+            let mut a = app(file, &format!("snap-{name}-{w}"));
+            let buf = run(&mut a, w, h, keys);
+            insta::assert_snapshot!(format!("{name}_{w}x{h}"), text(&buf));
+        }
+    }
+}
+
+#[test]
+fn verdict_glyphs_carry_their_colours() {
+    let mut a = app(None, "colours");
+    let buf = run(&mut a, 120, 40, "");
+    let (x, y) = find(&buf, "✗ Fra A Bre").expect("failed move listed");
+    assert_eq!(buf[(x, y)].fg, Color::Red);
+    let (x, y) = find(&buf, "✓ Eng F Lon").expect("given support listed");
+    assert_eq!(buf[(x, y)].fg, Color::Green);
+    // Without colour, the glyphs still tell them apart.
+    let mut a = app(None, "nocolour");
+    a.theme = Theme::new(false);
+    let buf = run(&mut a, 120, 40, "");
+    let (x, y) = find(&buf, "✗ Fra A Bre").expect("failed move listed");
+    assert_eq!(buf[(x, y)].fg, Color::Reset);
+}
+
+#[test]
+fn pandin_steps_to_the_szykman_event_and_back() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "pandin");
+    // To the start, then the first cycle event.
+    let buf = run(&mut a, 120, 40, "2 g ]");
+    let t = text(&buf);
+    assert!(t.contains("CYCLE (convoy paradox)"), "{t}");
+    let st = a
+        .session
+        .stepper
+        .as_ref()
+        .expect("movement phase has a stepper");
+    let Some(Event::CycleFound { members, .. }) = st.last_event() else {
+        panic!("cursor on a cycle event: {:?}", st.last_event());
+    };
+    assert_eq!(members.len(), 6, "Pandin's cycle has six decisions");
+    // Cycle members are marked in the decisions panel, in the cycle colour.
+    let (x, y) = find(&buf, "↺").expect("a cycle member is marked");
+    assert_eq!(buf[(x, y)].fg, Color::LightMagenta);
+    // The next backup event names the rule.
+    let buf = run(&mut a, 120, 40, "] ]");
+    let t = text(&buf);
+    assert!(t.contains("Szykman"), "{t}");
+    // Back to the start: every decision open again.
+    let buf = run(&mut a, 120, 40, "g");
+    let t = text(&buf);
+    assert!(t.contains("start: nothing decided yet"), "{t}");
+    let st = a.session.stepper.as_ref().expect("stepper");
+    assert_eq!(st.cursor(), 0);
+    // As of the start, no order has a verdict yet.
+    assert_eq!(a.session.verdict_now(0), None);
+}
+
+#[test]
+fn the_cursor_row_of_the_trace_is_highlighted() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "cursor");
+    let buf = run(&mut a, 120, 40, "2 g n n");
+    // The third trace row (after "start" and two steps) is the cursor: reversed on blue.
+    let (x, y) = trace_row(&a, 2);
+    assert_eq!(buf[(x, y)].symbol(), " ");
+    assert_eq!(buf[(x + 3, y)].symbol(), "2");
+    assert_eq!(buf[(x, y)].bg, Color::Blue);
+    let (x, y) = trace_row(&a, 1);
+    assert_ne!(buf[(x, y)].bg, Color::Blue);
+}
+
+#[test]
+fn circular_movement_is_named() {
+    let mut a = app(Some("scenarios/datc/6.C.1.ron"), "circ");
+    let t = text(&run(&mut a, 120, 40, "2 g ] ]"));
+    assert!(t.contains("circular movement"), "{t}");
+}
+
+#[test]
+fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "rules");
+    // Rules view, choose the paradox option, step its value to Rule1971, then Rule1982.
+    let buf = run(&mut a, 120, 40, "3 j l l");
+    assert_eq!(a.session.rules.paradox.as_str(), "Rule1982");
+    let t = text(&buf);
+    assert!(t.contains("* 4.A.2 paradox"), "{t}");
+    // Pandin's paradox under 1982: the support is not cut, the army fails to move.
+    assert!(t.contains("order outcome(s) differ"), "{t}");
+    // The expectations of the scenario (Szykman) no longer all hold.
+    assert!(t.contains("expectations:"), "{t}");
+    // Back to the scenario's rules.
+    run(&mut a, 120, 40, "r");
+    assert_eq!(a.session.rules, a.session.scenario.rules);
+}
+
+#[test]
+fn selecting_an_order_selects_its_province_and_back() {
+    let mut a = app(None, "select");
+    run(&mut a, 120, 40, "tab j j");
+    assert_eq!(a.focus, Focus::Orders);
+    assert_eq!(a.order, 2);
+    let map = a.session.scenario.map.clone();
+    assert_eq!(a.province, map.find_province("bre"));
+    // Find a province by name: its unit's order becomes the selected one.
+    run(&mut a, 120, 40, "/ lon enter");
+    assert_eq!(a.province, map.find_province("lon"));
+    assert_eq!(a.order, 0);
+    // An unknown name is an error with a suggestion, and the selection stays.
+    let t = text(&run(&mut a, 120, 40, "/ parsi enter"));
+    assert!(t.contains("no province \"parsi\""), "{t}");
+    assert_eq!(a.province, map.find_province("lon"));
+}
+
+#[test]
+fn an_order_jumps_to_its_decisions() {
+    let mut a = app(None, "jump");
+    run(&mut a, 120, 40, "tab j j d");
+    assert_eq!(a.view, View::Stepper);
+    let m = a.session.run.movement.as_ref().expect("movement");
+    let node = m.graph.nodes[a.decision];
+    assert_eq!(node.kind.name(), "MOVE");
+    assert_eq!(a.session.order_unit(2), Some(node.unit));
+}
+
+#[test]
+fn the_browser_filters_opens_and_keeps_the_scenario_on_a_bad_file() {
+    let f = folders("browser");
+    let bad = f.user.clone().expect("user folder").join("broken.ron");
+    std::fs::write(&bad, "Scenario(\n    title: \"x\",\n    nonsense: 3,\n)\n").expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    let t = text(&run(&mut a, 120, 40, "o 6.C.1"));
+    assert!(
+        t.contains("Three army circular movement") || t.contains("6.C.1"),
+        "{t}"
+    );
+    run(&mut a, 120, 40, "enter");
+    assert!(a.popup.is_none());
+    assert!(a.session.source_name().ends_with("6.C.1.ron"));
+    // The user's broken file: a located error, the current scenario kept.
+    let t = text(&run(&mut a, 120, 40, "o broken enter"));
+    assert!(t.contains("broken.ron:"), "{t}");
+    assert!(a.session.source_name().ends_with("6.C.1.ron"));
+}
+
+#[test]
+fn every_action_in_the_keymap_runs_in_a_session() {
+    // Press every bound key in every context, on a movement and a retreat scenario, at a
+    // normal and a tiny size: nothing panics, and each action does what its context says.
+    let km = Keymap::default();
+    for file in [None, Some("scenarios/year-1901/3-fall-1901-retreat.ron")] {
+        for (w, h) in [(120, 40), (80, 24), (20, 10)] {
+            let mut a = app(file, &format!("every-{w}"));
+            for b in km.bindings() {
+                if b.action == Action::Quit {
+                    continue;
+                }
+                for k in &b.keys {
+                    a.popup = None;
+                    match b.context {
+                        Context::Help => a.update(Action::Help),
+                        Context::Browser => a.update(Action::Open),
+                        Context::Global => {}
+                        Context::Board => a.update(Action::ViewBoard),
+                        Context::Orders => {
+                            a.update(Action::ViewBoard);
+                            a.update(Action::FocusNext);
+                        }
+                        Context::Decisions => a.update(Action::ViewStepper),
+                        Context::Tree => {
+                            a.update(Action::ViewStepper);
+                            a.update(Action::FocusNext);
+                        }
+                        Context::Trace => {
+                            a.update(Action::ViewStepper);
+                            a.update(Action::FocusPrev);
+                        }
+                        Context::Rules => a.update(Action::ViewRules),
+                    }
+                    let key = ratatui::crossterm::event::KeyEvent::new(k.code, k.mods);
+                    if b.context != Context::Global {
+                        assert_eq!(
+                            km.action(&a.contexts(), &key),
+                            Some(b.action),
+                            "{k} in {:?}",
+                            b.context
+                        );
+                    }
+                    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+                    run_app(&mut terminal, &mut a, &mut Script::new([Input::Key(key)]))
+                        .expect("runs");
+                    a.quit = false;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn quit_ends_the_session() {
+    let mut a = app(None, "quit");
+    run(&mut a, 80, 24, "q");
+    assert!(a.quit);
+    // In the browser, q is typed into the filter; esc closes it.
+    let mut a = app(None, "quit2");
+    run(&mut a, 80, 24, "o q");
+    assert!(!a.quit);
+    assert!(matches!(&a.popup, Some(Popup::Browser(b)) if b.filter == "q"));
+    run(&mut a, 80, 24, "esc");
+    assert!(a.popup.is_none());
+}
+
+#[test]
+fn mouse_clicks_select_orders_decisions_and_trace_rows() {
+    let mut a = app(None, "mouse");
+    let buf = run(&mut a, 120, 40, "");
+    let (x, y) = find(&buf, "✗ Ger F Bel").expect("order row");
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([Input::Click(x + 3, y)]),
+    )
+    .expect("runs");
+    assert_eq!(a.order, 5);
+    assert_eq!(a.focus, Focus::Orders);
+    // A click on a tab switches the view; on a trace row, moves the cursor there.
+    let buf = run(&mut a, 120, 40, "2 g");
+    let (x, y) = trace_row(&a, 1);
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([Input::Click(x + 2, y)]),
+    )
+    .expect("runs");
+    let st = a.session.stepper.as_ref().expect("stepper");
+    assert_eq!(st.cursor(), a.session.steps[0] + 1);
+    let (x, y) = find(&buf, " 3 Rules ").expect("tab");
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([Input::Click(x + 1, y)]),
+    )
+    .expect("runs");
+    assert_eq!(a.view, View::Rules);
+}
+
+#[test]
+fn autoplay_steps_on_ticks_and_stops_at_the_end() {
+    let mut a = app(None, "play");
+    run(&mut a, 80, 24, "space");
+    assert!(a.playing);
+    assert_eq!(a.session.stepper.as_ref().map(|s| s.cursor()), Some(0));
+    let ticks = a.session.steps.len() + 2;
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new(vec![Input::Tick; ticks]),
+    )
+    .expect("runs");
+    let st = a.session.stepper.as_ref().expect("stepper");
+    assert_eq!(st.cursor(), *a.session.steps.last().expect("steps") + 1);
+    assert!(!a.playing);
+}
+
+#[test]
+fn a_keymap_file_patches_the_keys_and_a_bad_one_is_located() {
+    let f = folders("keys");
+    let dir = f.config.clone().expect("config");
+    std::fs::write(dir.join("keys.ron"), "{ \"step_forward\": [\"x\"] }\n").expect("write");
+    let mut a = App::open(
+        Some(Path::new("scenarios/datc/6.F.16.ron")),
+        None,
+        f.clone(),
+    )
+    .expect("opens");
+    run(&mut a, 120, 40, "g x");
+    let st = a.session.stepper.as_ref().expect("stepper");
+    assert_eq!(st.cursor(), a.session.steps[0] + 1, "x steps forward");
+    // The help lists the patched key.
+    let t = text(&run(&mut a, 120, 40, "?"));
+    assert!(
+        t.contains("x") && t.contains("step forward one event"),
+        "{t}"
+    );
+    std::fs::write(
+        dir.join("keys.ron"),
+        "{\n  \"step_forward\": [\"x\"],\n  \"warp\": [\"w\"],\n}\n",
+    )
+    .expect("write");
+    let mut a = App::open(None, None, f).expect("opens with default keys");
+    let t = text(&run(&mut a, 120, 40, ""));
+    assert!(t.contains("keys.ron:3:4: unknown action \"warp\""), "{t}");
+}
+
+#[test]
+fn session_verdicts_follow_the_cursor() {
+    let s = dipsandbox::scenario::Scenario::load(Path::new("scenarios/datc/6.F.16.ron"))
+        .expect("loads");
+    let mut session = Session::new(s, None, None).expect("session");
+    let n = session.scenario.orders.len();
+    let finals: Vec<_> = (0..n).map(|i| session.verdict_now(i)).collect();
+    assert!(finals.iter().all(Option::is_some));
+    session.stepper.as_mut().expect("stepper").seek(0);
+    assert!((0..n).all(|i| session.verdict_now(i).is_none()));
+}
+
+#[test]
+fn the_library_core_never_imports_the_terminal_ui() {
+    let mut stack = vec![PathBuf::from("src")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("src readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if p.file_name().is_some_and(|n| n != "tui" && n != "cli") {
+                    stack.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs")
+                && p.file_name().is_some_and(|n| n != "main.rs")
+            {
+                let text = std::fs::read_to_string(&p).expect("readable");
+                for word in ["ratatui", "crossterm"] {
+                    assert!(
+                        !text
+                            .lines()
+                            .any(|l| l.trim_start().starts_with("use ") && l.contains(word))
+                            && !text.contains(&format!("{word}::")),
+                        "{} imports {word}",
+                        p.display()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -104,3 +104,16 @@ fn advance_writes_the_next_phase() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// `--print` (and any run whose stdout is not a terminal) keeps the printed form, so scripts
+// keep working; a bad file is a located error before any terminal mode is touched.
+#[test]
+fn print_flag_prints_a_file_and_bad_files_are_located() {
+    let (code, out, _) = dipsandbox(&["--print", "scenarios/datc/6.C.1.ron"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Results:"), "{out}");
+    assert!(out.contains("moves (circular movement)"), "{out}");
+    let (code, _, err) = dipsandbox(&["tests/invalid/scenarios/unknown_field.ron"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown_field.ron:"), "{err}");
+}

@@ -21,12 +21,12 @@ impl Stepper {
         let mut hi = result.graph.hi.clone();
         let mut seen = vec![false; lo.len()];
         for e in &events {
-            if let Event::Tightened { node, from, .. } = e {
-                if !seen[*node as usize] {
-                    seen[*node as usize] = true;
-                    lo[*node as usize] = from.0;
-                    hi[*node as usize] = from.1;
-                }
+            if let Event::Tightened { node, from, .. } = e
+                && !seen[*node as usize]
+            {
+                seen[*node as usize] = true;
+                lo[*node as usize] = from.0;
+                hi[*node as usize] = from.1;
             }
         }
         let n = lo.len();

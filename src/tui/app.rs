@@ -409,7 +409,7 @@ impl App {
             Action::PrevBackup => self.jump_backup(false),
             Action::ToStart => self.seek(0),
             Action::ToEnd => self.seek(usize::MAX),
-            Action::ToSettled => self.to_settled(),
+            Action::ToSettled => self.seek_settled(),
             Action::Play => {
                 if self.session.stepper.is_none() {
                     self.info("this phase has no decision graph to play");
@@ -696,7 +696,7 @@ impl App {
         }
     }
 
-    fn to_settled(&mut self) {
+    fn seek_settled(&mut self) {
         let id = if self.focus == Focus::Tree {
             view::tree::rows(self)
                 .get(self.tree.row)

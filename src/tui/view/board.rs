@@ -351,7 +351,7 @@ pub fn neighbour(app: &App, dx: i8, dy: i8) -> Option<ProvinceId> {
     let rows = g.height as isize;
     let i = from.0 as isize;
     let j = i + dy as isize + dx as isize * rows;
-    (0..n).contains(&j).then(|| ProvinceId(j as u16))
+    (0..n).contains(&j).then_some(ProvinceId(j as u16))
 }
 
 /// The province under a click at (x, y).
@@ -366,10 +366,8 @@ pub fn province_at(app: &App, panes: &Panes, x: u16, y: u16) -> Option<ProvinceI
     let (ox, oy) = viewport(app, &g, view);
     let gx = x - view.x + ox;
     let gy = y - view.y + oy;
-    if let Some(art) = map.art() {
-        if let Some(p) = art.province_at(gx, gy) {
-            return Some(p);
-        }
+    if let Some(p) = map.art().and_then(|art| art.province_at(gx, gy)) {
+        return Some(p);
     }
     // On a slot (or a list entry): the province whose anchor row and columns contain it.
     map.province_ids().find(|p| {

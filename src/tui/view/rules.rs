@@ -135,7 +135,7 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
             Span::styled(ga, sa),
             Span::raw(" "),
             Span::styled(gb, sb),
-            Span::raw(format!(" {}", o.text)),
+            Span::raw(format!(" {}", s.order_short(i))),
         ]);
         if differs {
             line = line.style(t.differs());

@@ -193,3 +193,24 @@ fn compare_phase(
     }
     (bad, checks)
 }
+
+/// Sorts `6.A.2` before `6.A.10`.
+pub fn natural_key(p: &std::path::Path) -> Vec<(String, u64)> {
+    let s = p.display().to_string();
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut num = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+        } else {
+            if !num.is_empty() {
+                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
+                num.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, num.parse().unwrap_or(0)));
+    out
+}

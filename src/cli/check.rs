@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use dipsandbox::check::{compare, run};
+use dipsandbox::check::{compare, natural_key, run};
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
 
@@ -24,27 +24,6 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         out.push(path.to_path_buf());
     }
     Ok(())
-}
-
-/// Sorts `6.A.2` before `6.A.10`.
-fn natural_key(p: &Path) -> Vec<(String, u64)> {
-    let s = p.display().to_string();
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut num = String::new();
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-        } else {
-            if !num.is_empty() {
-                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
-                num.clear();
-            }
-            text.push(c);
-        }
-    }
-    out.push((text, num.parse().unwrap_or(0)));
-    out
 }
 
 /// `check`: one line per case, then `N passed, M failed`; exit 0, 1 (a case failed) or 2 (an

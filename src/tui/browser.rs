@@ -93,7 +93,7 @@ impl Browser {
             let Some(dir) = dir else { continue };
             let mut files = Vec::new();
             collect(dir, &mut files);
-            files.sort_by_key(|p| natural_key(p));
+            files.sort_by_key(|p| crate::check::natural_key(p));
             for f in files {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
                 entries.push(Entry {
@@ -197,25 +197,4 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
             }
         }
     }
-}
-
-/// Sorts `6.A.2` before `6.A.10`.
-pub fn natural_key(p: &Path) -> Vec<(String, u64)> {
-    let s = p.display().to_string();
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut num = String::new();
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-        } else {
-            if !num.is_empty() {
-                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
-                num.clear();
-            }
-            text.push(c);
-        }
-    }
-    out.push((text, num.parse().unwrap_or(0)));
-    out
 }

@@ -124,7 +124,7 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
     lines.push(Line::raw(""));
     let ra = &s.run.phase.outcomes;
     let rb = &s.compare.phase.outcomes;
-    for (i, o) in s.scenario.orders.iter().enumerate() {
+    for i in 0..s.scenario.orders.len() {
         let (Some(x), Some(y)) = (ra.get(i), rb.get(i)) else {
             continue;
         };

@@ -31,7 +31,7 @@ impl Session {
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env("RUST_BACKTRACE", "0");
-        let tmp = std::env::temp_dir().join(format!("dipsandbox-pty-{}", std::process::id()));
+        let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pty");
         cmd.env("DIPSANDBOX_DATA_DIR", tmp.join("data"));
         cmd.env("DIPSANDBOX_CONFIG_DIR", tmp.join("config"));
         let child = pty.slave.spawn_command(cmd).expect("binary starts");

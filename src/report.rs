@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::adjudicator::trace::Event;
+use crate::adjudicator::trace::{CycleKind, Event};
 use crate::adjudicator::{MovementResult, PhaseResult, Verdict, value_text};
 use crate::map::Map;
 use crate::scenario::OrderEntry;
@@ -162,7 +162,7 @@ pub fn trace(
     let mut step = 0;
     for e in events {
         match e {
-            Event::Visit { .. } => continue,
+            Event::Visit { .. } | Event::Start { .. } => continue,
             Event::Tightened {
                 node,
                 from,
@@ -192,15 +192,28 @@ pub fn trace(
                 );
             }
             Event::Resolved { .. } => {}
-            Event::CycleFound { members, kind } => {
+            Event::CycleFound {
+                members,
+                walk,
+                kind,
+            } => {
                 step += 1;
+                let what = match kind {
+                    CycleKind::CircularMovement => "circular movement",
+                    CycleKind::ConvoyParadox => "convoy paradox",
+                };
                 let _ = writeln!(
                     out,
-                    "  {step:>4}. CYCLE ({kind:?}) of {} open decisions:",
+                    "  {step:>4}. CYCLE ({what}) of {} open decisions, in order (each reads the next):",
                     members.len()
                 );
-                for m in members {
-                    let _ = writeln!(out, "          - {}", label(*m));
+                for (i, m) in walk.iter().enumerate() {
+                    let _ = writeln!(
+                        out,
+                        "        {} {}",
+                        if i == 0 { " " } else { "→" },
+                        label(*m)
+                    );
                 }
             }
             Event::ConvoysCancelled { fleets } => {

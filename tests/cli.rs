@@ -68,7 +68,7 @@ fn check_exit_status_and_summary() {
 fn explain_trace_shows_cycle_and_rule() {
     let (code, out, _) = dipsandbox(&["explain", "scenarios/datc/6.F.16.ron", "--trace"]);
     assert_eq!(code, 0);
-    assert!(out.contains("CYCLE (ConvoyParadox)"), "{out}");
+    assert!(out.contains("CYCLE (convoy paradox)"), "{out}");
     assert!(out.contains("BACKUP RULE: Szykman rule"), "{out}");
     assert!(out.contains("Expectations: all 8 checks met."), "{out}");
 }

@@ -10,6 +10,8 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 use dipsandbox::adjudicator::legality::{convoy_chain_exists, fleet_on_some_route};
+use dipsandbox::adjudicator::stepper::Stepper;
+use dipsandbox::adjudicator::trace::Event;
 use dipsandbox::adjudicator::{MovementResult, adjudicate_movement, adjudicate_movement_traced};
 use dipsandbox::board::{PhaseKind, Unit};
 use dipsandbox::map::{Coast, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
@@ -891,6 +893,90 @@ fn check_traced_same(c: &Case) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The stepper over a traced result: `n` steps forward then `n` back is the start again exactly;
+/// seeking to `n` equals stepping `n` times; the end is exactly the resolver's final state; every
+/// cycle's walk is a closed walk along dependency edges over exactly its members.
+fn check_stepper(c: &Case, n: usize) -> Result<(), TestCaseError> {
+    let r = adjudicate_movement_traced(map(), &c.units, &c.orders, &c.rules);
+    let d = describe(c);
+    let mut st = Stepper::new(&r).expect("a traced result has a stepper");
+    let m = r.graph.nodes.len() as u32;
+    let state = |st: &Stepper| -> Vec<(i32, i32, bool, bool)> {
+        (0..m)
+            .map(|id| {
+                let (l, h) = st.bounds(id);
+                (l, h, st.in_cycle(id), st.forced(id))
+            })
+            .collect()
+    };
+    let start = state(&st);
+    match st.events().first() {
+        Some(Event::Start { bounds }) => {
+            let b: Vec<(i32, i32)> = start.iter().map(|s| (s.0, s.1)).collect();
+            prop_assert_eq!(bounds, &b, "{}", &d);
+        }
+        other => prop_assert!(false, "the trace starts with {:?}\n{}", other, d),
+    }
+    let n = n % (st.len() + 1);
+    for _ in 0..n {
+        prop_assert!(st.forward(), "{}", &d);
+    }
+    let mut other = Stepper::new(&r).expect("stepper");
+    other.seek(n);
+    prop_assert_eq!(state(&other), state(&st), "{}", &d);
+    for _ in 0..n {
+        prop_assert!(st.back(), "{}", &d);
+    }
+    prop_assert!(!st.back(), "{}", &d);
+    prop_assert_eq!(state(&st), start, "{}", &d);
+    st.seek(usize::MAX);
+    prop_assert_eq!(st.cursor(), st.len(), "{}", &d);
+    for id in 0..m {
+        let i = id as usize;
+        prop_assert_eq!(
+            st.bounds(id),
+            (r.graph.lo[i], r.graph.hi[i]),
+            "decision {} {}",
+            id,
+            &d
+        );
+        prop_assert_eq!(
+            st.in_cycle(id),
+            r.graph.in_cycle[i],
+            "decision {} {}",
+            id,
+            &d
+        );
+        prop_assert_eq!(st.forced(id), r.graph.forced[i], "decision {} {}", id, &d);
+    }
+    for u in 0..c.units.len() {
+        prop_assert_eq!(st.cancelled(u), r.cancelled_convoys.contains(&u), "{}", &d);
+    }
+    for e in st.events() {
+        if let Event::CycleFound { members, walk, .. } = e {
+            prop_assert!(
+                walk.len() >= 2 && walk.first() == walk.last(),
+                "{:?} {}",
+                walk,
+                &d
+            );
+            for pair in walk.windows(2) {
+                prop_assert!(
+                    r.graph.deps[pair[0] as usize].contains(&pair[1]),
+                    "{:?} is not an edge; {}",
+                    pair,
+                    &d
+                );
+            }
+            let mut seen = walk.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            prop_assert_eq!(&seen, members, "{}", &d);
+        }
+    }
+    Ok(())
+}
+
 /// Every movement-phase option with a random value, on top of a random preset.
 fn random_rules() -> impl Strategy<Value = Rules> {
     fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<&'static str> {
@@ -1022,6 +1108,14 @@ proptest! {
         check_traced_same(&c)?;
     }
 
+    /// The stepper: forward n, back n is the start; seek equals stepping; the end is the
+    /// resolver's final state; cycles are walked along their edges.
+    #[test]
+    fn stepper_round_trips_and_ends_at_the_final_values(raw in raw_case(), n in any::<usize>()) {
+        let c = build(&raw);
+        check_stepper(&c, n)?;
+    }
+
     /// Nothing panics, and the invariants, tracing and listing-order properties hold, under
     /// random rules: a random preset with random values for every movement option (including
     /// paths written in convoyed moves).
@@ -1059,6 +1153,7 @@ proptest! {
         let r = run(&c);
         check_invariants(&c, &r)?;
         check_traced_same(&c)?;
+        check_stepper(&c, path_bits as usize)?;
         // With First or Last (4.D.3) the listing order of a unit's orders matters by design.
         if c.rules.multiple_orders == MultipleOrders::Hold {
             check_permutation_invariance(&c)?;
@@ -1438,6 +1533,7 @@ proptest! {
     fn datc_positions_properties(
         (k, mut c) in datc_case(),
         other_rules in proptest::option::weighted(0.3, random_rules()),
+        steps in any::<usize>(),
     ) {
         let name = datc_seeds().get(k).map(|s| s.name.as_str()).unwrap_or("none");
         if let Some(rules) = other_rules {
@@ -1451,6 +1547,7 @@ proptest! {
         check_permutation_invariance(&c)
             .map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
         check_traced_same(&c).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+        check_stepper(&c, steps).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
     }
 }
 

@@ -21,7 +21,7 @@ fn pandin_trace_shows_cycle_and_szykman() {
     let cycle = events
         .iter()
         .find_map(|e| match e {
-            Event::CycleFound { members, kind } => Some((members.clone(), *kind)),
+            Event::CycleFound { members, kind, .. } => Some((members.clone(), *kind)),
             _ => None,
         })
         .expect("a cycle is found");
@@ -47,10 +47,19 @@ fn pandin_trace_shows_cycle_and_szykman() {
             ..
         }
     )));
-    // The trace text names the cycle and the rule.
+    // The trace text names the cycle, prints it in cycle order (each decision reads the next,
+    // back to the first), and names the rule with the value it forced.
     let text = dipsandbox::report::trace(&s, m, &r.orders);
-    assert!(text.contains("CYCLE (ConvoyParadox)"), "{text}");
-    assert!(text.contains("BACKUP RULE: Szykman rule"), "{text}");
+    assert!(
+        text.contains("CYCLE (convoy paradox) of 6 open decisions, in order"),
+        "{text}"
+    );
+    assert!(text.contains("→ PATH [A Bre - Lon]"), "{text}");
+    assert_eq!(text.matches("\n        → ").count(), 6, "{text}");
+    assert!(
+        text.contains("BACKUP RULE: Szykman rule\n          forced PATH [A Bre - Lon] = no path"),
+        "{text}"
+    );
     // The DOT marks cycle members in red.
     let dot = to_dot(&m.graph, &|id| {
         m.node_label(&s.map, &s.units, &r.orders, id)

@@ -76,6 +76,9 @@ pub struct Node {
 
 const NONE: u32 = u32::MAX;
 
+/// The largest cycle for which the trace gives a walk in cycle order.
+pub const MAX_WALK: usize = 512;
+
 /// Per-unit node ids.
 #[derive(Clone, Copy, Debug)]
 struct UnitNodes {
@@ -994,6 +997,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         if T::ON {
             self.tracer.event(Event::CycleFound {
                 members: cycle.to_vec(),
+                walk: self.cycle_walk(cycle),
                 kind,
             });
         }
@@ -1039,17 +1043,24 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 for &f in &fleets {
                     self.disabled[f] = true;
                 }
-                // Re-evaluate the paths that used them.
-                let paths: Vec<u32> = (0..self.g.nodes.len() as u32)
-                    .filter(|&id| self.g.nodes[id as usize].kind == NodeKind::Path && self.open(id))
-                    .collect();
-                for p in paths {
-                    self.push(p);
-                }
                 if T::ON {
                     self.tracer.event(Event::ConvoysCancelled {
                         fleets: fleets.clone(),
                     });
+                }
+                // The paths that used them: a path the cancellation decides is set by the rule
+                // (and listed as forced); the others are evaluated again.
+                let paths: Vec<u32> = (0..self.g.nodes.len() as u32)
+                    .filter(|&id| self.g.nodes[id as usize].kind == NodeKind::Path && self.open(id))
+                    .collect();
+                for p in paths {
+                    let Iv(lo, hi) = self.eval(p);
+                    let (lo, hi) = (lo.max(self.g.lo[p as usize]), hi.min(self.g.hi[p as usize]));
+                    if lo == hi {
+                        self.force(p, lo, &mut forced);
+                    } else {
+                        self.push(p);
+                    }
                 }
                 if fleets.is_empty() {
                     // Defensive: a paradox cycle without a convoying fleet; fail its moves.
@@ -1113,8 +1124,100 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         }
     }
 
+    /// A closed walk along dependency edges (a decision → one its equation reads) through every
+    /// member of a strongly connected component, starting and ending at the first member: from
+    /// each point, a breadth-first search inside the component to the nearest member not yet
+    /// walked. Only built when tracing. Components of more than [`MAX_WALK`] decisions are
+    /// given as their sorted members, closed on the first.
+    fn cycle_walk(&self, members: &[u32]) -> Vec<u32> {
+        let Some(&start) = members.first() else {
+            return Vec::new();
+        };
+        if members.len() > MAX_WALK {
+            let mut w = members.to_vec();
+            w.push(start);
+            return w;
+        }
+        let inside = |id: u32| members.binary_search(&id).is_ok();
+        let mut walked = vec![false; members.len()];
+        let mut walk = vec![start];
+        walked[0] = true;
+        let mut at = start;
+        let mut remaining = members.len() - 1;
+        // Breadth-first parents, by node id; `touched` lists the entries to reset.
+        let mut parent = vec![NONE; self.g.nodes.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut queue = std::collections::VecDeque::new();
+        loop {
+            // The nearest unwalked member (or, when all are walked, the start) from `at`.
+            for &t in &touched {
+                parent[t as usize] = NONE;
+            }
+            touched.clear();
+            queue.clear();
+            queue.push_back(at);
+            parent[at as usize] = at;
+            touched.push(at);
+            let mut found = None;
+            'search: while let Some(v) = queue.pop_front() {
+                for &w in &self.g.deps[v as usize] {
+                    let target = remaining == 0 && w == start;
+                    if !inside(w) || (parent[w as usize] != NONE && !target) {
+                        continue;
+                    }
+                    parent[w as usize] = v;
+                    touched.push(w);
+                    let done = match members.binary_search(&w) {
+                        Ok(i) if remaining > 0 => !walked[i],
+                        _ => target,
+                    };
+                    if done {
+                        found = Some(w);
+                        break 'search;
+                    }
+                    queue.push_back(w);
+                }
+            }
+            let Some(target) = found else {
+                // Not strongly connected after all (cannot happen for a component): close it.
+                walk.push(start);
+                return walk;
+            };
+            // The path back from the target, reversed onto the walk.
+            let mut path = vec![target];
+            let mut v = parent[target as usize];
+            while v != at && v != NONE {
+                path.push(v);
+                v = parent[v as usize];
+            }
+            for &n in path.iter().rev() {
+                if let Ok(i) = members.binary_search(&n)
+                    && !walked[i]
+                {
+                    walked[i] = true;
+                    remaining -= 1;
+                }
+                walk.push(n);
+            }
+            if target == start && remaining == 0 {
+                return walk;
+            }
+            at = target;
+        }
+    }
+
     /// Resolves every decision.
     pub fn solve(mut self) -> (Graph, Vec<bool>, Vec<bool>, T) {
+        if T::ON {
+            let bounds = self
+                .g
+                .lo
+                .iter()
+                .copied()
+                .zip(self.g.hi.iter().copied())
+                .collect();
+            self.tracer.event(Event::Start { bounds });
+        }
         loop {
             self.propagate();
             let Some(cycle) = self.sink_cycle() else {
@@ -1125,7 +1228,16 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         // Anything still open (should not happen) is settled pessimistically and reported.
         for id in 0..self.g.nodes.len() {
             if self.g.lo[id] != self.g.hi[id] {
+                let from = (self.g.lo[id], self.g.hi[id]);
                 self.g.hi[id] = self.g.lo[id];
+                if T::ON {
+                    self.tracer.event(Event::Tightened {
+                        node: id as u32,
+                        from,
+                        to: (from.0, from.0),
+                        inputs: Vec::new(),
+                    });
+                }
             }
         }
         (self.g, self.disabled, self.forced_fail, self.tracer)

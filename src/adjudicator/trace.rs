@@ -42,6 +42,11 @@ pub enum CycleKind {
 /// One step of the resolver's reasoning.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// The first event: every decision's bounds before any reasoning (low, high), by node id.
+    Start {
+        /// Initial bounds of each decision.
+        bounds: Vec<(i32, i32)>,
+    },
     /// A decision's equation was evaluated.
     Visit {
         /// The decision.
@@ -67,8 +72,11 @@ pub enum Event {
     },
     /// No decision could tighten: a cycle of open decisions was found.
     CycleFound {
-        /// The decisions in the cycle.
+        /// The decisions in the cycle (sorted).
         members: Vec<u32>,
+        /// The cycle in order: a closed walk along dependency edges (each decision is followed
+        /// by one its equation reads) through every member, first and last the same.
+        walk: Vec<u32>,
         /// What it is.
         kind: CycleKind,
     },
@@ -77,7 +85,8 @@ pub enum Event {
         /// Unit indices of the fleets.
         fleets: Vec<usize>,
     },
-    /// A backup rule set these decisions.
+    /// A backup rule set these decisions (for Szykman: the PATH decisions its cancellation
+    /// decided).
     BackupApplied {
         /// The rule.
         rule: BackupRule,

@@ -74,7 +74,12 @@ impl Session {
                 .events()
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| !matches!(e, Event::Visit { .. } | Event::Resolved { .. }))
+                .filter(|(_, e)| {
+                    !matches!(
+                        e,
+                        Event::Visit { .. } | Event::Resolved { .. } | Event::Start { .. }
+                    )
+                })
                 .map(|(i, _)| i)
                 .collect(),
             None => Vec::new(),

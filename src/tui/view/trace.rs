@@ -47,17 +47,25 @@ pub fn describe(app: &App, index: usize) -> (String, Style) {
             t.settled(),
         ),
         Some(Event::Visit { node }) => (format!("evaluate {}", s.node_subject(*node)), t.dim()),
-        Some(Event::CycleFound { members, kind: ck }) => {
+        Some(Event::Start { bounds }) => (
+            format!("start: {} decisions, none settled yet", bounds.len()),
+            t.dim(),
+        ),
+        Some(Event::CycleFound {
+            members,
+            walk,
+            kind: ck,
+        }) => {
             let what = match ck {
                 CycleKind::CircularMovement => "circular movement",
                 CycleKind::ConvoyParadox => "convoy paradox",
             };
-            let names: Vec<String> = members.iter().map(|id| s.node_subject(*id)).collect();
+            let names: Vec<String> = walk.iter().map(|id| s.node_subject(*id)).collect();
             (
                 format!(
                     "CYCLE ({what}) of {} decisions: {}",
                     members.len(),
-                    names.join(" · ")
+                    names.join(" → ")
                 ),
                 t.cycle(),
             )

@@ -3,6 +3,7 @@
 //! # Module map
 //! - [`map`]: maps as data (provinces, coasts, powers, adjacency), loaded from RON and validated;
 //!   the standard map is compiled in.
+//! - [`art`]: a map's board art — lines of ASCII, an anchor per province, regions by flood fill.
 //! - [`orders`]: order notation — a parser that keeps what was written, and a printer.
 //! - [`board`]: units, dislodged units, phases.
 //! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod adjudicator;
+pub mod art;
 pub mod board;
 pub mod check;
 pub mod error;

@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::Deserialize;
 
+use crate::art::MapArt;
 use crate::error::{MapError, SourcePos};
 use crate::source::Locator;
 
@@ -190,6 +191,7 @@ pub struct Map {
     fleet_adj: Vec<Vec<LocId>>,
     names: HashMap<String, ProvinceId>,
     power_names: HashMap<String, PowerId>,
+    art: Option<MapArt>,
 }
 
 /// The standard map's RON source, compiled into the binary.
@@ -258,12 +260,18 @@ impl Map {
     /// Parses and validates a map from RON text; `file` names it in errors.
     pub fn from_ron(text: &str, file: &str) -> Result<Map, MapError> {
         let raw: RawMap = ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(text)
             .map_err(|e| MapError::Syntax {
                 pos: SourcePos::from_ron(file, &e),
                 message: crate::error::ron_message(&e.code),
             })?;
         build(raw, text, file)
+    }
+
+    /// The board art, if the map has any (a UI lays out maps without art as a list).
+    pub fn art(&self) -> Option<&MapArt> {
+        self.art.as_ref()
     }
 
     /// Number of provinces.
@@ -441,6 +449,8 @@ struct RawMap {
     title: String,
     powers: Vec<RawPower>,
     provinces: Vec<RawProvince>,
+    #[serde(default)]
+    art: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -469,6 +479,8 @@ struct RawProvince {
     fleet: Vec<String>,
     #[serde(default)]
     coasts: Vec<RawCoast>,
+    #[serde(default)]
+    anchor: Option<(u16, u16)>,
 }
 
 #[derive(Deserialize)]
@@ -816,6 +828,28 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     for (prov, h) in provinces.iter_mut().zip(home_of) {
         prov.home_of = h;
     }
+    let art = if raw.art.is_empty() {
+        None
+    } else {
+        let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor).collect();
+        let abbrs: Vec<&str> = raw.provinces.iter().map(|p| p.abbr.as_str()).collect();
+        let built = MapArt::new(raw.art.clone(), &anchors, &abbrs).map_err(|e| {
+            let pos = match (e.province, e.line) {
+                (Some(i), _) => {
+                    let abbr = format!("abbr: \"{}\"", raw.provinces[i].abbr);
+                    if raw.provinces[i].anchor.is_some() {
+                        loc.find_after("anchor:", &abbr)
+                    } else {
+                        loc.find_after(&abbr, "provinces").shifted(6)
+                    }
+                }
+                (None, Some(l)) => loc.find_after(&format!("{:?}", raw.art[l]), "art:"),
+                (None, None) => loc.find_after("art:", ""),
+            };
+            err(pos, e.message)
+        })?;
+        Some(built)
+    };
     Ok(Map {
         name: raw.name,
         title: raw.title,
@@ -826,5 +860,6 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         fleet_adj,
         names,
         power_names,
+        art,
     })
 }

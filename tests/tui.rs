@@ -452,3 +452,77 @@ fn the_library_core_never_imports_the_terminal_ui() {
         }
     }
 }
+
+#[test]
+fn every_abbreviation_is_on_the_board_at_120x40() {
+    let mut a = app(None, "abbrs");
+    let buf = run(&mut a, 120, 40, "");
+    let board = a.panes().board.expect("board view");
+    let map = a.session.scenario.map.clone();
+    for p in map.province_ids() {
+        let abbr = &map.province(p).abbr;
+        let (x, y) = art_anchor_on_screen(&a, p);
+        let shown: String = (0..3)
+            .map(|k| buf[(x + k, y)].symbol().to_string())
+            .collect();
+        assert_eq!(&shown, abbr, "{abbr} at its anchor");
+        assert!(board.contains((x, y).into()), "{abbr} outside the board");
+    }
+    // Supply centres carry the owner's colour: London is English (blue).
+    let (x, y) = art_anchor_on_screen(&a, map.find_province("lon").expect("lon"));
+    assert_eq!(buf[(x + 3, y)].symbol(), "*");
+    assert_eq!(buf[(x + 3, y)].fg, Color::Blue);
+    // A click on a province's region selects it.
+    let art = map.art().expect("art");
+    let par = map.find_province("par").expect("par");
+    let (ax, ay) = art.anchor(par);
+    let r = board.inner(ratatui::layout::Margin::new(1, 1));
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([Input::Click(r.x + ax + 1, r.y + ay)]),
+    )
+    .expect("runs");
+    assert_eq!(a.province, Some(par));
+}
+
+#[test]
+fn a_map_without_art_is_laid_out_as_a_list() {
+    let text = r#"Scenario(
+    title: "Seven provinces",
+    map: "test7",
+    phase: "Spring 1901 Movement",
+    units: { "North": ["A bor"], "South": ["F cal"] },
+    orders: { "North": ["A bor - dun"], "South": ["F cal - dun/wc"] },
+)"#;
+    let s = dipsandbox::scenario::Scenario::from_ron(text, "inline.ron").expect("loads");
+    let session = Session::new(s, None, None).expect("session");
+    let mut a = App::new(
+        session,
+        Keymap::default(),
+        Theme::new(true),
+        folders("list"),
+    );
+    for (w, h) in [(120, 40), (80, 24), (20, 10)] {
+        let t = text_of(&run(&mut a, w, h, "l j"));
+        if w >= 80 {
+            assert!(t.contains("Dunmere"), "{t}");
+        }
+    }
+}
+
+/// Where a province's label is on screen (the board unpanned, as at 120×40).
+fn art_anchor_on_screen(a: &App, p: dipsandbox::map::ProvinceId) -> (u16, u16) {
+    let r = a
+        .panes()
+        .board
+        .expect("board")
+        .inner(ratatui::layout::Margin::new(1, 1));
+    let (x, y) = a.session.scenario.map.art().expect("art").anchor(p);
+    (r.x + x, r.y + y)
+}
+
+fn text_of(buf: &Buffer) -> String {
+    text(buf)
+}

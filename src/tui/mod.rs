@@ -14,7 +14,6 @@
 
 pub mod action;
 pub mod app;
-pub mod art_shim;
 pub mod browser;
 pub mod event;
 pub mod keymap;

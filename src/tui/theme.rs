@@ -121,7 +121,12 @@ impl Theme {
         self.bg(Color::Rgb(40, 40, 60))
     }
 
-    /// Sea provinces' border art.
+    /// Background of sea regions on the board.
+    pub fn sea_region(&self) -> Style {
+        self.bg(Color::Rgb(10, 30, 60))
+    }
+
+    /// Sea provinces' labels.
     pub fn sea(&self) -> Style {
         self.fg(Color::Blue)
     }

@@ -13,7 +13,6 @@ use super::{Panes, fit, panel};
 use crate::board::Unit;
 use crate::map::{Map, PowerId, ProvinceId, ProvinceKind};
 use crate::tui::app::{App, Focus};
-use crate::tui::art_shim::ArtExt;
 
 /// Width of one entry of the list layout.
 const LIST_COL: u16 = 22;
@@ -173,18 +172,23 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             view.y as i32 + y as i32 - oy as i32,
         )
     };
-    // The selected province's region.
-    if let (Some(p), Some(art)) = (app.province, map.art()) {
-        for (cx, cy) in art.cells(p) {
-            let x = view.x as i32 + cx as i32 - ox as i32;
-            let y = view.y as i32 + cy as i32 - oy as i32;
-            if x >= view.x as i32
-                && y >= view.y as i32
-                && x < view.right() as i32
-                && y < view.bottom() as i32
-                && let Some(cell) = buf.cell_mut((x as u16, y as u16))
-            {
-                cell.set_style(t.region());
+    // Seas tinted, and the selected province's region.
+    if let Some(art) = map.art() {
+        for vy in 0..view.height {
+            for vx in 0..view.width {
+                let Some(p) = art.province_at(vx + ox, vy + oy) else {
+                    continue;
+                };
+                let style = if Some(p) == app.province {
+                    t.region()
+                } else if map.province(p).kind == ProvinceKind::Sea {
+                    t.sea_region()
+                } else {
+                    continue;
+                };
+                if let Some(cell) = buf.cell_mut((view.x + vx, view.y + vy)) {
+                    cell.set_style(style);
+                }
             }
         }
     }

@@ -114,7 +114,7 @@ pub fn layout(area: Rect, app: &App) -> Panes {
         View::Board => {
             if wide {
                 let side = if main.width >= 110 {
-                    46
+                    45
                 } else {
                     (main.width * 2 / 5).max(28)
                 };

@@ -523,7 +523,7 @@ fn invalid_map_home_centre_not_supply_centre() {
 fn invalid_map_unknown_field() {
     assert_eq!(
         map_error("unknown_field.ron"),
-        "tests/invalid/maps/unknown_field.ron:12:13: unknown field `armies`; expected one of: `abbr`, `name`, `aliases`, `kind`, `supply_center`, `army`, `fleet`, `coasts`"
+        "tests/invalid/maps/unknown_field.ron:12:13: unknown field `armies`; expected one of: `abbr`, `name`, `aliases`, `kind`, `supply_center`, `army`, `fleet`, `coasts`, `anchor`"
     );
 }
 

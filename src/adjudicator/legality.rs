@@ -111,6 +111,9 @@ impl fmt::Display for IllegalReason {
 pub enum VoidReason {
     /// The supported unit moves, so a hold support does not match.
     SupportedUnitMoves,
+    /// Under `illegal_orders=Fail` (DATC 4.E.1) the supported unit's illegal move stands as a
+    /// failed move, so a hold support does not match.
+    SupportedUnitIllegalMove,
     /// The supported unit does not make the supported move.
     MoveDoesNotMatch,
     /// The supported move goes to another coast.
@@ -127,6 +130,9 @@ impl fmt::Display for VoidReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self {
             VoidReason::SupportedUnitMoves => "the supported unit does not hold",
+            VoidReason::SupportedUnitIllegalMove => {
+                "the supported unit does not hold: its illegal move stands as a failed move (illegal_orders=Fail, DATC 4.E.1)"
+            }
             VoidReason::MoveDoesNotMatch => "the supported unit does not make that move",
             VoidReason::CoastDoesNotMatch => "the supported move goes to another coast",
             VoidReason::ConvoyDoesNotMatch => {
@@ -901,7 +907,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                 let t = *target;
                 *void = match (&snapshot[t], dest) {
                     (UnitOrder::Move { .. }, None) => Some(VoidReason::SupportedUnitMoves),
-                    (_, None) if failed_mover[t] => Some(VoidReason::SupportedUnitMoves),
+                    (_, None) if failed_mover[t] => Some(VoidReason::SupportedUnitIllegalMove),
                     (_, None) => None,
                     (
                         UnitOrder::Move {

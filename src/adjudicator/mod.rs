@@ -253,32 +253,35 @@ impl Report<'_, '_> {
                 );
             }
             let a = self.val(u, NodeKind::Attack).unwrap_or(0);
-            let text = match b.target_unit(u) {
-                Some(t) if !self.moved(t) || (b.opposing(u, t) && self.hth_final(u, t)) => {
-                    if b.opposing(u, t) && self.hth_final(u, t) {
-                        format!(
-                            "moves, attack {a} beats defend {} of {}",
-                            self.val(t, NodeKind::Defend).unwrap_or(0),
-                            self.order_text(t)
-                        )
-                    } else {
-                        format!(
-                            "moves, attack {a} beats hold {} of {}",
-                            self.val(t, NodeKind::Hold).unwrap_or(0),
-                            self.order_text(t)
-                        )
-                    }
-                }
-                _ => format!("moves (attack {a})"),
-            };
+            // "by convoy" belongs to the move, so it comes right after "moves".
             let via = if self.uses_convoy_final(u) {
                 " by convoy"
             } else {
                 ""
             };
-            return (Verdict::Succeeds, format!("{text}{via}"), None);
+            let text = match b.target_unit(u) {
+                Some(t) if !self.moved(t) || (b.opposing(u, t) && self.hth_final(u, t)) => {
+                    if b.opposing(u, t) && self.hth_final(u, t) {
+                        format!(
+                            "moves{via}, attack {a} beats defend {} of {}",
+                            self.val(t, NodeKind::Defend).unwrap_or(0),
+                            self.order_text(t)
+                        )
+                    } else {
+                        format!(
+                            "moves{via}, attack {a} beats hold {} of {}",
+                            self.val(t, NodeKind::Hold).unwrap_or(0),
+                            self.order_text(t)
+                        )
+                    }
+                }
+                _ => format!("moves{via} (attack {a})"),
+            };
+            return (Verdict::Succeeds, text, None);
         }
-        if self.forced_fail[u] {
+        // All Hold is the cause only where it decided the move; a move that had already failed
+        // on its own is explained by its own cause below.
+        if self.forced_fail[u] && self.forced(u, NodeKind::Move) {
             return (
                 Verdict::Fails,
                 "fails: part of a convoy paradox (All Hold rule)".into(),
@@ -387,7 +390,36 @@ impl Report<'_, '_> {
 
     fn support_reason(&self, s: usize) -> (Verdict, String) {
         if self.val(s, NodeKind::Support) == Some(1) {
-            return (Verdict::Succeeds, "given".into());
+            // A convoyed attack the paradox rule kept from cutting it (also by dislodging it).
+            let exempt = self
+                .board
+                .movers_into(self.board.here(s))
+                .iter()
+                .copied()
+                .find(|&c| self.uses_convoy_final(c) && self.board.paradox_exempt(c, s));
+            let rule = match self.board.rules.paradox {
+                crate::rules::Paradox::Rule1971 => "1971",
+                crate::rules::Paradox::Rule1982 => "1982",
+                _ => "2000",
+            };
+            return match (exempt, self.dislodger(s)) {
+                (Some(c), Some(d)) => (
+                    Verdict::Succeeds,
+                    format!(
+                        "given although dislodged by {}: under the {rule} paradox rule the convoyed attack of {} does not cut it",
+                        self.order_text(d),
+                        self.order_text(c)
+                    ),
+                ),
+                (Some(c), None) => (
+                    Verdict::Succeeds,
+                    format!(
+                        "given: under the {rule} paradox rule the convoyed attack of {} does not cut it",
+                        self.order_text(c)
+                    ),
+                ),
+                _ => (Verdict::Succeeds, "given".into()),
+            };
         }
         if let Some(c) = self.dislodger(s) {
             return (

@@ -324,7 +324,7 @@ impl<'a> Board<'a> {
 
     /// Whether a convoyed attack by `c` on supporter `s` is exempt from cutting (and from cutting
     /// by dislodgement) under the chosen paradox rule, assuming `c` travels by convoy.
-    fn paradox_exempt(&self, c: usize, s: usize) -> bool {
+    pub(crate) fn paradox_exempt(&self, c: usize, s: usize) -> bool {
         let UnitOrder::Support { target, dest, .. } = &self.orders[s] else {
             return false;
         };

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
+use dipsandbox::adjudicator::graphviz::to_dot;
 use dipsandbox::adjudicator::resolver::NodeKind;
-use dipsandbox::adjudicator::trace::{BackupRule, CycleKind, Event, to_dot};
+use dipsandbox::adjudicator::trace::{BackupRule, CycleKind, Event};
 use dipsandbox::check::run;
 use dipsandbox::scenario::Scenario;
 
@@ -60,14 +61,52 @@ fn pandin_trace_shows_cycle_and_szykman() {
         text.contains("BACKUP RULE: Szykman rule\n          forced PATH [A Bre - Lon] = no path"),
         "{text}"
     );
-    // The DOT marks cycle members in red.
-    let dot = to_dot(&m.graph, &|id| {
-        m.node_label(&s.map, &s.units, &r.orders, id)
-    });
+    // The DOT: a cluster per unit, the paradox's members in the paradox colour, the cancelled
+    // convoy marked, the forced PATH bold, and a legend.
+    let dot = to_dot(
+        m,
+        &|id| m.node_label(&s.map, &s.units, &r.orders, id),
+        &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
+    );
     assert!(dot.starts_with("digraph decisions {"));
+    assert_eq!(dot.matches("subgraph cluster_u").count(), s.units.len());
+    // Members, plus the legend's example.
     assert_eq!(
         dot.matches("color=red, fontcolor=red").count(),
-        cycle.0.len()
+        cycle.0.len() + 1,
+        "{dot}"
+    );
+    assert!(
+        dot.contains("F Eng C A Bre - Lon — convoy cancelled (Szykman)"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("PATH [A Bre - Lon] = no path\", color=red, fontcolor=red, peripheries=2"),
+        "{dot}"
+    );
+    assert!(dot.contains("subgraph cluster_legend"), "{dot}");
+    assert!(dot.contains("tooltip=\"convoy paradox\""), "{dot}");
+    assert!(!dot.contains("tooltip=\"circular movement\""), "{dot}");
+}
+
+#[test]
+fn dot_colours_circular_movement_apart_and_works_untraced() {
+    let s = load("scenarios/datc/6.C.1.ron");
+    let r = run(&s, None, false).expect("runs");
+    let m = r.movement.as_ref().expect("movement");
+    let dot = to_dot(
+        m,
+        &|id| m.node_label(&s.map, &s.units, &r.orders, id),
+        &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
+    );
+    assert!(dot.contains("tooltip=\"circular movement\""), "{dot}");
+    assert!(!dot.contains("tooltip=\"convoy paradox\""), "{dot}");
+    // Three MOVEs forced to move, in the circular-movement colour.
+    assert_eq!(
+        dot.matches("color=darkgreen, fontcolor=darkgreen, peripheries=2")
+            .count(),
+        3,
+        "{dot}"
     );
 }
 

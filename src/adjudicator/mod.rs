@@ -23,6 +23,7 @@
 //! ```
 
 pub mod adjust;
+pub mod graphviz;
 pub mod legality;
 pub mod resolver;
 pub mod retreat;
@@ -598,6 +599,27 @@ impl MovementResult {
         }
     }
 
+    /// A unit's order in short form (`A Ber - Sil`), or the unit when it has none.
+    pub fn unit_label(
+        &self,
+        map: &Map,
+        units: &[Unit],
+        orders: &[(PowerId, Order)],
+        u: usize,
+    ) -> String {
+        match self.prepared.source.get(u).copied().flatten() {
+            Some(i) => {
+                let mut o = orders[i].1.clone();
+                o.power = None;
+                format_order(map, &o, NameStyle::Abbr)
+            }
+            None => units
+                .get(u)
+                .map(|unit| format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc)))
+                .unwrap_or_default(),
+        }
+    }
+
     /// A label for a decision: `MOVE A ber - sil = moves`.
     pub fn node_label(
         &self,
@@ -607,16 +629,7 @@ impl MovementResult {
         id: u32,
     ) -> String {
         let node = self.graph.nodes[id as usize];
-        let u = node.unit;
-        let unit = &units[u];
-        let who = match self.prepared.source[u] {
-            Some(i) => {
-                let mut o = orders[i].1.clone();
-                o.power = None;
-                format_order(map, &o, NameStyle::Abbr)
-            }
-            None => format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc)),
-        };
+        let who = self.unit_label(map, units, orders, node.unit);
         let (lo, hi) = (self.graph.lo[id as usize], self.graph.hi[id as usize]);
         format!(
             "{} [{}] = {}",

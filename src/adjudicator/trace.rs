@@ -1,9 +1,8 @@
-//! The resolver's reasoning as an ordered event log, and the decision graph as Graphviz DOT.
+//! The resolver's reasoning as an ordered event log (the DOT export is in
+//! [`super::graphviz`]).
 //!
 //! Tracing is a type parameter: [`NoTrace`] has `ON = false`, so every `if T::ON { … }` in the
 //! resolver is compiled away and the hot path pays nothing.
-
-use std::fmt::Write as _;
 
 /// Which backup rule decided a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,43 +124,4 @@ impl Tracer for Recorder {
     fn event(&mut self, e: Event) {
         self.events.push(e);
     }
-}
-
-/// Renders the decision graph as Graphviz DOT: values in the labels, cycle members in red,
-/// decisions forced by a backup rule with a double border.
-pub fn to_dot(graph: &super::resolver::Graph, label: &dyn Fn(u32) -> String) -> String {
-    let mut s = String::from(
-        "digraph decisions {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
-    );
-    for id in 0..graph.nodes.len() as u32 {
-        let i = id as usize;
-        let mut attrs = Vec::new();
-        if graph.in_cycle[i] {
-            attrs.push("color=red".to_string());
-            attrs.push("fontcolor=red".to_string());
-        }
-        if graph.forced[i] {
-            attrs.push("peripheries=2".to_string());
-            attrs.push("style=bold".to_string());
-        }
-        let text = label(id).replace('"', "\\\"");
-        let _ = writeln!(
-            s,
-            "  n{id} [label=\"{text}\"{}{}];",
-            if attrs.is_empty() { "" } else { ", " },
-            attrs.join(", ")
-        );
-    }
-    for (id, deps) in graph.deps.iter().enumerate() {
-        for d in deps {
-            let red = graph.in_cycle[id] && graph.in_cycle[*d as usize];
-            let _ = writeln!(
-                s,
-                "  n{id} -> n{d}{};",
-                if red { " [color=red]" } else { "" }
-            );
-        }
-    }
-    s.push_str("}\n");
-    s
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
-use dipsandbox::adjudicator::trace::to_dot;
+use dipsandbox::adjudicator::graphviz::to_dot;
 use dipsandbox::check::{compare, run};
 use dipsandbox::report;
 use dipsandbox::rules::Rules;
@@ -70,9 +70,11 @@ pub fn adjudicate_and_print(
             print!("{}", report::trace(s, m, &r.orders));
         }
         if let Some(path) = dot {
-            let text = to_dot(&m.graph, &|id| {
-                m.node_label(&s.map, &s.units, &r.orders, id)
-            });
+            let text = to_dot(
+                m,
+                &|id| m.node_label(&s.map, &s.units, &r.orders, id),
+                &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
+            );
             std::fs::write(path, text)
                 .wrap_err_with(|| format!("cannot write {}", path.display()))?;
             println!(

@@ -526,3 +526,15 @@ fn art_anchor_on_screen(a: &App, p: dipsandbox::map::ProvinceId) -> (u16, u16) {
 fn text_of(buf: &Buffer) -> String {
     text(buf)
 }
+
+#[test]
+fn the_cause_of_the_selected_order_is_marked_on_the_board() {
+    let mut a = app(None, "cause");
+    // F Wales - English Channel bounces on the prevent strength of F Belgium.
+    let buf = run(&mut a, 120, 40, "tab j");
+    let map = a.session.scenario.map.clone();
+    let bel = map.find_province("bel").expect("bel");
+    assert_eq!(a.session.order_cause_provinces(1), vec![bel]);
+    let (x, y) = art_anchor_on_screen(&a, bel);
+    assert_eq!(buf[(x, y)].bg, Color::Magenta);
+}

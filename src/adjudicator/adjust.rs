@@ -14,15 +14,12 @@ use super::{OrderOutcome, PhaseResult, Verdict};
 
 fn out(verdict: Verdict, reason: impl Into<String>) -> OrderOutcome {
     let reason = reason.into();
-    OrderOutcome {
-        reason: if verdict == Verdict::Illegal {
-            format!("illegal: {reason}")
-        } else {
-            reason
-        },
-        verdict,
-        backup: None,
-    }
+    let reason = if verdict == Verdict::Illegal {
+        format!("illegal: {reason}")
+    } else {
+        reason
+    };
+    OrderOutcome::text(verdict, reason)
 }
 
 /// Supply centres owned by each power.

@@ -25,6 +25,7 @@
 pub mod adjust;
 pub mod graphviz;
 pub mod legality;
+pub mod reason;
 pub mod resolver;
 pub mod retreat;
 pub mod stepper;
@@ -36,6 +37,7 @@ use crate::orders::{NameStyle, Order, format_order};
 use crate::rules::Rules;
 
 use legality::{OrderStatus, Prepared, Route, UnitOrder};
+pub use reason::{Against, Reason};
 use resolver::{Board, Graph, NodeKind, Solver};
 use trace::{BackupRule, Event, NoTrace, Recorder, Tracer};
 
@@ -57,10 +59,25 @@ pub enum Verdict {
 pub struct OrderOutcome {
     /// Succeeds, fails, illegal or void.
     pub verdict: Verdict,
-    /// Why, in words: `attack 1 does not beat prevent 2 of A War - Sil`.
+    /// Why, in words: `attack 1 does not beat prevent 2 of A War - Sil` (rendered from
+    /// `cause`; for a unit that was dislodged, followed by who dislodged it).
     pub reason: String,
+    /// Why, as data: the units involved by index.
+    pub cause: Reason,
     /// The backup rule that decided it, if any.
     pub backup: Option<BackupRule>,
+}
+
+impl OrderOutcome {
+    /// An outcome whose reason is words only (retreat and adjustment phases).
+    pub fn text(verdict: Verdict, reason: String) -> OrderOutcome {
+        OrderOutcome {
+            verdict,
+            cause: Reason::Text(reason.clone()),
+            reason,
+            backup: None,
+        }
+    }
 }
 
 /// What happened to one unit.
@@ -240,135 +257,110 @@ impl Report<'_, '_> {
             .find(|&c| self.moved(c))
     }
 
-    fn move_reason(&self, u: usize) -> (Verdict, String, Option<BackupRule>) {
+    fn move_reason(&self, u: usize) -> (Verdict, Reason, Option<BackupRule>) {
         let b = self.board;
-        let UnitOrder::Move { route, .. } = &b.orders[u] else {
+        let UnitOrder::Move { route, dest, .. } = &b.orders[u] else {
             unreachable!()
         };
         if self.moved(u) {
             if self.forced(u, NodeKind::Move) {
                 return (
                     Verdict::Succeeds,
-                    "moves (circular movement)".into(),
+                    Reason::MovesCircular,
                     Some(BackupRule::CircularMovement),
                 );
             }
-            let a = self.val(u, NodeKind::Attack).unwrap_or(0);
-            // "by convoy" belongs to the move, so it comes right after "moves".
-            let via = if self.uses_convoy_final(u) {
-                " by convoy"
-            } else {
-                ""
-            };
-            let text = match b.target_unit(u) {
-                Some(t) if !self.moved(t) || (b.opposing(u, t) && self.hth_final(u, t)) => {
-                    if b.opposing(u, t) && self.hth_final(u, t) {
-                        format!(
-                            "moves{via}, attack {a} beats defend {} of {}",
-                            self.val(t, NodeKind::Defend).unwrap_or(0),
-                            self.order_text(t)
-                        )
-                    } else {
-                        format!(
-                            "moves{via}, attack {a} beats hold {} of {}",
-                            self.val(t, NodeKind::Hold).unwrap_or(0),
-                            self.order_text(t)
-                        )
-                    }
+            let attack = self.val(u, NodeKind::Attack).unwrap_or(0);
+            let beat = match b.target_unit(u) {
+                Some(t) if b.opposing(u, t) && self.hth_final(u, t) => Some((
+                    t,
+                    Against::Defend,
+                    self.val(t, NodeKind::Defend).unwrap_or(0),
+                )),
+                Some(t) if !self.moved(t) => {
+                    Some((t, Against::Hold, self.val(t, NodeKind::Hold).unwrap_or(0)))
                 }
-                _ => format!("moves{via} (attack {a})"),
+                _ => None,
             };
-            return (Verdict::Succeeds, text, None);
+            let by_convoy = self.uses_convoy_final(u);
+            return (
+                Verdict::Succeeds,
+                Reason::Moves {
+                    attack,
+                    beat,
+                    by_convoy,
+                },
+                None,
+            );
         }
         // All Hold is the cause only where it decided the move; a move that had already failed
         // on its own is explained by its own cause below.
         if self.forced_fail[u] && self.forced(u, NodeKind::Move) {
-            return (
-                Verdict::Fails,
-                "fails: part of a convoy paradox (All Hold rule)".into(),
-                Some(BackupRule::AllHold),
-            );
+            return (Verdict::Fails, Reason::AllHold, Some(BackupRule::AllHold));
         }
         if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) {
             let fleets = b.convoy_fleets(u);
             if fleets.is_empty() {
-                return (Verdict::Fails, "no path: no fleet convoys it".into(), None);
+                return (Verdict::Fails, Reason::NoConvoy, None);
             }
-            if let Some(&f) = fleets.iter().find(|f| self.disabled[**f]) {
+            if let Some(&fleet) = fleets.iter().find(|f| self.disabled[**f]) {
                 return (
                     Verdict::Fails,
-                    format!(
-                        "no path: the convoy of {} is cancelled (Szykman rule)",
-                        self.unit_text(f)
-                    ),
+                    Reason::ConvoyCancelled { fleet },
                     Some(BackupRule::Szykman),
                 );
             }
-            if let Some(&f) = fleets
+            if let Some(&fleet) = fleets
                 .iter()
                 .find(|f| self.val(**f, NodeKind::Dislodge) == Some(1))
             {
-                let by = self
-                    .dislodger(f)
-                    .map(|c| self.order_text(c))
-                    .unwrap_or_default();
-                return (
-                    Verdict::Fails,
-                    format!(
-                        "no path: convoying {} was dislodged by {by}",
-                        self.unit_text(f)
-                    ),
-                    None,
-                );
+                let by = self.dislodger(fleet);
+                return (Verdict::Fails, Reason::ConvoyDislodged { fleet, by }, None);
             }
-            return (
-                Verdict::Fails,
-                "no path: the convoying fleets do not form a chain".into(),
-                None,
-            );
+            return (Verdict::Fails, Reason::NoChain, None);
         }
-        let a = self.val(u, NodeKind::Attack).unwrap_or(0);
-        let (dest, _) = match &b.orders[u] {
-            UnitOrder::Move { dest, route, .. } => (*dest, *route),
-            _ => unreachable!(),
-        };
+        let attack = self.val(u, NodeKind::Attack).unwrap_or(0);
         if let Some(t) = b.target_unit(u) {
             // Head to head: the defend strength; otherwise the hold strength of the province.
-            let (what, strength) = if b.opposing(u, t) && self.hth_final(u, t) {
-                ("defend", self.val(t, NodeKind::Defend).unwrap_or(0))
+            let (against, strength) = if b.opposing(u, t) && self.hth_final(u, t) {
+                (Against::Defend, self.val(t, NodeKind::Defend).unwrap_or(0))
             } else {
-                ("hold", self.val(t, NodeKind::Hold).unwrap_or(0))
+                (Against::Hold, self.val(t, NodeKind::Hold).unwrap_or(0))
             };
-            if a <= strength {
-                let reason = if a == 0 && self.units[t].power == self.units[u].power && strength > 0
-                {
-                    format!("cannot dislodge own unit {}", self.order_text(t))
-                } else {
-                    format!(
-                        "attack {a} does not beat {what} {strength} of {}",
-                        self.order_text(t)
-                    )
-                };
+            if attack <= strength {
+                let reason =
+                    if attack == 0 && self.units[t].power == self.units[u].power && strength > 0 {
+                        Reason::OwnUnit { unit: t }
+                    } else {
+                        Reason::Bounced {
+                            attack,
+                            against,
+                            unit: t,
+                            strength,
+                        }
+                    };
                 return (Verdict::Fails, reason, None);
             }
         }
-        for &c in b.movers_into(dest) {
+        for &c in b.movers_into(*dest) {
             if c == u {
                 continue;
             }
             let p = self.val(c, NodeKind::Prevent).unwrap_or(0);
-            if a <= p {
+            if attack <= p {
                 return (
                     Verdict::Fails,
-                    format!(
-                        "attack {a} does not beat prevent {p} of {}",
-                        self.order_text(c)
-                    ),
+                    Reason::Bounced {
+                        attack,
+                        against: Against::Prevent,
+                        unit: c,
+                        strength: p,
+                    },
                     None,
                 );
             }
         }
-        (Verdict::Fails, format!("fails (attack {a})"), None)
+        (Verdict::Fails, Reason::Fails { attack }, None)
     }
 
     fn uses_convoy_final(&self, u: usize) -> bool {
@@ -389,7 +381,7 @@ impl Report<'_, '_> {
         self.board.opposing(u, t) && !self.uses_convoy_final(u) && !self.uses_convoy_final(t)
     }
 
-    fn support_reason(&self, s: usize) -> (Verdict, String) {
+    fn support_reason(&self, s: usize) -> (Verdict, Reason) {
         if self.val(s, NodeKind::Support) == Some(1) {
             // A convoyed attack the paradox rule kept from cutting it (also by dislodging it).
             let exempt = self
@@ -398,35 +390,20 @@ impl Report<'_, '_> {
                 .iter()
                 .copied()
                 .find(|&c| self.uses_convoy_final(c) && self.board.paradox_exempt(c, s));
-            let rule = match self.board.rules.paradox {
-                crate::rules::Paradox::Rule1971 => "1971",
-                crate::rules::Paradox::Rule1982 => "1982",
-                _ => "2000",
-            };
-            return match (exempt, self.dislodger(s)) {
-                (Some(c), Some(d)) => (
+            return match exempt {
+                Some(attacker) => (
                     Verdict::Succeeds,
-                    format!(
-                        "given although dislodged by {}: under the {rule} paradox rule the convoyed attack of {} does not cut it",
-                        self.order_text(d),
-                        self.order_text(c)
-                    ),
+                    Reason::GivenExempt {
+                        rule: self.board.rules.paradox,
+                        attacker,
+                        dislodged_by: self.dislodger(s),
+                    },
                 ),
-                (Some(c), None) => (
-                    Verdict::Succeeds,
-                    format!(
-                        "given: under the {rule} paradox rule the convoyed attack of {} does not cut it",
-                        self.order_text(c)
-                    ),
-                ),
-                _ => (Verdict::Succeeds, "given".into()),
+                None => (Verdict::Succeeds, Reason::Given),
             };
         }
-        if let Some(c) = self.dislodger(s) {
-            return (
-                Verdict::Fails,
-                format!("cut: dislodged by {}", self.order_text(c)),
-            );
+        if let Some(by) = self.dislodger(s) {
+            return (Verdict::Fails, Reason::CutDislodged { by });
         }
         let cutter = self
             .board
@@ -435,8 +412,29 @@ impl Report<'_, '_> {
             .copied()
             .find(|&c| self.val(c, NodeKind::Attack).unwrap_or(0) > 0);
         match cutter {
-            Some(c) => (Verdict::Fails, format!("cut by {}", self.order_text(c))),
-            None => (Verdict::Fails, "cut".into()),
+            Some(by) => (Verdict::Fails, Reason::CutBy { by }),
+            None => (Verdict::Fails, Reason::Cut),
+        }
+    }
+
+    /// An outcome with its reason rendered (the one place reasons become words), plus, for a
+    /// unit that did not stay, by whom it was dislodged.
+    fn outcome(
+        &self,
+        verdict: Verdict,
+        cause: Reason,
+        backup: Option<BackupRule>,
+        dislodged_by: Option<usize>,
+    ) -> OrderOutcome {
+        let mut reason = cause.render(&|u| self.order_text(u), &|u| self.unit_text(u));
+        if let Some(c) = dislodged_by {
+            reason.push_str(&format!(", and is dislodged by {}", self.order_text(c)));
+        }
+        OrderOutcome {
+            verdict,
+            reason,
+            cause,
+            backup,
         }
     }
 
@@ -481,85 +479,50 @@ impl Report<'_, '_> {
         let mut outcomes = Vec::with_capacity(self.orders.len());
         for st in &self.prepared.status {
             let out = match st {
-                OrderStatus::Illegal(r) => OrderOutcome {
-                    verdict: Verdict::Illegal,
-                    reason: format!("illegal: {r}"),
-                    backup: None,
-                },
+                OrderStatus::Illegal(r) => {
+                    self.outcome(Verdict::Illegal, Reason::Illegal(r.clone()), None, None)
+                }
                 OrderStatus::Applied(u) => {
                     let u = *u;
-                    let dis = unit_results[u]
-                        .dislodged_by
-                        .map(|c| format!(", and is dislodged by {}", self.order_text(c)));
+                    let dis = unit_results[u].dislodged_by;
                     match &b.orders[u] {
-                        UnitOrder::Hold => match unit_results[u].dislodged_by {
-                            Some(c) => OrderOutcome {
-                                verdict: Verdict::Fails,
-                                reason: format!("dislodged by {}", self.order_text(c)),
-                                backup: None,
-                            },
-                            None => OrderOutcome {
-                                verdict: Verdict::Succeeds,
-                                reason: "holds".into(),
-                                backup: None,
-                            },
+                        UnitOrder::Hold => match dis {
+                            Some(by) => {
+                                self.outcome(Verdict::Fails, Reason::DislodgedBy { by }, None, None)
+                            }
+                            None => self.outcome(Verdict::Succeeds, Reason::Holds, None, None),
                         },
                         UnitOrder::Move { .. } => {
-                            let (verdict, mut reason, backup) = self.move_reason(u);
-                            if let Some(d) = dis {
-                                reason.push_str(&d);
-                            }
-                            OrderOutcome {
-                                verdict,
-                                reason,
-                                backup,
-                            }
+                            let (verdict, cause, backup) = self.move_reason(u);
+                            self.outcome(verdict, cause, backup, dis)
                         }
                         UnitOrder::Support { void: Some(v), .. }
-                        | UnitOrder::Convoy { void: Some(v), .. } => OrderOutcome {
-                            verdict: Verdict::Void,
-                            reason: format!("void: {v}"),
-                            backup: None,
-                        },
+                        | UnitOrder::Convoy { void: Some(v), .. } => {
+                            self.outcome(Verdict::Void, Reason::Void(v.clone()), None, None)
+                        }
                         UnitOrder::Support { .. } => {
-                            let (verdict, reason) = self.support_reason(u);
-                            OrderOutcome {
-                                verdict,
-                                reason,
-                                backup: None,
-                            }
+                            let (verdict, cause) = self.support_reason(u);
+                            self.outcome(verdict, cause, None, None)
                         }
                         UnitOrder::Convoy { army, .. } => {
                             if self.disabled[u] {
-                                OrderOutcome {
-                                    verdict: Verdict::Fails,
-                                    reason: format!(
-                                        "fails: cancelled by the Szykman rule, the fleet holds{}",
-                                        dis.unwrap_or_default()
-                                    ),
-                                    backup: Some(BackupRule::Szykman),
-                                }
-                            } else if let Some(c) = unit_results[u].dislodged_by {
-                                OrderOutcome {
-                                    verdict: Verdict::Fails,
-                                    reason: format!(
-                                        "disrupted: dislodged by {}",
-                                        self.order_text(c)
-                                    ),
-                                    backup: None,
-                                }
+                                self.outcome(
+                                    Verdict::Fails,
+                                    Reason::ConvoyHolds,
+                                    Some(BackupRule::Szykman),
+                                    dis,
+                                )
+                            } else if let Some(by) = dis {
+                                self.outcome(Verdict::Fails, Reason::Disrupted { by }, None, None)
                             } else if self.forced_fail[*army] {
-                                OrderOutcome {
-                                    verdict: Verdict::Fails,
-                                    reason: "fails: the army's move is part of a convoy paradox (All Hold rule)".into(),
-                                    backup: Some(BackupRule::AllHold),
-                                }
+                                self.outcome(
+                                    Verdict::Fails,
+                                    Reason::ConvoyAllHold,
+                                    Some(BackupRule::AllHold),
+                                    None,
+                                )
                             } else {
-                                OrderOutcome {
-                                    verdict: Verdict::Succeeds,
-                                    reason: "convoys".into(),
-                                    backup: None,
-                                }
+                                self.outcome(Verdict::Succeeds, Reason::Convoys, None, None)
                             }
                         }
                     }

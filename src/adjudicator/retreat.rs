@@ -8,11 +8,7 @@ use crate::rules::{CoastGarbage, MultipleOrders, OneCoastOmitted, RetreatAfterCo
 use super::{OrderOutcome, PhaseResult, Verdict};
 
 fn illegal(reason: impl Into<String>) -> OrderOutcome {
-    OrderOutcome {
-        verdict: Verdict::Illegal,
-        reason: format!("illegal: {}", reason.into()),
-        backup: None,
-    }
+    OrderOutcome::text(Verdict::Illegal, format!("illegal: {}", reason.into()))
 }
 
 /// Where a dislodged unit may retreat: adjacent for its type and coast, empty, not the attacker's
@@ -177,11 +173,10 @@ pub fn adjudicate_retreats(
     }
     for d in 0..dislodged.len() {
         if let Some(i) = disbands[d] {
-            outcomes[i] = Some(OrderOutcome {
-                verdict: Verdict::Succeeds,
-                reason: "disbands".into(),
-                backup: None,
-            });
+            outcomes[i] = Some(OrderOutcome::text(
+                Verdict::Succeeds,
+                String::from("disbands"),
+            ));
             continue;
         }
         let Some((i, l)) = target[d] else { continue };
@@ -190,11 +185,10 @@ pub fn adjudicate_retreats(
             .filter(|&e| e != d && target[e].is_some_and(|(_, m)| map.province_of(m) == p))
             .collect();
         if rivals.is_empty() {
-            outcomes[i] = Some(OrderOutcome {
-                verdict: Verdict::Succeeds,
-                reason: format!("retreats to {}", map.loc_name(l)),
-                backup: None,
-            });
+            outcomes[i] = Some(OrderOutcome::text(
+                Verdict::Succeeds,
+                format!("retreats to {}", map.loc_name(l)),
+            ));
             final_units.push(Unit {
                 loc: l,
                 ..dislodged[d].unit
@@ -208,11 +202,10 @@ pub fn adjudicate_retreats(
                     format_order(map, &o, NameStyle::Abbr)
                 })
                 .collect();
-            outcomes[i] = Some(OrderOutcome {
-                verdict: Verdict::Fails,
-                reason: format!("bounces with {}: disbanded", names.join(", ")),
-                backup: None,
-            });
+            outcomes[i] = Some(OrderOutcome::text(
+                Verdict::Fails,
+                format!("bounces with {}: disbanded", names.join(", ")),
+            ));
         }
     }
     for (i, first) in copies {

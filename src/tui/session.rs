@@ -285,6 +285,20 @@ impl Session {
         }
     }
 
+    /// The provinces of the units an order's reason names (who cut, bounced or dislodged it),
+    /// as they stood before the phase.
+    pub fn order_cause_provinces(&self, order: usize) -> Vec<ProvinceId> {
+        let Some(out) = self.run.phase.outcomes.get(order) else {
+            return Vec::new();
+        };
+        out.cause
+            .units()
+            .into_iter()
+            .filter_map(|u| self.scenario.units.get(u))
+            .map(|u| self.scenario.map.province_of(u.loc))
+            .collect()
+    }
+
     /// The first order whose unit stands in a province.
     pub fn order_at(&self, p: ProvinceId) -> Option<usize> {
         (0..self.scenario.orders.len()).find(|&i| self.order_province(i) == Some(p))

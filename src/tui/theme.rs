@@ -116,6 +116,17 @@ impl Theme {
             .add_modifier(Modifier::UNDERLINED)
     }
 
+    /// A unit named in the selected order's reason (the one that cut, bounced or dislodged it).
+    pub fn cause(&self) -> Style {
+        self.bg(Color::Magenta)
+            .fg(if self.color {
+                Color::White
+            } else {
+                Color::Reset
+            })
+            .add_modifier(Modifier::UNDERLINED | Modifier::ITALIC)
+    }
+
     /// Background tint of the selected province's region.
     pub fn region(&self) -> Style {
         self.bg(Color::Rgb(40, 40, 60))

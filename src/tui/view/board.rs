@@ -201,6 +201,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         };
     let target = s.order_target(app.order);
     let helped = s.order_helped(app.order);
+    let causes = s.order_cause_provinces(app.order);
     // Labels and centre marks.
     for p in map.province_ids() {
         let (x, y) = at(p);
@@ -217,6 +218,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         }
         if Some(p) == helped {
             style = t.helped();
+        }
+        if causes.contains(&p) {
+            style = t.cause();
         }
         if Some(p) == target {
             style = t.target();
@@ -333,7 +337,9 @@ fn draw_footer(frame: &mut Frame, app: &App, foot: Rect) {
         Span::styled("tgt", t.target()),
         Span::raw(" target  "),
         Span::styled("sup", t.helped()),
-        Span::raw(" supported"),
+        Span::raw(" supported  "),
+        Span::styled("why", t.cause()),
+        Span::raw(" cause"),
     ]));
     frame.render_widget(Paragraph::new(lines), foot);
 }

@@ -123,12 +123,42 @@ fn layout(app: &App, inner: Rect) -> (usize, usize) {
     (applied, scroll(applied, rows, inner.height as usize))
 }
 
+/// Rows at the bottom of the trace panel that spell out the event at the cursor in full.
+const DETAIL: u16 = 4;
+
+/// The list part of the panel and, when there is room, the detail part.
+fn split(area: Rect) -> (Rect, Option<Rect>) {
+    let inner = area.inner(Margin::new(1, 1));
+    if inner.height > DETAIL + 4 {
+        let list = Rect::new(inner.x, inner.y, inner.width, inner.height - DETAIL);
+        let detail = Rect::new(inner.x, list.bottom(), inner.width, DETAIL);
+        (list, Some(detail))
+    } else {
+        (inner, None)
+    }
+}
+
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
     let title = format!(" Trace ({} steps) ", s.steps.len());
     frame.render_widget(panel(app, title, Focus::Trace), area);
-    let inner = area.inner(Margin::new(1, 1));
+    let (inner, detail) = split(area);
+    if let (Some(d), Some(st)) = (detail, &s.stepper) {
+        let applied = s.steps.partition_point(|&i| i < st.cursor());
+        let (text, style) = match applied.checked_sub(1) {
+            None => ("start: every decision open".to_string(), app.theme.dim()),
+            Some(k) => describe(app, s.steps[k]),
+        };
+        let lines = vec![
+            ratatui::text::Line::styled("─".repeat(d.width as usize), app.theme.dim()),
+            ratatui::text::Line::styled(text, style),
+        ];
+        frame.render_widget(
+            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
+            d,
+        );
+    }
     let (applied, top) = layout(app, inner);
     let w = inner.width as usize;
     let mut lines = Vec::new();
@@ -155,7 +185,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
 
 /// The cursor position (events applied) for a click on row `y`.
 pub fn cursor_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
-    let inner = panes.trace?.inner(Margin::new(1, 1));
+    let (inner, _) = split(panes.trace?);
     if y < inner.y || y >= inner.bottom() {
         return None;
     }

@@ -538,3 +538,10 @@ fn the_cause_of_the_selected_order_is_marked_on_the_board() {
     let (x, y) = art_anchor_on_screen(&a, bel);
     assert_eq!(buf[(x, y)].bg, Color::Magenta);
 }
+
+#[test]
+fn esc_then_a_key_read_as_alt_key_does_both() {
+    let mut a = app(None, "alt");
+    run(&mut a, 80, 24, "2 alt-3");
+    assert_eq!(a.view, View::Rules);
+}

@@ -302,6 +302,14 @@ impl App {
         }
         match self.keymap.action(&self.contexts(), &k) {
             Some(a) => self.update(a),
+            // A quick esc then a key arrives from many terminals as alt+key: take it as both.
+            None if k.modifiers.contains(KeyModifiers::ALT) => {
+                let plain = KeyEvent::new(k.code, k.modifiers - KeyModifiers::ALT);
+                if self.keymap.action(&self.contexts(), &plain).is_some() {
+                    self.update(Action::Back);
+                    self.key(plain);
+                }
+            }
             None => {
                 if self.popup.is_none() {
                     let help = self

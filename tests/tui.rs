@@ -545,3 +545,10 @@ fn esc_then_a_key_read_as_alt_key_does_both() {
     run(&mut a, 80, 24, "2 alt-3");
     assert_eq!(a.view, View::Rules);
 }
+
+#[test]
+fn a_scenario_with_retreats_lists_them_under_the_orders() {
+    let mut a = app(Some("scenarios/datc/6.H.1.ron"), "retreats");
+    let t = text(&run(&mut a, 120, 40, ""));
+    assert!(t.contains("Retreats after the phase:"), "{t}");
+}

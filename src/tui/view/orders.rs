@@ -85,6 +85,26 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         }
         lines.push(line);
     }
+    // The retreats that follow (DATC 6.H style scenarios), below the orders when there is room.
+    if let (Some(f), Some(rr)) = (&s.scenario.retreats, &s.run.retreats)
+        && lines.len() + 1 < h
+    {
+        lines.push(Line::styled("Retreats after the phase:", app.theme.focus()));
+        for (o, out) in f.orders.iter().zip(&rr.outcomes) {
+            let (glyph, gstyle) = app.theme.verdict(Some(out.verdict));
+            let pw: String = s.scenario.map.power(o.power).name.chars().take(3).collect();
+            lines.push(Line::from(vec![
+                Span::styled(glyph, gstyle),
+                Span::raw(" "),
+                Span::styled(pw, app.theme.power(o.power.0 as usize)),
+                Span::raw(" "),
+                Span::raw(fit(
+                    &format!("{}  {}", o.text, out.reason),
+                    width.saturating_sub(6),
+                )),
+            ]));
+        }
+    }
     frame.render_widget(Paragraph::new(lines), list);
     if let (Some(d), Some(o)) = (detail, s.scenario.orders.get(app.order)) {
         let v = s.verdict_now(app.order);

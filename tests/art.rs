@@ -138,6 +138,13 @@ const ANCHORS: [(&str, &str); 7] = [
     ("hav", "(2, 5)"),
 ];
 
+/// The anchors with Haven's moved to `at`.
+fn hav_at(at: &str) -> Vec<(&str, &str)> {
+    let mut v = ANCHORS[..6].to_vec();
+    v.push(("hav", at));
+    v
+}
+
 #[test]
 fn a_small_map_with_art_loads() {
     let map = Map::from_ron(&test7_with_art(ART, &ANCHORS), "t.ron").expect("loads");
@@ -155,33 +162,11 @@ fn bad_art_is_located() {
             "province \"hav\" has no anchor",
         ),
         (
-            test7_with_art(
-                ART,
-                &[
-                    ANCHORS[0],
-                    ANCHORS[1],
-                    ANCHORS[2],
-                    ANCHORS[3],
-                    ANCHORS[4],
-                    ANCHORS[5],
-                    ("hav", "(6, 5)"),
-                ],
-            ),
+            test7_with_art(ART, &hav_at("(6, 5)")),
             "the slot of \"hav\" at (6, 5) is not blank",
         ),
         (
-            test7_with_art(
-                ART,
-                &[
-                    ANCHORS[0],
-                    ANCHORS[1],
-                    ANCHORS[2],
-                    ANCHORS[3],
-                    ANCHORS[4],
-                    ANCHORS[5],
-                    ("hav", "(2, 1)"),
-                ],
-            ),
+            test7_with_art(ART, &hav_at("(2, 1)")),
             "lies in the region of \"ald\"",
         ),
         (
@@ -192,18 +177,7 @@ fn bad_art_is_located() {
             "the anchor of \"bor\" lies in the region of \"ald\": their regions meet",
         ),
         (
-            test7_with_art(
-                ART,
-                &[
-                    ANCHORS[0],
-                    ANCHORS[1],
-                    ANCHORS[2],
-                    ANCHORS[3],
-                    ANCHORS[4],
-                    ANCHORS[5],
-                    ("hav", "(40, 5)"),
-                ],
-            ),
+            test7_with_art(ART, &hav_at("(40, 5)")),
             "outside the 19×7 art",
         ),
         (

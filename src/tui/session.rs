@@ -304,9 +304,18 @@ impl Session {
         (0..self.scenario.orders.len()).find(|&i| self.order_province(i) == Some(p))
     }
 
-    /// The name of the preset the rules equal, or `custom`.
+    /// The name of the preset the rules equal, or the options that differ from the DATC
+    /// defaults: `paradox=Rule1982`.
     pub fn rules_name(rules: &Rules) -> String {
-        rules.preset_name().unwrap_or("custom").to_string()
+        match rules.preset_name() {
+            Some(p) => p.to_string(),
+            None => rules
+                .overrides()
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(","),
+        }
     }
 }
 

@@ -552,3 +552,33 @@ fn a_scenario_with_retreats_lists_them_under_the_orders() {
     let t = text(&run(&mut a, 120, 40, ""));
     assert!(t.contains("Retreats after the phase:"), "{t}");
 }
+
+#[test]
+fn an_orders_decisions_include_the_strength_it_met() {
+    let mut a = app(None, "decided");
+    // F Wales - English Channel: its MOVE first, and the PREVENT of F Belgium that stopped it.
+    run(&mut a, 120, 40, "tab j d");
+    let m = a.session.run.movement.as_ref().expect("movement");
+    let ds = a.session.order_decisions(1);
+    let kinds: Vec<&str> = ds
+        .iter()
+        .map(|id| m.graph.nodes[*id as usize].kind.name())
+        .collect();
+    assert_eq!(kinds[0], "MOVE");
+    let map = &a.session.scenario.map;
+    let bel = map.find_province("bel").expect("bel");
+    let bel_unit = a
+        .session
+        .scenario
+        .units
+        .iter()
+        .position(|u| map.province_of(u.loc) == bel);
+    assert!(
+        ds.iter().any(|id| {
+            let n = m.graph.nodes[*id as usize];
+            n.kind.name() == "PREVENT STRENGTH" && Some(n.unit) == bel_unit
+        }),
+        "{kinds:?}"
+    );
+    assert_eq!(a.decision, ds[0] as usize);
+}

@@ -153,20 +153,18 @@ impl Session {
         }
     }
 
-    /// The decisions that decided an order, the main one first: MOVE and PATH of a move,
-    /// SUPPORT of a support, DISLODGE of the unit.
+    /// The decisions that decided an order, its own first (see `Reason::decisions`): e.g. a
+    /// move's MOVE, ATTACK and PATH and the strength it was measured against.
     pub fn order_decisions(&self, order: usize) -> Vec<u32> {
-        let Some(m) = self.run.movement.as_ref() else {
+        let (Some(m), Some(u)) = (self.run.movement.as_ref(), self.order_unit(order)) else {
             return Vec::new();
         };
-        let Some(u) = self.order_unit(order) else {
+        let Some(out) = self.run.phase.outcomes.get(order) else {
             return Vec::new();
         };
         let mut v: Vec<u32> = self.main_decision(order).into_iter().collect();
-        for k in [NodeKind::Path, NodeKind::Support, NodeKind::Dislodge] {
-            if let Some(id) = m.graph.node_of(u, k)
-                && !v.contains(&id)
-            {
+        for id in out.cause.decisions(&m.graph, u) {
+            if !v.contains(&id) {
                 v.push(id);
             }
         }

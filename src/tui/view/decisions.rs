@@ -1,5 +1,6 @@
 //! The decisions panel: every decision of the resolver, its value (or bounds) as of the
-//! stepper's cursor, and whether it is open, settled, in a cycle or forced by a backup rule.
+//! stepper's cursor, and whether it is open, settled, in a cycle or forced by a backup rule;
+//! `•` marks the decisions that decided the selected order.
 
 use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
@@ -45,6 +46,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         .checked_sub(1)
         .map(|i| st.nodes_of(i))
         .unwrap_or_default();
+    // The decisions that decided the selected order.
+    let related = s.order_decisions(app.order);
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for id in top..(top + h).min(n) {
@@ -57,7 +60,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let mut line = Line::from(vec![
             Span::styled(here, app.theme.focus()),
             Span::styled(mark, style),
-            Span::raw(" "),
+            Span::styled(
+                if related.contains(&id32) { "•" } else { " " },
+                app.theme.focus(),
+            ),
             Span::raw(format!("{:<room$}", fit(&subject, room))),
             Span::raw(" "),
             Span::styled(value, style),

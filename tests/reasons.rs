@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use dipsandbox::adjudicator::Verdict;
+use dipsandbox::adjudicator::{Reason, Verdict};
 use dipsandbox::check::run;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
@@ -93,4 +93,25 @@ fn the_illegal_orders_option_is_named_where_it_decides() {
         "{}",
         r.phase.outcomes[1].reason
     );
+}
+
+// A retreat that bounces names the units it bounced with (as indices of the dislodged units).
+#[test]
+fn a_retreat_bounce_names_the_rival() {
+    let s = Scenario::load(Path::new("scenarios/datc/6.H.1.ron")).expect("loads");
+    let r = run(&s, None, false).expect("runs");
+    let rr = r.retreats.as_ref().expect("retreats");
+    let f = s.retreats.as_ref().expect("retreat orders");
+    let i = f
+        .orders
+        .iter()
+        .position(|o| o.text == "F Trieste - Albania")
+        .expect("Trieste retreats");
+    let Reason::RetreatBounced { with } = &rr.outcomes[i].cause else {
+        panic!("{:?}", rr.outcomes[i].cause);
+    };
+    assert_eq!(with.len(), 1);
+    let rival = &r.phase.dislodged[with[0]].unit;
+    assert_eq!(rival.describe(&s.map), "F Greece");
+    assert_eq!(rr.outcomes[i].reason, "bounces with F Gre - Alb: disbanded");
 }

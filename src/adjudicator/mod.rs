@@ -69,12 +69,23 @@ pub struct OrderOutcome {
 }
 
 impl OrderOutcome {
-    /// An outcome whose reason is words only (retreat and adjustment phases).
+    /// An outcome whose reason is words only (illegal orders of retreat and adjustment phases,
+    /// adjustment outcomes).
     pub fn text(verdict: Verdict, reason: String) -> OrderOutcome {
         OrderOutcome {
             verdict,
             cause: Reason::Text(reason.clone()),
             reason,
+            backup: None,
+        }
+    }
+
+    /// An outcome with a typed reason and its words.
+    pub fn new(verdict: Verdict, cause: Reason, reason: String) -> OrderOutcome {
+        OrderOutcome {
+            verdict,
+            reason,
+            cause,
             backup: None,
         }
     }
@@ -426,7 +437,9 @@ impl Report<'_, '_> {
         backup: Option<BackupRule>,
         dislodged_by: Option<usize>,
     ) -> OrderOutcome {
-        let mut reason = cause.render(&|u| self.order_text(u), &|u| self.unit_text(u));
+        let mut reason = cause.render(&|u| self.order_text(u), &|u| self.unit_text(u), &|l| {
+            self.map.loc_name(l)
+        });
         if let Some(c) = dislodged_by {
             reason.push_str(&format!(", and is dislodged by {}", self.order_text(c)));
         }

@@ -3,6 +3,7 @@
 
 use super::legality::{IllegalReason, VoidReason};
 use super::resolver::{Graph, NodeKind};
+use crate::map::LocId;
 use crate::rules::Paradox;
 
 /// What a move's attack was measured against.
@@ -133,7 +134,21 @@ pub enum Reason {
     Illegal(IllegalReason),
     /// A support or convoy that does not match.
     Void(VoidReason),
-    /// Retreat and adjustment phases: the reason in words.
+    /// A retreat phase: the unit disbands as ordered.
+    Disbands,
+    /// A retreat phase: the unit retreats.
+    RetreatsTo {
+        /// Where.
+        to: LocId,
+    },
+    /// A retreat phase: two or more units retreat to one province, and all are disbanded. In
+    /// retreat phases unit numbers are indices into the dislodged units.
+    RetreatBounced {
+        /// The other units retreating there.
+        with: Vec<usize>,
+    },
+    /// Illegal orders of retreat and adjustment phases, and adjustment outcomes: in words (they
+    /// name no other unit).
     Text(String),
 }
 
@@ -154,6 +169,7 @@ impl Reason {
                 dislodged_by,
                 ..
             } => std::iter::once(*attacker).chain(*dislodged_by).collect(),
+            Reason::RetreatBounced { with } => with.clone(),
             _ => Vec::new(),
         }
     }
@@ -207,7 +223,12 @@ impl Reason {
             | Reason::ConvoyHolds
             | Reason::Disrupted { .. }
             | Reason::ConvoyAllHold => vec![own(NodeKind::Dislodge)],
-            Reason::Illegal(_) | Reason::Void(_) | Reason::Text(_) => Vec::new(),
+            Reason::Illegal(_)
+            | Reason::Void(_)
+            | Reason::Text(_)
+            | Reason::Disbands
+            | Reason::RetreatsTo { .. }
+            | Reason::RetreatBounced { .. } => Vec::new(),
         };
         let mut out: Vec<u32> = Vec::new();
         for id in list.into_iter().flatten() {
@@ -219,11 +240,12 @@ impl Reason {
     }
 
     /// The reason in words. `order` names a unit by its order (`A Bre - Lon`), `unit` by
-    /// itself (`F Eng`).
+    /// itself (`F Eng`), `place` a location (`Spain (north coast)`).
     pub fn render(
         &self,
         order: &dyn Fn(usize) -> String,
         unit: &dyn Fn(usize) -> String,
+        place: &dyn Fn(LocId) -> String,
     ) -> String {
         let rule_name = |r: &Paradox| match r {
             Paradox::Rule1971 => "1971",
@@ -305,6 +327,15 @@ impl Reason {
             }
             Reason::Illegal(r) => format!("illegal: {r}"),
             Reason::Void(v) => format!("void: {v}"),
+            Reason::Disbands => "disbands".into(),
+            Reason::RetreatsTo { to } => format!("retreats to {}", place(*to)),
+            Reason::RetreatBounced { with } => format!(
+                "bounces with {}: disbanded",
+                with.iter()
+                    .map(|u| order(*u))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Reason::Text(t) => t.clone(),
         }
     }

@@ -5,7 +5,7 @@ use crate::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{NameStyle, Order, OrderKind, format_order};
 use crate::rules::{CoastGarbage, MultipleOrders, OneCoastOmitted, RetreatAfterConvoy, Rules};
 
-use super::{OrderOutcome, PhaseResult, Verdict};
+use super::{OrderOutcome, PhaseResult, Reason, Verdict};
 
 fn illegal(reason: impl Into<String>) -> OrderOutcome {
     OrderOutcome::text(Verdict::Illegal, format!("illegal: {}", reason.into()))
@@ -171,12 +171,27 @@ pub fn adjudicate_retreats(
             ));
         }
     }
+    // Reasons name other units by their index among the dislodged, rendered by their orders.
+    let order_of = |e: usize| -> String {
+        let i = target[e].map(|t| t.0).or(disbands[e]);
+        match i {
+            Some(i) => {
+                let mut o = orders[i].1.clone();
+                o.power = None;
+                format_order(map, &o, NameStyle::Abbr)
+            }
+            None => dislodged[e].unit.describe(map),
+        }
+    };
+    let unit_of = |e: usize| dislodged[e].unit.describe(map);
+    let place = |l: crate::map::LocId| map.loc_name(l);
+    let outcome = |verdict: Verdict, cause: Reason| {
+        let text = cause.render(&order_of, &unit_of, &place);
+        OrderOutcome::new(verdict, cause, text)
+    };
     for d in 0..dislodged.len() {
         if let Some(i) = disbands[d] {
-            outcomes[i] = Some(OrderOutcome::text(
-                Verdict::Succeeds,
-                String::from("disbands"),
-            ));
+            outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::Disbands));
             continue;
         }
         let Some((i, l)) = target[d] else { continue };
@@ -185,26 +200,15 @@ pub fn adjudicate_retreats(
             .filter(|&e| e != d && target[e].is_some_and(|(_, m)| map.province_of(m) == p))
             .collect();
         if rivals.is_empty() {
-            outcomes[i] = Some(OrderOutcome::text(
-                Verdict::Succeeds,
-                format!("retreats to {}", map.loc_name(l)),
-            ));
+            outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::RetreatsTo { to: l }));
             final_units.push(Unit {
                 loc: l,
                 ..dislodged[d].unit
             });
         } else {
-            let names: Vec<String> = rivals
-                .iter()
-                .map(|&e| {
-                    let mut o = orders[target[e].expect("rival").0].1.clone();
-                    o.power = None;
-                    format_order(map, &o, NameStyle::Abbr)
-                })
-                .collect();
-            outcomes[i] = Some(OrderOutcome::text(
+            outcomes[i] = Some(outcome(
                 Verdict::Fails,
-                format!("bounces with {}: disbanded", names.join(", ")),
+                Reason::RetreatBounced { with: rivals },
             ));
         }
     }

@@ -15,10 +15,10 @@
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`error`], [`source`]: errors with file, line and column.
-//! - [`tui`]: the terminal UI (ratatui): board, orders, decision stepper, rules and compare.
+//! - [`tui`]: the terminal UI: board, orders, decision stepper, rules and compare.
 //!
-//! Only [`tui`] imports ratatui or crossterm (a test checks it): the core — map, orders, rules,
-//! adjudicator, trace, scenario — can be embedded anywhere.
+//! Only [`tui`] depends on the terminal-UI crates (a test checks it): the core — map, orders,
+//! rules, adjudicator, trace, scenario — can be embedded anywhere.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

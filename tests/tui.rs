@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use dipsandbox::adjudicator::trace::Event;
 use dipsandbox::tui::action::Action;
-use dipsandbox::tui::app::{App, Focus, Popup, View};
+use dipsandbox::tui::app::{App, Popup, View};
 use dipsandbox::tui::browser::Folders;
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::{Context, Keymap};
@@ -216,7 +216,7 @@ fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
 fn selecting_an_order_selects_its_province_and_back() {
     let mut a = app(None, "select");
     run(&mut a, 120, 40, "tab j j");
-    assert_eq!(a.focus, Focus::Orders);
+    assert_eq!(a.focus, Context::Orders);
     assert_eq!(a.order, 2);
     let map = a.session.scenario.map.clone();
     assert_eq!(a.province, map.find_province("bre"));
@@ -341,7 +341,7 @@ fn mouse_clicks_select_orders_decisions_and_trace_rows() {
     )
     .expect("runs");
     assert_eq!(a.order, 5);
-    assert_eq!(a.focus, Focus::Orders);
+    assert_eq!(a.focus, Context::Orders);
     // A click on a tab switches the view; on a trace row, moves the cursor there.
     let buf = run(&mut a, 120, 40, "2 g");
     let (x, y) = trace_row(&a, 1);

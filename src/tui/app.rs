@@ -29,36 +29,6 @@ pub enum View {
     Rules,
 }
 
-/// The panel with the keyboard focus.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Focus {
-    /// The board.
-    Board,
-    /// The orders list.
-    Orders,
-    /// The decisions list.
-    Decisions,
-    /// The dependency tree.
-    Tree,
-    /// The trace.
-    Trace,
-    /// The rules list.
-    Rules,
-}
-
-impl Focus {
-    fn context(self) -> Context {
-        match self {
-            Focus::Board => Context::Board,
-            Focus::Orders => Context::Orders,
-            Focus::Decisions => Context::Decisions,
-            Focus::Tree => Context::Tree,
-            Focus::Trace => Context::Trace,
-            Focus::Rules => Context::Rules,
-        }
-    }
-}
-
 /// A popup or prompt over the view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Popup {
@@ -104,8 +74,8 @@ pub struct App {
     pub folders: Folders,
     /// The tab shown.
     pub view: View,
-    /// The panel with the focus.
-    pub focus: Focus,
+    /// The panel with the focus (one of the view's panel contexts).
+    pub focus: Context,
     /// The selected province.
     pub province: Option<ProvinceId>,
     /// The selected order (index into the scenario's orders).
@@ -143,7 +113,7 @@ impl App {
             theme,
             folders,
             view: View::Board,
-            focus: Focus::Board,
+            focus: Context::Board,
             province: None,
             order: 0,
             after: false,
@@ -207,17 +177,17 @@ impl App {
             Some(Popup::Help(_)) => vec![Context::Help],
             Some(Popup::Browser(_)) => vec![Context::Browser],
             Some(Popup::Goto(_)) => Vec::new(),
-            None => vec![self.focus.context(), Context::Global],
+            None => vec![self.focus, Context::Global],
         }
     }
 
     /// The contexts of the current view without any popup: the focused panel, the view's other
     /// panels, then everywhere (what the help popup lists).
     pub fn contexts_without_popup(&self) -> Vec<Context> {
-        let mut v = vec![self.focus.context()];
+        let mut v = vec![self.focus];
         for f in self.panels() {
-            if !v.contains(&f.context()) {
-                v.push(f.context());
+            if !v.contains(f) {
+                v.push(*f);
             }
         }
         v.push(Context::Global);
@@ -225,11 +195,11 @@ impl App {
     }
 
     /// The panels of the current view, in focus order.
-    pub fn panels(&self) -> &'static [Focus] {
+    pub fn panels(&self) -> &'static [Context] {
         match self.view {
-            View::Board => &[Focus::Board, Focus::Orders],
-            View::Stepper => &[Focus::Decisions, Focus::Tree, Focus::Trace],
-            View::Rules => &[Focus::Rules],
+            View::Board => &[Context::Board, Context::Orders],
+            View::Stepper => &[Context::Decisions, Context::Tree, Context::Trace],
+            View::Rules => &[Context::Rules],
         }
     }
 
@@ -385,21 +355,21 @@ impl App {
             Action::PageUp | Action::PageDown => {
                 let d = if action == Action::PageUp { -10 } else { 10 };
                 match self.focus {
-                    Focus::Orders => self.select_order_by(d),
-                    Focus::Decisions => self.select_decision_by(d),
-                    Focus::Trace => {
+                    Context::Orders => self.select_order_by(d),
+                    Context::Decisions => self.select_decision_by(d),
+                    Context::Trace => {
                         self.step(d);
                     }
                     _ => {}
                 }
             }
             Action::Select => match self.focus {
-                Focus::Decisions => {
+                Context::Decisions => {
                     self.set_tree_root(self.decision as u32);
-                    self.focus = Focus::Tree;
+                    self.focus = Context::Tree;
                 }
-                Focus::Tree => self.toggle_tree_row(None),
-                Focus::Board | Focus::Orders => self.update(Action::Decisions),
+                Context::Tree => self.toggle_tree_row(None),
+                Context::Board | Context::Orders => self.update(Action::Decisions),
                 _ => {}
             },
             Action::Back => {
@@ -526,15 +496,15 @@ impl App {
             _ => (1, 0),
         };
         match self.focus {
-            Focus::Board => {
+            Context::Board => {
                 let next = view::board::neighbour(self, dx, dy);
                 if let Some(p) = next {
                     self.select_province(p);
                 }
             }
-            Focus::Orders if dy != 0 => self.select_order_by(dy as isize),
-            Focus::Decisions if dy != 0 => self.select_decision_by(dy as isize),
-            Focus::Tree => match a {
+            Context::Orders if dy != 0 => self.select_order_by(dy as isize),
+            Context::Decisions if dy != 0 => self.select_decision_by(dy as isize),
+            Context::Tree => match a {
                 Action::Up => self.tree.row = self.tree.row.saturating_sub(1),
                 Action::Down => {
                     let n = view::tree::rows(self).len();
@@ -543,10 +513,10 @@ impl App {
                 Action::Right => self.toggle_tree_row(Some(true)),
                 _ => self.toggle_tree_row(Some(false)),
             },
-            Focus::Trace if dy != 0 => {
+            Context::Trace if dy != 0 => {
                 self.step(dy as isize);
             }
-            Focus::Rules => match a {
+            Context::Rules => match a {
                 Action::Up => self.rule_row = self.rule_row.saturating_sub(1),
                 Action::Down => {
                     let n = self.session.rules.table().len();
@@ -705,7 +675,7 @@ impl App {
     }
 
     fn seek_settled(&mut self) {
-        let id = if self.focus == Focus::Tree {
+        let id = if self.focus == Context::Tree {
             view::tree::rows(self)
                 .get(self.tree.row)
                 .map(|r| r.id)
@@ -729,7 +699,7 @@ impl App {
                 self.decision = id as usize;
                 self.set_tree_root(id);
                 self.view = View::Stepper;
-                self.focus = Focus::Decisions;
+                self.focus = Context::Decisions;
             }
             None => {
                 let why = match self.session.run.movement {
@@ -747,7 +717,7 @@ impl App {
             Some(p) => {
                 self.select_province(p);
                 self.view = View::Board;
-                self.focus = Focus::Board;
+                self.focus = Context::Board;
             }
             None => {
                 let hint = crate::orders::suggest(map, text.trim())
@@ -801,37 +771,39 @@ impl App {
         }
         self.click_focus(x, y);
         match self.focus {
-            Focus::Board => {
+            Context::Board => {
                 if let Some(p) = view::board::province_at(self, &panes, x, y) {
                     self.select_province(p);
                 }
             }
-            Focus::Orders => {
+            Context::Orders => {
                 if let Some(i) = view::orders::row_at(self, &panes, y) {
                     self.select_order(i);
                 }
             }
-            Focus::Decisions => {
+            Context::Decisions => {
                 if let Some(i) = view::decisions::row_at(self, &panes, y) {
                     self.decision = i;
                     self.set_tree_root(i as u32);
                 }
             }
-            Focus::Tree => {
+            Context::Tree => {
                 if let Some(i) = view::tree::row_at(self, &panes, y) {
                     self.tree.row = i;
                 }
             }
-            Focus::Trace => {
+            Context::Trace => {
                 if let Some(k) = view::trace::cursor_at(self, &panes, y) {
                     self.seek(k);
                 }
             }
-            Focus::Rules => {
+            Context::Rules => {
                 if let Some(i) = view::rules::row_at(self, &panes, y) {
                     self.rule_row = i;
                 }
             }
+            // Not panels: the focus is never one of these.
+            Context::Global | Context::Browser | Context::Help => {}
         }
     }
 }

@@ -12,7 +12,8 @@ use ratatui::widgets::Paragraph;
 use super::{Panes, fit, panel};
 use crate::board::Unit;
 use crate::map::{Map, PowerId, ProvinceId, ProvinceKind};
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 
 /// Width of one entry of the list layout.
 const LIST_COL: u16 = 22;
@@ -140,7 +141,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         s.scenario.phase,
         if app.after { "after" } else { "before" }
     );
-    frame.render_widget(panel(app, title, Focus::Board), area);
+    frame.render_widget(panel(app, title, Context::Board), area);
     let (view, foot) = board_area(area);
     if view.width == 0 || view.height == 0 {
         return;

@@ -9,7 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Panes, fit, panel, scroll};
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 
 /// The marker and style of a decision as of the cursor: `↺` in a cycle, `!` forced by a
 /// backup rule, `?` open, ` ` settled.
@@ -37,7 +38,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let n = m.graph.nodes.len();
     let open = (0..n as u32).filter(|&id| !st.resolved(id)).count();
     let title = format!(" Decisions ({n}, {open} open) ");
-    frame.render_widget(panel(app, title, Focus::Decisions), area);
+    frame.render_widget(panel(app, title, Context::Decisions), area);
     let inner = area.inner(Margin::new(1, 1));
     let h = inner.height as usize;
     let top = scroll(app.decision, n, h);

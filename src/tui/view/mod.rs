@@ -27,7 +27,8 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph};
 
-use super::app::{App, Focus, Popup, View};
+use super::app::{App, Popup, View};
+use super::keymap::Context;
 
 /// Smallest size at which the views are drawn; below it a one-line notice is shown.
 pub const MIN_SIZE: (u16, u16) = (20, 6);
@@ -61,14 +62,14 @@ pub struct Panes {
 
 impl Panes {
     /// The panels that take the focus, with their focus.
-    pub fn focusable(&self) -> Vec<(Rect, Focus)> {
+    pub fn focusable(&self) -> Vec<(Rect, Context)> {
         [
-            (self.board, Focus::Board),
-            (self.orders, Focus::Orders),
-            (self.decisions, Focus::Decisions),
-            (self.tree, Focus::Tree),
-            (self.trace, Focus::Trace),
-            (self.rules, Focus::Rules),
+            (self.board, Context::Board),
+            (self.orders, Context::Orders),
+            (self.decisions, Context::Decisions),
+            (self.tree, Context::Tree),
+            (self.trace, Context::Trace),
+            (self.rules, Context::Rules),
         ]
         .into_iter()
         .filter_map(|(r, f)| r.map(|r| (r, f)))
@@ -223,7 +224,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 }
 
 /// A bordered panel, its border highlighted when it has the focus.
-pub fn panel<'a>(app: &App, title: impl Into<Line<'a>>, focus: Focus) -> Block<'a> {
+pub fn panel<'a>(app: &App, title: impl Into<Line<'a>>, focus: Context) -> Block<'a> {
     let b = Block::bordered().title(title);
     if app.focus == focus && app.popup.is_none() {
         b.border_style(app.theme.focus())

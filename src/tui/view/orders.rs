@@ -8,7 +8,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{Panes, fit, panel, scroll};
 use crate::adjudicator::Verdict;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 
 const DETAIL: u16 = 5;
 
@@ -38,7 +39,7 @@ pub fn verdict_word(v: Option<Verdict>) -> &'static str {
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
     let title = format!(" Orders ({}) ", s.scenario.orders.len());
-    frame.render_widget(panel(app, title, Focus::Orders), area);
+    frame.render_widget(panel(app, title, Context::Orders), area);
     let (list, detail) = split(area);
     let n = s.scenario.orders.len();
     let h = list.height as usize;

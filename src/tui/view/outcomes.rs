@@ -10,7 +10,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::panel;
 use crate::board::PhaseKind;
 use crate::report;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 
 /// Draws the outcomes in the stepper's area.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
@@ -20,7 +21,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         " {} — outcomes (no decision graph in this phase) ",
         sc.phase
     );
-    frame.render_widget(panel(app, title, Focus::Decisions), area);
+    frame.render_widget(panel(app, title, Context::Decisions), area);
     let inner = area.inner(Margin::new(1, 1));
     let t = &app.theme;
     let mut lines = Vec::new();

@@ -8,7 +8,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{Panes, fit, panel, scroll};
 use crate::board::Unit;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 use crate::tui::session::Session;
 
 fn header_rows() -> u16 {
@@ -19,7 +20,7 @@ fn header_rows() -> u16 {
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
     let title = format!(" Rules: {} ", Session::rules_name(&s.rules));
-    frame.render_widget(panel(app, title, Focus::Rules), area);
+    frame.render_widget(panel(app, title, Context::Rules), area);
     let inner = area.inner(Margin::new(1, 1));
     let table = s.rules.table();
     let own = s.scenario.rules.table();

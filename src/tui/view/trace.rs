@@ -10,7 +10,8 @@ use ratatui::widgets::Paragraph;
 use super::{Panes, fit, panel, scroll};
 use crate::adjudicator::trace::{CycleKind, Event};
 use crate::adjudicator::value_text;
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 
 /// One event in words, with the style that marks its kind.
 pub fn describe(app: &App, index: usize) -> (String, Style) {
@@ -142,7 +143,7 @@ fn split(area: Rect) -> (Rect, Option<Rect>) {
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
     let title = format!(" Trace ({} steps) ", s.steps.len());
-    frame.render_widget(panel(app, title, Focus::Trace), area);
+    frame.render_widget(panel(app, title, Context::Trace), area);
     let (inner, detail) = split(area);
     if let (Some(d), Some(st)) = (detail, &s.stepper) {
         let applied = s.steps.partition_point(|&i| i < st.cursor());

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Panes, decisions, fit, panel, scroll};
-use crate::tui::app::{App, Focus};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
 
 /// Rows are capped so that a huge graph unfolded everywhere stays cheap.
 const MAX_ROWS: usize = 2000;
@@ -75,7 +76,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         " Dependencies ".into()
     };
     frame.render_widget(
-        panel(app, fit(&title, area.width as usize), Focus::Tree),
+        panel(app, fit(&title, area.width as usize), Context::Tree),
         area,
     );
     let inner = area.inner(Margin::new(1, 1));

@@ -194,6 +194,40 @@ fn compare_phase(
     (bad, checks)
 }
 
+/// What a verdict is expected to be when the verdict itself is frozen as the expectation.
+fn expected_of(v: Verdict) -> Expected {
+    match v {
+        Verdict::Succeeds => Expected::Succeeds,
+        Verdict::Fails => Expected::Fails,
+        Verdict::Illegal => Expected::Illegal,
+        Verdict::Void => Expected::Void,
+    }
+}
+
+fn expect_of(orders: &[OrderEntry], result: &PhaseResult, movement: bool) -> Expect {
+    Expect {
+        results: orders
+            .iter()
+            .zip(&result.outcomes)
+            .enumerate()
+            .map(|(i, (o, out))| (i, o.text.clone(), expected_of(out.verdict)))
+            .collect(),
+        dislodged: movement.then(|| result.dislodged.iter().map(|d| d.unit).collect()),
+        positions: Some(result.final_units.clone()),
+    }
+}
+
+/// Makes a run's result the scenario's expectations — every order's verdict, the dislodged units
+/// and the final positions, for its phase and for the retreats that follow — so that
+/// [`compare`] finds them all met for this run and names what differs after a later change.
+pub fn freeze_expectations(s: &mut Scenario, run: &Run) {
+    let movement = s.phase.kind == PhaseKind::Movement;
+    s.expect = Some(expect_of(&s.orders, &run.phase, movement));
+    if let (Some(f), Some(rr)) = (&mut s.retreats, &run.retreats) {
+        f.expect = Some(expect_of(&f.orders, rr, false));
+    }
+}
+
 /// Sorts `6.A.2` before `6.A.10`.
 pub fn natural_key(p: &std::path::Path) -> Vec<(String, u64)> {
     let s = p.display().to_string();

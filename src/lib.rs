@@ -4,6 +4,7 @@
 //! - [`map`]: maps as data (provinces, coasts, powers, adjacency), loaded from RON and validated;
 //!   the standard map is compiled in.
 //! - [`art`]: a map's board art — lines of ASCII, an anchor per province, regions by flood fill.
+//! - [`menu`]: the orders a unit can be given, generated from the map and the position.
 //! - [`orders`]: order notation — a parser that keeps what was written, and a printer.
 //! - [`board`]: units, dislodged units, phases.
 //! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
@@ -29,6 +30,7 @@ pub mod board;
 pub mod check;
 pub mod error;
 pub mod map;
+pub mod menu;
 pub mod orders;
 pub mod report;
 pub mod rules;

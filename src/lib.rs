@@ -15,6 +15,7 @@
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
+//! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
 //! - [`error`], [`source`]: errors with file, line and column.
 //! - [`tui`]: the terminal UI: board, orders, decision stepper, rules and compare.
 //!
@@ -28,6 +29,7 @@ pub mod adjudicator;
 pub mod art;
 pub mod board;
 pub mod check;
+pub mod edit;
 pub mod error;
 pub mod map;
 pub mod menu;

@@ -1,0 +1,212 @@
+//! Editing a scenario: every change is an [`Edit`], checked before it is applied (an army is
+//! never put at sea, nor a fleet inland), and kept in a history for unlimited undo and redo.
+//! The editor in the TUI is built on this; nothing here draws.
+
+use crate::board::{Phase, Unit};
+use crate::map::{PowerId, ProvinceId, ProvinceKind, UnitKind};
+use crate::orders::parse_order;
+use crate::rules::Rules;
+use crate::scenario::{OrderEntry, Scenario};
+
+/// One change to a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Set the title.
+    Title(String),
+    /// Set the description.
+    Description(String),
+    /// Set the source.
+    Source(String),
+    /// Set the phase.
+    Phase(Phase),
+    /// Set the scenario's own rules.
+    Rules(Rules),
+    /// Place a unit (replacing whatever stands in that province).
+    PlaceUnit(Unit),
+    /// Remove the unit in a province.
+    RemoveUnit(ProvinceId),
+    /// Set a supply centre's owner (None: neutral).
+    Owner(ProvinceId, Option<PowerId>),
+    /// Add an order for a power, as text (an illegal or odd order is fine; it must parse).
+    AddOrder(PowerId, String),
+    /// Replace the text of the order at an index.
+    ReplaceOrder(usize, String),
+    /// Remove the order at an index.
+    RemoveOrder(usize),
+}
+
+/// Why an edit was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EditError(pub String);
+
+/// A scenario under edit, with its history.
+#[derive(Clone, Debug)]
+pub struct Editor {
+    scenario: Scenario,
+    undo: Vec<Scenario>,
+    redo: Vec<Scenario>,
+    /// Edits since the last save.
+    changes: usize,
+}
+
+impl Editor {
+    /// Starts editing a scenario.
+    pub fn new(scenario: Scenario) -> Editor {
+        Editor {
+            scenario,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            changes: 0,
+        }
+    }
+
+    /// The scenario as it stands.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Whether there are edits since [`Editor::mark_saved`].
+    pub fn is_dirty(&self) -> bool {
+        self.changes > 0
+    }
+
+    /// Records that the scenario was saved.
+    pub fn mark_saved(&mut self) {
+        self.changes = 0;
+    }
+
+    /// Applies an edit; a refused edit changes nothing.
+    pub fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
+        let mut next = self.scenario.clone();
+        apply(&mut next, edit)?;
+        self.undo.push(std::mem::replace(&mut self.scenario, next));
+        self.redo.clear();
+        self.changes += 1;
+        Ok(())
+    }
+
+    /// Undoes the last edit; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.undo.pop() {
+            Some(prev) => {
+                self.redo.push(std::mem::replace(&mut self.scenario, prev));
+                self.changes += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Redoes the last undone edit; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        match self.redo.pop() {
+            Some(next) => {
+                self.undo.push(std::mem::replace(&mut self.scenario, next));
+                self.changes += 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
+    let map = s.map.clone();
+    let err = |m: String| Err(EditError(m));
+    match edit {
+        Edit::Title(t) => s.title = t,
+        Edit::Description(t) => s.description = t,
+        Edit::Source(t) => s.source = t,
+        Edit::Phase(p) => s.phase = p,
+        Edit::Rules(r) => s.rules = r,
+        Edit::PlaceUnit(u) => {
+            if u.power.0 as usize >= map.powers.len() || u.loc.0 as usize >= map.locations.len() {
+                return err("no such power or place on this map".into());
+            }
+            let p = map.province_of(u.loc);
+            let prov = map.province(p);
+            match (u.kind, prov.kind) {
+                (UnitKind::Army, ProvinceKind::Sea) => {
+                    return err(format!("an army cannot stand in {} (a sea)", prov.name));
+                }
+                (UnitKind::Fleet, ProvinceKind::Land) => {
+                    return err(format!("a fleet cannot stand in {} (inland)", prov.name));
+                }
+                (UnitKind::Fleet, _) if prov.is_multi_coast() && u.loc == prov.main => {
+                    let coasts: Vec<&str> = prov.coasts.iter().map(|(c, _)| c.abbr()).collect();
+                    return err(format!(
+                        "a fleet in {} needs a coast: {}",
+                        prov.name,
+                        coasts.join(" or ")
+                    ));
+                }
+                (UnitKind::Army, _) if u.loc != prov.main => {
+                    return err(format!("an army in {} stands in no coast", prov.name));
+                }
+                _ => {}
+            }
+            s.units.retain(|x| map.province_of(x.loc) != p);
+            s.units.push(u);
+        }
+        Edit::RemoveUnit(p) => {
+            let before = s.units.len();
+            s.units.retain(|x| map.province_of(x.loc) != p);
+            if s.units.len() == before {
+                return err(format!("no unit in {}", map.province(p).name));
+            }
+        }
+        Edit::Owner(p, owner) => {
+            let Some(prov) = map.provinces.get(p.0 as usize) else {
+                return err("no such province".into());
+            };
+            if !prov.supply_center {
+                return err(format!("{} is not a supply centre", prov.name));
+            }
+            let mut owners = s.owners_or_home();
+            owners[p.0 as usize] = owner;
+            s.owners = Some(owners);
+        }
+        Edit::AddOrder(power, text) => {
+            if power.0 as usize >= map.powers.len() {
+                return err("no such power".into());
+            }
+            let order = parse_order(&map, &text)
+                .map_err(|e| EditError(format!("column {}: {}", e.col, e.message)))?;
+            s.orders.push(OrderEntry { power, text, order });
+        }
+        Edit::ReplaceOrder(i, text) => {
+            let order = parse_order(&map, &text)
+                .map_err(|e| EditError(format!("column {}: {}", e.col, e.message)))?;
+            let Some(o) = s.orders.get_mut(i) else {
+                return err(format!("no order {i}"));
+            };
+            // An expectation keyed by the old text follows the order (a saved file must load).
+            if let Some(e) = &mut s.expect {
+                for (k, key, _) in &mut e.results {
+                    if *k == i {
+                        key.clone_from(&text);
+                    }
+                }
+            }
+            o.text = text;
+            o.order = order;
+        }
+        Edit::RemoveOrder(i) => {
+            if i >= s.orders.len() {
+                return err(format!("no order {i}"));
+            }
+            s.orders.remove(i);
+            // Expectations name orders by index: drop the removed one's, shift the rest.
+            if let Some(e) = &mut s.expect {
+                e.results.retain(|(k, _, _)| *k != i);
+                for (k, _, _) in &mut e.results {
+                    if *k > i {
+                        *k -= 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

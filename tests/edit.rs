@@ -1,0 +1,183 @@
+//! Editing scenarios: checked edits, and undo / redo that give back exactly what was there.
+
+use dipsandbox::board::{Phase, Unit};
+use dipsandbox::edit::{Edit, Editor};
+use dipsandbox::map::{Map, PowerId, ProvinceId, UnitKind};
+use dipsandbox::scenario::Scenario;
+use proptest::prelude::*;
+
+fn empty() -> Scenario {
+    Scenario::from_ron(
+        "Scenario(title: \"empty\", phase: \"Spring 1901 Movement\")",
+        "empty.ron",
+    )
+    .expect("loads")
+}
+
+fn unit(map: &Map, power: u8, kind: UnitKind, at: &str) -> Unit {
+    let p = map
+        .find_province(at.split('/').next().unwrap_or(at))
+        .expect("province");
+    let prov = map.province(p);
+    let loc = match at.split_once('/') {
+        Some((_, c)) => prov
+            .coasts
+            .iter()
+            .find(|(k, _)| k.abbr() == c)
+            .map(|(_, l)| *l)
+            .expect("coast"),
+        None => prov.main,
+    };
+    Unit {
+        power: PowerId(power),
+        kind,
+        loc,
+    }
+}
+
+#[test]
+fn units_go_only_where_they_can_stand() {
+    let mut e = Editor::new(empty());
+    let map = e.scenario().map.clone();
+    let refused = [
+        (
+            unit(&map, 0, UnitKind::Army, "nth"),
+            "an army cannot stand in North Sea",
+        ),
+        (
+            unit(&map, 0, UnitKind::Fleet, "mun"),
+            "a fleet cannot stand in Munich",
+        ),
+        (
+            unit(&map, 0, UnitKind::Fleet, "spa"),
+            "a fleet in Spain needs a coast: nc or sc",
+        ),
+        (
+            unit(&map, 0, UnitKind::Army, "spa/nc"),
+            "an army in Spain stands in no coast",
+        ),
+    ];
+    for (u, why) in refused {
+        let err = e.apply(Edit::PlaceUnit(u)).expect_err(why);
+        assert!(err.0.contains(why), "{err}");
+    }
+    assert!(!e.is_dirty(), "refused edits change nothing");
+    e.apply(Edit::PlaceUnit(unit(&map, 2, UnitKind::Fleet, "spa/nc")))
+        .expect("a coast given");
+    e.apply(Edit::PlaceUnit(unit(&map, 2, UnitKind::Army, "spa")))
+        .expect("replaces the fleet");
+    assert_eq!(e.scenario().units.len(), 1);
+    assert_eq!(e.scenario().units[0].kind, UnitKind::Army);
+    let err = e
+        .apply(Edit::RemoveUnit(map.find_province("par").expect("par")))
+        .expect_err("no unit");
+    assert!(err.0.contains("no unit in Paris"), "{err}");
+}
+
+#[test]
+fn orders_are_parsed_with_located_errors_and_owners_only_on_centres() {
+    let mut e = Editor::new(empty());
+    let map = e.scenario().map.clone();
+    let err = e
+        .apply(Edit::AddOrder(PowerId(2), "A Parsi - Bur".into()))
+        .expect_err("bad name");
+    assert!(
+        err.0.starts_with("column 3:") && err.0.contains("Paris"),
+        "{err}"
+    );
+    // An order for a unit that is not there is fine: illegal orders are worth testing.
+    e.apply(Edit::AddOrder(PowerId(2), "A Par - Bur".into()))
+        .expect("parses");
+    assert_eq!(e.scenario().orders.len(), 1);
+    let err = e
+        .apply(Edit::Owner(
+            map.find_province("bur").expect("bur"),
+            Some(PowerId(2)),
+        ))
+        .expect_err("not a centre");
+    assert!(err.0.contains("not a supply centre"), "{err}");
+    e.apply(Edit::Owner(
+        map.find_province("bel").expect("bel"),
+        Some(PowerId(2)),
+    ))
+    .expect("centre");
+}
+
+/// A random edit, drawn from raw choices interpreted against the standard map.
+fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
+    let (kind, a, b, c) = raw;
+    let p = ProvinceId(a % map.province_count() as u16);
+    let prov = map.province(p);
+    let loc = if prov.coasts.is_empty() {
+        prov.main
+    } else {
+        prov.coasts[b as usize % prov.coasts.len()].1
+    };
+    let power = PowerId(c % map.powers.len() as u8);
+    match kind % 9 {
+        0 => Edit::Title(format!("title {a}")),
+        1 => Edit::Description(format!("about {b}")),
+        2 => Edit::PlaceUnit(Unit {
+            power,
+            kind: UnitKind::Army,
+            loc: prov.main,
+        }),
+        3 => Edit::PlaceUnit(Unit {
+            power,
+            kind: UnitKind::Fleet,
+            loc,
+        }),
+        4 => Edit::RemoveUnit(p),
+        5 => Edit::Owner(p, (b % 2 == 0).then_some(power)),
+        6 => Edit::AddOrder(
+            power,
+            format!(
+                "A {} - {}",
+                prov.abbr,
+                map.province(ProvinceId(b % 75)).abbr
+            ),
+        ),
+        7 => Edit::RemoveOrder(b as usize % 4),
+        _ => Edit::Phase(
+            Phase::parse(if b % 2 == 0 {
+                "Fall 1902 Movement"
+            } else {
+                "Spring 1901 Movement"
+            })
+            .expect("phase"),
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Any sequence of edits undone gives back the original, redone gives back the result, and
+    /// the result saves and loads as itself.
+    #[test]
+    fn undo_all_gives_back_the_original(raws in proptest::collection::vec(any::<(u8, u16, u16, u8)>(), 0..40)) {
+        let start = Scenario::load(std::path::Path::new("scenarios/datc/6.F.16.ron")).expect("loads");
+        let original = start.to_ron();
+        let map = start.map.clone();
+        let mut e = Editor::new(start);
+        let mut applied = 0;
+        for raw in raws {
+            if e.apply(edit_from(&map, raw)).is_ok() {
+                applied += 1;
+            }
+        }
+        let after = e.scenario().to_ron();
+        let reloaded = Scenario::from_ron(&after, "after.ron");
+        prop_assert!(reloaded.is_ok(), "{:?}\n{}", reloaded.err().map(|x| x.to_string()), after);
+        prop_assert_eq!(reloaded.expect("loads").to_ron(), after.clone());
+        for _ in 0..applied {
+            prop_assert!(e.undo());
+        }
+        prop_assert!(!e.undo());
+        prop_assert_eq!(e.scenario().to_ron(), original);
+        for _ in 0..applied {
+            prop_assert!(e.redo());
+        }
+        prop_assert_eq!(e.scenario().to_ron(), after);
+    }
+}

@@ -221,11 +221,24 @@ fn expect_of(orders: &[OrderEntry], result: &PhaseResult, movement: bool) -> Exp
 /// and the final positions, for its phase and for the retreats that follow — so that
 /// [`compare`] finds them all met for this run and names what differs after a later change.
 pub fn freeze_expectations(s: &mut Scenario, run: &Run) {
-    let movement = s.phase.kind == PhaseKind::Movement;
-    s.expect = Some(expect_of(&s.orders, &run.phase, movement));
-    if let (Some(f), Some(rr)) = (&mut s.retreats, &run.retreats) {
-        f.expect = Some(expect_of(&f.orders, rr, false));
+    let (phase, retreats) = expectations_of(s, run);
+    s.expect = phase;
+    if let Some(f) = &mut s.retreats {
+        f.expect = retreats;
     }
+}
+
+/// The expectations [`freeze_expectations`] sets: the phase's, and the retreats' when the
+/// scenario has a `retreats` section.
+pub fn expectations_of(s: &Scenario, run: &Run) -> (Option<Expect>, Option<Expect>) {
+    let movement = s.phase.kind == PhaseKind::Movement;
+    let phase = Some(expect_of(&s.orders, &run.phase, movement));
+    let retreats = match (&s.retreats, &run.retreats) {
+        (Some(f), Some(rr)) => Some(expect_of(&f.orders, rr, false)),
+        (Some(f), None) => f.expect.clone(),
+        _ => None,
+    };
+    (phase, retreats)
 }
 
 /// Sorts `6.A.2` before `6.A.10`.

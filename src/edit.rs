@@ -6,10 +6,10 @@ use crate::board::{Phase, Unit};
 use crate::map::{PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::parse_order;
 use crate::rules::Rules;
-use crate::scenario::{OrderEntry, Scenario};
+use crate::scenario::{Expect, OrderEntry, Scenario};
 
 /// One change to a scenario.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
     /// Set the title.
     Title(String),
@@ -33,6 +33,8 @@ pub enum Edit {
     ReplaceOrder(usize, String),
     /// Remove the order at an index.
     RemoveOrder(usize),
+    /// Set the expectations of the phase and of the retreats that follow it.
+    Expectations(Option<Expect>, Option<Expect>),
 }
 
 /// Why an edit was refused.
@@ -191,6 +193,12 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
             }
             o.text = text;
             o.order = order;
+        }
+        Edit::Expectations(phase, retreats) => {
+            s.expect = phase;
+            if let Some(f) = &mut s.retreats {
+                f.expect = retreats;
+            }
         }
         Edit::RemoveOrder(i) => {
             if i >= s.orders.len() {

@@ -209,7 +209,7 @@ fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
     assert!(t.contains("expectations:"), "{t}");
     // Back to the scenario's rules.
     run(&mut a, 120, 40, "r");
-    assert_eq!(a.session.rules, a.session.scenario.rules);
+    assert_eq!(a.session.rules, a.session.scenario().rules);
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn selecting_an_order_selects_its_province_and_back() {
     run(&mut a, 120, 40, "tab j j");
     assert_eq!(a.focus, Context::Orders);
     assert_eq!(a.order, 2);
-    let map = a.session.scenario.map.clone();
+    let map = a.session.scenario().map.clone();
     assert_eq!(a.province, map.find_province("bre"));
     // Find a province by name: its unit's order becomes the selected one.
     run(&mut a, 120, 40, "/ lon enter");
@@ -417,7 +417,7 @@ fn session_verdicts_follow_the_cursor() {
     let s = dipsandbox::scenario::Scenario::load(Path::new("scenarios/datc/6.F.16.ron"))
         .expect("loads");
     let mut session = Session::new(s, None, None).expect("session");
-    let n = session.scenario.orders.len();
+    let n = session.scenario().orders.len();
     let finals: Vec<_> = (0..n).map(|i| session.verdict_now(i)).collect();
     assert!(finals.iter().all(Option::is_some));
     session.stepper.as_mut().expect("stepper").seek(0);
@@ -458,7 +458,7 @@ fn every_abbreviation_is_on_the_board_at_120x40() {
     let mut a = app(None, "abbrs");
     let buf = run(&mut a, 120, 40, "");
     let board = a.panes().board.expect("board view");
-    let map = a.session.scenario.map.clone();
+    let map = a.session.scenario().map.clone();
     for p in map.province_ids() {
         let abbr = &map.province(p).abbr;
         let (x, y) = art_anchor_on_screen(&a, p);
@@ -519,7 +519,7 @@ fn art_anchor_on_screen(a: &App, p: dipsandbox::map::ProvinceId) -> (u16, u16) {
         .board
         .expect("board")
         .inner(ratatui::layout::Margin::new(1, 1));
-    let (x, y) = a.session.scenario.map.art().expect("art").anchor(p);
+    let (x, y) = a.session.scenario().map.art().expect("art").anchor(p);
     (r.x + x, r.y + y)
 }
 
@@ -532,7 +532,7 @@ fn the_cause_of_the_selected_order_is_marked_on_the_board() {
     let mut a = app(None, "cause");
     // F Wales - English Channel bounces on the prevent strength of F Belgium.
     let buf = run(&mut a, 120, 40, "tab j");
-    let map = a.session.scenario.map.clone();
+    let map = a.session.scenario().map.clone();
     let bel = map.find_province("bel").expect("bel");
     assert_eq!(a.session.order_cause_provinces(1), vec![bel]);
     let (x, y) = art_anchor_on_screen(&a, bel);
@@ -565,11 +565,11 @@ fn an_orders_decisions_include_the_strength_it_met() {
         .map(|id| m.graph.nodes[*id as usize].kind.name())
         .collect();
     assert_eq!(kinds[0], "MOVE");
-    let map = &a.session.scenario.map;
+    let map = &a.session.scenario().map;
     let bel = map.find_province("bel").expect("bel");
     let bel_unit = a
         .session
-        .scenario
+        .scenario()
         .units
         .iter()
         .position(|u| map.province_of(u.loc) == bel);
@@ -581,4 +581,70 @@ fn an_orders_decisions_include_the_strength_it_met() {
         "{kinds:?}"
     );
     assert_eq!(a.decision, ds[0] as usize);
+}
+
+#[test]
+fn freeze_expectations_save_as_and_reload() {
+    let f = folders("save");
+    let user = f.user.clone().expect("user folder");
+    let mut a = App::open(Some(Path::new("scenarios/datc/6.F.16.ron")), None, f).expect("opens");
+    // Under the 1982 rule, make the result the expectations: they are met, and the scenario
+    // now carries the 1982 rule (so that `check` agrees).
+    let t = text(&run(&mut a, 120, 40, "3 j l l e"));
+    assert!(t.contains("expectations: all"), "{t}");
+    assert!(a.session.is_dirty());
+    assert_eq!(a.session.scenario().rules.paradox.as_str(), "Rule1982");
+    // Back to Szykman: the status line names what differs.
+    let t = text(&run(&mut a, 120, 40, "h h"));
+    assert!(t.contains("differ"), "{t}");
+    // Undo the freeze and the rule change: the DATC's own expectations again.
+    run(&mut a, 120, 40, "u u");
+    assert_eq!(a.session.scenario().rules.paradox.as_str(), "Szykman");
+    run(&mut a, 120, 40, "U U");
+    assert_eq!(a.session.scenario().rules.paradox.as_str(), "Rule1982");
+    // Save: a bundled file is never overwritten; the prompt offers the user folder.
+    run(&mut a, 120, 40, "ctrl-s");
+    let Some(Popup::SaveAs(default)) = a.popup.clone() else {
+        panic!("save on a bundled file asks where: {:?}", a.popup);
+    };
+    assert!(
+        default.starts_with(&user.display().to_string()),
+        "{default}"
+    );
+    let t = text(&run(&mut a, 120, 40, "enter"));
+    assert!(t.contains("saved to"), "{t}");
+    assert!(!a.session.is_dirty());
+    let saved = a.session.path.clone().expect("saved path");
+    assert!(saved.starts_with(&user));
+    let back = dipsandbox::scenario::Scenario::load(&saved).expect("the saved file loads");
+    let r = dipsandbox::check::run(&back, None, false).expect("runs");
+    let (bad, n) = dipsandbox::check::compare(&back, &r);
+    assert!(bad.is_empty() && n > 0, "{bad:?}");
+    // The bundled file is untouched.
+    let original = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("bundled");
+    assert!(!original.contains("Rule1982"));
+    // Changed on disk since the save: saving again asks first.
+    run(&mut a, 120, 40, "e");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        &saved,
+        std::fs::read_to_string(&saved).expect("read") + "\n",
+    )
+    .expect("touch");
+    run(&mut a, 120, 40, "ctrl-s");
+    assert!(matches!(a.popup, Some(Popup::Confirm(..))), "{:?}", a.popup);
+    run(&mut a, 120, 40, "y");
+    assert!(!a.session.is_dirty());
+}
+
+#[test]
+fn quitting_with_unsaved_changes_asks_first() {
+    let mut a = app(None, "quitask");
+    run(&mut a, 80, 24, "e q");
+    assert!(!a.quit);
+    assert!(matches!(a.popup, Some(Popup::Confirm(..))));
+    run(&mut a, 80, 24, "n");
+    assert!(!a.quit && a.popup.is_none());
+    run(&mut a, 80, 24, "q y");
+    assert!(a.quit);
 }

@@ -73,6 +73,18 @@ pub enum Action {
     NextCompare,
     /// Put the scenario's own rules back.
     ResetRules,
+    /// Make the rules in use the scenario's own.
+    AdoptRules,
+    /// Make the current result the scenario's expectations.
+    Freeze,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// Save the scenario to its file (a bundled one is saved as a new file).
+    Save,
+    /// Save the scenario as a new file (in your scenario folder by default).
+    SaveAs,
 }
 
 impl Action {
@@ -111,6 +123,12 @@ impl Action {
         Action::PrevPreset,
         Action::NextCompare,
         Action::ResetRules,
+        Action::AdoptRules,
+        Action::Freeze,
+        Action::Undo,
+        Action::Redo,
+        Action::Save,
+        Action::SaveAs,
     ];
 
     /// The name used in the keymap file (`step_forward`).

@@ -38,6 +38,21 @@ pub enum Popup {
     Browser(Browser),
     /// Typing a province name; the text so far.
     Goto(String),
+    /// Typing the file to save to; the text so far.
+    SaveAs(String),
+    /// A yes / no question before something that loses or overwrites work.
+    Confirm(String, Pending),
+}
+
+/// What a confirmation does on yes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pending {
+    /// Quit without saving.
+    Quit,
+    /// Open another file without saving.
+    Open(PathBuf),
+    /// Save over a file.
+    Overwrite(PathBuf),
 }
 
 /// The dependency tree of one decision: which rows are unfolded (as paths of decision ids
@@ -151,7 +166,7 @@ impl App {
         } else {
             app.info(format!(
                 "{} — press ? for the keys",
-                app.session.scenario.title
+                app.session.scenario().title
             ));
         }
         Ok(app)
@@ -176,7 +191,7 @@ impl App {
         match &self.popup {
             Some(Popup::Help(_)) => vec![Context::Help],
             Some(Popup::Browser(_)) => vec![Context::Browser],
-            Some(Popup::Goto(_)) => Vec::new(),
+            Some(Popup::Goto(_) | Popup::SaveAs(_) | Popup::Confirm(..)) => Vec::new(),
             None => vec![self.focus, Context::Global],
         }
     }
@@ -254,6 +269,40 @@ impl App {
                 }
                 return;
             }
+            Some(Popup::SaveAs(text)) => {
+                match (k.code, text_char) {
+                    (_, Some(c)) => text.push(c),
+                    (KeyCode::Backspace, _) => {
+                        text.pop();
+                    }
+                    (KeyCode::Enter, _) => {
+                        let t = text.clone();
+                        self.popup = None;
+                        let path = self.save_as_path(&t);
+                        self.save_to(path, false);
+                    }
+                    (KeyCode::Esc, _) => self.popup = None,
+                    _ => {}
+                }
+                return;
+            }
+            Some(Popup::Confirm(_, pending)) => {
+                let pending = pending.clone();
+                match text_char {
+                    Some('y' | 'Y') => {
+                        self.popup = None;
+                        match pending {
+                            Pending::Quit => self.quit = true,
+                            Pending::Open(p) => self.open_file_now(&p),
+                            Pending::Overwrite(p) => self.save_to(p, true),
+                        }
+                    }
+                    Some('n' | 'N') => self.popup = None,
+                    _ if k.code == KeyCode::Esc => self.popup = None,
+                    _ => {}
+                }
+                return;
+            }
             Some(Popup::Browser(b)) => {
                 if let Some(c) = text_char {
                     b.type_char(c);
@@ -267,7 +316,7 @@ impl App {
             _ => {}
         }
         if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
-            self.quit = true;
+            self.update(Action::Quit);
             return;
         }
         match self.keymap.action(&self.contexts(), &k) {
@@ -304,7 +353,10 @@ impl App {
                     Action::Up => *scroll = scroll.saturating_sub(1),
                     Action::Down => *scroll = scroll.saturating_add(1),
                     Action::Back | Action::Help => self.popup = None,
-                    Action::Quit => self.quit = true,
+                    Action::Quit => {
+                        self.popup = None;
+                        self.update(Action::Quit);
+                    }
                     _ => {}
                 },
                 Popup::Browser(b) => match action {
@@ -321,12 +373,22 @@ impl App {
                     Action::Back => self.popup = None,
                     _ => {}
                 },
-                Popup::Goto(_) => {}
+                Popup::Goto(_) | Popup::SaveAs(_) | Popup::Confirm(..) => {}
             }
             return;
         }
         match action {
-            Action::Quit => self.quit = true,
+            Action::Quit => {
+                if self.session.is_dirty() {
+                    self.popup = Some(Popup::Confirm(
+                        "The scenario has unsaved changes. Quit anyway? y / n (ctrl-s saves)"
+                            .into(),
+                        Pending::Quit,
+                    ));
+                } else {
+                    self.quit = true;
+                }
+            }
             Action::Help => self.popup = Some(Popup::Help(0)),
             Action::Open => {
                 let b = Browser::open(&self.folders);
@@ -442,9 +504,41 @@ impl App {
                 ));
             }
             Action::ResetRules => {
-                let r = self.session.scenario.rules;
+                let r = self.session.scenario().rules;
                 self.set_rules(r);
             }
+            Action::AdoptRules => match self.session.adopt_rules() {
+                Ok(()) => self.info("these rules are now the scenario's own (ctrl-s saves)"),
+                Err(e) => self.error(e.0),
+            },
+            Action::Freeze => match self.session.freeze() {
+                Ok(()) => {
+                    let n = self.session.expectations.as_ref().map_or(0, |(_, n)| *n);
+                    self.info(format!(
+                        "the current result is now the expectations ({n} checks; ctrl-s saves)"
+                    ));
+                }
+                Err(e) => self.error(e.0),
+            },
+            Action::Undo => {
+                if self.session.undo() {
+                    self.info("undone");
+                } else {
+                    self.info("nothing to undo");
+                }
+            }
+            Action::Redo => {
+                if self.session.redo() {
+                    self.info("redone");
+                } else {
+                    self.info("nothing to redo");
+                }
+            }
+            Action::Save => match self.save_target() {
+                Some(p) => self.save_to(p, false),
+                None => self.start_save_as(),
+            },
+            Action::SaveAs => self.start_save_as(),
         }
     }
 
@@ -458,7 +552,7 @@ impl App {
     /// decides.
     fn set_rules(&mut self, r: Rules) {
         self.session.set_rules(r);
-        let own = self.session.scenario.rules;
+        let own = self.session.scenario().rules;
         self.session
             .set_compare(if r == own { next_preset(&r, 1) } else { own });
         let changed = self.changed_outcomes();
@@ -552,7 +646,7 @@ impl App {
 
     /// Selects an order, and its unit's province.
     pub fn select_order(&mut self, i: usize) {
-        let n = self.session.scenario.orders.len();
+        let n = self.session.scenario().orders.len();
         if n == 0 {
             return;
         }
@@ -563,7 +657,7 @@ impl App {
     }
 
     fn select_order_by(&mut self, d: isize) {
-        let n = self.session.scenario.orders.len() as isize;
+        let n = self.session.scenario().orders.len() as isize;
         if n > 0 {
             self.select_order((self.order as isize + d).clamp(0, n - 1) as usize);
         }
@@ -712,7 +806,7 @@ impl App {
     }
 
     fn goto(&mut self, text: &str) {
-        let map = &self.session.scenario.map;
+        let map = &self.session.scenario().map;
         match map.find_province(text.trim()) {
             Some(p) => {
                 self.select_province(p);
@@ -728,9 +822,106 @@ impl App {
         }
     }
 
+    /// Opens a scenario file, asking first when there are unsaved changes.
+    pub fn open_file(&mut self, path: &Path) {
+        if self.session.is_dirty() {
+            self.popup = Some(Popup::Confirm(
+                "The scenario has unsaved changes. Open another anyway? y / n".into(),
+                Pending::Open(path.to_path_buf()),
+            ));
+            return;
+        }
+        self.open_file_now(path);
+    }
+
+    /// Whether a file is one of the bundled scenarios (never overwritten).
+    fn is_bundled(&self, path: &Path) -> bool {
+        let Some(b) = &self.folders.bundled else {
+            return false;
+        };
+        match (b.canonicalize(), path.canonicalize()) {
+            (Ok(b), Ok(p)) => p.starts_with(b),
+            _ => path.starts_with(b),
+        }
+    }
+
+    /// Where Save writes: the scenario's own file, unless it is built in or bundled.
+    fn save_target(&self) -> Option<PathBuf> {
+        self.session.path.clone().filter(|p| !self.is_bundled(p))
+    }
+
+    fn start_save_as(&mut self) {
+        let title: String = self
+            .session
+            .scenario()
+            .title
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let slug = title.trim_matches('-').to_string();
+        let name = format!("{}.ron", if slug.is_empty() { "scenario" } else { &slug });
+        let default = match &self.folders.user {
+            Some(d) => d.join(name).display().to_string(),
+            None => name,
+        };
+        self.popup = Some(Popup::SaveAs(default));
+    }
+
+    /// A typed save-as path: relative paths are in the user's scenario folder.
+    fn save_as_path(&self, text: &str) -> PathBuf {
+        let p = PathBuf::from(text.trim());
+        match (&self.folders.user, p.is_absolute()) {
+            (Some(d), false) if !text.trim().starts_with('.') => d.join(p),
+            _ => p,
+        }
+    }
+
+    /// Saves to `path`. Without `force`, a file that exists and is not the one opened, or that
+    /// changed on disk since it was opened or saved, is only overwritten after a yes.
+    fn save_to(&mut self, path: PathBuf, force: bool) {
+        if self.is_bundled(&path) {
+            self.error("bundled scenarios are not overwritten: save as a new file (S)");
+            return;
+        }
+        if !force && path.exists() {
+            let same = self.session.path.as_deref() == Some(path.as_path());
+            if !same || self.session.changed_on_disk() {
+                let why = if same {
+                    "changed on disk since it was opened"
+                } else {
+                    "exists"
+                };
+                self.popup = Some(Popup::Confirm(
+                    format!("{} {why}. Overwrite? y / n", path.display()),
+                    Pending::Overwrite(path),
+                ));
+                return;
+            }
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && let Err(e) = std::fs::create_dir_all(dir)
+        {
+            self.error(format!("{}: cannot create the folder: {e}", dir.display()));
+            return;
+        }
+        match self.session.scenario().save(&path) {
+            Ok(()) => {
+                self.info(format!("saved to {}", path.display()));
+                self.session.saved_as(path);
+            }
+            Err(e) => self.error(e.to_string()),
+        }
+    }
+
     /// Opens a scenario file; a file that does not load leaves the current scenario and shows
     /// the located error.
-    pub fn open_file(&mut self, path: &Path) {
+    fn open_file_now(&mut self, path: &Path) {
         let loaded = Scenario::load(path)
             .map_err(|e| e.to_string())
             .and_then(|s| Session::new(s, Some(PathBuf::from(path)), None));

@@ -384,6 +384,29 @@ impl Default for Keymap {
                 "close / clear the selection",
                 "",
             ),
+            b(
+                C::Global,
+                A::Freeze,
+                vec![c('e')],
+                "make the current result the expectations",
+                "expect",
+            ),
+            b(
+                C::Global,
+                A::Undo,
+                vec![c('u'), ctrl('z')],
+                "undo the last edit",
+                "",
+            ),
+            b(C::Global, A::Redo, vec![c('U'), ctrl('y')], "redo", ""),
+            b(
+                C::Global,
+                A::Save,
+                vec![ctrl('s')],
+                "save (a bundled scenario: save as)",
+                "save",
+            ),
+            b(C::Global, A::SaveAs, vec![c('S')], "save as a new file", ""),
         ];
         let arrows = |v: &mut Vec<Binding>,
                       ctx,
@@ -526,6 +549,13 @@ impl Default for Keymap {
             Some("previous value"),
             Some("next value"),
         );
+        v.push(b(
+            C::Rules,
+            A::AdoptRules,
+            vec![c('w')],
+            "make these the scenario's own rules",
+            "adopt",
+        ));
         v.push(b(C::Browser, A::Up, vec![p(K::Up)], "previous file", ""));
         v.push(b(C::Browser, A::Down, vec![p(K::Down)], "next file", ""));
         v.push(b(C::Browser, A::PageUp, vec![p(K::PageUp)], "page up", ""));

@@ -10,6 +10,7 @@ use crate::adjudicator::stepper::Stepper;
 use crate::adjudicator::trace::Event;
 use crate::adjudicator::{Verdict, value_text};
 use crate::check::{Run, compare, run};
+use crate::edit::{Edit, EditError, Editor};
 use crate::map::ProvinceId;
 use crate::orders::{NameStyle, OrderKind, format_order};
 use crate::rules::{PRESETS, Rules};
@@ -18,10 +19,12 @@ use crate::scenario::Scenario;
 /// A scenario with its adjudication.
 #[derive(Debug)]
 pub struct Session {
-    /// The scenario as loaded.
-    pub scenario: Scenario,
-    /// Where it came from (None: the built-in scenario).
+    /// The scenario with its edit history.
+    editor: Editor,
+    /// Where it came from, or was last saved (None: the built-in scenario).
     pub path: Option<PathBuf>,
+    /// The file's modification time when it was opened or saved.
+    disk_time: Option<std::time::SystemTime>,
     /// The rules in use (the scenario's own until the user changes them).
     pub rules: Rules,
     /// The adjudication under `rules`, traced.
@@ -53,7 +56,8 @@ impl Session {
         let r = run(&scenario, Some(rules), true).map_err(|e| e.to_string())?;
         let c = run(&scenario, Some(compare_rules), false).map_err(|e| e.to_string())?;
         let mut s = Session {
-            scenario,
+            editor: Editor::new(scenario),
+            disk_time: path.as_deref().and_then(modified),
             path,
             rules,
             run: r,
@@ -65,6 +69,81 @@ impl Session {
         };
         s.refresh();
         Ok(s)
+    }
+
+    /// The scenario as it stands (with any edits).
+    pub fn scenario(&self) -> &Scenario {
+        self.editor.scenario()
+    }
+
+    /// Whether the scenario has edits that are not saved.
+    pub fn is_dirty(&self) -> bool {
+        self.editor.is_dirty()
+    }
+
+    /// Applies an edit and re-adjudicates at once.
+    pub fn edit(&mut self, e: Edit) -> Result<(), EditError> {
+        self.editor.apply(e)?;
+        self.rerun();
+        Ok(())
+    }
+
+    /// Undoes the last edit; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let done = self.editor.undo();
+        if done {
+            self.rerun();
+        }
+        done
+    }
+
+    /// Redoes the last undone edit; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        let done = self.editor.redo();
+        if done {
+            self.rerun();
+        }
+        done
+    }
+
+    /// Makes the current result (under the rules in use) the scenario's expectations; when those
+    /// rules are not the scenario's own, they become its own too, so that `check` agrees.
+    pub fn freeze(&mut self) -> Result<(), EditError> {
+        let (phase, retreats) = crate::check::expectations_of(self.scenario(), &self.run);
+        if self.rules != self.scenario().rules {
+            self.editor.apply(Edit::Rules(self.rules))?;
+        }
+        self.edit(Edit::Expectations(phase, retreats))
+    }
+
+    /// Writes the rules in use into the scenario's own rules.
+    pub fn adopt_rules(&mut self) -> Result<(), EditError> {
+        self.edit(Edit::Rules(self.rules))
+    }
+
+    /// Records that the scenario was saved to `path`.
+    pub fn saved_as(&mut self, path: PathBuf) {
+        self.editor.mark_saved();
+        self.disk_time = modified(&path);
+        self.path = Some(path);
+    }
+
+    /// Whether the scenario's file changed on disk since it was opened or saved.
+    pub fn changed_on_disk(&self) -> bool {
+        match &self.path {
+            Some(p) => modified(p) != self.disk_time,
+            None => false,
+        }
+    }
+
+    fn rerun(&mut self) {
+        if let Ok(r) = run(self.scenario(), Some(self.rules), true) {
+            self.run = r;
+        }
+        if let Ok(c) = run(self.scenario(), Some(self.compare_rules), false) {
+            self.compare = c;
+        }
+        self.refresh();
     }
 
     fn refresh(&mut self) {
@@ -88,15 +167,15 @@ impl Session {
             st.seek(st.len());
         }
         self.expectations = self
-            .scenario
+            .scenario()
             .expect
             .as_ref()
-            .map(|_| compare(&self.scenario, &self.run));
+            .map(|_| compare(self.scenario(), &self.run));
     }
 
     /// Re-adjudicates under other rules (the stepper starts at the end again).
     pub fn set_rules(&mut self, rules: Rules) {
-        if let Ok(r) = run(&self.scenario, Some(rules), true) {
+        if let Ok(r) = run(self.scenario(), Some(rules), true) {
             self.rules = rules;
             self.run = r;
             self.refresh();
@@ -105,7 +184,7 @@ impl Session {
 
     /// Compares against other rules.
     pub fn set_compare(&mut self, rules: Rules) {
-        if let Ok(c) = run(&self.scenario, Some(rules), false) {
+        if let Ok(c) = run(self.scenario(), Some(rules), false) {
             self.compare_rules = rules;
             self.compare = c;
         }
@@ -216,7 +295,7 @@ impl Session {
 
     /// A unit's order in short form (`A Bre - Lon`), or the unit when it has none.
     pub fn unit_text(&self, unit: usize) -> String {
-        let s = &self.scenario;
+        let s = self.scenario();
         match self.unit_order(unit) {
             Some(i) => self.order_short(i),
             None => s
@@ -229,7 +308,7 @@ impl Session {
 
     /// An order in short form, without its power: `F Lon S F Wal - Eng`.
     pub fn order_short(&self, order: usize) -> String {
-        let s = &self.scenario;
+        let s = self.scenario();
         match s.orders.get(order) {
             Some(o) => {
                 let mut o = o.order.clone();
@@ -255,14 +334,14 @@ impl Session {
 
     /// The province an order's unit stands in.
     pub fn order_province(&self, order: usize) -> Option<ProvinceId> {
-        let o = self.scenario.orders.get(order)?;
+        let o = self.scenario().orders.get(order)?;
         o.order.unit.map(|u| u.loc.province)
     }
 
     /// The province an order aims at (a move's destination, a supported move's destination or
     /// the supported unit's province, a convoy's destination).
     pub fn order_target(&self, order: usize) -> Option<ProvinceId> {
-        let o = self.scenario.orders.get(order)?;
+        let o = self.scenario().orders.get(order)?;
         match &o.order.kind {
             OrderKind::Move { dest, .. } => Some(dest.province),
             OrderKind::Support { target, dest } => {
@@ -275,7 +354,7 @@ impl Session {
 
     /// The province of the unit an order supports or convoys.
     pub fn order_helped(&self, order: usize) -> Option<ProvinceId> {
-        let o = self.scenario.orders.get(order)?;
+        let o = self.scenario().orders.get(order)?;
         match &o.order.kind {
             OrderKind::Support { target, .. } => Some(target.unit.loc.province),
             OrderKind::Convoy { army, .. } => Some(army.unit.loc.province),
@@ -292,14 +371,14 @@ impl Session {
         out.cause
             .units()
             .into_iter()
-            .filter_map(|u| self.scenario.units.get(u))
-            .map(|u| self.scenario.map.province_of(u.loc))
+            .filter_map(|u| self.scenario().units.get(u))
+            .map(|u| self.scenario().map.province_of(u.loc))
             .collect()
     }
 
     /// The first order whose unit stands in a province.
     pub fn order_at(&self, p: ProvinceId) -> Option<usize> {
-        (0..self.scenario.orders.len()).find(|&i| self.order_province(i) == Some(p))
+        (0..self.scenario().orders.len()).find(|&i| self.order_province(i) == Some(p))
     }
 
     /// The name of the preset the rules equal, or the options that differ from the DATC
@@ -315,6 +394,10 @@ impl Session {
                 .join(","),
         }
     }
+}
+
+fn modified(p: &std::path::Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 
 /// The preset `step` places after (or before) the one `rules` equal; from custom rules, the

@@ -107,7 +107,7 @@ fn shown_units(app: &App) -> Vec<(Unit, Option<usize>)> {
         let end = s.run.retreats.as_ref().unwrap_or(&s.run.phase);
         end.final_units.iter().map(|u| (*u, None)).collect()
     } else {
-        s.scenario
+        s.scenario()
             .units
             .iter()
             .enumerate()
@@ -135,10 +135,10 @@ fn put(buf: &mut Buffer, area: Rect, x: i32, y: i32, text: &str, style: Style) {
 /// Draws the board panel.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let map = &s.scenario.map;
+    let map = &s.scenario().map;
     let title = format!(
         " Board — {} — {} ",
-        s.scenario.phase,
+        s.scenario().phase,
         if app.after { "after" } else { "before" }
     );
     frame.render_widget(panel(app, title, Context::Board), area);
@@ -193,7 +193,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             }
         }
     }
-    let owners = s.scenario.owners_or_home();
+    let owners = s.scenario().owners_or_home();
     let contested: Vec<ProvinceId> =
         if app.after || s.stepper.as_ref().is_none_or(|st| st.cursor() == st.len()) {
             s.run.phase.contested.clone()
@@ -273,7 +273,7 @@ fn draw_footer(frame: &mut Frame, app: &App, foot: Rect) {
         return;
     }
     let s = &app.session;
-    let map = &s.scenario.map;
+    let map = &s.scenario().map;
     let t = &app.theme;
     let mut lines = Vec::new();
     // The selection.
@@ -286,7 +286,7 @@ fn draw_footer(frame: &mut Frame, app: &App, foot: Rect) {
             )];
             if prov.supply_center {
                 let owner = s
-                    .scenario
+                    .scenario()
                     .owners_or_home()
                     .get(p.0 as usize)
                     .copied()
@@ -300,7 +300,7 @@ fn draw_footer(frame: &mut Frame, app: &App, foot: Rect) {
                 let (g, st) = t.verdict(s.verdict_now(i));
                 spans.push(Span::raw(" · "));
                 spans.push(Span::styled(g, st));
-                spans.push(Span::raw(format!(" {}", s.scenario.orders[i].text)));
+                spans.push(Span::raw(format!(" {}", s.scenario().orders[i].text)));
             }
             Line::from(spans)
         }
@@ -347,7 +347,7 @@ fn draw_footer(frame: &mut Frame, app: &App, foot: Rect) {
 
 /// The province in a direction from the selected one (the first one when none is selected).
 pub fn neighbour(app: &App, dx: i8, dy: i8) -> Option<ProvinceId> {
-    let map = &app.session.scenario.map;
+    let map = &app.session.scenario().map;
     let Some(from) = app.province else {
         return map.province_ids().next();
     };
@@ -372,7 +372,7 @@ pub fn province_at(app: &App, panes: &Panes, x: u16, y: u16) -> Option<ProvinceI
     if !view.contains((x, y).into()) {
         return None;
     }
-    let map = &app.session.scenario.map;
+    let map = &app.session.scenario().map;
     let g = grid(map, view.width);
     let (ox, oy) = viewport(app, &g, view);
     let gx = x - view.x + ox;

@@ -38,10 +38,10 @@ pub fn verdict_word(v: Option<Verdict>) -> &'static str {
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let title = format!(" Orders ({}) ", s.scenario.orders.len());
+    let title = format!(" Orders ({}) ", s.scenario().orders.len());
     frame.render_widget(panel(app, title, Context::Orders), area);
     let (list, detail) = split(area);
-    let n = s.scenario.orders.len();
+    let n = s.scenario().orders.len();
     let h = list.height as usize;
     let top = scroll(app.order, n, h);
     let width = list.width as usize;
@@ -50,10 +50,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::styled("(no orders)", app.theme.dim()));
     }
     for i in top..(top + h).min(n) {
-        let o = &s.scenario.orders[i];
+        let o = &s.scenario().orders[i];
         let v = s.verdict_now(i);
         let (glyph, gstyle) = app.theme.verdict(v);
-        let power = &s.scenario.map.power(o.power).name;
+        let power = &s.scenario().map.power(o.power).name;
         let pw: String = power.chars().take(3).collect();
         let reason = if v.is_some() {
             s.run
@@ -87,13 +87,20 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(line);
     }
     // The retreats that follow (DATC 6.H style scenarios), below the orders when there is room.
-    if let (Some(f), Some(rr)) = (&s.scenario.retreats, &s.run.retreats)
+    if let (Some(f), Some(rr)) = (&s.scenario().retreats, &s.run.retreats)
         && lines.len() + 1 < h
     {
         lines.push(Line::styled("Retreats after the phase:", app.theme.focus()));
         for (o, out) in f.orders.iter().zip(&rr.outcomes) {
             let (glyph, gstyle) = app.theme.verdict(Some(out.verdict));
-            let pw: String = s.scenario.map.power(o.power).name.chars().take(3).collect();
+            let pw: String = s
+                .scenario()
+                .map
+                .power(o.power)
+                .name
+                .chars()
+                .take(3)
+                .collect();
             lines.push(Line::from(vec![
                 Span::styled(glyph, gstyle),
                 Span::raw(" "),
@@ -107,7 +114,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         }
     }
     frame.render_widget(Paragraph::new(lines), list);
-    if let (Some(d), Some(o)) = (detail, s.scenario.orders.get(app.order)) {
+    if let (Some(d), Some(o)) = (detail, s.scenario().orders.get(app.order)) {
         let v = s.verdict_now(app.order);
         let (glyph, gstyle) = app.theme.verdict(v);
         let out = s.run.phase.outcomes.get(app.order);
@@ -137,7 +144,7 @@ pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
     if y < list.y || y >= list.y + list.height {
         return None;
     }
-    let n = app.session.scenario.orders.len();
+    let n = app.session.scenario().orders.len();
     let top = scroll(app.order, n, list.height as usize);
     let i = top + (y - list.y) as usize;
     (i < n).then_some(i)

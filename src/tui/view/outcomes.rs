@@ -16,7 +16,7 @@ use crate::tui::keymap::Context;
 /// Draws the outcomes in the stepper's area.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let sc = &s.scenario;
+    let sc = &s.scenario();
     let title = format!(
         " {} — outcomes (no decision graph in this phase) ",
         sc.phase

@@ -23,7 +23,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(panel(app, title, Context::Rules), area);
     let inner = area.inner(Margin::new(1, 1));
     let table = s.rules.table();
-    let own = s.scenario.rules.table();
+    let own = s.scenario().rules.table();
     let t = &app.theme;
     let mut lines = vec![
         Line::from(vec![
@@ -76,7 +76,10 @@ pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
 }
 
 fn describe(s: &Session, units: &[Unit]) -> String {
-    let mut v: Vec<String> = units.iter().map(|u| u.describe(&s.scenario.map)).collect();
+    let mut v: Vec<String> = units
+        .iter()
+        .map(|u| u.describe(&s.scenario().map))
+        .collect();
     v.sort();
     if v.is_empty() {
         "none".into()
@@ -125,7 +128,7 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
     lines.push(Line::raw(""));
     let ra = &s.run.phase.outcomes;
     let rb = &s.compare.phase.outcomes;
-    for i in 0..s.scenario.orders.len() {
+    for i in 0..s.scenario().orders.len() {
         let (Some(x), Some(y)) = (ra.get(i), rb.get(i)) else {
             continue;
         };

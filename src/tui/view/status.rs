@@ -33,9 +33,10 @@ pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let s = &app.session;
     let right = format!(
-        "{} · {} · rules: {} ",
-        s.scenario.title,
-        s.scenario.phase,
+        "{}{} · {} · rules: {} ",
+        if s.is_dirty() { "* " } else { "" },
+        s.scenario().title,
+        s.scenario().phase,
         Session::rules_name(&s.rules)
     );
     let room = (area.width as usize).saturating_sub(used + 1);
@@ -72,7 +73,7 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
         None => Line::from(Span::styled(
             format!(
                 "{}: no decision graph — the stepper view lists each order's outcome",
-                s.scenario.phase
+                s.scenario().phase
             ),
             app.theme.dim(),
         )),
@@ -106,6 +107,12 @@ pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("find province: ", app.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));
         spans.push(Span::styled("  enter go · esc cancel", app.theme.dim()));
+    } else if let Some(Popup::SaveAs(text)) = &app.popup {
+        spans.push(Span::styled("save as: ", app.theme.focus()));
+        spans.push(Span::raw(format!("{text}▏")));
+        spans.push(Span::styled("  enter save · esc cancel", app.theme.dim()));
+    } else if let Some(Popup::Confirm(q, _)) = &app.popup {
+        spans.push(Span::styled(fit(q, left_room), app.theme.error()));
     } else if let Some(m) = &app.message {
         let style = if m.error {
             app.theme.error()

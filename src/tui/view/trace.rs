@@ -74,8 +74,8 @@ pub fn describe(app: &App, index: usize) -> (String, Style) {
         Some(Event::ConvoysCancelled { fleets }) => {
             let names: Vec<String> = fleets
                 .iter()
-                .filter_map(|f| s.scenario.units.get(*f))
-                .map(|u| format!("{} {}", u.kind.letter(), s.scenario.map.loc_abbr(u.loc)))
+                .filter_map(|f| s.scenario().units.get(*f))
+                .map(|u| format!("{} {}", u.kind.letter(), s.scenario().map.loc_abbr(u.loc)))
                 .collect();
             (
                 format!(

@@ -160,6 +160,8 @@ pub fn trace(
         return out;
     };
     let mut step = 0;
+    // The fleets whose convoys the Szykman rule has cancelled so far.
+    let mut cancelled: Vec<usize> = Vec::new();
     for e in events {
         match e {
             Event::Visit { .. } | Event::Start { .. } => continue,
@@ -217,6 +219,7 @@ pub fn trace(
                 }
             }
             Event::ConvoysCancelled { fleets } => {
+                cancelled.extend_from_slice(fleets);
                 let names: Vec<String> = fleets.iter().map(|f| s.units[*f].describe(map)).collect();
                 let _ = writeln!(
                     out,
@@ -229,9 +232,25 @@ pub fn trace(
                 let _ = writeln!(out, "  {step:>4}. BACKUP RULE: {}", rule.name());
                 for (id, v) in forced {
                     let k = r.graph.nodes[*id as usize].kind;
+                    // A PATH the cancellation decided cites the cancelled convoys it relied on.
+                    let why = if k == crate::adjudicator::resolver::NodeKind::Path && *v == 0 {
+                        let gone: Vec<String> = r.graph.deps[*id as usize]
+                            .iter()
+                            .map(|d| r.graph.nodes[*d as usize].unit)
+                            .filter(|f| cancelled.contains(f))
+                            .map(|f| s.units[f].describe(map))
+                            .collect();
+                        if gone.is_empty() {
+                            String::new()
+                        } else {
+                            format!("   (the convoy of {} is cancelled)", gone.join(", "))
+                        }
+                    } else {
+                        String::new()
+                    };
                     let _ = writeln!(
                         out,
-                        "          forced {} = {}",
+                        "          forced {} = {}{why}",
                         label(*id),
                         value_text(k, *v, *v)
                     );

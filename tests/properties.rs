@@ -901,18 +901,22 @@ fn check_stepper(c: &Case, n: usize) -> Result<(), TestCaseError> {
     let d = describe(c);
     let mut st = Stepper::new(&r).expect("a traced result has a stepper");
     let m = r.graph.nodes.len() as u32;
-    let state = |st: &Stepper| -> Vec<(i32, i32, bool, bool)> {
-        (0..m)
+    let units = c.units.len();
+    /// Per decision: bounds, in a cycle, forced; per unit: convoy cancelled.
+    type State = (Vec<(i32, i32, bool, bool)>, Vec<bool>);
+    let state = |st: &Stepper| -> State {
+        let nodes = (0..m)
             .map(|id| {
                 let (l, h) = st.bounds(id);
                 (l, h, st.in_cycle(id), st.forced(id))
             })
-            .collect()
+            .collect();
+        (nodes, (0..units).map(|u| st.cancelled(u)).collect())
     };
     let start = state(&st);
     match st.events().first() {
         Some(Event::Start { bounds }) => {
-            let b: Vec<(i32, i32)> = start.iter().map(|s| (s.0, s.1)).collect();
+            let b: Vec<(i32, i32)> = start.0.iter().map(|s| (s.0, s.1)).collect();
             prop_assert_eq!(bounds, &b, "{}", &d);
         }
         other => prop_assert!(false, "the trace starts with {:?}\n{}", other, d),
@@ -973,6 +977,65 @@ fn check_stepper(c: &Case, n: usize) -> Result<(), TestCaseError> {
             seen.dedup();
             prop_assert_eq!(&seen, members, "{}", &d);
         }
+    }
+    // One pass from the start to the end, event by event: each tightening starts from the
+    // bounds as of the cursor; `settled_at` is the last event before which a decision's bounds
+    // still differ from its final ones (None when they never do); the next and previous backup
+    // events are those a scan of the events finds.
+    let is_backup = |e: &Event| {
+        matches!(
+            e,
+            Event::CycleFound { .. } | Event::ConvoysCancelled { .. } | Event::BackupApplied { .. }
+        )
+    };
+    let len = st.len();
+    let mut next = vec![None; len + 1];
+    for k in (0..len).rev() {
+        next[k] = if is_backup(&st.events()[k]) {
+            Some(k)
+        } else {
+            next[k + 1]
+        };
+    }
+    let finals: Vec<(i32, i32)> = (0..m as usize)
+        .map(|i| (r.graph.lo[i], r.graph.hi[i]))
+        .collect();
+    let mut last_differs: Vec<Option<usize>> = vec![None; m as usize];
+    let mut prev = None;
+    st.seek(0);
+    for (k, next_k) in next.iter().enumerate() {
+        prop_assert_eq!(st.cursor(), k);
+        for id in 0..m {
+            if st.bounds(id) != finals[id as usize] {
+                last_differs[id as usize] = Some(k);
+            }
+        }
+        prop_assert_eq!(st.next_backup_event(), *next_k, "at {} {}", k, &d);
+        // Strictly before the last applied event (k - 1).
+        let expected_prev = if k >= 1 && prev == Some(k - 1) {
+            (0..k - 1).rev().find(|&i| is_backup(&st.events()[i]))
+        } else {
+            prev
+        };
+        prop_assert_eq!(st.prev_backup_event(), expected_prev, "at {} {}", k, &d);
+        if k < len {
+            if let Event::Tightened { node, from, .. } = &st.events()[k] {
+                prop_assert_eq!(st.bounds(*node), *from, "event {} {}", k, &d);
+            }
+            if is_backup(&st.events()[k]) {
+                prev = Some(k);
+            }
+            prop_assert!(st.forward());
+        }
+    }
+    for id in 0..m {
+        prop_assert_eq!(
+            st.settled_at(id),
+            last_differs[id as usize],
+            "decision {} {}",
+            id,
+            &d
+        );
     }
     Ok(())
 }

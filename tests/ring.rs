@@ -7,7 +7,10 @@
 
 use std::fmt::Write as _;
 
-use dipsandbox::adjudicator::{MovementResult, Verdict, adjudicate_movement};
+use dipsandbox::adjudicator::trace::Event;
+use dipsandbox::adjudicator::{
+    MovementResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
+};
 use dipsandbox::board::Unit;
 use dipsandbox::map::{Map, PowerId, UnitKind};
 use dipsandbox::orders::{Order, parse_order};
@@ -199,4 +202,50 @@ fn ring_of_1000_listed_backwards_moves() {
             Some(loc_of(&r.map, &format!("p{}", (i + 1) % 1000)))
         );
     }
+}
+
+/// The cycle a traced ring reports, checked: its walk starts and ends on the same decision, each
+/// step follows a dependency edge (a decision → one its equation reads), and it visits exactly
+/// the cycle's members. Returns (members, walk length).
+fn check_ring_walk(n: usize) -> (usize, usize) {
+    let r = ring(n, false);
+    let res = adjudicate_movement_traced(&r.map, &r.units, &r.orders, &Rules::default());
+    let events = res.trace.as_ref().expect("traced");
+    let mut cycles = events.iter().filter_map(|e| match e {
+        Event::CycleFound { members, walk, .. } => Some((members, walk)),
+        _ => None,
+    });
+    let (members, walk) = cycles.next().expect("the ring is one cycle");
+    assert!(cycles.next().is_none(), "one cycle only");
+    assert!(walk.len() > members.len(), "closed: {walk:?}");
+    assert_eq!(walk.first(), walk.last());
+    for pair in walk.windows(2) {
+        assert!(
+            res.graph.deps[pair[0] as usize].contains(&pair[1]),
+            "{} does not read {}",
+            pair[0],
+            pair[1]
+        );
+    }
+    let mut seen = walk.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(&seen, members);
+    (members.len(), walk.len())
+}
+
+#[test]
+fn ring_of_5_cycle_is_walked_along_its_edges() {
+    let (members, walk) = check_ring_walk(5);
+    // MOVE, ATTACK and HOLD of every army.
+    assert_eq!(members, 15);
+    assert!(walk <= 2 * members + 1, "{walk}");
+}
+
+/// A big ring: the walk is still a walk (no fallback to a sorted list) and stays short.
+#[test]
+fn ring_of_1000_cycle_is_walked_along_its_edges() {
+    let (members, walk) = check_ring_walk(1000);
+    assert_eq!(members, 3000);
+    assert!(walk <= 2 * members + 1, "{walk}");
 }

@@ -1,5 +1,6 @@
 //! The stepper over real trace: Pandin's paradox (a convoy paradox broken by Szykman), three-army
-//! circular movement, and a position without a cycle.
+//! circular movement, and a position without a cycle; random call sequences on real and malformed
+//! traces.
 
 use std::path::Path;
 
@@ -9,6 +10,7 @@ use dipsandbox::adjudicator::stepper::Stepper;
 use dipsandbox::adjudicator::trace::{BackupRule, CycleKind, Event};
 use dipsandbox::check::run;
 use dipsandbox::scenario::Scenario;
+use proptest::prelude::*;
 
 fn traced(file: &str) -> MovementResult {
     let s = Scenario::load(Path::new(file)).expect("scenario loads");
@@ -50,7 +52,19 @@ fn pandin_cycle_szykman_and_back() {
     assert_eq!(*kind, CycleKind::ConvoyParadox);
     assert_eq!(members.len(), 6);
     let members = members.clone();
+    // The walk goes once round the six decisions, each reading the next, back to the first.
+    assert_eq!(walk.len(), 7, "{walk:?}");
     assert_eq!(walk.first(), walk.last());
+    for pair in walk.windows(2) {
+        assert!(
+            m.graph.deps[pair[0] as usize].contains(&pair[1]),
+            "{pair:?}"
+        );
+    }
+    let mut seen = walk[..6].to_vec();
+    seen.sort_unstable();
+    assert_eq!(seen, members);
+    assert_eq!(st.nodes_of(i), members);
     assert!(
         members
             .iter()
@@ -82,6 +96,12 @@ fn pandin_cycle_szykman_and_back() {
         .map(|n| n.unit)
         .expect("the convoying fleet's DISLODGE is in the cycle");
     assert!(st.cancelled(eng));
+    // The cancellation is about the fleet's DISLODGE decision.
+    let eng_dislodge = m
+        .graph
+        .node_of(eng, NodeKind::Dislodge)
+        .expect("a DISLODGE");
+    assert_eq!(st.nodes_of(i), vec![eng_dislodge]);
     let i = st.next_backup_event().expect("backup");
     st.seek(i + 1);
     let Some(Event::BackupApplied { rule, forced }) = st.last_event() else {
@@ -176,4 +196,195 @@ fn untraced_results_have_no_stepper() {
         .movement
         .expect("movement");
     assert!(Stepper::new(&m).is_none());
+}
+
+/// Every decision's `settled_at` is the event after which it keeps its final bounds, and the
+/// start and end of a traced result with a cycle (6.C.1, circular movement).
+#[test]
+fn settled_at_is_where_the_final_value_arrives() {
+    let m = traced("scenarios/datc/6.C.1.ron");
+    let mut st = Stepper::new(&m).expect("traced");
+    let n = m.graph.nodes.len() as u32;
+    for id in 0..n {
+        let fin = (m.graph.lo[id as usize], m.graph.hi[id as usize]);
+        match st.settled_at(id) {
+            None => {
+                st.seek(0);
+                assert_eq!(
+                    st.bounds(id),
+                    fin,
+                    "decision {id} had its value from the start"
+                );
+            }
+            Some(i) => {
+                st.seek(i);
+                assert_ne!(st.bounds(id), fin, "decision {id} before event {i}");
+                assert!(st.nodes_of(i).contains(&id), "event {i} is about {id}");
+                for k in i + 1..=st.len() {
+                    st.seek(k);
+                    assert_eq!(st.bounds(id), fin, "decision {id} after event {}", k - 1);
+                }
+            }
+        }
+    }
+    // The three MOVEs were settled by the circular movement rule.
+    let rule = st.events().iter().position(|e| {
+        matches!(
+            e,
+            Event::BackupApplied {
+                rule: BackupRule::CircularMovement,
+                ..
+            }
+        )
+    });
+    for (id, node) in m.graph.nodes.iter().enumerate() {
+        if node.kind == NodeKind::Move {
+            assert_eq!(st.settled_at(id as u32), rule);
+        }
+    }
+}
+
+/// One call on a stepper, for the random call sequences below.
+#[derive(Clone, Debug)]
+enum Call {
+    Forward,
+    Back,
+    Seek(usize),
+    Query(u32),
+}
+
+fn any_call() -> impl Strategy<Value = Call> {
+    prop_oneof![
+        4 => Just(Call::Forward),
+        3 => Just(Call::Back),
+        2 => (0usize..400).prop_map(Call::Seek),
+        1 => Just(Call::Seek(usize::MAX)),
+        2 => prop_oneof![0u32..64, Just(u32::MAX)].prop_map(Call::Query),
+    ]
+}
+
+/// The bounds and flags of every decision id in 0..64 (beyond the graph too) and every unit.
+fn snapshot(st: &Stepper) -> Vec<(i32, i32, bool, bool, bool)> {
+    (0..64u32)
+        .map(|id| {
+            let (l, h) = st.bounds(id);
+            (
+                l,
+                h,
+                st.in_cycle(id),
+                st.forced(id),
+                st.cancelled(id as usize),
+            )
+        })
+        .collect()
+}
+
+/// The results the random sequences run on: real traces and malformed ones (no start event, a
+/// start of the wrong length, events about decisions and units that do not exist, no events).
+fn subjects() -> &'static [MovementResult] {
+    static SUBJECTS: std::sync::OnceLock<Vec<MovementResult>> = std::sync::OnceLock::new();
+    SUBJECTS.get_or_init(|| {
+        let real: Vec<MovementResult> = ["6.F.16", "6.C.1", "6.A.11", "6.F.22", "6.F.14-AllHold"]
+            .iter()
+            .map(|n| traced(&format!("scenarios/datc/{n}.ron")))
+            .collect();
+        let mut all = real.clone();
+        let pandin = &real[0];
+        let mut edit = |f: &dyn Fn(&mut Vec<Event>)| {
+            let mut r = pandin.clone();
+            if let Some(t) = r.trace.as_mut() {
+                f(t);
+            }
+            all.push(r);
+        };
+        edit(&|t| {
+            t.remove(0);
+        });
+        edit(&|t| {
+            t[0] = Event::Start {
+                bounds: vec![(0, 1); 3],
+            }
+        });
+        edit(&|t| {
+            let junk = [
+                Event::Tightened {
+                    node: u32::MAX,
+                    from: (0, 1),
+                    to: (1, 1),
+                    inputs: vec![(u32::MAX, 0, 0)],
+                },
+                Event::Tightened {
+                    node: 0,
+                    from: (7, 9),
+                    to: (-3, 2),
+                    inputs: Vec::new(),
+                },
+                Event::ConvoysCancelled {
+                    fleets: vec![usize::MAX, 0, 0],
+                },
+                Event::CycleFound {
+                    members: vec![u32::MAX, 1, 1],
+                    walk: vec![u32::MAX],
+                    kind: CycleKind::CircularMovement,
+                },
+                Event::BackupApplied {
+                    rule: BackupRule::AllFail,
+                    forced: vec![(u32::MAX, 1), (2, 5), (2, 6)],
+                },
+                Event::Resolved {
+                    node: u32::MAX,
+                    value: 0,
+                },
+                Event::Start { bounds: Vec::new() },
+            ];
+            for (k, e) in junk.into_iter().enumerate() {
+                t.insert((3 * k + 1).min(t.len()), e);
+            }
+        });
+        edit(&|t| t.clear());
+        all
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// No call sequence panics, on real or malformed traces; after any sequence the state is
+    /// that of a fresh stepper sought to the same cursor; the cursor stays within 0..=len.
+    #[test]
+    fn any_call_sequence_is_consistent(
+        which in 0usize..9,
+        calls in proptest::collection::vec(any_call(), 0..120),
+    ) {
+        let r = &subjects()[which % subjects().len()];
+        let mut st = Stepper::new(r).expect("traced");
+        let start = snapshot(&st);
+        for call in &calls {
+            let before = st.cursor();
+            match call {
+                Call::Forward => prop_assert_eq!(st.forward(), before < st.len()),
+                Call::Back => prop_assert_eq!(st.back(), before > 0),
+                Call::Seek(k) => {
+                    st.seek(*k);
+                    prop_assert_eq!(st.cursor(), (*k).min(st.len()));
+                }
+                Call::Query(id) => {
+                    let _ = (
+                        st.settled_at(*id),
+                        st.nodes_of(*id as usize),
+                        st.last_event(),
+                        st.next_backup_event(),
+                        st.prev_backup_event(),
+                        st.resolved(*id),
+                    );
+                }
+            }
+            prop_assert!(st.cursor() <= st.len());
+        }
+        let mut fresh = Stepper::new(r).expect("traced");
+        fresh.seek(st.cursor());
+        prop_assert_eq!(snapshot(&fresh), snapshot(&st));
+        st.seek(0);
+        prop_assert_eq!(snapshot(&st), start);
+    }
 }

@@ -61,6 +61,13 @@ fn pandin_trace_shows_cycle_and_szykman() {
         text.contains("BACKUP RULE: Szykman rule\n          forced PATH [A Bre - Lon] = no path"),
         "{text}"
     );
+    // The PATH cites the cancelled convoy it relied on, not an input still open.
+    assert!(
+        text.contains(
+            "forced PATH [A Bre - Lon] = no path   (the convoy of F English Channel is cancelled)"
+        ),
+        "{text}"
+    );
     // The DOT: a cluster per unit, the paradox's members in the paradox colour, the cancelled
     // convoy marked, the forced PATH bold, and a legend.
     let dot = to_dot(

@@ -16,6 +16,7 @@ fn app(file: &str) -> App {
         bundled: Some(PathBuf::from("scenarios")),
         user: None,
         config: None,
+        recovery: None,
     };
     App::open(Some(Path::new(file)), None, folders).expect("scenario opens")
 }

@@ -2,12 +2,17 @@
 //! hold; a move to each place it borders (each coast for a fleet); a move by convoy wherever a
 //! chain of fleets could carry it; a support of each unit it could support, holding or moving;
 //! a convoy of each army it could carry. An editor offers these as a menu (anything else can
-//! still be typed: odd and illegal orders are legitimate things to test).
+//! still be typed: odd and illegal orders are legitimate things to test). Retreat phases offer
+//! each dislodged unit's retreats and disband; adjustment phases each power's builds, removals
+//! and waive.
 
+use crate::adjudicator::adjust::adjustments_due;
 use crate::adjudicator::legality::{convoy_chain_exists, fleet_on_some_route};
+use crate::adjudicator::retreat::retreat_options;
 use crate::board::Unit;
-use crate::map::{LocId, Map, ProvinceId, ProvinceKind, UnitKind};
+use crate::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{LocSpec, Order, OrderKind, UnitRef, UnitSpec};
+use crate::scenario::Scenario;
 
 fn loc_spec(map: &Map, l: LocId) -> LocSpec {
     LocSpec {
@@ -143,6 +148,106 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
                         dest: province_spec(d),
                     }));
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The orders a dislodged unit (index into `s.dislodged`) can be given in a retreat phase: a
+/// retreat to each place it may go (DATC 4.A.5 as the scenario's rules say), then disband.
+pub fn retreat_orders(s: &Scenario, d: usize) -> Vec<Order> {
+    let map = &*s.map;
+    let Some(dis) = s.dislodged.get(d) else {
+        return Vec::new();
+    };
+    let mut occupied = vec![false; map.province_count()];
+    for u in &s.units {
+        occupied[map.province_of(u.loc).0 as usize] = true;
+    }
+    let me = unit_spec(map, &dis.unit);
+    let order = |kind: OrderKind| Order {
+        power: None,
+        unit: Some(me),
+        kind,
+    };
+    let mut out: Vec<Order> = retreat_options(map, dis, &occupied, &s.contested, &s.rules)
+        .into_iter()
+        .map(|l| {
+            order(OrderKind::Move {
+                dest: loc_spec(map, l),
+                via_convoy: false,
+                path: Vec::new(),
+            })
+        })
+        .collect();
+    out.push(order(OrderKind::Disband));
+    out
+}
+
+/// The adjustment orders of every power, in power order: for a power due builds, a build of
+/// each unit type (each coast for a fleet) in each owned, empty home centre, and `Waive`; for a
+/// power due removals, the removal of each of its units.
+pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
+    let map = &*s.map;
+    let owners = s.owners_or_home();
+    let due = adjustments_due(map, &s.units, &owners);
+    let mut occupied = vec![false; map.province_count()];
+    for u in &s.units {
+        occupied[map.province_of(u.loc).0 as usize] = true;
+    }
+    let mut out = Vec::new();
+    for p in map.power_ids() {
+        let n = due[p.0 as usize];
+        if n > 0 {
+            for &h in &map.power(p).home {
+                if owners[h.0 as usize] != Some(p) || occupied[h.0 as usize] {
+                    continue;
+                }
+                let prov = map.province(h);
+                let mut places: Vec<(UnitKind, LocId)> = Vec::new();
+                if prov.kind != ProvinceKind::Sea {
+                    places.push((UnitKind::Army, prov.main));
+                }
+                if prov.kind == ProvinceKind::Coast {
+                    if prov.is_multi_coast() {
+                        places.extend(prov.coasts.iter().map(|(_, l)| (UnitKind::Fleet, *l)));
+                    } else {
+                        places.push((UnitKind::Fleet, prov.main));
+                    }
+                }
+                for (kind, loc) in places {
+                    out.push((
+                        p,
+                        Order {
+                            power: None,
+                            unit: Some(UnitSpec {
+                                kind: Some(kind),
+                                loc: loc_spec(map, loc),
+                            }),
+                            kind: OrderKind::Build,
+                        },
+                    ));
+                }
+            }
+            out.push((
+                p,
+                Order {
+                    power: None,
+                    unit: None,
+                    kind: OrderKind::Waive,
+                },
+            ));
+        } else if n < 0 {
+            for u in s.units.iter().filter(|u| u.power == p) {
+                out.push((
+                    p,
+                    Order {
+                        power: None,
+                        unit: Some(unit_spec(map, u)),
+                        kind: OrderKind::Remove,
+                    },
+                ));
             }
         }
     }

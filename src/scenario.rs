@@ -181,6 +181,37 @@ pub struct Scenario {
     pub retreats: Option<FollowUp>,
 }
 
+/// Writes a file atomically: a temporary file in the same folder, written in full and synced,
+/// then renamed over the target, so the file is always the old or the new one.
+pub fn write_atomic(path: &Path, text: &str) -> Result<(), ScenarioError> {
+    let file = path.display().to_string();
+    let io = |e: std::io::Error| ScenarioError::Io {
+        file: file.clone(),
+        message: format!("cannot write: {e}"),
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        std::io::Write::write_all(&mut f, text.as_bytes())?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}
+
 /// The text of the built-in scenario, Pandin's paradox (DATC 6.F.16): a decision cycle broken by
 /// the Szykman rule.
 pub const BUILTIN_TEXT: &str = include_str!("../scenarios/pandin.ron");
@@ -192,6 +223,48 @@ impl Scenario {
     /// The built-in scenario (Pandin's paradox), which needs no file.
     pub fn builtin() -> Result<Scenario, ScenarioError> {
         Scenario::from_ron(BUILTIN_TEXT, BUILTIN_NAME)
+    }
+
+    /// An empty board on a map: no units, no orders, Spring 1901 movement, home centres owned,
+    /// the DATC's preferred rules. `map_ref` is how a saved file names the map (`standard`).
+    pub fn empty(map: Arc<Map>, map_ref: &str) -> Scenario {
+        Scenario {
+            title: "New scenario".into(),
+            description: String::new(),
+            source: String::new(),
+            map,
+            map_ref: map_ref.into(),
+            phase: Phase {
+                season: crate::board::Season::Spring,
+                year: 1901,
+                kind: PhaseKind::Movement,
+            },
+            rules: Rules::default(),
+            units: Vec::new(),
+            dislodged: Vec::new(),
+            contested: Vec::new(),
+            owners: None,
+            orders: Vec::new(),
+            expect: None,
+            retreats: None,
+        }
+    }
+
+    /// The opening position of the map (Spring 1901 on the standard map): each power's starting
+    /// units, home centres owned, no orders.
+    pub fn opening(map: Arc<Map>, map_ref: &str) -> Scenario {
+        let mut s = Scenario::empty(map.clone(), map_ref);
+        s.title = "Opening position".into();
+        for p in map.power_ids() {
+            for (kind, loc) in &map.power(p).start {
+                s.units.push(Unit {
+                    power: p,
+                    kind: *kind,
+                    loc: *loc,
+                });
+            }
+        }
+        s
     }
 
     /// Loads a scenario from a file.
@@ -246,34 +319,7 @@ impl Scenario {
 
     /// Saves the scenario atomically (temporary file in the same folder, then rename).
     pub fn save(&self, path: &Path) -> Result<(), ScenarioError> {
-        let text = self.to_ron();
-        let file = path.display().to_string();
-        let io = |e: std::io::Error| ScenarioError::Io {
-            file: file.clone(),
-            message: format!("cannot write: {e}"),
-        };
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-        // Written in full and synced before the rename, so the file is the old or the new one.
-        let written = std::fs::File::create(&tmp).and_then(|mut f| {
-            std::io::Write::write_all(&mut f, text.as_bytes())?;
-            f.sync_all()
-        });
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io(e));
-        }
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            io(e)
-        })
+        write_atomic(path, &self.to_ron())
     }
 
     /// The scenario in its stable RON layout.

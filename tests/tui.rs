@@ -32,6 +32,7 @@ fn folders(name: &str) -> Folders {
         bundled: Some(PathBuf::from("scenarios")),
         user: Some(temp_dir(&format!("{name}-data"))),
         config: Some(temp_dir(&format!("{name}-config"))),
+        recovery: Some(temp_dir(&format!("{name}-recovery"))),
     }
 }
 
@@ -294,6 +295,13 @@ fn every_action_in_the_keymap_runs_in_a_session() {
                             a.update(Action::FocusPrev);
                         }
                         Context::Rules => a.update(Action::ViewRules),
+                        Context::Menu => a.update(Action::Details),
+                        Context::OrderEditor => {
+                            a.update(Action::ViewBoard);
+                            let s = a.session.scenario();
+                            a.province = s.units.first().map(|u| s.map.province_of(u.loc));
+                            a.update(Action::EditOrder);
+                        }
                     }
                     let key = ratatui::crossterm::event::KeyEvent::new(k.code, k.mods);
                     if b.context != Context::Global {
@@ -386,25 +394,25 @@ fn autoplay_steps_on_ticks_and_stops_at_the_end() {
 fn a_keymap_file_patches_the_keys_and_a_bad_one_is_located() {
     let f = folders("keys");
     let dir = f.config.clone().expect("config");
-    std::fs::write(dir.join("keys.ron"), "{ \"step_forward\": [\"x\"] }\n").expect("write");
+    std::fs::write(dir.join("keys.ron"), "{ \"step_forward\": [\"v\"] }\n").expect("write");
     let mut a = App::open(
         Some(Path::new("scenarios/datc/6.F.16.ron")),
         None,
         f.clone(),
     )
     .expect("opens");
-    run(&mut a, 120, 40, "g x");
+    run(&mut a, 120, 40, "g v");
     let st = a.session.stepper.as_ref().expect("stepper");
-    assert_eq!(st.cursor(), a.session.steps[0] + 1, "x steps forward");
+    assert_eq!(st.cursor(), a.session.steps[0] + 1, "v steps forward");
     // The help lists the patched key.
     let t = text(&run(&mut a, 120, 40, "?"));
     assert!(
-        t.contains("x") && t.contains("step forward one event"),
+        t.contains("v") && t.contains("step forward one event"),
         "{t}"
     );
     std::fs::write(
         dir.join("keys.ron"),
-        "{\n  \"step_forward\": [\"x\"],\n  \"warp\": [\"w\"],\n}\n",
+        "{\n  \"step_forward\": [\"v\"],\n  \"warp\": [\"w\"],\n}\n",
     )
     .expect("write");
     let mut a = App::open(None, None, f).expect("opens with default keys");

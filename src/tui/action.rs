@@ -85,6 +85,32 @@ pub enum Action {
     Save,
     /// Save the scenario as a new file (in your scenario folder by default).
     SaveAs,
+    /// Write or change the order of the selected unit: a menu of its legal orders, or any text.
+    EditOrder,
+    /// Delete the selected order.
+    DeleteOrder,
+    /// Place an army on the selected province (asks whose).
+    PlaceArmy,
+    /// Place a fleet on the selected province (asks whose, and the coast).
+    PlaceFleet,
+    /// Remove the unit on the selected province.
+    RemoveUnit,
+    /// Pick up the unit on the selected province; again (or enter) puts it down where selected.
+    MoveUnit,
+    /// Set the owner of the selected supply centre.
+    SetOwner,
+    /// Retreat phase: mark the selected unit dislodged, and from where.
+    Dislodge,
+    /// Retreat phase: mark the selected province contested (a standoff left it empty) or not.
+    Contested,
+    /// Edit the scenario's title, description, source and phase.
+    Details,
+    /// Start a new scenario: the opening position, an empty board, or a copy of this one.
+    NewScenario,
+    /// Adjudicate this phase and go on to the next (retreats, builds, next spring).
+    Advance,
+    /// Complete the name being typed (again: the next candidate).
+    Complete,
 }
 
 impl Action {
@@ -129,6 +155,19 @@ impl Action {
         Action::Redo,
         Action::Save,
         Action::SaveAs,
+        Action::EditOrder,
+        Action::DeleteOrder,
+        Action::PlaceArmy,
+        Action::PlaceFleet,
+        Action::RemoveUnit,
+        Action::MoveUnit,
+        Action::SetOwner,
+        Action::Dislodge,
+        Action::Contested,
+        Action::Details,
+        Action::NewScenario,
+        Action::Advance,
+        Action::Complete,
     ];
 
     /// The name used in the keymap file (`step_forward`).

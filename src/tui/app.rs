@@ -2,6 +2,8 @@
 //! [`App::handle`], which turns input into actions through the keymap).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -9,12 +11,16 @@ use ratatui::layout::Rect;
 
 use super::action::Action;
 use super::browser::{Browser, Folders};
+use super::editor::{Choice, Field, Menu, MenuItem, NewKind, OrderEditor};
 use super::event::Input;
 use super::keymap::{Context, Keymap};
+use super::recovery::Recovery;
 use super::session::{Session, next_preset};
 use super::theme::Theme;
 use super::view::{self, Panes};
-use crate::map::ProvinceId;
+use crate::board::PhaseKind;
+use crate::edit::Edit;
+use crate::map::{ProvinceId, UnitKind};
 use crate::rules::Rules;
 use crate::scenario::Scenario;
 
@@ -42,6 +48,12 @@ pub enum Popup {
     SaveAs(String),
     /// A yes / no question before something that loses or overwrites work.
     Confirm(String, Pending),
+    /// A menu of choices (units to place, owners, attackers, new scenarios, details).
+    Menu(Menu),
+    /// The order editor.
+    Order(OrderEditor),
+    /// Typing a field of the scenario (title, description, source, phase); the text so far.
+    Field(Field, String),
 }
 
 /// What a confirmation does on yes.
@@ -53,6 +65,8 @@ pub enum Pending {
     Open(PathBuf),
     /// Save over a file.
     Overwrite(PathBuf),
+    /// Restore the edits found in a recovery file (no: discard it).
+    Restore(PathBuf),
 }
 
 /// The dependency tree of one decision: which rows are unfolded (as paths of decision ids
@@ -115,6 +129,13 @@ pub struct App {
     pub quit: bool,
     /// The terminal's size (for mouse hits; the draw functions get the frame's own).
     pub size: (u16, u16),
+    /// A unit picked up to be moved: the province it stands in.
+    pub carry: Option<ProvinceId>,
+    /// The recovery file of unsaved edits.
+    pub recovery: Recovery,
+    /// Set (by a signal handler) when the process is asked to stop: the main loop writes the
+    /// recovery file and ends.
+    pub stop: Arc<AtomicBool>,
 }
 
 const SPEEDS: [u64; 7] = [50, 100, 200, 350, 500, 800, 1200];
@@ -122,6 +143,7 @@ const SPEEDS: [u64; 7] = [50, 100, 200, 350, 500, 800, 1200];
 impl App {
     /// An app on a session.
     pub fn new(session: Session, keymap: Keymap, theme: Theme, folders: Folders) -> App {
+        let recovery = Recovery::new(folders.recovery.clone());
         let mut app = App {
             session,
             keymap,
@@ -141,6 +163,9 @@ impl App {
             speed: Duration::from_millis(SPEEDS[3]),
             quit: false,
             size: (120, 40),
+            carry: None,
+            recovery,
+            stop: Arc::new(AtomicBool::new(false)),
         };
         app.select_order(0);
         app.set_tree_root(0);
@@ -161,7 +186,24 @@ impl App {
         let session = Session::new(scenario, path.map(Path::to_path_buf), rules)?;
         let (keymap, problem) = Keymap::load(folders.config.as_deref());
         let mut app = App::new(session, keymap, Theme::default(), folders);
-        if let Some(p) = problem {
+        let found = app
+            .folders
+            .recovery
+            .as_deref()
+            .and_then(super::recovery::find);
+        if let Some(f) = found {
+            let what = f
+                .source
+                .as_ref()
+                .map_or("a new scenario".to_string(), |p| p.display().to_string());
+            app.popup = Some(Popup::Confirm(
+                format!(
+                    "Unsaved edits to {what} were kept when dipsandbox last stopped ({}). Restore them? y restores · n discards",
+                    super::recovery::age(f.modified)
+                ),
+                Pending::Restore(f.path),
+            ));
+        } else if let Some(p) = problem {
             app.error(p);
         } else {
             app.info(format!(
@@ -191,7 +233,11 @@ impl App {
         match &self.popup {
             Some(Popup::Help(_)) => vec![Context::Help],
             Some(Popup::Browser(_)) => vec![Context::Browser],
-            Some(Popup::Goto(_) | Popup::SaveAs(_) | Popup::Confirm(..)) => Vec::new(),
+            Some(Popup::Menu(_)) => vec![Context::Menu],
+            Some(Popup::Order(_)) => vec![Context::OrderEditor],
+            Some(Popup::Goto(_) | Popup::SaveAs(_) | Popup::Confirm(..) | Popup::Field(..)) => {
+                Vec::new()
+            }
             None => vec![self.focus, Context::Global],
         }
     }
@@ -252,7 +298,46 @@ impl App {
             }
             _ => None,
         };
+        let map = self.session.scenario().map.clone();
         match &mut self.popup {
+            Some(Popup::Field(field, text)) => {
+                match (k.code, text_char) {
+                    (KeyCode::Char('u'), None) if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                        text.clear()
+                    }
+                    (_, Some(c)) => text.push(c),
+                    (KeyCode::Backspace, _) => {
+                        text.pop();
+                    }
+                    (KeyCode::Enter, _) => {
+                        let (f, t) = (*field, text.clone());
+                        self.commit_field(f, t);
+                    }
+                    (KeyCode::Esc, _) => self.popup = None,
+                    _ => {}
+                }
+                return;
+            }
+            Some(Popup::Menu(m)) => {
+                if let Some(c) = text_char {
+                    m.type_char(c);
+                    return;
+                }
+                if k.code == KeyCode::Backspace {
+                    m.backspace();
+                    return;
+                }
+            }
+            Some(Popup::Order(e)) => {
+                if let Some(c) = text_char {
+                    e.type_char(&map, c);
+                    return;
+                }
+                if k.code == KeyCode::Backspace {
+                    e.backspace(&map);
+                    return;
+                }
+            }
             Some(Popup::Goto(text)) => {
                 match (k.code, text_char) {
                     (_, Some(c)) => text.push(c),
@@ -292,13 +377,25 @@ impl App {
                     Some('y' | 'Y') => {
                         self.popup = None;
                         match pending {
-                            Pending::Quit => self.quit = true,
+                            Pending::Quit => {
+                                // The user chose to drop the edits: no recovery file either.
+                                self.recovery.clear();
+                                self.quit = true;
+                            }
                             Pending::Open(p) => self.open_file_now(&p),
                             Pending::Overwrite(p) => self.save_to(p, true),
+                            Pending::Restore(p) => self.restore(&p),
                         }
                     }
-                    Some('n' | 'N') => self.popup = None,
-                    _ if k.code == KeyCode::Esc => self.popup = None,
+                    Some('n' | 'N') => {
+                        self.popup = None;
+                        if let Pending::Restore(p) = pending {
+                            self.discard_recovery(&p);
+                        }
+                    }
+                    _ if k.code == KeyCode::Esc && !matches!(pending, Pending::Restore(_)) => {
+                        self.popup = None
+                    }
                     _ => {}
                 }
                 return;
@@ -373,8 +470,42 @@ impl App {
                     Action::Back => self.popup = None,
                     _ => {}
                 },
-                Popup::Goto(_) | Popup::SaveAs(_) | Popup::Confirm(..) => {}
+                Popup::Menu(m) => match action {
+                    Action::Up => m.move_by(-1),
+                    Action::Down => m.move_by(1),
+                    Action::PageUp => m.move_by(-10),
+                    Action::PageDown => m.move_by(10),
+                    Action::Select => match m.current().cloned() {
+                        Some(item) => {
+                            self.popup = None;
+                            self.choose(item);
+                        }
+                        None => self.info("nothing matches the filter (backspace clears it)"),
+                    },
+                    Action::Back => self.popup = None,
+                    _ => {}
+                },
+                Popup::Order(e) => match action {
+                    Action::Up => e.move_by(-1),
+                    Action::Down => e.move_by(1),
+                    Action::PageUp => e.move_by(-10),
+                    Action::PageDown => e.move_by(10),
+                    Action::Complete if !e.complete(self.session.scenario()) => {
+                        self.info("no province, unit or power name starts like that");
+                    }
+                    Action::Select => {
+                        let (chosen, replace) = (e.chosen(), e.replace);
+                        self.commit_order(chosen, replace);
+                    }
+                    Action::Back => self.popup = None,
+                    _ => {}
+                },
+                Popup::Goto(_) | Popup::SaveAs(_) | Popup::Confirm(..) | Popup::Field(..) => {}
             }
+            return;
+        }
+        if self.carry.is_some() && matches!(action, Action::Select | Action::Decisions) {
+            self.update(Action::MoveUnit);
             return;
         }
         match action {
@@ -435,6 +566,10 @@ impl App {
                 _ => {}
             },
             Action::Back => {
+                if self.carry.take().is_some() {
+                    self.info("move cancelled");
+                    return;
+                }
                 self.province = None;
                 self.message = None;
                 self.playing = false;
@@ -522,6 +657,7 @@ impl App {
             },
             Action::Undo => {
                 if self.session.undo() {
+                    self.after_edit();
                     self.info("undone");
                 } else {
                     self.info("nothing to undo");
@@ -529,6 +665,7 @@ impl App {
             }
             Action::Redo => {
                 if self.session.redo() {
+                    self.after_edit();
                     self.info("redone");
                 } else {
                     self.info("nothing to redo");
@@ -539,6 +676,571 @@ impl App {
                 None => self.start_save_as(),
             },
             Action::SaveAs => self.start_save_as(),
+            Action::EditOrder => self.start_order(),
+            Action::DeleteOrder => {
+                if self.session.scenario().orders.is_empty() {
+                    self.info("there are no orders to delete");
+                } else {
+                    let text = self.session.order_short(self.order);
+                    if self.apply(Edit::RemoveOrder(self.order)) {
+                        self.info(format!("deleted {text} (u undoes)"));
+                    }
+                }
+            }
+            Action::PlaceArmy | Action::PlaceFleet => {
+                let Some(p) = self.need_province() else {
+                    return;
+                };
+                let kind = if action == Action::PlaceArmy {
+                    UnitKind::Army
+                } else {
+                    UnitKind::Fleet
+                };
+                let menu = super::editor::place_menu(self.session.scenario(), p, kind);
+                let refusal = menu.items.iter().find_map(|i| match &i.choice {
+                    Choice::Refused(m) => Some(m.clone()),
+                    _ => None,
+                });
+                match refusal {
+                    Some(m)
+                        if menu
+                            .items
+                            .iter()
+                            .all(|i| matches!(i.choice, Choice::Refused(_))) =>
+                    {
+                        self.error(m)
+                    }
+                    _ => self.popup = Some(Popup::Menu(menu)),
+                }
+            }
+            Action::RemoveUnit => {
+                let Some(p) = self.need_province() else {
+                    return;
+                };
+                let s = self.session.scenario();
+                let name = super::editor::unit_at(s, p)
+                    .or_else(|| {
+                        s.units
+                            .iter()
+                            .find(|u| s.map.province_of(u.loc) == p)
+                            .copied()
+                    })
+                    .map(|u| u.describe_owned(&s.map));
+                if self.apply(Edit::RemoveUnit(p)) {
+                    self.info(format!(
+                        "removed {} (its orders stay; u undoes)",
+                        name.unwrap_or_default()
+                    ));
+                }
+            }
+            Action::MoveUnit => self.move_unit(),
+            Action::SetOwner => {
+                let Some(p) = self.need_province() else {
+                    return;
+                };
+                let s = self.session.scenario();
+                let prov = s.map.province(p);
+                if !prov.supply_center {
+                    self.error(format!("{} is not a supply centre", prov.name));
+                    return;
+                }
+                let mut items: Vec<MenuItem> = s
+                    .map
+                    .power_ids()
+                    .map(|w| MenuItem {
+                        label: s.map.power(w).name.clone(),
+                        choice: Choice::Owner(p, Some(w)),
+                    })
+                    .collect();
+                items.push(MenuItem {
+                    label: "neutral (nobody)".into(),
+                    choice: Choice::Owner(p, None),
+                });
+                self.popup = Some(Popup::Menu(Menu::new(
+                    format!("Who owns {}?", prov.name),
+                    items,
+                )));
+            }
+            Action::Dislodge => self.start_dislodge(),
+            Action::Contested => {
+                let Some(p) = self.need_province() else {
+                    return;
+                };
+                let s = self.session.scenario();
+                let on = !s.contested.contains(&p);
+                let name = s.map.province(p).name.clone();
+                if self.apply(Edit::Contested(p, on)) {
+                    self.info(if on {
+                        format!("{name} is contested: no unit may retreat there")
+                    } else {
+                        format!("{name} is no longer contested")
+                    });
+                }
+            }
+            Action::Details => {
+                let s = self.session.scenario();
+                let items = [
+                    Field::Title,
+                    Field::Description,
+                    Field::Source,
+                    Field::Phase,
+                ]
+                .into_iter()
+                .map(|f| MenuItem {
+                    label: format!("{}: {}", f.label(), f.value(s)),
+                    choice: Choice::Field(f),
+                })
+                .collect();
+                self.popup = Some(Popup::Menu(Menu::new("Scenario details", items)));
+            }
+            Action::NewScenario => {
+                let items = vec![
+                    MenuItem {
+                        label: "the opening position (Spring 1901)".into(),
+                        choice: Choice::New(NewKind::Opening),
+                    },
+                    MenuItem {
+                        label: "an empty board".into(),
+                        choice: Choice::New(NewKind::Empty),
+                    },
+                    MenuItem {
+                        label: "a copy of this scenario".into(),
+                        choice: Choice::New(NewKind::Copy),
+                    },
+                ];
+                self.popup = Some(Popup::Menu(Menu::new("New scenario", items)));
+            }
+            Action::Advance => self.advance(),
+            Action::Complete => {}
+        }
+    }
+
+    /// Brings the recovery file up to date: written while there are unsaved edits, removed
+    /// when there are none. The main loop calls it after each input.
+    pub fn autosave(&mut self) {
+        let s = &self.session;
+        if let Err(e) =
+            self.recovery
+                .sync(s.generation, s.is_dirty(), s.scenario(), s.path.as_deref())
+        {
+            self.error(format!("the recovery file could not be written: {e}"));
+        }
+    }
+
+    /// Whether a stop was asked for (SIGTERM, SIGHUP).
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Writes the recovery file whatever was written before (on a signal or a panic), and
+    /// returns where it is when there are unsaved edits.
+    pub fn save_recovery_now(&mut self) -> Option<PathBuf> {
+        self.recovery.written = None;
+        self.autosave();
+        if self.session.is_dirty() {
+            self.recovery.file()
+        } else {
+            None
+        }
+    }
+
+    fn restore(&mut self, file: &Path) {
+        let source = super::recovery::find_source(file);
+        let loaded = Scenario::load(file)
+            .map_err(|e| e.to_string())
+            .and_then(|s| Session::new(s, source.clone(), None));
+        match loaded {
+            Ok(mut s) => {
+                s.mark_unsaved();
+                self.session = s;
+                self.reset_selection();
+                self.save_recovery_now();
+                let _ = std::fs::remove_file(file);
+                self.info(format!(
+                    "restored the unsaved edits{} — ctrl-s saves, S saves as",
+                    source.map_or(String::new(), |p| format!(" to {}", p.display()))
+                ));
+            }
+            Err(e) => self.error(format!(
+                "the recovery file could not be restored ({e}); it is kept at {}",
+                file.display()
+            )),
+        }
+    }
+
+    fn discard_recovery(&mut self, file: &Path) {
+        match std::fs::remove_file(file) {
+            Ok(()) => self.info("discarded the kept edits"),
+            Err(e) => self.error(format!("{}: {e}", file.display())),
+        }
+    }
+
+    fn reset_selection(&mut self) {
+        self.popup = None;
+        self.decision = 0;
+        self.tree = Tree::default();
+        self.set_tree_root(0);
+        self.province = None;
+        self.after = false;
+        self.playing = false;
+        self.carry = None;
+        self.order = 0;
+        self.select_order(0);
+    }
+
+    /// Applies an edit; a refusal becomes the status message. True when it was applied.
+    fn apply(&mut self, e: Edit) -> bool {
+        match self.session.edit(e) {
+            Ok(()) => {
+                self.after_edit();
+                true
+            }
+            Err(e) => {
+                self.error(e.0);
+                false
+            }
+        }
+    }
+
+    /// Keeps the selections inside the re-adjudicated scenario.
+    fn after_edit(&mut self) {
+        let n = self.session.scenario().orders.len();
+        self.order = self.order.min(n.saturating_sub(1));
+        let d = self.decision_count();
+        if self.decision >= d {
+            self.decision = 0;
+        }
+        if self.tree.root as usize >= d.max(1) || d == 0 {
+            self.tree = Tree::default();
+        }
+        self.set_tree_root(self.decision as u32);
+    }
+
+    /// The selected province, or a message asking for one.
+    fn need_province(&mut self) -> Option<ProvinceId> {
+        if self.province.is_none() {
+            self.info("select a province first (arrows, / and its name, or a click)");
+        }
+        self.province
+    }
+
+    fn choose(&mut self, item: MenuItem) {
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        match item.choice {
+            Choice::Place(u) => {
+                if self.apply(Edit::PlaceUnit(u)) {
+                    self.info(format!("placed {} (i orders it)", u.describe_owned(&map)));
+                }
+            }
+            Choice::Owner(p, o) => {
+                if self.apply(Edit::Owner(p, o)) {
+                    let who = o.map_or("nobody".to_string(), |w| map.power(w).name.clone());
+                    self.info(format!("{} now belongs to {who}", map.province(p).name));
+                }
+            }
+            Choice::Dislodge(p, by) => {
+                if self.apply(Edit::Dislodge(p, by)) {
+                    self.info(match by {
+                        Some((from, c)) => format!(
+                            "the unit in {} is dislodged from {}{} (i orders its retreat)",
+                            map.province(p).name,
+                            map.province(from).name,
+                            if c { " by convoy" } else { "" }
+                        ),
+                        None => format!("the unit in {} is back", map.province(p).name),
+                    });
+                }
+            }
+            Choice::MoveTo(from, loc) => {
+                self.carry = None;
+                if self.apply(Edit::MoveUnit(from, loc)) {
+                    self.info(format!(
+                        "moved to {} (its orders stay as written; u undoes)",
+                        map.loc_name(loc)
+                    ));
+                }
+            }
+            Choice::New(kind) => {
+                let next = match kind {
+                    NewKind::Opening => crate::scenario::Scenario::opening(map, "standard"),
+                    NewKind::Empty => crate::scenario::Scenario::empty(map, "standard"),
+                    NewKind::Copy => {
+                        let mut c = s.clone();
+                        c.title = format!("Copy of {}", c.title);
+                        c
+                    }
+                };
+                let next = match kind {
+                    NewKind::Copy => next,
+                    // A new scenario keeps the map the current one uses.
+                    _ => crate::scenario::Scenario {
+                        map_ref: s.map_ref.clone(),
+                        ..next
+                    },
+                };
+                if self.apply(Edit::Replace(Box::new(next))) {
+                    self.session.path = None;
+                    self.province = None;
+                    self.info(
+                        "a new scenario: A / F place units, i orders, t sets the title and phase, S saves",
+                    );
+                }
+            }
+            Choice::Field(f) => {
+                self.popup = Some(Popup::Field(f, f.value(s)));
+            }
+            Choice::Refused(m) => self.error(m),
+        }
+    }
+
+    fn commit_field(&mut self, f: Field, text: String) {
+        let edit = match f {
+            Field::Title => Edit::Title(text.trim().to_string()),
+            Field::Description => Edit::Description(text.trim().to_string()),
+            Field::Source => Edit::Source(text.trim().to_string()),
+            Field::Phase => match crate::board::Phase::parse(&text) {
+                Ok(p) => Edit::Phase(p),
+                Err(e) => {
+                    self.error(e);
+                    return;
+                }
+            },
+        };
+        if self.apply(edit) {
+            self.popup = None;
+            self.info(format!("{} set (u undoes)", f.label()));
+        }
+    }
+
+    fn start_order(&mut self) {
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        let (replace, province) = if self.focus == Context::Orders {
+            if s.orders.is_empty() {
+                self.info("no orders yet: select a unit on the board and press i");
+                return;
+            }
+            (Some(self.order), self.session.order_province(self.order))
+        } else {
+            let Some(p) = self.need_province() else {
+                return;
+            };
+            let s = self.session.scenario();
+            let existing = if s.phase.kind == PhaseKind::Adjustment {
+                None
+            } else {
+                self.session.order_at(p)
+            };
+            (existing, Some(p))
+        };
+        let s = self.session.scenario();
+        let unit = province.and_then(|p| super::editor::unit_at(s, p));
+        let power = replace
+            .and_then(|i| s.orders.get(i).map(|o| o.power))
+            .or(unit.map(|u| u.power));
+        let offers = super::editor::offers_at(s, province);
+        let heading = match (s.phase.kind, unit) {
+            (PhaseKind::Adjustment, _) => {
+                let lines = crate::report::adjustments(s);
+                format!("{}: builds and removals", s.phase)
+                    + &lines
+                        .iter()
+                        .filter(|l| !l.ends_with("no adjustment"))
+                        .map(|l| format!(" · {l}"))
+                        .collect::<String>()
+            }
+            (_, Some(u)) => u.describe_owned(&map),
+            (_, None) => format!(
+                "no unit in {}: write any order, starting with the power (England: A Lon - Nth)",
+                province.map_or("this place".into(), |p| map.province(p).name.clone())
+            ),
+        };
+        let text = replace
+            .and_then(|i| s.orders.get(i).map(|o| o.text.clone()))
+            .unwrap_or_default();
+        self.popup = Some(Popup::Order(OrderEditor::new(
+            &map, heading, power, replace, offers, text,
+        )));
+    }
+
+    fn commit_order(
+        &mut self,
+        chosen: Result<(crate::map::PowerId, String), String>,
+        replace: Option<usize>,
+    ) {
+        let (power, text) = match chosen {
+            Ok(c) => c,
+            Err(m) => {
+                self.error(m);
+                return;
+            }
+        };
+        let s = self.session.scenario();
+        let edit = match replace {
+            Some(i) if s.orders.get(i).is_some_and(|o| o.power == power) => {
+                Edit::ReplaceOrder(i, text.clone())
+            }
+            Some(i) => {
+                // Another power's order: remove this one and add that one.
+                if !self.apply(Edit::RemoveOrder(i)) {
+                    return;
+                }
+                Edit::AddOrder(power, text.clone())
+            }
+            None => Edit::AddOrder(power, text.clone()),
+        };
+        let added = matches!(edit, Edit::AddOrder(..));
+        if self.apply(edit) {
+            self.popup = None;
+            let n = self.session.scenario().orders.len();
+            if added {
+                self.order = n.saturating_sub(1);
+            }
+            let verdict = self
+                .session
+                .run
+                .phase
+                .outcomes
+                .get(self.order)
+                .map(|o| o.reason.clone())
+                .unwrap_or_default();
+            self.info(format!("{text}: {verdict}"));
+        }
+    }
+
+    fn move_unit(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        match self.carry {
+            None => match s.units.iter().find(|u| map.province_of(u.loc) == p) {
+                Some(u) => {
+                    self.carry = Some(p);
+                    self.info(format!(
+                        "moving {}: select where it goes, then m or enter (esc cancels)",
+                        u.describe_owned(&map)
+                    ));
+                }
+                None => self.info(format!("no unit in {} to move", map.province(p).name)),
+            },
+            Some(from) if from == p => {
+                self.carry = None;
+                self.info("put back where it was");
+            }
+            Some(from) => {
+                let Some(u) = s
+                    .units
+                    .iter()
+                    .find(|u| map.province_of(u.loc) == from)
+                    .copied()
+                else {
+                    self.carry = None;
+                    return;
+                };
+                let prov = map.province(p);
+                if u.kind == UnitKind::Fleet && prov.is_multi_coast() {
+                    let items = prov
+                        .coasts
+                        .iter()
+                        .map(|(c, l)| MenuItem {
+                            label: format!("{} ({})", prov.name, c.name()),
+                            choice: Choice::MoveTo(from, *l),
+                        })
+                        .collect();
+                    self.popup = Some(Popup::Menu(Menu::new("Which coast?", items)));
+                } else {
+                    self.choose(MenuItem {
+                        label: String::new(),
+                        choice: Choice::MoveTo(from, prov.main),
+                    });
+                }
+            }
+        }
+    }
+
+    fn start_dislodge(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        if s.phase.kind != PhaseKind::Retreat {
+            self.error(format!(
+                "units are dislodged in a retreat phase; this is a {} (t changes the phase)",
+                s.phase
+            ));
+            return;
+        }
+        let map = s.map.clone();
+        let here = map.province(p);
+        let dislodged = s.dislodged.iter().any(|d| map.province_of(d.unit.loc) == p);
+        if !dislodged && !s.units.iter().any(|u| map.province_of(u.loc) == p) {
+            self.info(format!("no unit in {} to dislodge", here.name));
+            return;
+        }
+        let mut items = Vec::new();
+        if dislodged {
+            items.push(MenuItem {
+                label: "not dislodged: put it back".into(),
+                choice: Choice::Dislodge(p, None),
+            });
+        }
+        for q in map.province_ids().filter(|q| *q != p) {
+            if map.provinces_adjacent(p, q) {
+                items.push(MenuItem {
+                    label: format!(
+                        "from {} ({})",
+                        map.province(q).name,
+                        map.loc_abbr(map.province(q).main)
+                    ),
+                    choice: Choice::Dislodge(p, Some((q, false))),
+                });
+            }
+        }
+        if here.kind == crate::map::ProvinceKind::Coast {
+            for q in map.province_ids().filter(|q| *q != p) {
+                if map.province(q).kind == crate::map::ProvinceKind::Coast {
+                    items.push(MenuItem {
+                        label: format!(
+                            "by convoy from {} ({})",
+                            map.province(q).name,
+                            map.loc_abbr(map.province(q).main)
+                        ),
+                        choice: Choice::Dislodge(p, Some((q, true))),
+                    });
+                }
+            }
+        }
+        self.popup = Some(Popup::Menu(Menu::new(
+            format!(
+                "Dislodged in {}: where did the attacker come from?",
+                here.name
+            ),
+            items,
+        )));
+    }
+
+    fn advance(&mut self) {
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        let from = s.phase;
+        let a = crate::turn::advance(s, &self.session.rules);
+        let to = a.next.phase;
+        let dislodged = a.next.dislodged.len();
+        if self.apply(Edit::Replace(Box::new(a.next))) {
+            self.session.path = None;
+            self.after = false;
+            let mut msg = format!("{from} adjudicated; now {to}");
+            if dislodged > 0 {
+                msg.push_str(&format!(" ({dislodged} dislodged)"));
+            }
+            if let Some(w) = a.winner {
+                msg.push_str(&format!(" — {} has won", map.power(w).name));
+            }
+            msg.push_str(": i orders, > goes on, S saves this phase, u goes back");
+            self.info(msg);
         }
     }
 
@@ -928,14 +1630,7 @@ impl App {
         match loaded {
             Ok(s) => {
                 self.session = s;
-                self.popup = None;
-                self.decision = 0;
-                self.tree = Tree::default();
-                self.set_tree_root(0);
-                self.province = None;
-                self.after = false;
-                self.playing = false;
-                self.select_order(0);
+                self.reset_selection();
                 self.info(format!("opened {}", path.display()));
             }
             Err(e) => self.error(e),
@@ -994,7 +1689,11 @@ impl App {
                 }
             }
             // Not panels: the focus is never one of these.
-            Context::Global | Context::Browser | Context::Help => {}
+            Context::Global
+            | Context::Browser
+            | Context::Help
+            | Context::Menu
+            | Context::OrderEditor => {}
         }
     }
 }

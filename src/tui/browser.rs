@@ -14,6 +14,9 @@ pub struct Folders {
     pub user: Option<PathBuf>,
     /// The user's config folder (`$DIPSANDBOX_CONFIG_DIR`, else the platform config folder).
     pub config: Option<PathBuf>,
+    /// Where recovery files go (`$DIPSANDBOX_DATA_DIR/.recovery`, else `recovery` in the
+    /// platform data folder).
+    pub recovery: Option<PathBuf>,
 }
 
 impl Folders {
@@ -25,8 +28,12 @@ impl Folders {
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         };
-        let user = env_dir("DIPSANDBOX_DATA_DIR")
-            .or_else(|| proj.as_ref().map(|p| p.data_dir().join("scenarios")));
+        let data = env_dir("DIPSANDBOX_DATA_DIR");
+        let recovery = match &data {
+            Some(d) => Some(d.join(".recovery")),
+            None => proj.as_ref().map(|p| p.data_dir().join("recovery")),
+        };
+        let user = data.or_else(|| proj.as_ref().map(|p| p.data_dir().join("scenarios")));
         let config = env_dir("DIPSANDBOX_CONFIG_DIR")
             .or_else(|| proj.as_ref().map(|p| p.config_dir().into()));
         let bundled = [
@@ -39,6 +46,7 @@ impl Folders {
             bundled,
             user,
             config,
+            recovery,
         }
     }
 }
@@ -190,6 +198,13 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         };
         for e in rd.flatten() {
             let p = e.path();
+            let hidden = p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if hidden {
+                // Recovery files and editors' temporary files are not scenarios to offer.
+                continue;
+            }
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "ron") {

@@ -37,10 +37,21 @@ pub struct TerminalEvents;
 
 impl EventSource for TerminalEvents {
     fn next(&mut self, timeout: Duration) -> std::io::Result<Option<Input>> {
-        if !event::poll(timeout)? {
-            return Ok(Some(Input::Tick));
+        // A signal (SIGTERM, SIGHUP) can interrupt the wait: that is a tick, and the main
+        // loop looks at the stop flag.
+        let interrupted = |e: &std::io::Error| e.kind() == std::io::ErrorKind::Interrupted;
+        match event::poll(timeout) {
+            Ok(false) => return Ok(Some(Input::Tick)),
+            Ok(true) => {}
+            Err(e) if interrupted(&e) => return Ok(Some(Input::Tick)),
+            Err(e) => return Err(e),
         }
-        Ok(Some(match event::read()? {
+        let ev = match event::read() {
+            Ok(ev) => ev,
+            Err(e) if interrupted(&e) => return Ok(Some(Input::Tick)),
+            Err(e) => return Err(e),
+        };
+        Ok(Some(match ev {
             Event::Key(k) if k.kind != KeyEventKind::Release => Input::Key(k),
             Event::Mouse(MouseEvent {
                 kind, column, row, ..

@@ -34,6 +34,10 @@ pub enum Context {
     Browser,
     /// The help popup.
     Help,
+    /// A menu popup (typing filters).
+    Menu,
+    /// The order editor (typing writes the order).
+    OrderEditor,
 }
 
 impl Context {
@@ -49,6 +53,8 @@ impl Context {
             Context::Rules => "Rules",
             Context::Browser => "Open a scenario",
             Context::Help => "Help",
+            Context::Menu => "Menu",
+            Context::OrderEditor => "Order editor",
         }
     }
 }
@@ -407,6 +413,27 @@ impl Default for Keymap {
                 "save",
             ),
             b(C::Global, A::SaveAs, vec![c('S')], "save as a new file", ""),
+            b(
+                C::Global,
+                A::Details,
+                vec![c('t')],
+                "edit title, description, source, phase",
+                "",
+            ),
+            b(
+                C::Global,
+                A::NewScenario,
+                vec![ctrl('n')],
+                "new scenario: opening, empty board, copy",
+                "",
+            ),
+            b(
+                C::Global,
+                A::Advance,
+                vec![c('>')],
+                "adjudicate and go on to the next phase",
+                "next phase",
+            ),
         ];
         let arrows = |v: &mut Vec<Binding>,
                       ctx,
@@ -438,6 +465,62 @@ impl Default for Keymap {
             "the decisions of the selected unit's order",
             "decisions",
         ));
+        v.push(b(
+            C::Board,
+            A::EditOrder,
+            vec![c('i')],
+            "order the unit here (menu or any text)",
+            "order",
+        ));
+        v.push(b(
+            C::Board,
+            A::PlaceArmy,
+            vec![c('A')],
+            "place an army here",
+            "army",
+        ));
+        v.push(b(
+            C::Board,
+            A::PlaceFleet,
+            vec![c('F')],
+            "place a fleet here",
+            "fleet",
+        ));
+        v.push(b(
+            C::Board,
+            A::RemoveUnit,
+            vec![c('x'), p(K::Delete)],
+            "remove the unit here",
+            "",
+        ));
+        v.push(b(
+            C::Board,
+            A::MoveUnit,
+            vec![c('m')],
+            "move the unit here (m again puts it down)",
+            "",
+        ));
+        v.push(b(
+            C::Board,
+            A::SetOwner,
+            vec![c('O')],
+            "set the owner of this supply centre",
+            "",
+        ));
+        v.push(b(
+            C::Board,
+            A::Dislodge,
+            vec![c('D')],
+            "retreat phase: mark the unit here dislodged",
+            "",
+        ));
+        v.push(b(
+            C::Board,
+            A::Contested,
+            vec![c('C')],
+            "retreat phase: mark this province contested",
+            "",
+        ));
         arrows(
             &mut v,
             C::Orders,
@@ -460,6 +543,20 @@ impl Default for Keymap {
             vec![c('d'), p(K::Enter)],
             "the decisions that decided this order",
             "decisions",
+        ));
+        v.push(b(
+            C::Orders,
+            A::EditOrder,
+            vec![c('i')],
+            "change this order (menu or any text)",
+            "order",
+        ));
+        v.push(b(
+            C::Orders,
+            A::DeleteOrder,
+            vec![c('x'), p(K::Delete)],
+            "delete this order",
+            "delete",
         ));
         arrows(
             &mut v,
@@ -574,6 +671,21 @@ impl Default for Keymap {
             "open",
         ));
         v.push(b(C::Browser, A::Back, vec![p(K::Esc)], "close", "close"));
+        for ctx in [C::Menu, C::OrderEditor] {
+            v.push(b(ctx, A::Up, vec![p(K::Up)], "previous row", ""));
+            v.push(b(ctx, A::Down, vec![p(K::Down)], "next row", ""));
+            v.push(b(ctx, A::PageUp, vec![p(K::PageUp)], "page up", ""));
+            v.push(b(ctx, A::PageDown, vec![p(K::PageDown)], "page down", ""));
+            v.push(b(ctx, A::Select, vec![p(K::Enter)], "choose", "choose"));
+            v.push(b(ctx, A::Back, vec![p(K::Esc)], "cancel", "cancel"));
+        }
+        v.push(b(
+            C::OrderEditor,
+            A::Complete,
+            vec![p(K::Tab)],
+            "complete a province, unit or power name",
+            "complete",
+        ));
         v.push(b(C::Help, A::Up, vec![p(K::Up), c('k')], "scroll up", ""));
         v.push(b(
             C::Help,

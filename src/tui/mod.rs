@@ -4,8 +4,10 @@
 //! - [`action`]: every action, each documented (the doc is its help text).
 //! - [`keymap`]: the one keymap — key handling, status-bar hints and the help popup.
 //! - [`event`]: input sources: the terminal, or a script for tests.
+//! - [`recovery`]: the recovery file that keeps unsaved edits through a crash.
 //! - [`session`]: the loaded scenario, its adjudication and the stepper over its trace.
 //! - [`browser`]: the scenario browser's data.
+//! - [`editor`]: the editing popups' data: menus and the order editor with live parse.
 //! - [`theme`]: colours and styles (`NO_COLOR` honoured).
 //! - [`view`]: one file per view; draw functions are pure functions of the app state.
 //!
@@ -15,8 +17,10 @@
 pub mod action;
 pub mod app;
 pub mod browser;
+pub mod editor;
 pub mod event;
 pub mod keymap;
+pub mod recovery;
 pub mod session;
 pub mod theme;
 pub mod view;
@@ -74,6 +78,12 @@ pub fn run_app<B: Backend, E: EventSource>(
             Some(input) => app.handle(input),
             None => return Ok(()),
         }
+        app.autosave();
+        if app.stop_requested() {
+            // SIGTERM / SIGHUP: keep the edits, then end like a quit.
+            app.save_recovery_now();
+            return Ok(());
+        }
     }
 }
 
@@ -89,10 +99,40 @@ pub fn run(file: Option<&Path>, rules: Option<Rules>) -> color_eyre::Result<()> 
         hook(info);
     }));
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    register_signals(&app);
     let size = terminal.size()?;
     app.size = (size.width, size.height);
-    let result = run_app(&mut terminal, &mut app, &mut TerminalEvents);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        run_app(&mut terminal, &mut app, &mut TerminalEvents)
+    }));
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
-    Ok(result?)
+    match result {
+        Ok(r) => Ok(r?),
+        Err(_) => {
+            // The panic hook has restored the terminal and printed the message; keep the edits.
+            let kept = app.save_recovery_now();
+            Err(color_eyre::eyre::eyre!(
+                "dipsandbox stopped on an internal error{}",
+                kept.map_or(String::new(), |f| format!(
+                    "; your unsaved edits are kept in {} and are offered back at the next start",
+                    f.display()
+                ))
+            ))
+        }
+    }
+}
+
+/// SIGTERM and SIGHUP (a closed terminal) set the app's stop flag: the main loop then writes
+/// the recovery file and ends, restoring the terminal.
+fn register_signals(app: &App) {
+    #[cfg(unix)]
+    let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
+    #[cfg(not(unix))]
+    let signals = [signal_hook::consts::SIGTERM];
+    for s in signals {
+        // Without the handler a signal ends the process as before; the recovery file written
+        // after each edit still holds the edits.
+        let _ = signal_hook::flag::register(s, app.stop.clone());
+    }
 }

@@ -39,6 +39,8 @@ pub struct Session {
     pub compare: Run,
     /// Mismatches with the scenario's expectations and the number of checks, if it has any.
     pub expectations: Option<(Vec<String>, usize)>,
+    /// Counts changes to the scenario or its saved state (the recovery file follows it).
+    pub generation: u64,
 }
 
 /// Why a scenario could not be opened.
@@ -66,6 +68,7 @@ impl Session {
             compare_rules,
             compare: c,
             expectations: None,
+            generation: 0,
         };
         s.refresh();
         Ok(s)
@@ -84,6 +87,7 @@ impl Session {
     /// Applies an edit and re-adjudicates at once.
     pub fn edit(&mut self, e: Edit) -> Result<(), EditError> {
         self.editor.apply(e)?;
+        self.generation += 1;
         self.rerun();
         Ok(())
     }
@@ -92,6 +96,7 @@ impl Session {
     pub fn undo(&mut self) -> bool {
         let done = self.editor.undo();
         if done {
+            self.generation += 1;
             self.rerun();
         }
         done
@@ -101,6 +106,7 @@ impl Session {
     pub fn redo(&mut self) -> bool {
         let done = self.editor.redo();
         if done {
+            self.generation += 1;
             self.rerun();
         }
         done
@@ -112,6 +118,7 @@ impl Session {
         let (phase, retreats) = crate::check::expectations_of(self.scenario(), &self.run);
         if self.rules != self.scenario().rules {
             self.editor.apply(Edit::Rules(self.rules))?;
+            self.generation += 1;
         }
         self.edit(Edit::Expectations(phase, retreats))
     }
@@ -124,8 +131,15 @@ impl Session {
     /// Records that the scenario was saved to `path`.
     pub fn saved_as(&mut self, path: PathBuf) {
         self.editor.mark_saved();
+        self.generation += 1;
         self.disk_time = modified(&path);
         self.path = Some(path);
+    }
+
+    /// Records that the scenario has edits its file does not (restored from a recovery file).
+    pub fn mark_unsaved(&mut self) {
+        self.editor.mark_unsaved();
+        self.generation += 1;
     }
 
     /// Whether the scenario's file changed on disk since it was opened or saved.

@@ -7,13 +7,15 @@
 //! - [`trace`]: the resolver's events with the stepper's cursor.
 //! - [`rules`]: the rule options and the comparison with another rule set.
 //! - [`outcomes`]: retreat and adjustment phases (no decision graph): each order's outcome.
-//! - [`browser`], [`help`]: the popups.
+//! - [`browser`], [`help`], [`menu`]: the popups (the menu popup and the order editor in
+//!   [`menu`]).
 //! - [`status`]: tabs, the current event, hints and messages.
 
 pub mod board;
 pub mod browser;
 pub mod decisions;
 pub mod help;
+pub mod menu;
 pub mod orders;
 pub mod outcomes;
 pub mod rules;
@@ -219,6 +221,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match &app.popup {
         Some(Popup::Help(scroll)) => help::draw(frame, app, *scroll),
         Some(Popup::Browser(b)) => browser::draw(frame, app, b),
+        Some(Popup::Menu(m)) => menu::draw_menu(frame, app, m),
+        Some(Popup::Order(e)) => menu::draw_order(frame, app, e),
         _ => {}
     }
 }

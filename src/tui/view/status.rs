@@ -111,6 +111,21 @@ pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("save as: ", app.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));
         spans.push(Span::styled("  enter save · esc cancel", app.theme.dim()));
+    } else if let Some(Popup::Field(field, text)) = &app.popup {
+        spans.push(Span::styled(
+            format!("{}: ", field.label()),
+            app.theme.focus(),
+        ));
+        spans.push(Span::raw(format!("{text}▏")));
+        let hint = if *field == crate::tui::editor::Field::Phase {
+            "  e.g. Fall 1901 Retreat · enter sets · ctrl-u clears · esc cancels"
+        } else {
+            "  enter sets · ctrl-u clears · esc cancels"
+        };
+        spans.push(Span::styled(hint, app.theme.dim()));
+        if let Some(m) = app.message.as_ref().filter(|m| m.error) {
+            spans.push(Span::styled(format!("  {}", m.text), app.theme.error()));
+        }
     } else if let Some(Popup::Confirm(q, _)) = &app.popup {
         spans.push(Span::styled(fit(q, left_room), app.theme.error()));
     } else if let Some(m) = &app.message {

@@ -1,0 +1,558 @@
+//! The editing popups' data: a menu of choices filtered as the user types (units to place, owners,
+//! attackers, new scenarios, scenario details) and the order editor (a menu of the unit's legal
+//! orders, typed text parsed live, names completed on Tab). Nothing here draws or edits the
+//! scenario: the app turns the chosen item into an [`crate::edit::Edit`].
+
+use crate::board::{PhaseKind, Unit};
+use crate::error::OrderError;
+use crate::map::{LocId, Map, PowerId, ProvinceId, UnitKind, normalize_name};
+use crate::orders::{NameStyle, Order, format_order, parse_order};
+use crate::scenario::Scenario;
+
+/// What choosing a menu item does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Place this unit (replacing what stands there).
+    Place(Unit),
+    /// Set a supply centre's owner.
+    Owner(ProvinceId, Option<PowerId>),
+    /// Mark the unit in a province dislodged (by a unit from, by convoy) or put it back.
+    Dislodge(ProvinceId, Option<(ProvinceId, bool)>),
+    /// Put the carried unit down on this place (a coast, for a fleet).
+    MoveTo(ProvinceId, LocId),
+    /// Start a new scenario.
+    New(NewKind),
+    /// Edit a field of the scenario's details.
+    Field(Field),
+    /// Shown but refused with this message (an army at sea, say), so the user learns why.
+    Refused(String),
+}
+
+/// Where a new scenario starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewKind {
+    /// The opening position (Spring 1901).
+    Opening,
+    /// An empty board.
+    Empty,
+    /// A copy of the current scenario.
+    Copy,
+}
+
+/// A text field of the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The title.
+    Title,
+    /// The description.
+    Description,
+    /// The source.
+    Source,
+    /// The phase, e.g. `Fall 1901 Retreat`.
+    Phase,
+}
+
+impl Field {
+    /// The label shown before the value.
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Title => "title",
+            Field::Description => "description",
+            Field::Source => "source",
+            Field::Phase => "phase",
+        }
+    }
+
+    /// The field's current value.
+    pub fn value(self, s: &Scenario) -> String {
+        match self {
+            Field::Title => s.title.clone(),
+            Field::Description => s.description.clone(),
+            Field::Source => s.source.clone(),
+            Field::Phase => s.phase.to_string(),
+        }
+    }
+}
+
+/// One menu row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MenuItem {
+    /// What is shown.
+    pub label: String,
+    /// What choosing it does.
+    pub choice: Choice,
+}
+
+/// A menu popup: a title, its items and the filter typed so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Menu {
+    /// The title.
+    pub title: String,
+    /// Every item.
+    pub items: Vec<MenuItem>,
+    /// The filter typed so far: every word must appear in a visible item's label.
+    pub filter: String,
+    /// The highlighted row among the visible items.
+    pub row: usize,
+}
+
+impl Menu {
+    /// A menu of items.
+    pub fn new(title: impl Into<String>, items: Vec<MenuItem>) -> Menu {
+        Menu {
+            title: title.into(),
+            items,
+            filter: String::new(),
+            row: 0,
+        }
+    }
+
+    /// The items that match the filter.
+    pub fn visible(&self) -> Vec<&MenuItem> {
+        let words = words(&self.filter);
+        self.items
+            .iter()
+            .filter(|i| matches(&words, &i.label))
+            .collect()
+    }
+
+    /// The highlighted item.
+    pub fn current(&self) -> Option<&MenuItem> {
+        self.visible().get(self.row).copied()
+    }
+
+    /// Moves the highlight.
+    pub fn move_by(&mut self, d: isize) {
+        let n = self.visible().len() as isize;
+        self.row = if n == 0 {
+            0
+        } else {
+            (self.row as isize + d).clamp(0, n - 1) as usize
+        };
+    }
+
+    /// Types into the filter.
+    pub fn type_char(&mut self, c: char) {
+        self.filter.push(c);
+        self.row = 0;
+    }
+
+    /// Deletes the filter's last character.
+    pub fn backspace(&mut self) {
+        self.filter.pop();
+        self.row = 0;
+    }
+}
+
+fn words(filter: &str) -> Vec<String> {
+    filter.split_whitespace().map(str::to_lowercase).collect()
+}
+
+fn matches(words: &[String], label: &str) -> bool {
+    let l = label.to_lowercase();
+    words.iter().all(|w| l.contains(w.as_str()))
+}
+
+/// One order the order editor offers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// Whose order it is.
+    pub power: PowerId,
+    /// The order.
+    pub order: Order,
+    /// How it is written into the scenario: `A Par - Bur`.
+    pub text: String,
+    /// How it reads in full: `A Paris - Burgundy`.
+    pub full: String,
+}
+
+/// How the typed text parses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Parsed {
+    /// Nothing typed yet.
+    Empty,
+    /// A valid order, read in full names, and whose it is (None: the text names no power and
+    /// the editor has none to give it).
+    Valid(String, Option<PowerId>),
+    /// Not an order: the error, with its column.
+    Invalid(OrderError),
+}
+
+/// Tab completion in progress: the word being completed and its candidates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completion {
+    /// Byte offset in the text where the completed word starts.
+    pub start: usize,
+    /// The candidates, in order.
+    pub candidates: Vec<String>,
+    /// The candidate now in the text.
+    pub index: usize,
+}
+
+/// The order editor: the unit's menu of orders, the typed text and how it parses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderEditor {
+    /// The power the order is for when the text names none (the unit's owner).
+    pub power: Option<PowerId>,
+    /// The order being replaced (index into the scenario's orders), if any.
+    pub replace: Option<usize>,
+    /// A heading: `A Par (France)`.
+    pub heading: String,
+    /// The orders the menu offers.
+    pub offers: Vec<Offer>,
+    /// The typed text.
+    pub text: String,
+    /// The highlighted row (see [`OrderEditor::rows`]).
+    pub row: usize,
+    /// How the text parses.
+    pub parsed: Parsed,
+    /// Tab completion in progress.
+    pub completion: Option<Completion>,
+}
+
+/// A row of the order editor: the text as typed, or an offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row<'a> {
+    /// The typed text (shown when it parses).
+    Typed,
+    /// An offer.
+    Offer(&'a Offer),
+}
+
+impl OrderEditor {
+    /// An order editor with the given offers; `text` is typed already (the order being
+    /// replaced, say).
+    pub fn new(
+        map: &Map,
+        heading: String,
+        power: Option<PowerId>,
+        replace: Option<usize>,
+        offers: Vec<(PowerId, Order)>,
+        text: String,
+    ) -> OrderEditor {
+        let offers = offers
+            .into_iter()
+            .map(|(p, o)| Offer {
+                power: p,
+                text: format_order(map, &o, NameStyle::Abbr),
+                full: format_order(map, &o, NameStyle::Full),
+                order: o,
+            })
+            .collect();
+        let mut e = OrderEditor {
+            power,
+            replace,
+            heading,
+            offers,
+            text,
+            row: 0,
+            parsed: Parsed::Empty,
+            completion: None,
+        };
+        e.reparse(map);
+        e
+    }
+
+    /// The rows: the typed text first when it parses, then the offers that match it.
+    pub fn rows(&self) -> Vec<Row<'_>> {
+        let norm = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let typed = norm(&self.text);
+        let same = self.offers.iter().find(|o| norm(&o.text) == typed);
+        let mut out = Vec::new();
+        match same {
+            // The typed text is one of the offers: that offer first, no separate row.
+            Some(o) => out.push(Row::Offer(o)),
+            None if matches!(self.parsed, Parsed::Valid(..)) => out.push(Row::Typed),
+            None => {}
+        }
+        let words = words(&self.text);
+        out.extend(
+            self.offers
+                .iter()
+                .filter(|o| same.is_none_or(|x| !std::ptr::eq(*o, x)))
+                .filter(|o| matches(&words, &format!("{} {}", o.text, o.full)))
+                .map(Row::Offer),
+        );
+        out
+    }
+
+    /// Moves the highlight.
+    pub fn move_by(&mut self, d: isize) {
+        let n = self.rows().len() as isize;
+        self.row = if n == 0 {
+            0
+        } else {
+            (self.row as isize + d).clamp(0, n - 1) as usize
+        };
+    }
+
+    /// Types a character.
+    pub fn type_char(&mut self, map: &Map, c: char) {
+        self.text.push(c);
+        self.completion = None;
+        self.reparse(map);
+    }
+
+    /// Deletes the last character.
+    pub fn backspace(&mut self, map: &Map) {
+        self.text.pop();
+        self.completion = None;
+        self.reparse(map);
+    }
+
+    fn reparse(&mut self, map: &Map) {
+        self.parsed = if self.text.trim().is_empty() {
+            Parsed::Empty
+        } else {
+            match parse_order(map, &self.text) {
+                Ok(o) => Parsed::Valid(
+                    format_order(map, &o, NameStyle::Full),
+                    o.power.or(self.power),
+                ),
+                Err(e) => Parsed::Invalid(e),
+            }
+        };
+        self.row = 0;
+    }
+
+    /// The order to write on Enter: `(power, text)`, or why there is none.
+    pub fn chosen(&self) -> Result<(PowerId, String), String> {
+        match self.rows().get(self.row) {
+            Some(Row::Offer(o)) => Ok((o.power, o.text.clone())),
+            Some(Row::Typed) => match &self.parsed {
+                Parsed::Valid(_, Some(p)) => Ok((*p, self.text.trim().to_string())),
+                _ => Err(
+                    "whose order is it? start with the power, e.g. \"England: A Lon - Nth\"".into(),
+                ),
+            },
+            None => match &self.parsed {
+                Parsed::Invalid(e) => Err(format!("column {}: {}", e.col, e.message)),
+                _ => Err("type an order, or pick one from the menu".into()),
+            },
+        }
+    }
+
+    /// Completes the word before the end of the text: a unit after `S`/`C` (`A Par`), a power
+    /// at the start (`England:`), else a province (`Bur`). Repeated Tabs cycle through the
+    /// candidates. Returns false when nothing matches.
+    pub fn complete(&mut self, s: &Scenario) -> bool {
+        let map = &*s.map;
+        if let Some(c) = &mut self.completion
+            && c.candidates.len() > 1
+        {
+            c.index = (c.index + 1) % c.candidates.len();
+            let (start, word) = (c.start, c.candidates[c.index].clone());
+            self.text.truncate(start);
+            self.text.push_str(&word);
+            self.reparse(map);
+            // reparse cleared nothing of the completion; keep cycling from here.
+            return true;
+        }
+        // First from the menu: the offers that begin with the text, up to the end of their
+        // next word (`A Ank - ` + tab gives `A Ank - Arm`, then `Con`, `Smy`).
+        let n = self.text.len();
+        let mut from_offers: Vec<String> = Vec::new();
+        for o in &self.offers {
+            if o.text.len() > n
+                && o.text.is_char_boundary(n)
+                && o.text[..n].eq_ignore_ascii_case(&self.text)
+            {
+                let rest = &o.text[n..];
+                let lead = rest.len() - rest.trim_start().len();
+                let end = rest[lead..]
+                    .find(char::is_whitespace)
+                    .map_or(rest.len(), |i| lead + i);
+                let word = rest[..end].to_string();
+                if !from_offers.contains(&word) {
+                    from_offers.push(word);
+                }
+            }
+        }
+        if !from_offers.is_empty() {
+            let start = self.text.len();
+            let first = from_offers[0].clone();
+            self.text.push_str(&first);
+            self.reparse(map);
+            self.completion = Some(Completion {
+                start,
+                candidates: from_offers,
+                index: 0,
+            });
+            return true;
+        }
+        let start = self
+            .text
+            .rfind(|ch: char| ch.is_whitespace() || ch == '-' || ch == ':')
+            .map_or(0, |i| i + 1);
+        let word = self.text[start..].to_string();
+        let before: Vec<&str> = self.text[..start].split_whitespace().collect();
+        let prev = before.last().map(|w| w.to_ascii_lowercase());
+        let key = normalize_name(&word);
+        let mut candidates: Vec<String> = Vec::new();
+        let helps = matches!(
+            prev.as_deref(),
+            Some("s" | "c" | "supports" | "support" | "convoys" | "convoy")
+        );
+        if helps {
+            let mut units: Vec<Unit> = s.units.clone();
+            if s.phase.kind == PhaseKind::Retreat {
+                units.extend(s.dislodged.iter().map(|d| d.unit));
+            }
+            for u in &units {
+                let p = map.province(map.province_of(u.loc));
+                if p.abbr.starts_with(&key) || normalize_name(&p.name).starts_with(&key) {
+                    candidates.push(format!("{} {}", u.kind.letter(), map.loc_abbr(u.loc)));
+                }
+            }
+        }
+        if before.is_empty() && !key.is_empty() {
+            for p in map.power_ids() {
+                let pw = map.power(p);
+                if normalize_name(&pw.name).starts_with(&key) {
+                    candidates.push(format!("{}:", pw.name));
+                }
+            }
+        }
+        if !helps && !key.is_empty() {
+            for p in map.province_ids() {
+                let prov = map.province(p);
+                let by_abbr = prov.abbr.starts_with(&key);
+                let by_name = normalize_name(&prov.name).starts_with(&key);
+                if by_abbr || by_name {
+                    let abbr = map.loc_abbr(prov.main);
+                    candidates.push(if by_abbr || key.len() <= 3 {
+                        abbr
+                    } else {
+                        prov.name.clone()
+                    });
+                }
+            }
+        }
+        candidates.dedup();
+        let Some(first) = candidates.first().cloned() else {
+            return false;
+        };
+        self.text.truncate(start);
+        self.text.push_str(&first);
+        self.reparse(map);
+        self.completion = Some(Completion {
+            start,
+            candidates,
+            index: 0,
+        });
+        true
+    }
+}
+
+/// The offers for the unit or order at a province, by phase: a movement unit's legal orders, a
+/// dislodged unit's retreats, every power's adjustments (those at the province first).
+pub fn offers_at(s: &Scenario, p: Option<ProvinceId>) -> Vec<(PowerId, Order)> {
+    let map = &*s.map;
+    match s.phase.kind {
+        PhaseKind::Movement => {
+            let Some(i) = p.and_then(|p| s.units.iter().position(|u| map.province_of(u.loc) == p))
+            else {
+                return Vec::new();
+            };
+            let power = s.units[i].power;
+            crate::menu::movement_orders(map, &s.units, i)
+                .into_iter()
+                .map(|o| (power, o))
+                .collect()
+        }
+        PhaseKind::Retreat => {
+            let Some(i) = p.and_then(|p| {
+                s.dislodged
+                    .iter()
+                    .position(|d| map.province_of(d.unit.loc) == p)
+            }) else {
+                return Vec::new();
+            };
+            let power = s.dislodged[i].unit.power;
+            crate::menu::retreat_orders(s, i)
+                .into_iter()
+                .map(|o| (power, o))
+                .collect()
+        }
+        PhaseKind::Adjustment => {
+            let mut all = crate::menu::adjustment_orders(s);
+            if let Some(p) = p {
+                all.sort_by_key(|(_, o)| o.unit.is_none_or(|u| u.loc.province != p));
+            }
+            all
+        }
+    }
+}
+
+/// The unit an order editor at a province is for: the unit there (the dislodged one in a retreat
+/// phase).
+pub fn unit_at(s: &Scenario, p: ProvinceId) -> Option<Unit> {
+    let map = &*s.map;
+    if s.phase.kind == PhaseKind::Retreat {
+        return s
+            .dislodged
+            .iter()
+            .find(|d| map.province_of(d.unit.loc) == p)
+            .map(|d| d.unit);
+    }
+    s.units
+        .iter()
+        .find(|u| map.province_of(u.loc) == p)
+        .copied()
+}
+
+/// The menu of units to place at a province: an army and a fleet (each coast) of every power;
+/// those that cannot stand there are listed with the reason, and refused.
+pub fn place_menu(s: &Scenario, p: ProvinceId, kind: UnitKind) -> Menu {
+    let map = &*s.map;
+    let prov = map.province(p);
+    let locs: Vec<LocId> = if kind == UnitKind::Fleet && prov.is_multi_coast() {
+        prov.coasts.iter().map(|(_, l)| *l).collect()
+    } else {
+        vec![prov.main]
+    };
+    let mut items = Vec::new();
+    for power in map.power_ids() {
+        for &loc in &locs {
+            let unit = Unit { power, kind, loc };
+            let label = format!(
+                "{} {} {}",
+                map.power(power).name,
+                kind.letter(),
+                map.loc_abbr(loc)
+            );
+            let choice = match crate::edit::check_standing(map, &unit) {
+                Ok(()) => Choice::Place(unit),
+                Err(e) => Choice::Refused(e.0),
+            };
+            items.push(MenuItem { label, choice });
+        }
+    }
+    // The highlight starts on the unit's owner there, else on the province's home power.
+    let standing = s
+        .units
+        .iter()
+        .find(|u| map.province_of(u.loc) == p)
+        .map(|u| u.power);
+    let row = standing
+        .or(prov.home_of)
+        .and_then(|w| {
+            items
+                .iter()
+                .position(|i| matches!(&i.choice, Choice::Place(u) if u.power == w))
+        })
+        .unwrap_or(0);
+    let what = if kind == UnitKind::Army {
+        "an army"
+    } else {
+        "a fleet"
+    };
+    let mut m = Menu::new(format!("Place {what} in {}", prov.name), items);
+    m.row = row;
+    m
+}

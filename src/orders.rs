@@ -640,18 +640,18 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
     if w.is_empty() {
         return None;
     }
-    let mut best: Option<(usize, String)> = None;
+    // Ranked by distance, then names the word begins, then the name itself: the same answer
+    // every time, whatever order the names are stored in.
+    let mut best: Option<(usize, bool, &str, ProvinceId)> = None;
     for (name, pid) in map.all_names() {
         let d = edit_distance(&w, name);
         let limit = (w.chars().count().max(name.chars().count()) / 3).max(1);
-        if d <= limit && best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-            best = Some((
-                d,
-                format!("{} ({})", map.province(pid).name, map.province(pid).abbr),
-            ));
+        let key = (d, !name.starts_with(&w), name, pid);
+        if d <= limit && best.is_none_or(|b| key < b) {
+            best = Some(key);
         }
     }
-    best.map(|(_, s)| s)
+    best.map(|(_, _, _, pid)| format!("{} ({})", map.province(pid).name, map.province(pid).abbr))
 }
 
 /// Edit distance counting an adjacent transposition as one edit (optimal string alignment).

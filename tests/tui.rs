@@ -2,12 +2,15 @@
 //! in, state and frames out), snapshots of every view at 120×40 and 80×24, and the colours that
 //! carry meaning.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::{app, folders, run, text};
 
 use dipsandbox::adjudicator::trace::Event;
 use dipsandbox::tui::action::Action;
 use dipsandbox::tui::app::{App, Popup, View};
-use dipsandbox::tui::browser::Folders;
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::{Context, Keymap};
 use dipsandbox::tui::run_app;
@@ -17,50 +20,6 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tui-{name}"));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-/// Folders that keep the tests hermetic: the bundled scenarios, and empty user and config
-/// folders of the test's own.
-fn folders(name: &str) -> Folders {
-    Folders {
-        bundled: Some(PathBuf::from("scenarios")),
-        user: Some(temp_dir(&format!("{name}-data"))),
-        config: Some(temp_dir(&format!("{name}-config"))),
-        recovery: Some(temp_dir(&format!("{name}-recovery"))),
-    }
-}
-
-fn app(file: Option<&str>, name: &str) -> App {
-    let mut a = App::open(file.map(Path::new), None, folders(name)).expect("scenario opens");
-    a.theme = Theme::new(true);
-    a
-}
-
-/// Runs a script of keys and returns the last frame.
-fn run(app: &mut App, w: u16, h: u16, keys: &str) -> Buffer {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    run_app(&mut terminal, app, &mut Script::keys(keys)).expect("session runs");
-    terminal.backend().buffer().clone()
-}
-
-fn text(buf: &Buffer) -> String {
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        let mut line = String::new();
-        for x in 0..buf.area.width {
-            line.push_str(buf[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
 
 /// The cell where `needle` first starts on screen.
 fn find(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {

@@ -329,6 +329,10 @@ impl App {
                 }
             }
             Some(Popup::Order(e)) => {
+                if k.code == KeyCode::Char('u') && k.modifiers.contains(KeyModifiers::CONTROL) {
+                    e.clear(&map);
+                    return;
+                }
                 if let Some(c) = text_char {
                     e.type_char(&map, c);
                     return;

@@ -208,6 +208,9 @@ pub struct OrderEditor {
     pub parsed: Parsed,
     /// Tab completion in progress.
     pub completion: Option<Completion>,
+    /// The text is the order being replaced, untouched: the first character typed replaces it
+    /// (backspace or Tab keeps it for editing).
+    pub prefilled: bool,
 }
 
 /// A row of the order editor: the text as typed, or an offer.
@@ -248,7 +251,9 @@ impl OrderEditor {
             row: 0,
             parsed: Parsed::Empty,
             completion: None,
+            prefilled: false,
         };
+        e.prefilled = !e.text.is_empty();
         e.reparse(map);
         e
     }
@@ -271,13 +276,16 @@ impl OrderEditor {
             None => {}
         }
         let words = words(&self.text);
-        out.extend(
-            self.offers
-                .iter()
-                .filter(|o| same.is_none_or(|x| !std::ptr::eq(*o, x)))
-                .filter(|o| matches(&words, &format!("{} {}", o.text, o.full)))
-                .map(Row::Offer),
-        );
+        let mut found: Vec<&Offer> = self
+            .offers
+            .iter()
+            .filter(|o| same.is_none_or(|x| !std::ptr::eq(*o, x)))
+            .filter(|o| matches(&words, &format!("{} {}", o.text, o.full)))
+            .collect();
+        // Offers that hold the typed text as written come first (`S F Bel - Eng` before
+        // `S F Eng - Bel`).
+        found.sort_by_key(|o| !norm(&o.text).contains(&typed) && !norm(&o.full).contains(&typed));
+        out.extend(found.into_iter().map(Row::Offer));
         out
     }
 
@@ -293,6 +301,9 @@ impl OrderEditor {
 
     /// Types a character.
     pub fn type_char(&mut self, map: &Map, c: char) {
+        if std::mem::take(&mut self.prefilled) {
+            self.text.clear();
+        }
         self.text.push(c);
         self.completion = None;
         self.reparse(map);
@@ -300,7 +311,15 @@ impl OrderEditor {
 
     /// Deletes the last character.
     pub fn backspace(&mut self, map: &Map) {
+        self.prefilled = false;
         self.text.pop();
+        self.completion = None;
+        self.reparse(map);
+    }
+
+    /// Clears the typed text.
+    pub fn clear(&mut self, map: &Map) {
+        self.text.clear();
         self.completion = None;
         self.reparse(map);
     }
@@ -341,6 +360,7 @@ impl OrderEditor {
     /// at the start (`England:`), else a province (`Bur`). Repeated Tabs cycle through the
     /// candidates. Returns false when nothing matches.
     pub fn complete(&mut self, s: &Scenario) -> bool {
+        self.prefilled = false;
         let map = &*s.map;
         if let Some(c) = &mut self.completion
             && c.candidates.len() > 1

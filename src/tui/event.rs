@@ -101,6 +101,29 @@ impl Script {
         Script::new(inputs)
     }
 
+    /// Adds keys (as in [`Script::keys`]) at the end.
+    pub fn and_keys(mut self, spec: &str) -> Script {
+        self.queue.extend(Script::keys(spec).queue);
+        self
+    }
+
+    /// Adds text typed character by character (spaces included) at the end.
+    pub fn and_text(mut self, text: &str) -> Script {
+        for c in text.chars() {
+            self.queue.push_back(Input::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )));
+        }
+        self
+    }
+
+    /// Adds another script's inputs at the end.
+    pub fn then(mut self, other: Script) -> Script {
+        self.queue.extend(other.queue);
+        self
+    }
+
     /// Adds an input at the end.
     pub fn push(&mut self, input: Input) {
         self.queue.push_back(input);

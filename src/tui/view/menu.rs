@@ -103,7 +103,20 @@ pub fn draw_order(frame: &mut Frame, app: &App, e: &OrderEditor) {
     let w = inner.width as usize;
     let mut lines = vec![Line::from(vec![
         Span::styled("order: ", t.focus()),
-        Span::raw(format!("{}▏", e.text)),
+        if e.prefilled {
+            Span::styled(e.text.clone(), t.selected())
+        } else {
+            Span::raw(e.text.clone())
+        },
+        Span::raw("▏"),
+        Span::styled(
+            if e.prefilled {
+                "  (typing replaces it; backspace edits it)"
+            } else {
+                ""
+            },
+            t.dim(),
+        ),
     ])];
     match &e.parsed {
         Parsed::Empty => lines.push(Line::styled(
@@ -199,11 +212,30 @@ pub fn draw_order(frame: &mut Frame, app: &App, e: &OrderEditor) {
     frame.render_widget(
         Paragraph::new(Line::styled(
             fit(
-                "↑↓ choose · enter writes the order · tab completes · esc cancels",
+                "↑↓ choose · enter writes the order · tab completes · ctrl-u clears · esc cancels",
                 w,
             ),
             t.dim(),
         )),
         hint,
+    );
+}
+
+/// Draws a yes / no question as a box in the middle of the screen, wrapped to fit.
+pub fn draw_confirm(frame: &mut Frame, app: &App, question: &str) {
+    let full = frame.area();
+    let w = full.width.min(72);
+    let lines = crate::report::wrap(question, w.saturating_sub(4) as usize);
+    let area = popup_rect(full, w, lines.len() as u16 + 2);
+    frame.render_widget(Clear, area);
+    let text: Vec<Line> = lines.into_iter().map(Line::raw).collect();
+    frame.render_widget(
+        Paragraph::new(text).block(
+            Block::bordered()
+                .title(" Confirm ")
+                .border_style(app.theme.error())
+                .padding(ratatui::widgets::Padding::horizontal(1)),
+        ),
+        area,
     );
 }

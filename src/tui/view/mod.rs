@@ -223,6 +223,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Some(Popup::Browser(b)) => browser::draw(frame, app, b),
         Some(Popup::Menu(m)) => menu::draw_menu(frame, app, m),
         Some(Popup::Order(e)) => menu::draw_order(frame, app, e),
+        Some(Popup::Confirm(q, _)) => menu::draw_confirm(frame, app, q),
         _ => {}
     }
 }

@@ -1,0 +1,80 @@
+//! Helpers shared by the TUI tests: hermetic folders, an app on a scenario, a scripted run on
+//! a `TestBackend`, and the screen as text.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use dipsandbox::tui::app::App;
+use dipsandbox::tui::browser::Folders;
+use dipsandbox::tui::event::Script;
+use dipsandbox::tui::run_app;
+use dipsandbox::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+/// An empty folder of the test's own under the target's temp folder.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tui-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Folders that keep the tests hermetic: the bundled scenarios, and empty user and config
+/// folders of the test's own.
+pub fn folders(name: &str) -> Folders {
+    Folders {
+        bundled: Some(PathBuf::from("scenarios")),
+        user: Some(temp_dir(&format!("{name}-data"))),
+        config: Some(temp_dir(&format!("{name}-config"))),
+        recovery: Some(temp_dir(&format!("{name}-recovery"))),
+    }
+}
+
+pub fn app(file: Option<&str>, name: &str) -> App {
+    let mut a = App::open(file.map(Path::new), None, folders(name)).expect("scenario opens");
+    a.theme = Theme::new(true);
+    a
+}
+
+/// Runs a script of keys and returns the last frame.
+pub fn run(app: &mut App, w: u16, h: u16, keys: &str) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    run_app(&mut terminal, app, &mut Script::keys(keys)).expect("session runs");
+    terminal.backend().buffer().clone()
+}
+
+pub fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs a script and returns the last frame.
+pub fn run_script(app: &mut App, w: u16, h: u16, script: Script) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    run_app(&mut terminal, app, &mut { script }).expect("session runs");
+    terminal.backend().buffer().clone()
+}
+
+/// Selects a province by name (`/` then its name), as a user would.
+pub fn goto(name: &str) -> Script {
+    Script::keys("/").and_text(name).and_keys("enter")
+}
+
+/// Writes an order for the unit on the selected province through the order editor.
+pub fn order(province: &str, text: &str) -> Script {
+    goto(province)
+        .and_keys("i")
+        .and_text(text)
+        .and_keys("enter")
+}

@@ -17,7 +17,12 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let (rows, cols): (u16, u16) = (40, 120);
+        Session::start_in(args, "pty", (120, 40))
+    }
+
+    /// Starts the binary with its own data folder `pty-<name>` (scenarios and recovery files),
+    /// at `cols`×`rows`.
+    fn start_in(args: &[&str], name: &str, (cols, rows): (u16, u16)) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -31,7 +36,7 @@ impl Session {
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env("RUST_BACKTRACE", "0");
-        let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pty");
+        let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         cmd.env("DIPSANDBOX_DATA_DIR", tmp.join("data"));
         cmd.env("DIPSANDBOX_CONFIG_DIR", tmp.join("config"));
         let child = pty.slave.spawn_command(cmd).expect("binary starts");
@@ -84,6 +89,30 @@ impl Session {
             }
         }
         panic!("{text:?} never appeared; the screen:\n{}", self.screen());
+    }
+
+    /// Waits until the process ends; its exit status's success.
+    fn wait_exit(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            self.pump(Duration::from_millis(50));
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.pump(Duration::from_millis(100));
+                return status.success();
+            }
+            assert!(Instant::now() < deadline, "did not end:\n{}", self.screen());
+        }
+    }
+
+    /// Sends a signal to the process (`kill -<sig>`).
+    fn signal(&mut self, sig: &str) {
+        let pid = self.child.process_id().expect("a process id");
+        let ok = std::process::Command::new("kill")
+            .args([format!("-{sig}"), pid.to_string()])
+            .status()
+            .expect("kill runs")
+            .success();
+        assert!(ok, "kill -{sig} {pid}");
     }
 
     fn keys(&mut self, keys: &str) {
@@ -159,4 +188,147 @@ fn opens_a_file_from_the_browser() {
     s.wait_for("6.C.1");
     let (ok, _) = s.quit();
     assert!(ok);
+}
+
+/// The data folder of a test's own, emptied.
+fn data_dir(name: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d.join("data")
+}
+
+/// Waits (up to 15 s) until `dir` holds a recovery file.
+fn wait_for_recovery(dir: &std::path::Path) -> std::path::PathBuf {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let found = std::fs::read_dir(dir).ok().and_then(|rd| {
+            rd.flatten().map(|e| e.path()).find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("recovery-"))
+            })
+        });
+        if let Some(f) = found {
+            return f;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no recovery file in {}",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Builds DATC 6.C.1 (three armies in a circle) from an empty board, as a user types it.
+fn build_6c1(s: &mut Session) {
+    s.keys("\x0e"); // ctrl-n
+    s.wait_for("New scenario");
+    s.keys("\x1b[B\r"); // down, enter: an empty board
+    s.wait_for("Orders (0)");
+    for (at, kind) in [("ank", "F"), ("con", "A"), ("smy", "A")] {
+        s.keys(&format!("/{at}\r"));
+        s.keys(kind);
+        s.wait_for("Turkey");
+        s.keys("\r");
+        s.wait_for("placed Turkish");
+    }
+    for (at, order) in [
+        ("ank", "F Ank - Con"),
+        ("con", "A Con - Smy"),
+        ("smy", "A Smy - Ank"),
+    ] {
+        s.keys(&format!("/{at}\r"));
+        s.keys("i");
+        s.wait_for("Order —");
+        s.keys(order);
+        s.wait_for("reads:");
+        s.keys("\r");
+        s.wait_for(&format!("{order}: "));
+    }
+}
+
+#[test]
+fn builds_6c1_from_an_empty_board_saves_and_checks() {
+    for (name, size) in [("pty-6c1-wide", (120, 40)), ("pty-6c1-narrow", (80, 24))] {
+        let data = data_dir(name);
+        let mut s = Session::start_in(&[], name, size);
+        s.wait_for("Pandin");
+        build_6c1(&mut s);
+        s.keys("e");
+        s.wait_for("expectations: all");
+        s.keys("S");
+        s.wait_for("save as:");
+        s.keys("\r");
+        s.wait_for("saved to");
+        let (ok, _) = s.quit();
+        assert!(ok, "quits without asking: everything is saved");
+        let file = data.join("new-scenario.ron");
+        assert!(file.is_file(), "saved in the user's folder");
+        // Reopened, it meets its expectations; and `dipsandbox check` passes on it.
+        let mut s = Session::start_in(&[file.to_str().expect("utf-8")], name, size);
+        s.wait_for("expectations: all");
+        let (ok, _) = s.quit();
+        assert!(ok);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+            .args(["check", file.to_str().expect("utf-8")])
+            .output()
+            .expect("check runs");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn an_edit_survives_sigkill_and_is_offered_back() {
+    for (name, size) in [("pty-kill-wide", (120, 40)), ("pty-kill-narrow", (80, 24))] {
+        let data = data_dir(name);
+        let mut s = Session::start_in(&[], name, size);
+        s.wait_for("Pandin");
+        build_6c1(&mut s);
+        // A SIGKILL cannot be caught: the file written after the last edit is what is left.
+        let file = wait_for_recovery(&data.join(".recovery"));
+        let kept = std::fs::read_to_string(&file).expect("recovery file");
+        assert!(kept.contains("A Smy - Ank"), "{kept}");
+        s.signal("KILL");
+        s.wait_exit();
+        let mut s = Session::start_in(&[], name, size);
+        s.wait_for("Restore them?");
+        s.keys("y");
+        s.wait_for("restored the unsaved edits");
+        s.wait_for("Orders (3)");
+        assert!(s.screen().contains("A Smy - Ank"), "{}", s.screen());
+        // Quitting now asks, since the restored edits are not saved; yes drops them.
+        s.keys("q");
+        s.wait_for("Quit anyway?");
+        s.keys("y");
+        assert!(s.wait_exit());
+        let left: Vec<_> = std::fs::read_dir(data.join(".recovery"))
+            .map(|rd| rd.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
+
+#[test]
+fn sigterm_keeps_the_edits_and_restores_the_terminal() {
+    let name = "pty-term";
+    let data = data_dir(name);
+    let mut s = Session::start_in(&[], name, (120, 40));
+    s.wait_for("Pandin");
+    s.keys("\x0e");
+    s.wait_for("New scenario");
+    s.keys("\r");
+    s.wait_for("Opening position");
+    s.signal("TERM");
+    s.wait_exit();
+    let screen = s.parser.screen();
+    assert!(!screen.alternate_screen(), "back on the main screen");
+    assert!(!screen.hide_cursor(), "cursor visible again");
+    let file = wait_for_recovery(&data.join(".recovery"));
+    let kept = std::fs::read_to_string(file).expect("recovery file");
+    assert!(kept.contains("Opening position"), "{kept}");
 }

@@ -103,6 +103,10 @@ fn orders_are_parsed_with_located_errors_and_owners_only_on_centres() {
     .expect("centre");
 }
 
+fn map_arc(map: &Map) -> std::sync::Arc<Map> {
+    std::sync::Arc::new(map.clone())
+}
+
 /// A random edit, drawn from raw choices interpreted against the standard map.
 fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
     let (kind, a, b, c) = raw;
@@ -114,7 +118,7 @@ fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
         prov.coasts[b as usize % prov.coasts.len()].1
     };
     let power = PowerId(c % map.powers.len() as u8);
-    match kind % 9 {
+    match kind % 14 {
         0 => Edit::Title(format!("title {a}")),
         1 => Edit::Description(format!("about {b}")),
         2 => Edit::PlaceUnit(Unit {
@@ -138,6 +142,22 @@ fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
             ),
         ),
         7 => Edit::RemoveOrder(b as usize % 4),
+        8 => Edit::MoveUnit(ProvinceId(b % 75), loc),
+        9 => Edit::Dislodge(p, (b % 3 != 0).then_some((ProvinceId(b % 75), b % 2 == 0))),
+        10 => Edit::Contested(p, b % 2 == 0),
+        11 => Edit::Replace(Box::new(if b % 2 == 0 {
+            Scenario::opening(map_arc(map), "standard")
+        } else {
+            Scenario::empty(map_arc(map), "standard")
+        })),
+        12 => Edit::Phase(
+            Phase::parse(if b % 2 == 0 {
+                "Fall 1901 Retreat"
+            } else {
+                "Winter 1901 Adjustment"
+            })
+            .expect("phase"),
+        ),
         _ => Edit::Phase(
             Phase::parse(if b % 2 == 0 {
                 "Fall 1902 Movement"

@@ -114,3 +114,130 @@ fn no_unit_no_menu() {
     let s = inline(r#""France": ["A Paris"]"#);
     assert!(movement_orders(&s.map, &s.units, 5).is_empty());
 }
+
+/// Every retreat the menu offers succeeds when it is the only order, and every place the unit
+/// could legally retreat to is offered: checked on the retreat phase that follows each DATC
+/// movement case that dislodges a unit, and on the bundled retreat phases.
+#[test]
+fn retreat_menus_offer_exactly_the_retreats_that_succeed() {
+    use dipsandbox::adjudicator::Verdict;
+    use dipsandbox::menu::retreat_orders;
+    use dipsandbox::orders::{Order, OrderKind};
+    use dipsandbox::turn::{adjudicate_phase, advance};
+    let mut phases = Vec::new();
+    for f in scenarios()
+        .into_iter()
+        .chain([PathBuf::from("scenarios/year-1901/3-fall-1901-retreat.ron")])
+    {
+        let s = Scenario::load(&f).expect("loads");
+        match s.phase.kind {
+            PhaseKind::Movement => {
+                let next = advance(&s, &s.rules).next;
+                if next.phase.kind == PhaseKind::Retreat {
+                    phases.push((f, next));
+                }
+            }
+            PhaseKind::Retreat => phases.push((f, s)),
+            PhaseKind::Adjustment => {}
+        }
+    }
+    assert!(phases.len() >= 10, "{}", phases.len());
+    let mut offered = 0;
+    for (f, s) in &phases {
+        for (d, dis) in s.dislodged.iter().enumerate() {
+            let menu = retreat_orders(s, d);
+            assert!(
+                matches!(menu.last().map(|o| &o.kind), Some(OrderKind::Disband)),
+                "{}: disband is always offered",
+                f.display()
+            );
+            let power = dis.unit.power;
+            for o in &menu {
+                offered += 1;
+                let text = format_order(&s.map, o, NameStyle::Abbr);
+                let r = adjudicate_phase(s, &[(power, o.clone())], &s.rules);
+                assert_eq!(
+                    r.outcomes[0].verdict,
+                    Verdict::Succeeds,
+                    "{}: {text}",
+                    f.display()
+                );
+            }
+            // Nothing left out: a retreat to any other neighbour fails or is illegal.
+            let here = s.map.province_of(dis.unit.loc);
+            for q in s.map.province_ids() {
+                let offered_q = menu
+                    .iter()
+                    .any(|o| matches!(&o.kind, OrderKind::Move { dest, .. } if dest.province == q));
+                if offered_q || q == here || !s.map.can_reach(dis.unit.kind, dis.unit.loc, q) {
+                    continue;
+                }
+                let text = format!(
+                    "{} {} - {}",
+                    dis.unit.kind.letter(),
+                    s.map.loc_abbr(dis.unit.loc),
+                    s.map.province(q).abbr
+                );
+                let Ok(o) = parse_order(&s.map, &text) else {
+                    continue;
+                };
+                let o: Order = o;
+                let r = adjudicate_phase(s, &[(power, o)], &s.rules);
+                assert_ne!(
+                    r.outcomes[0].verdict,
+                    Verdict::Succeeds,
+                    "{}: {text} left out",
+                    f.display()
+                );
+            }
+        }
+    }
+    assert!(offered > 20, "{offered}");
+}
+
+/// Every build, removal and waive the adjustment menu offers succeeds on its own, and a power
+/// due nothing is offered nothing.
+#[test]
+fn adjustment_menus_offer_builds_removals_and_waive_that_succeed() {
+    use dipsandbox::adjudicator::Verdict;
+    use dipsandbox::adjudicator::adjust::adjustments_due;
+    use dipsandbox::menu::adjustment_orders;
+    use dipsandbox::turn::adjudicate_phase;
+    let files: Vec<PathBuf> = scenarios()
+        .into_iter()
+        .chain([PathBuf::from(
+            "scenarios/year-1901/4-winter-1901-adjustment.ron",
+        )])
+        .collect();
+    let mut offered = 0;
+    for f in files {
+        let s = Scenario::load(&f).expect("loads");
+        if s.phase.kind != PhaseKind::Adjustment {
+            continue;
+        }
+        let due = adjustments_due(&s.map, &s.units, &s.owners_or_home());
+        let menu = adjustment_orders(&s);
+        for p in s.map.power_ids() {
+            let mine = menu.iter().filter(|(w, _)| *w == p).count();
+            assert_eq!(
+                mine == 0,
+                due[p.0 as usize] == 0,
+                "{}: {}",
+                f.display(),
+                s.map.power(p).name
+            );
+        }
+        for (p, o) in &menu {
+            offered += 1;
+            let text = format_order(&s.map, o, NameStyle::Abbr);
+            let r = adjudicate_phase(&s, &[(*p, o.clone())], &s.rules);
+            assert_eq!(
+                r.outcomes[0].verdict,
+                Verdict::Succeeds,
+                "{}: {text}",
+                f.display()
+            );
+        }
+    }
+    assert!(offered > 10, "{offered}");
+}

@@ -233,13 +233,22 @@ impl OrderEditor {
         offers: Vec<(PowerId, Order)>,
         text: String,
     ) -> OrderEditor {
+        // Offers of several powers (adjustments) name the power in the full reading.
+        let several = offers.windows(2).any(|w| w[0].0 != w[1].0);
         let offers = offers
             .into_iter()
-            .map(|(p, o)| Offer {
-                power: p,
-                text: format_order(map, &o, NameStyle::Abbr),
-                full: format_order(map, &o, NameStyle::Full),
-                order: o,
+            .map(|(p, o)| {
+                let full = format_order(map, &o, NameStyle::Full);
+                Offer {
+                    power: p,
+                    text: format_order(map, &o, NameStyle::Abbr),
+                    full: if several {
+                        format!("{}: {full}", map.power(p).name)
+                    } else {
+                        full
+                    },
+                    order: o,
+                }
             })
             .collect();
         let mut e = OrderEditor {

@@ -332,3 +332,24 @@ fn sigterm_keeps_the_edits_and_restores_the_terminal() {
     let kept = std::fs::read_to_string(file).expect("recovery file");
     assert!(kept.contains("Opening position"), "{kept}");
 }
+
+#[test]
+fn sighup_ends_the_process_with_the_edits_kept() {
+    // What a closed terminal sends. (Closing the pty for real cannot be done here: the test's
+    // reader thread keeps the master side open. When the terminal is gone for real, crossterm
+    // can spin in a read that never returns; a watchdog thread then ends the process — checked
+    // by hand with `tmux kill-server`, see the README.)
+    let name = "pty-hangup";
+    let data = data_dir(name);
+    let mut s = Session::start_in(&[], name, (80, 24));
+    s.wait_for("Pandin");
+    s.keys("\x0e");
+    s.wait_for("New scenario");
+    s.keys("\r");
+    s.wait_for("Opening position");
+    s.signal("HUP");
+    s.wait_exit();
+    let file = wait_for_recovery(&data.join(".recovery"));
+    let kept = std::fs::read_to_string(file).expect("recovery file");
+    assert!(kept.contains("Opening position"), "{kept}");
+}

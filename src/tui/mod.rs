@@ -124,15 +124,29 @@ pub fn run(file: Option<&Path>, rules: Option<Rules>) -> color_eyre::Result<()> 
 }
 
 /// SIGTERM and SIGHUP (a closed terminal) set the app's stop flag: the main loop then writes
-/// the recovery file and ends, restoring the terminal.
+/// the recovery file and ends, restoring the terminal. A watchdog ends the process if the loop
+/// does not get there in time: when the terminal has gone, crossterm can spin inside a read that
+/// never returns. The recovery file is written after every edit, so nothing is lost either way.
 fn register_signals(app: &App) {
     #[cfg(unix)]
-    let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
+    {
+        use signal_hook::consts::{SIGHUP, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let stop = app.stop.clone();
+        std::thread::spawn(move || {
+            if let Some(sig) = signals.forever().next() {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1500));
+                let _ = execute!(std::io::stdout(), DisableMouseCapture);
+                ratatui::restore();
+                std::process::exit(128 + sig);
+            }
+        });
+    }
     #[cfg(not(unix))]
-    let signals = [signal_hook::consts::SIGTERM];
-    for s in signals {
-        // Without the handler a signal ends the process as before; the recovery file written
-        // after each edit still holds the edits.
-        let _ = signal_hook::flag::register(s, app.stop.clone());
+    {
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGTERM, app.stop.clone());
     }
 }

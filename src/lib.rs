@@ -14,6 +14,7 @@
 //!   disorder, with outcomes that give their reasons.
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
+//! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
 //! - [`error`], [`source`]: errors with file, line and column.
@@ -29,6 +30,7 @@ pub mod adjudicator;
 pub mod art;
 pub mod board;
 pub mod check;
+pub mod diff;
 pub mod edit;
 pub mod error;
 pub mod map;

@@ -117,3 +117,77 @@ fn print_flag_prints_a_file_and_bad_files_are_located() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown_field.ron:"), "{err}");
 }
+
+#[test]
+fn diff_two_rule_sets_lists_each_differing_order_with_both_reasons() {
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc/6.F.16.ron", "--rules", "1982"]);
+    assert_eq!(code, 1, "something differs: {out}");
+    assert!(out.contains("own rules vs 1982: 3 difference(s)"), "{out}");
+    let convoy = out
+        .find("France: F Eng C A Bre - Lon")
+        .expect("the convoy differs");
+    let rest = &out[convoy..];
+    assert!(
+        rest.contains("own rules  fails    fails: cancelled by the Szykman rule"),
+        "{out}"
+    );
+    assert!(rest.contains("1982       succeeds convoys"), "{out}");
+    let (code, out, _) = dipsandbox(&[
+        "diff",
+        "scenarios/datc/6.F.16.ron",
+        "--rules",
+        "2023",
+        "--rules",
+        "2000",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2023 and 2000 give the same result"), "{out}");
+    let (code, _, err) = dipsandbox(&["diff", "scenarios/datc/6.F.16.ron", "--rules", "1983"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--rules 1983"), "{err}");
+}
+
+#[test]
+fn diff_tables_every_preset_and_marks_the_rows_that_split() {
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc/6.F.16.ron", "--all-presets"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("order") && out.contains("datc") && out.contains("dptg"),
+        "{out}"
+    );
+    let row = out
+        .lines()
+        .find(|l| l.contains("F Eng C A Bre - Lon"))
+        .expect("the convoy's row");
+    assert!(row.ends_with("← differs"), "{row}");
+    let row = out
+        .lines()
+        .find(|l| l.contains("F Lon S F Wal - Eng"))
+        .expect("the support's row");
+    assert!(!row.contains("differs"), "{row}");
+}
+
+#[test]
+fn diff_over_a_folder_says_which_option_decides_which_case() {
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc"]);
+    assert_eq!(code, 1);
+    // DATC 6.G.10, 6.G.14 and 6.G.15 are the cases 4.A.7 decides (their "-Always" variants the
+    // other way round).
+    assert!(
+        out.contains("dislodged_no_effect=Always (4.A.7): 3 case(s): 6.G.10 6.G.14 6.G.15"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "retreat_after_convoy=Allowed (4.A.5): 2 case(s): 6.H.11-Forbidden 6.H.12-Forbidden"
+        ),
+        "{out}"
+    );
+    let pandin = out
+        .lines()
+        .find(|l| l.starts_with("6.F.16:"))
+        .expect("6.F.16");
+    assert!(pandin.contains("paradox=Rule1982"), "{pandin}");
+    // A case no option touches is not listed.
+    assert!(!out.lines().any(|l| l.starts_with("6.A.1:")), "{out}");
+}

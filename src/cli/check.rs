@@ -9,7 +9,8 @@ use dipsandbox::check::{compare, natural_key, run};
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The scenario files under `path` (itself, or the `.ron` files of a folder, naturally sorted).
+pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .filter_map(|e| e.ok().map(|e| e.path()))

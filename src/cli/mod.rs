@@ -4,10 +4,12 @@
 //! - [`check`]: `check` over files and folders.
 //! - [`explain`]: `explain`, with `--trace` and `--dot`.
 //! - [`advance`]: `advance` to the next phase.
+//! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
 //! - [`info`]: `maps` and `rules`.
 
 mod advance;
 mod check;
+mod diff;
 mod explain;
 mod info;
 mod show;
@@ -49,8 +51,9 @@ pub struct Cli {
     print: bool,
     /// Rules: a preset (datc, 2023, 2000, 1982, 1971, dptg) and/or field=Value overrides,
     /// comma-separated; replaces the scenario's own rules. `dipsandbox rules` lists them.
-    #[arg(long, global = true)]
-    rules: Option<String>,
+    /// Given once, except for `diff`, which compares two.
+    #[arg(long, global = true, value_name = "RULES")]
+    rules: Vec<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -98,6 +101,20 @@ enum Command {
         #[arg(short, long, value_name = "NEXT.ron")]
         output: Option<PathBuf>,
     },
+    /// Compare a scenario's result under two rule sets (`--rules A --rules B`, or the
+    /// scenario's own and `--rules B`), under every preset (`--all-presets`), or, with no
+    /// rules given, list the single options that change each case (a folder: summarized by
+    /// option).
+    ///
+    /// Exit status: 0 nothing differs, 1 something does, 2 an input could not be read.
+    Diff {
+        /// Scenario files or folders. `--rules` (at most twice) gives the rule sets.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// A table of every order's verdict under every preset.
+        #[arg(long)]
+        all_presets: bool,
+    },
     /// List the maps and their summaries.
     Maps,
     /// List the rule options, their values and the presets.
@@ -119,14 +136,24 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn rules_arg(spec: &Option<String>) -> Result<Option<Rules>> {
-    spec.as_deref()
-        .map(|s| Rules::parse_spec(s).map_err(|e| eyre!("--rules: {e}")))
-        .transpose()
+fn rules_arg(specs: &[String]) -> Result<Option<Rules>> {
+    match specs {
+        [] => Ok(None),
+        [s] => Rules::parse_spec(s)
+            .map(Some)
+            .map_err(|e| eyre!("--rules: {e}")),
+        _ => Err(eyre!(
+            "--rules is given once (only `diff` compares two rule sets)"
+        )),
+    }
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
-    let rules = rules_arg(&cli.rules)?;
+    // `diff` takes up to two rule sets; every other command one.
+    let rules = match cli.command {
+        Some(Command::Diff { .. }) => None,
+        _ => rules_arg(&cli.rules)?,
+    };
     match cli.command {
         None => {
             let interactive =
@@ -149,6 +176,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Advance { file, output }) => {
             advance::advance(&load(&file)?, rules, output.as_deref())
         }
+        Some(Command::Diff { paths, all_presets }) => diff::run(&paths, &cli.rules, all_presets),
         Some(Command::Maps) => info::maps(),
         Some(Command::Rules) => info::rules(),
     }

@@ -191,3 +191,156 @@ fn diff_over_a_folder_says_which_option_decides_which_case() {
     // A case no option touches is not listed.
     assert!(!out.lines().any(|l| l.starts_with("6.A.1:")), "{out}");
 }
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let (code, out, err) = dipsandbox(args);
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    (code, v)
+}
+
+// The fields docs/json.md documents are there, with the documented types.
+#[test]
+fn json_output_parses_and_has_the_documented_fields() {
+    let (code, v) = json(&[
+        "check",
+        "scenarios/datc/6.F.16.ron",
+        "scenarios/datc/6.J.3.ron",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["schema"], "dipsandbox.check/1");
+    assert_eq!(v["passed"], 2);
+    assert_eq!(v["failed"], 0);
+    assert!(v["unreadable"].as_array().is_some_and(|a| a.is_empty()));
+    let cases = v["cases"].as_array().expect("cases");
+    assert_eq!(cases[0]["status"], "pass");
+    assert_eq!(cases[0]["title"], "Pandin's paradox");
+    assert_eq!(cases[0]["checks"], 8);
+    assert_eq!(cases[0]["positions_only"], false);
+    assert!(cases[0]["error"].is_null());
+    assert_eq!(
+        cases[1]["positions_only"], true,
+        "6.J.3 states positions only"
+    );
+
+    let (code, v) = json(&[
+        "check",
+        "scenarios/datc/6.F.16.ron",
+        "--rules",
+        "1982",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["cases"][0]["status"], "fail");
+    assert!(
+        !v["cases"][0]["mismatches"]
+            .as_array()
+            .expect("list")
+            .is_empty()
+    );
+
+    let (code, v) = json(&["explain", "scenarios/datc/6.F.16.ron", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["schema"], "dipsandbox.explain/1");
+    assert_eq!(v["phase"], "Spring 1901 Movement");
+    assert_eq!(v["rules"]["preset"], "datc");
+    let orders = v["orders"].as_array().expect("orders");
+    assert_eq!(orders.len(), 6);
+    let bre = orders
+        .iter()
+        .find(|o| o["order"].as_str().is_some_and(|t| t.contains("Brest")))
+        .expect("A Bre");
+    assert_eq!(bre["power"], "France");
+    assert_eq!(bre["verdict"], "fails");
+    assert_eq!(bre["backup"], "Szykman rule");
+    assert_eq!(v["positions"].as_array().expect("positions").len(), 6);
+    assert_eq!(v["expectations"]["checks"], 8);
+
+    let (code, v) = json(&[
+        "diff",
+        "scenarios/datc/6.F.16.ron",
+        "--rules",
+        "1982",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["schema"], "dipsandbox.diff/1");
+    let c = &v["cases"][0];
+    assert_eq!(c["a"], "own rules");
+    assert_eq!(c["b"], "1982");
+    assert_eq!(c["same"], false);
+    let convoy = c["orders"]
+        .as_array()
+        .expect("orders")
+        .iter()
+        .find(|o| o["order"] == "France: F Eng C A Bre - Lon")
+        .expect("the convoy");
+    assert_eq!(convoy["a"]["verdict"], "fails");
+    assert_eq!(convoy["b"]["verdict"], "succeeds");
+    assert!(c["dislodged"]["only_a"].is_array() && c["positions"]["only_b"].is_array());
+
+    let (_, v) = json(&[
+        "diff",
+        "scenarios/datc/6.F.16.ron",
+        "--all-presets",
+        "--json",
+    ]);
+    assert_eq!(v["schema"], "dipsandbox.presets/1");
+    assert_eq!(
+        v["cases"][0]["presets"].as_array().expect("presets").len(),
+        6
+    );
+    assert!(
+        v["cases"][0]["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .any(|r| r["differs"] == true)
+    );
+
+    let (_, v) = json(&["diff", "scenarios/datc/6.G.10.ron", "--json"]);
+    assert_eq!(v["schema"], "dipsandbox.deciders/1");
+    let ds = v["cases"][0]["deciders"].as_array().expect("deciders");
+    assert!(ds.iter().any(|d| d["field"] == "dislodged_no_effect"
+        && d["value"] == "Always"
+        && d["issue"] == "4.A.7"));
+
+    let (code, _, err) = dipsandbox(&["show", "scenarios/datc/6.F.16.ron", "--json"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--json is for check, explain and diff"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        // Eight times the scenario folder: more than a pipe buffer holds, so the writer is
+        // still writing when the reader goes away.
+        .args(["check"])
+        .args(["scenarios"; 8])
+        .env("RUST_BACKTRACE", "0")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .as_mut()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        matches!(out.status.code(), Some(0 | 141)),
+        "{:?}",
+        out.status
+    );
+}

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
+use serde_json::{Value, json};
 
 use dipsandbox::check::{compare, natural_key, run};
 use dipsandbox::rules::Rules;
@@ -27,62 +28,108 @@ pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()
     Ok(())
 }
 
-/// `check`: one line per case, then `N passed, M failed`; exit 0, 1 (a case failed) or 2 (an
-/// input could not be read).
-pub fn check(paths: &[PathBuf], rules: Option<Rules>, verbose: bool) -> Result<ExitCode> {
+/// `check`: one line per case, then `N passed, M failed` (or, with `json`, one JSON document:
+/// schema `dipsandbox.check/1`, see docs/json.md); exit 0, 1 (a case failed) or 2 (an input could
+/// not be read).
+pub fn check(
+    paths: &[PathBuf],
+    rules: Option<Rules>,
+    verbose: bool,
+    json: bool,
+) -> Result<ExitCode> {
     let mut files = Vec::new();
     let mut unreadable = 0;
+    let mut cases: Vec<Value> = Vec::new();
+    let mut problems: Vec<Value> = Vec::new();
     for p in paths {
-        if !p.exists() {
-            eprintln!("{}: no such file or folder", p.display());
-            unreadable += 1;
-            continue;
-        }
-        if let Err(e) = collect(p, &mut files) {
-            eprintln!("{}: {e}", p.display());
+        let problem = if !p.exists() {
+            Some("no such file or folder".to_string())
+        } else {
+            collect(p, &mut files).err().map(|e| e.to_string())
+        };
+        if let Some(m) = problem {
+            eprintln!("{}: {m}", p.display());
+            problems.push(json!({ "path": p.display().to_string(), "error": m }));
             unreadable += 1;
         }
     }
     let (mut passed, mut failed) = (0, 0);
+    let say = |line: String| {
+        if !json {
+            println!("{line}");
+        }
+    };
     for f in &files {
+        let name = f.display().to_string();
         let s = match Scenario::load(f) {
             Ok(s) => s,
             Err(e) => {
-                println!("ERROR {e}");
+                say(format!("ERROR {e}"));
+                cases.push(json!({
+                    "file": name, "title": null, "status": "error", "checks": 0,
+                    "mismatches": [], "positions_only": false, "error": e.to_string(),
+                }));
                 unreadable += 1;
                 failed += 1;
                 continue;
             }
         };
-        let name = f.display();
+        let positions_only = s.expect.as_ref().is_some_and(|e| {
+            e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some())
+        });
         match run(&s, rules, false) {
             Err(e) => {
-                println!("FAIL  {name}: cannot adjudicate: {e}");
+                say(format!("FAIL  {name}: cannot adjudicate: {e}"));
+                cases.push(json!({
+                    "file": name, "title": s.title, "status": "error", "checks": 0,
+                    "mismatches": [], "positions_only": positions_only, "error": e.to_string(),
+                }));
                 failed += 1;
             }
             Ok(r) => {
                 let (bad, n) = compare(&s, &r);
+                let status = if bad.is_empty() { "pass" } else { "fail" };
                 if s.expect.is_none() {
-                    println!("ok    {name}  (no expectations)");
+                    say(format!("ok    {name}  (no expectations)"));
                     passed += 1;
                 } else if bad.is_empty() {
-                    println!("ok    {name}  ({n} checks)");
+                    let what = if positions_only {
+                        ", positions only"
+                    } else {
+                        ""
+                    };
+                    say(format!("ok    {name}  ({n} checks{what})"));
                     passed += 1;
                 } else {
-                    println!("FAIL  {name}  ({} of {n} checks failed)", bad.len());
-                    if verbose {
-                        for b in &bad {
-                            println!("        - {b}");
-                        }
-                    } else {
-                        println!("        - {}", bad[0]);
+                    say(format!(
+                        "FAIL  {name}  ({} of {n} checks failed)",
+                        bad.len()
+                    ));
+                    let shown = if verbose { bad.len() } else { 1 };
+                    for b in bad.iter().take(shown) {
+                        say(format!("        - {b}"));
                     }
                     failed += 1;
                 }
+                cases.push(json!({
+                    "file": name, "title": s.title, "status": status, "checks": n,
+                    "mismatches": bad, "positions_only": positions_only, "error": null,
+                }));
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    if json {
+        let doc = json!({
+            "schema": "dipsandbox.check/1",
+            "passed": passed,
+            "failed": failed,
+            "unreadable": problems,
+            "cases": cases,
+        });
+        println!("{doc:#}");
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     Ok(if unreadable > 0 {
         ExitCode::from(2)
     } else if failed > 0 {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
+use serde_json::{Value, json};
 
 use dipsandbox::diff::{Decider, RuleDiff, deciders, diff, preset_table, verdict_word};
 use dipsandbox::rules::Rules;
@@ -25,7 +26,7 @@ fn named(spec: &str) -> Result<Named> {
 }
 
 /// `diff`: exit 0 when nothing differs, 1 when something does, 2 when an input is bad.
-pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool) -> Result<ExitCode> {
+pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool, json: bool) -> Result<ExitCode> {
     if specs.len() > 2 {
         return Err(eyre!(
             "--rules is given at most twice (the scenario's own rules stand in for a missing one)"
@@ -45,12 +46,13 @@ pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool) -> Result<Exi
                 "--all-presets compares the presets: leave out --rules"
             ));
         }
-        return table(&files);
+        return table(&files, json);
     }
     if specs.is_empty() {
-        return deciding(&files, folder);
+        return deciding(&files, folder, json);
     }
     let mut differs = false;
+    let mut docs = Vec::new();
     for f in &files {
         let s = load(f)?;
         let own = Named {
@@ -64,12 +66,55 @@ pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool) -> Result<Exi
         };
         let d = diff(&s, a.rules, b.rules).map_err(|e| eyre!("{}: {e}", f.display()))?;
         differs |= !d.is_empty();
-        print_diff(&f.display().to_string(), &s.title, &a.name, &b.name, &d);
+        if json {
+            docs.push(diff_json(
+                &f.display().to_string(),
+                &s.title,
+                &a.name,
+                &b.name,
+                &d,
+            ));
+        } else {
+            print_diff(&f.display().to_string(), &s.title, &a.name, &b.name, &d);
+        }
+    }
+    if json {
+        println!(
+            "{:#}",
+            json!({ "schema": "dipsandbox.diff/1", "cases": docs })
+        );
     }
     Ok(if differs {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+fn order_json(list: &[dipsandbox::diff::OrderDiff]) -> Vec<Value> {
+    list.iter()
+        .map(|o| {
+            json!({
+                "index": o.index,
+                "order": o.order,
+                "a": { "verdict": verdict_word(o.a.0), "reason": o.a.1 },
+                "b": { "verdict": verdict_word(o.b.0), "reason": o.b.1 },
+            })
+        })
+        .collect()
+}
+
+fn diff_json(file: &str, title: &str, a: &str, b: &str, d: &RuleDiff) -> Value {
+    json!({
+        "file": file,
+        "title": title,
+        "a": a,
+        "b": b,
+        "same": d.is_empty(),
+        "orders": order_json(&d.orders),
+        "dislodged": { "only_a": d.dislodged.only_a, "only_b": d.dislodged.only_b },
+        "positions": { "only_a": d.positions.only_a, "only_b": d.positions.only_b },
+        "retreats": order_json(&d.retreats),
     })
 }
 
@@ -103,11 +148,34 @@ fn print_diff(file: &str, title: &str, a: &str, b: &str, d: &RuleDiff) {
     orders("retreats:", &d.retreats);
 }
 
-fn table(files: &[PathBuf]) -> Result<ExitCode> {
+fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let mut differs = false;
+    let mut docs = Vec::new();
     for f in files {
         let s = load(f)?;
         let t = preset_table(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        if json {
+            let rows: Vec<Value> = t
+                .rows
+                .iter()
+                .map(|(o, vs)| {
+                    let split = vs.windows(2).any(|p| p[0] != p[1]);
+                    differs |= split;
+                    json!({
+                        "order": o,
+                        "verdicts": vs.iter().map(|v| verdict_word(*v)).collect::<Vec<_>>(),
+                        "differs": split,
+                    })
+                })
+                .collect();
+            docs.push(json!({
+                "file": f.display().to_string(),
+                "title": s.title,
+                "presets": t.presets,
+                "rows": rows,
+            }));
+            continue;
+        }
         println!("{} ({})", f.display(), s.title);
         let w = t
             .rows
@@ -134,6 +202,12 @@ fn table(files: &[PathBuf]) -> Result<ExitCode> {
             println!("{}", line.trim_end());
         }
     }
+    if json {
+        println!(
+            "{:#}",
+            json!({ "schema": "dipsandbox.presets/1", "cases": docs })
+        );
+    }
     Ok(if differs {
         ExitCode::from(1)
     } else {
@@ -141,7 +215,38 @@ fn table(files: &[PathBuf]) -> Result<ExitCode> {
     })
 }
 
-fn deciding(files: &[PathBuf], folder: bool) -> Result<ExitCode> {
+fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
+    if json {
+        let mut docs = Vec::new();
+        let mut decided = 0;
+        for f in files {
+            let s = load(f)?;
+            let ds = deciders(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+            decided += usize::from(!ds.is_empty());
+            let list: Vec<Value> = ds
+                .iter()
+                .map(|d| {
+                    json!({
+                        "field": d.field, "value": d.value, "issue": d.issue, "changes": d.changes,
+                    })
+                })
+                .collect();
+            docs.push(json!({
+                "file": f.display().to_string(),
+                "title": s.title,
+                "deciders": list,
+            }));
+        }
+        println!(
+            "{:#}",
+            json!({ "schema": "dipsandbox.deciders/1", "cases": docs })
+        );
+        return Ok(if decided > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
     // Per option value: the cases it decides.
     let mut by_option: Vec<(String, &'static str, Vec<String>)> = Vec::new();
     let mut decided = 0;

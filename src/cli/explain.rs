@@ -11,6 +11,7 @@ use dipsandbox::check::{compare, run};
 use dipsandbox::report;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
+use serde_json::{Value, json};
 
 /// `explain`: the position, then the adjudication.
 pub fn explain(
@@ -101,4 +102,73 @@ pub fn adjudicate_and_print(
         }
     }
     Ok(())
+}
+
+/// The outcomes of a phase as JSON: one object per order.
+fn outcomes_json(
+    map: &dipsandbox::map::Map,
+    orders: &[dipsandbox::scenario::OrderEntry],
+    p: &dipsandbox::adjudicator::PhaseResult,
+) -> Vec<Value> {
+    orders
+        .iter()
+        .zip(&p.outcomes)
+        .map(|(e, o)| {
+            json!({
+                "power": map.power(e.power).name,
+                "order": e.text,
+                "verdict": dipsandbox::diff::verdict_word(o.verdict),
+                "reason": o.reason,
+                "backup": o.backup.map(|b| b.name()),
+            })
+        })
+        .collect()
+}
+
+fn units_json(map: &dipsandbox::map::Map, units: &[dipsandbox::board::Unit]) -> Vec<Value> {
+    units
+        .iter()
+        .map(|u| json!({ "power": map.power(u.power).name, "unit": u.describe(map) }))
+        .collect()
+}
+
+/// `explain --json`: schema `dipsandbox.explain/1` (docs/json.md).
+pub fn explain_json(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
+    let r = run(s, rules, false).map_err(|e| eyre!("{e}"))?;
+    let map = &*s.map;
+    let end = r.retreats.as_ref().unwrap_or(&r.phase);
+    let rules_obj: serde_json::Map<String, Value> = r
+        .rules
+        .overrides()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Value::String(v)))
+        .collect();
+    let expectations = s.expect.as_ref().map(|_| {
+        let (bad, n) = compare(s, &r);
+        json!({ "checks": n, "mismatches": bad })
+    });
+    let doc = json!({
+        "schema": "dipsandbox.explain/1",
+        "title": s.title,
+        "source": s.source,
+        "phase": s.phase.to_string(),
+        "rules": {
+            "preset": r.rules.preset_name(),
+            "overrides": rules_obj,
+        },
+        "orders": outcomes_json(map, &s.orders, &r.phase),
+        "dislodged": r.phase.dislodged.iter().map(|d| json!({
+            "power": map.power(d.unit.power).name,
+            "unit": d.unit.describe(map),
+            "attacker_from": map.province(d.attacker_from).name,
+        })).collect::<Vec<_>>(),
+        "retreats": match (&s.retreats, &r.retreats) {
+            (Some(f), Some(rr)) => Value::Array(outcomes_json(map, &f.orders, rr)),
+            _ => Value::Null,
+        },
+        "positions": units_json(map, &end.final_units),
+        "expectations": expectations,
+    });
+    println!("{doc:#}");
+    Ok(ExitCode::SUCCESS)
 }

@@ -54,6 +54,9 @@ pub struct Cli {
     /// Given once, except for `diff`, which compares two.
     #[arg(long, global = true, value_name = "RULES")]
     rules: Vec<String>,
+    /// Machine-readable output for `check`, `explain` and `diff` (schemas in docs/json.md).
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -126,6 +129,7 @@ pub fn main() -> ExitCode {
     if let Err(e) = color_eyre::install() {
         eprintln!("warning: {e}");
     }
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(code) => code,
@@ -134,6 +138,25 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `dipsandbox check scenarios | head`: when the reader goes away, `println!` panics with a broken
+/// pipe. That is not a crash: end quietly with the status a shell gives a process killed by
+/// SIGPIPE (141), as `cat` or `grep` would. Every other panic goes to the usual hook.
+fn quiet_on_closed_pipe() {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        hook(info);
+    }));
 }
 
 fn rules_arg(specs: &[String]) -> Result<Option<Rules>> {
@@ -154,6 +177,13 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Diff { .. }) => None,
         _ => rules_arg(&cli.rules)?,
     };
+    let json_ok = matches!(
+        cli.command,
+        Some(Command::Check { .. } | Command::Explain { .. } | Command::Diff { .. })
+    );
+    if cli.json && !json_ok {
+        return Err(eyre!("--json is for check, explain and diff"));
+    }
     match cli.command {
         None => {
             let interactive =
@@ -169,14 +199,19 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             show::print_default(&s, rules, builtin)
         }
         Some(Command::Show { file }) => show::show(&load(&file)?),
+        Some(Command::Explain { file, .. }) if cli.json => {
+            explain::explain_json(&load(&file)?, rules)
+        }
         Some(Command::Explain { file, trace, dot }) => {
             explain::explain(&load(&file)?, rules, trace, dot.as_deref())
         }
-        Some(Command::Check { paths, verbose }) => check::check(&paths, rules, verbose),
+        Some(Command::Check { paths, verbose }) => check::check(&paths, rules, verbose, cli.json),
         Some(Command::Advance { file, output }) => {
             advance::advance(&load(&file)?, rules, output.as_deref())
         }
-        Some(Command::Diff { paths, all_presets }) => diff::run(&paths, &cli.rules, all_presets),
+        Some(Command::Diff { paths, all_presets }) => {
+            diff::run(&paths, &cli.rules, all_presets, cli.json)
+        }
         Some(Command::Maps) => info::maps(),
         Some(Command::Rules) => info::rules(),
     }

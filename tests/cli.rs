@@ -344,3 +344,31 @@ fn a_closed_pipe_ends_quietly() {
         out.status
     );
 }
+
+#[test]
+fn check_writes_a_junit_report_with_one_case_per_scenario() {
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("check-junit.xml");
+    let _ = std::fs::remove_file(&out);
+    let (code, _, _) = dipsandbox(&[
+        "check",
+        "scenarios/datc/6.F.16.ron",
+        "scenarios/datc/6.A.1.ron",
+        "--rules",
+        "1982",
+        "--junit",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1);
+    let xml = std::fs::read_to_string(&out).expect("report written");
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+    assert!(
+        xml.contains(r#"tests="2""#) && xml.contains(r#"failures="1""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<failure message=\"1 of 8 checks failed\">"),
+        "{xml}"
+    );
+    assert!(xml.contains("expected Fails, got Succeeds"), "{xml}");
+}

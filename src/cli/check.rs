@@ -30,12 +30,13 @@ pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()
 
 /// `check`: one line per case, then `N passed, M failed` (or, with `json`, one JSON document:
 /// schema `dipsandbox.check/1`, see docs/json.md); exit 0, 1 (a case failed) or 2 (an input could
-/// not be read).
+/// not be read). With `junit`, a JUnit XML report is written too.
 pub fn check(
     paths: &[PathBuf],
     rules: Option<Rules>,
     verbose: bool,
     json: bool,
+    junit: Option<&Path>,
 ) -> Result<ExitCode> {
     let mut files = Vec::new();
     let mut unreadable = 0;
@@ -118,6 +119,9 @@ pub fn check(
             }
         }
     }
+    if let Some(path) = junit {
+        write_junit(path, &cases)?;
+    }
     if json {
         let doc = json!({
             "schema": "dipsandbox.check/1",
@@ -137,4 +141,45 @@ pub fn check(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The JUnit XML report: one suite, one test case per scenario file (named by the file, with
+/// the title as its class name); a failure carries every mismatch, an error the located error.
+fn write_junit(path: &Path, cases: &[Value]) -> Result<()> {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut suite = TestSuite::new("dipsandbox check");
+    for c in cases {
+        let text = |k: &str| c[k].as_str().unwrap_or("").to_string();
+        let status = match c["status"].as_str() {
+            Some("pass") => TestCaseStatus::success(),
+            Some("fail") => {
+                let bad: Vec<&str> = c["mismatches"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                st.set_message(format!(
+                    "{} of {} checks failed",
+                    bad.len(),
+                    c["checks"].as_u64().unwrap_or(0)
+                ));
+                st.set_description(bad.join("\n"));
+                st
+            }
+            _ => {
+                let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
+                st.set_message(text("error"));
+                st
+            }
+        };
+        let mut case = TestCase::new(text("file"), status);
+        case.set_classname(text("title"));
+        suite.add_test_case(case);
+    }
+    let mut report = Report::new("dipsandbox");
+    report.add_test_suite(suite);
+    let xml = report
+        .to_string()
+        .map_err(|e| color_eyre::eyre::eyre!("the JUnit report: {e}"))?;
+    dipsandbox::scenario::write_atomic(path, &xml).map_err(|e| color_eyre::eyre::eyre!("{e}"))
 }

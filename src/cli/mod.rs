@@ -79,6 +79,9 @@ enum Command {
         /// Print every mismatch, not only the case line.
         #[arg(long, short)]
         verbose: bool,
+        /// Also write a JUnit XML report (one test case per scenario) to this file.
+        #[arg(long, value_name = "REPORT.xml")]
+        junit: Option<PathBuf>,
     },
     /// Adjudicate a scenario and explain every outcome; optionally the resolver's trace and the
     /// decision graph.
@@ -205,7 +208,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Explain { file, trace, dot }) => {
             explain::explain(&load(&file)?, rules, trace, dot.as_deref())
         }
-        Some(Command::Check { paths, verbose }) => check::check(&paths, rules, verbose, cli.json),
+        Some(Command::Check {
+            paths,
+            verbose,
+            junit,
+        }) => check::check(&paths, rules, verbose, cli.json, junit.as_deref()),
         Some(Command::Advance { file, output }) => {
             advance::advance(&load(&file)?, rules, output.as_deref())
         }

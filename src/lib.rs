@@ -15,6 +15,7 @@
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
+//! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
 //! - [`error`], [`source`]: errors with file, line and column.
@@ -33,6 +34,7 @@ pub mod check;
 pub mod diff;
 pub mod edit;
 pub mod error;
+pub mod jdip;
 pub mod map;
 pub mod menu;
 pub mod orders;

@@ -655,7 +655,7 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
 }
 
 /// Edit distance counting an adjacent transposition as one edit (optimal string alignment).
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let w = b.len() + 1;

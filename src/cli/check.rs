@@ -60,9 +60,46 @@ pub fn check(
             println!("{line}");
         }
     };
+    // Each file is one scenario, or (a jDip test file, known by its content) many cases.
+    let mut items: Vec<(String, Result<Scenario, String>, bool)> = Vec::new();
     for f in &files {
-        let name = f.display().to_string();
-        let s = match Scenario::load(f) {
+        match read_jdip(f) {
+            Some(jf) => {
+                for p in &jf.problems {
+                    items.push((
+                        format!("{}:{}", f.display(), p.line),
+                        Err(format!(
+                            "{}:{}: {}{}",
+                            f.display(),
+                            p.line,
+                            p.case
+                                .as_ref()
+                                .map_or(String::new(), |c| format!("case {c}: ")),
+                            p.message
+                        )),
+                        true,
+                    ));
+                }
+                for c in jf.cases {
+                    for w in &c.warnings {
+                        eprintln!("{}: case {}: {w}", f.display(), c.name);
+                    }
+                    items.push((
+                        format!("{}:{} {}", f.display(), c.line, c.name),
+                        Ok(c.scenario),
+                        true,
+                    ));
+                }
+            }
+            None => items.push((
+                f.display().to_string(),
+                Scenario::load(f).map_err(|e| e.to_string()),
+                false,
+            )),
+        }
+    }
+    for (name, loaded, from_jdip) in items {
+        let s = match loaded {
             Ok(s) => s,
             Err(e) => {
                 say(format!("ERROR {e}"));
@@ -88,7 +125,15 @@ pub fn check(
                 failed += 1;
             }
             Ok(r) => {
-                let (bad, n) = compare(&s, &r);
+                let (bad, n) = if from_jdip {
+                    let (bad, n, notes) = dipsandbox::jdip::compare(&s, &r);
+                    for note in notes {
+                        eprintln!("{name}: {note}");
+                    }
+                    (bad, n)
+                } else {
+                    compare(&s, &r)
+                };
                 let status = if bad.is_empty() { "pass" } else { "fail" };
                 if s.expect.is_none() {
                     say(format!("ok    {name}  (no expectations)"));
@@ -182,4 +227,28 @@ fn write_junit(path: &Path, cases: &[Value]) -> Result<()> {
         .to_string()
         .map_err(|e| color_eyre::eyre::eyre!("the JUnit report: {e}"))?;
     dipsandbox::scenario::write_atomic(path, &xml).map_err(|e| color_eyre::eyre::eyre!("{e}"))
+}
+
+/// A jDip test file, when `f` is one (by content; `.ron` files are scenarios).
+pub(super) fn read_jdip(f: &Path) -> Option<dipsandbox::jdip::File> {
+    if f.extension().is_some_and(|x| x == "ron") {
+        return None;
+    }
+    let text = std::fs::read_to_string(f).ok()?;
+    if !dipsandbox::jdip::looks_like_jdip(&text) {
+        return None;
+    }
+    let mut jf = dipsandbox::jdip::parse(
+        &text,
+        &f.display().to_string(),
+        dipsandbox::map::Map::standard_arc(),
+    );
+    // `FILE.rules` beside it pairs cases with the rules their expectations assume.
+    let mut side = f.as_os_str().to_owned();
+    side.push(".rules");
+    let side = PathBuf::from(side);
+    if let Ok(t) = std::fs::read_to_string(&side) {
+        dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string());
+    }
+    Some(jf)
 }

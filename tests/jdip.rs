@@ -1,0 +1,125 @@
+//! The jDip test-file format: the DATC v2.4 suite as another adjudicator keeps it
+//! (`tests/data/jdip/datc-v2.4.txt`, a copy of `../shared/peers/jdip-datc-v2.4.txt`) imports
+//! completely and passes, with the one case whose v2.4 expectation assumes another rule paired
+//! with that rule in `datc-v2.4.txt.rules`.
+
+use std::path::Path;
+use std::process::Command;
+
+use dipsandbox::jdip::{looks_like_jdip, parse};
+use dipsandbox::map::Map;
+
+const FILE: &str = "tests/data/jdip/datc-v2.4.txt";
+
+fn dipsandbox(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_v24_suite_imports_completely() {
+    let text = std::fs::read_to_string(FILE).expect("fixture");
+    assert!(looks_like_jdip(&text));
+    let f = parse(&text, FILE, Map::standard_arc());
+    assert_eq!(f.variant.as_deref(), Some("Standard"));
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    assert_eq!(
+        f.cases.len(),
+        text.lines().filter(|l| l.starts_with("CASE")).count()
+    );
+    // Every expectation is positions only: nothing is claimed about each order.
+    for c in &f.cases {
+        let e = c.scenario.expect.as_ref().expect("expectations");
+        assert!(e.results.is_empty() && e.positions.is_some(), "{}", c.name);
+    }
+    // The misspelled power of 6.A.5 is read, with a warning.
+    let a5 = f
+        .cases
+        .iter()
+        .find(|c| c.name.starts_with("6.A.5 "))
+        .expect("6.A.5");
+    assert!(
+        a5.warnings
+            .iter()
+            .any(|w| w.contains("\"Germnay\" read as Germany")),
+        "{:?}",
+        a5.warnings
+    );
+    // A retreat case: attacker from the results, the contested province from the bounces.
+    let h6 = f.cases.iter().find(|c| c.name == "6.H.6").expect("6.H.6");
+    let s = &h6.scenario;
+    assert_eq!(s.map.province(s.dislodged[0].attacker_from).abbr, "tri");
+    assert_eq!(s.contested.len(), 1);
+    assert_eq!(s.map.province(s.contested[0]).abbr, "boh");
+}
+
+#[test]
+fn check_runs_a_jdip_file_by_its_content_and_passes_the_v24_suite() {
+    let (code, out, err) = dipsandbox(&["check", FILE]);
+    assert_eq!(code, 0, "{out}{err}");
+    let n = out.lines().filter(|l| l.starts_with("ok ")).count();
+    assert_eq!(n, 167, "{out}");
+    assert!(
+        out.lines()
+            .filter(|l| l.starts_with("ok "))
+            .all(|l| l.contains("positions only")),
+        "{out}"
+    );
+    assert!(out.ends_with("167 passed, 0 failed\n"), "{out}");
+    // Destroyed units left out of the expected dislodged lists are accepted only after checking
+    // they had no retreat, and said so.
+    assert!(
+        err.contains("6.D.8: A Greece was dislodged with no retreat"),
+        "{err}"
+    );
+    assert!(
+        err.contains("adjudicated under adjacent_convoy_fallback=true"),
+        "{err}"
+    );
+}
+
+#[test]
+fn without_its_rule_pairing_the_v24_case_that_prefers_another_rule_fails() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jdip-no-rules");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    // Any name: the format is known by its content.
+    let copy = dir.join("suite.tests");
+    std::fs::copy(FILE, &copy).expect("copy");
+    let (code, out, _) = dipsandbox(&["check", copy.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert_eq!(failed.len(), 1, "{out}");
+    assert!(failed[0].contains(" 6.G.8 "), "{out}");
+    // The same case with the rule as a comment in the file passes.
+    let text = std::fs::read_to_string(FILE).expect("fixture").replace(
+        "CASE 6.G.8\n",
+        "CASE 6.G.8\n# dipsandbox-rules: adjacent_convoy_fallback=true\n",
+    );
+    std::fs::write(&copy, text).expect("write");
+    let (code, out, _) = dipsandbox(&["check", copy.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn unreadable_lines_are_reported_with_their_line_and_the_rest_still_runs() {
+    let text = "VARIANT_ALL Standard\nCASE good\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n England: F nth\nORDERS\n England: F nth-eng\nPOSTSTATE\n England: F eng\nEND\nCASE bad\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n England: F xyz\nORDERS\nPOSTSTATE_SAME\nEND\n";
+    let f = parse(text, "t.txt", Map::standard_arc());
+    assert_eq!(f.cases.len(), 1);
+    assert_eq!(f.problems.len(), 1);
+    assert_eq!(f.problems[0].line, 14);
+    assert_eq!(f.problems[0].case.as_deref(), Some("bad"));
+    assert!(
+        f.problems[0].message.contains("xyz"),
+        "{}",
+        f.problems[0].message
+    );
+}

@@ -514,11 +514,11 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     })
 }
 
-/// Compares a run of an imported case with its expectations, as [`crate::check::compare`] does,
-/// taking in one habit of these files: the expected dislodged list leaves out units that were
-/// dislodged with no legal retreat (they are destroyed). Such a unit is accepted only when it
-/// indeed had no retreat; each one is named in the returned notes.
-pub fn compare(s: &Scenario, r: &crate::check::Run) -> (Vec<String>, usize, Vec<String>) {
+/// Takes in one habit of these files: the expected dislodged list leaves out units that were
+/// dislodged with no legal retreat (they are destroyed). Returns the scenario with each such unit
+/// added to its expected dislodged list — only when the run shows it indeed had no retreat — and
+/// a note for each.
+pub fn with_destroyed_units(s: &Scenario, r: &crate::check::Run) -> (Scenario, Vec<String>) {
     let mut notes = Vec::new();
     let mut s2 = s.clone();
     if let Some(expect) = &mut s2.expect
@@ -552,6 +552,108 @@ pub fn compare(s: &Scenario, r: &crate::check::Run) -> (Vec<String>, usize, Vec<
             }
         }
     }
+    (s2, notes)
+}
+
+/// Compares a run of an imported case with its expectations, as [`crate::check::compare`] does,
+/// after [`with_destroyed_units`]; the notes say what was taken in.
+pub fn compare(s: &Scenario, r: &crate::check::Run) -> (Vec<String>, usize, Vec<String>) {
+    let (s2, notes) = with_destroyed_units(s, r);
     let (bad, n) = crate::check::compare(&s2, r);
     (bad, n, notes)
+}
+
+fn unit_line(map: &Map, u: &Unit) -> String {
+    format!(
+        "{}: {} {}",
+        map.power(u.power).name,
+        u.kind.letter(),
+        map.loc_abbr(u.loc)
+            .to_lowercase()
+            .replace('(', "/")
+            .replace(')', "")
+    )
+}
+
+/// Writes a scenario as one jDip case named `name`: phase, position, dislodged units (with a
+/// `PRESTATE_RESULTS` move from each attacker's province), centre owners when stated, orders, and
+/// the expected position (`positions`) and, for a movement phase, the expected dislodged units.
+pub fn export_case(s: &Scenario, name: &str, positions: &[Unit], dislodged: &[Unit]) -> String {
+    use std::fmt::Write as _;
+    let map = &*s.map;
+    let mut out = String::new();
+    if !s.title.is_empty() {
+        let _ = writeln!(out, "# {}", s.title.replace('\n', " "));
+    }
+    let _ = writeln!(out, "CASE {name}");
+    let ov = s.rules.overrides();
+    if !ov.is_empty() {
+        let spec: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "# {RULES_DIRECTIVE} {}", spec.join(","));
+    }
+    let ph = s.phase.to_string();
+    let mut w = ph.split(' ');
+    let (season, year, kind) = (
+        w.next().unwrap_or(""),
+        w.next().unwrap_or(""),
+        w.next().unwrap_or(""),
+    );
+    let _ = writeln!(out, "PRESTATE_SETPHASE {season} {year}, {kind}");
+    if let Some(owners) = &s.owners {
+        let _ = writeln!(out, "PRESTATE_SUPPLYCENTER_OWNERS");
+        for (i, o) in owners.iter().enumerate() {
+            if let Some(p) = o {
+                let prov = map.province(ProvinceId(i as u16));
+                let _ = writeln!(out, "\t{}: A {}", map.power(*p).name, prov.abbr);
+            }
+        }
+    }
+    let _ = writeln!(out, "PRESTATE");
+    for u in &s.units {
+        let _ = writeln!(out, "\t{}", unit_line(map, u));
+    }
+    if !s.dislodged.is_empty() {
+        let _ = writeln!(out, "PRESTATE_DISLODGED");
+        for d in &s.dislodged {
+            let _ = writeln!(out, "\t{}", unit_line(map, &d.unit));
+        }
+        let _ = writeln!(out, "PRESTATE_RESULTS");
+        for d in &s.dislodged {
+            // The attacker: a unit now standing where the dislodged one stood.
+            let here = map.province_of(d.unit.loc);
+            if let Some(a) = s.units.iter().find(|u| map.province_of(u.loc) == here) {
+                let _ = writeln!(
+                    out,
+                    "\tSUCCESS: {}: {} {}-{}",
+                    map.power(a.power).name,
+                    a.kind.letter(),
+                    map.province(d.attacker_from).abbr,
+                    map.province(here).abbr
+                );
+            }
+        }
+    }
+    let _ = writeln!(out, "ORDERS");
+    for o in &s.orders {
+        let mut ord = o.order.clone();
+        ord.power = None;
+        let _ = writeln!(
+            out,
+            "\t{}: {}",
+            map.power(o.power).name,
+            crate::orders::format_order(map, &ord, crate::orders::NameStyle::Abbr)
+        );
+    }
+    let _ = writeln!(out, "POSTSTATE");
+    for u in positions {
+        let _ = writeln!(out, "\t{}", unit_line(map, u));
+    }
+    if s.phase.kind == PhaseKind::Movement && !dislodged.is_empty() {
+        let _ = writeln!(out, "POSTSTATE_DISLODGED");
+        for u in dislodged {
+            let _ = writeln!(out, "\t{}", unit_line(map, u));
+        }
+    }
+    let _ = writeln!(out, "END");
+    out
 }

@@ -123,3 +123,81 @@ fn unreadable_lines_are_reported_with_their_line_and_the_rest_still_runs() {
         f.problems[0].message
     );
 }
+
+/// Export then import gives back the same positions, orders and expectations, and the exported
+/// file checks; `import` writes scenarios that check too.
+#[test]
+fn export_then_import_round_trips_and_import_writes_scenarios_that_check() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jdip-round-trip");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let out = dir.join("ours.txt");
+    let (code, _, err) = dipsandbox(&[
+        "export",
+        "scenarios/datc",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).expect("written");
+    let f = parse(&text, "ours.txt", Map::standard_arc());
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    let mut compared = 0;
+    for c in &f.cases {
+        let orig = dipsandbox::scenario::Scenario::load(
+            &Path::new("scenarios/datc").join(format!("{}.ron", c.name)),
+        )
+        .expect("the original");
+        let s = &c.scenario;
+        let mut a = orig.units.clone();
+        let mut b = s.units.clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{}", c.name);
+        assert_eq!(s.phase, orig.phase, "{}", c.name);
+        assert_eq!(s.rules, orig.rules, "{}", c.name);
+        assert_eq!(s.orders.len(), orig.orders.len(), "{}", c.name);
+        for (x, y) in s.orders.iter().zip(&orig.orders) {
+            assert_eq!(
+                (x.power, &x.order.kind),
+                (y.power, &y.order.kind),
+                "{}",
+                c.name
+            );
+        }
+        let d1: Vec<_> = s
+            .dislodged
+            .iter()
+            .map(|d| (d.unit, d.attacker_from))
+            .collect();
+        let d2: Vec<_> = orig
+            .dislodged
+            .iter()
+            .map(|d| (d.unit, d.attacker_from))
+            .collect();
+        assert_eq!(d1, d2, "{}", c.name);
+        // The expected position is the original's result under its own rules.
+        let r = dipsandbox::check::run(&orig, None, false).expect("runs");
+        let mut want = r.phase.final_units.clone();
+        let mut got = s
+            .expect
+            .as_ref()
+            .and_then(|e| e.positions.clone())
+            .expect("positions");
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{}", c.name);
+        compared += 1;
+    }
+    assert!(compared > 200, "{compared}");
+    let (code, stdout, _) = dipsandbox(&["check", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stdout}");
+    // import: one scenario per case, each of which checks.
+    let to = dir.join("imported");
+    let (code, stdout, err) = dipsandbox(&["import", FILE, "--to", to.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(stdout.starts_with("167 case(s) written"), "{stdout}");
+    let (code, stdout, _) = dipsandbox(&["check", to.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.ends_with("167 passed, 0 failed\n"), "{stdout}");
+}

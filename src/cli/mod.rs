@@ -5,6 +5,7 @@
 //! - [`explain`]: `explain`, with `--trace` and `--dot`.
 //! - [`advance`]: `advance` to the next phase.
 //! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
+//! - [`jdip`]: `import` and `export` of jDip test files.
 //! - [`info`]: `maps` and `rules`.
 
 mod advance;
@@ -12,6 +13,7 @@ mod check;
 mod diff;
 mod explain;
 mod info;
+mod jdip;
 mod show;
 
 use std::io::IsTerminal;
@@ -121,6 +123,32 @@ enum Command {
         #[arg(long)]
         all_presets: bool,
     },
+    /// Import a jDip test file: one scenario per case (positions-only expectations).
+    ///
+    /// Exit status: 0, or 1 when some line or case could not be imported (reported with its
+    /// line; the others are written).
+    Import {
+        /// The jDip test file.
+        file: PathBuf,
+        /// The folder to write the scenarios to.
+        #[arg(long, value_name = "DIR")]
+        to: PathBuf,
+    },
+    /// Export scenarios to another format (jdip), so that other adjudicators can run them.
+    ///
+    /// A scenario is exported when its own rules meet its expectations (or it has none); the
+    /// expected position is the adjudicated one.
+    Export {
+        /// The format.
+        #[arg(long, default_value = "jdip")]
+        format: String,
+        /// Scenario files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Where to write (default: print).
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// List the maps and their summaries.
     Maps,
     /// List the rule options, their values and the presets.
@@ -219,6 +247,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Diff { paths, all_presets }) => {
             diff::run(&paths, &cli.rules, all_presets, cli.json)
         }
+        Some(Command::Import { file, to }) => jdip::import(&file, &to),
+        Some(Command::Export {
+            format,
+            paths,
+            output,
+        }) => jdip::export(&format, &paths, output.as_deref()),
         Some(Command::Maps) => info::maps(),
         Some(Command::Rules) => info::rules(),
     }

@@ -201,3 +201,21 @@ fn export_then_import_round_trips_and_import_writes_scenarios_that_check() {
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.ends_with("167 passed, 0 failed\n"), "{stdout}");
 }
+
+/// The spellings real files use: glued coasts and dashes (`F spa/nc-mid`, `F spa-nc-mid`),
+/// `spa(sc)`, a missing colon after the power, one-word sea names.
+#[test]
+fn the_spellings_of_real_files_are_taken_in() {
+    let text = "VARIANT_ALL Standard\nCASE quirks\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tFrance: F spa/nc\n\tItaly F gol\n\tEngland: F Baltic\nORDERS\n\tFrance: F spa/nc-mid\n\tItaly F gol-spa(sc)\n\tEngland: F Baltic H\nPOSTSTATE\n\tFrance: F mid\n\tItaly: F spa/sc\n\tEngland: F bal\nEND\nCASE quirks2\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tFrance: F spa-nc\nORDERS\n\tFrance: F spa-nc-mid\nPOSTSTATE\n\tFrance: F mid\nEND\n";
+    let f = parse(text, "q.txt", Map::standard_arc());
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    assert_eq!(f.cases.len(), 2);
+    for c in &f.cases {
+        let r = dipsandbox::check::run(&c.scenario, None, false).expect("runs");
+        let (bad, n, _) = dipsandbox::jdip::compare(&c.scenario, &r);
+        assert!(bad.is_empty() && n == 2, "{}: {bad:?}", c.name);
+    }
+    let s = &f.cases[0].scenario;
+    assert_eq!(s.map.loc_abbr(s.units[0].loc), "Spa(nc)");
+    assert_eq!(s.map.power(s.units[1].power).name, "Italy");
+}

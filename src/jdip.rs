@@ -376,36 +376,31 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         }
         Some(o)
     };
-    // A dislodged unit's attacker: the successful move into its province among the results.
+    // The previous phase's results, parsed once (a line that does not parse says nothing).
+    let results: Vec<(bool, crate::orders::Order)> = r
+        .results
+        .iter()
+        .filter_map(|(_, ok, text)| {
+            let (_, rest) = power_and_rest(&map, text)?;
+            parse_order(&map, rest).ok().map(|o| (*ok, o))
+        })
+        .collect();
+    // A dislodged unit's attacker: the successful move into its province among the results
+    // (by convoy when written so, or when a successful convoy carried it).
     let mut dislodged = Vec::new();
     for (d, (n, _)) in dislodged_units.iter().zip(&r.dislodged) {
         let here = map.province_of(d.loc);
-        let mut from: Option<(ProvinceId, bool)> = None;
-        for (_, ok, text) in &r.results {
-            let Some((_, rest)) = power_and_rest(&map, text) else {
-                continue;
-            };
-            let Ok(o) = parse_order(&map, rest) else {
-                continue;
-            };
-            if let (
-                true,
-                Some(u),
-                OrderKind::Move {
-                    dest, via_convoy, ..
-                },
-            ) = (ok, o.unit, &o.kind)
-                && dest.province == here
-            {
+        let from = results.iter().rev().find_map(|(ok, o)| match (ok, o.unit, &o.kind) {
+            (true, Some(u), OrderKind::Move { dest, via_convoy, .. }) if dest.province == here => {
+                let from = u.loc.province;
                 let convoyed = *via_convoy
-                    || r.results.iter().any(|(_, ok2, t2)| {
-                        *ok2 && power_and_rest(&map, t2)
-                            .and_then(|(_, x)| parse_order(&map, x).ok())
-                            .is_some_and(|c| matches!(c.kind, OrderKind::Convoy { army, .. } if army.unit.loc.province == u.loc.province))
+                    || results.iter().any(|(ok2, c)| {
+                        *ok2 && matches!(&c.kind, OrderKind::Convoy { army, .. } if army.unit.loc.province == from)
                     });
-                from = Some((u.loc.province, convoyed));
+                Some((from, convoyed))
             }
-        }
+            _ => None,
+        });
         let (attacker_from, by_convoy) = from.unwrap_or_else(|| {
             warnings.borrow_mut().push(format!(
                 "line {n}: the results name no attacker of {}; no province is barred to its retreat",
@@ -423,27 +418,18 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     // nobody holds (a standoff).
     let mut contested: Vec<ProvinceId> = Vec::new();
     if phase.kind == PhaseKind::Retreat {
-        let mut failed: Vec<(ProvinceId, usize)> = Vec::new();
-        let mut entered: Vec<ProvinceId> = Vec::new();
-        for (_, ok, text) in &r.results {
-            let Some(o) = power_and_rest(&map, text).and_then(|(_, x)| parse_order(&map, x).ok())
-            else {
-                continue;
-            };
-            if let OrderKind::Move { dest, .. } = o.kind {
-                if *ok {
-                    entered.push(dest.province);
-                } else {
-                    match failed.iter_mut().find(|(p, _)| *p == dest.province) {
-                        Some((_, k)) => *k += 1,
-                        None => failed.push((dest.province, 1)),
-                    }
-                }
-            }
-        }
-        for (p, k) in failed {
+        let moves_into = |ok: bool| {
+            results.iter().filter_map(move |(k, o)| match &o.kind {
+                OrderKind::Move { dest, .. } if *k == ok => Some(dest.province),
+                _ => None,
+            })
+        };
+        let entered: Vec<ProvinceId> = moves_into(true).collect();
+        let failed: Vec<ProvinceId> = moves_into(false).collect();
+        for &p in &failed {
+            let bounces = failed.iter().filter(|q| **q == p).count();
             let held = units.iter().any(|u| map.province_of(u.loc) == p);
-            if k >= 2 && !held && !entered.contains(&p) {
+            if bounces >= 2 && !held && !entered.contains(&p) && !contested.contains(&p) {
                 contested.push(p);
             }
         }
@@ -525,10 +511,7 @@ pub fn with_destroyed_units(s: &Scenario, r: &crate::check::Run) -> (Scenario, V
         && let Some(listed) = &mut expect.dislodged
     {
         let map = &*s.map;
-        let mut occupied = vec![false; map.province_count()];
-        for u in &r.phase.final_units {
-            occupied[map.province_of(u.loc).0 as usize] = true;
-        }
+        let occupied = crate::adjudicator::retreat::occupied(map, &r.phase.final_units);
         for d in &r.phase.dislodged {
             let named = listed
                 .iter()

@@ -161,10 +161,7 @@ pub fn retreat_orders(s: &Scenario, d: usize) -> Vec<Order> {
     let Some(dis) = s.dislodged.get(d) else {
         return Vec::new();
     };
-    let mut occupied = vec![false; map.province_count()];
-    for u in &s.units {
-        occupied[map.province_of(u.loc).0 as usize] = true;
-    }
+    let occupied = crate::adjudicator::retreat::occupied(map, &s.units);
     let me = unit_spec(map, &dis.unit);
     let order = |kind: OrderKind| Order {
         power: None,
@@ -192,10 +189,7 @@ pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
     let map = &*s.map;
     let owners = s.owners_or_home();
     let due = adjustments_due(map, &s.units, &owners);
-    let mut occupied = vec![false; map.province_count()];
-    for u in &s.units {
-        occupied[map.province_of(u.loc).0 as usize] = true;
-    }
+    let occupied = crate::adjudicator::retreat::occupied(map, &s.units);
     let mut out = Vec::new();
     for p in map.power_ids() {
         let n = due[p.0 as usize];

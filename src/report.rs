@@ -294,10 +294,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 /// retreat.
 pub fn retreat_options(s: &Scenario) -> Vec<String> {
     let map = &*s.map;
-    let mut occupied = vec![false; map.province_count()];
-    for u in &s.units {
-        occupied[map.province_of(u.loc).0 as usize] = true;
-    }
+    let occupied = crate::adjudicator::retreat::occupied(map, &s.units);
     s.dislodged
         .iter()
         .map(|d| {

@@ -1,19 +1,10 @@
 //! The command line as a user runs it: output and exit status.
 
+mod common;
+
 use std::process::Command;
 
-fn dipsandbox(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::dipsandbox;
 
 // With no argument: the built-in scenario, its results with reasons, and what to try next.
 #[test]

@@ -3,26 +3,16 @@
 //! completely and passes, with the one case whose v2.4 expectation assumes another rule paired
 //! with that rule in `datc-v2.4.txt.rules`.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
+
+use common::dipsandbox;
 
 use dipsandbox::jdip::{looks_like_jdip, parse};
 use dipsandbox::map::Map;
 
 const FILE: &str = "tests/data/jdip/datc-v2.4.txt";
-
-fn dipsandbox(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn the_v24_suite_imports_completely() {

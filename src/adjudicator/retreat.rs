@@ -11,6 +11,15 @@ fn illegal(reason: impl Into<String>) -> OrderOutcome {
     OrderOutcome::text(Verdict::Illegal, format!("illegal: {}", reason.into()))
 }
 
+/// Which provinces hold one of `units` (dense, by province), as [`retreat_options`] takes it.
+pub fn occupied(map: &Map, units: &[Unit]) -> Vec<bool> {
+    let mut occ = vec![false; map.province_count()];
+    for u in units {
+        occ[map.province_of(u.loc).0 as usize] = true;
+    }
+    occ
+}
+
 /// Where a dislodged unit may retreat: adjacent for its type and coast, empty, not the attacker's
 /// origin (unless the attack came by convoy and 4.A.5 allows it), not left empty by a standoff.
 pub fn retreat_options(
@@ -52,10 +61,7 @@ pub fn adjudicate_retreats(
     orders: &[(PowerId, Order)],
     rules: &Rules,
 ) -> PhaseResult {
-    let mut occupied = vec![false; map.province_count()];
-    for u in units {
-        occupied[map.province_of(u.loc).0 as usize] = true;
-    }
+    let occupied = occupied(map, units);
     let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
     // Per dislodged unit: the orders that apply to it.
     let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); dislodged.len()];

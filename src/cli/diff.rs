@@ -154,13 +154,18 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     for f in files {
         let s = load(f)?;
         let t = preset_table(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        let splits: Vec<bool> = t
+            .rows
+            .iter()
+            .map(|(_, vs)| vs.windows(2).any(|p| p[0] != p[1]))
+            .collect();
+        differs |= splits.contains(&true);
         if json {
             let rows: Vec<Value> = t
                 .rows
                 .iter()
-                .map(|(o, vs)| {
-                    let split = vs.windows(2).any(|p| p[0] != p[1]);
-                    differs |= split;
+                .zip(&splits)
+                .map(|((o, vs), split)| {
                     json!({
                         "order": o,
                         "verdicts": vs.iter().map(|v| verdict_word(*v)).collect::<Vec<_>>(),
@@ -189,14 +194,12 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             head.push_str(&format!("  {p:<8}"));
         }
         println!("{}", head.trim_end());
-        for (order, vs) in &t.rows {
+        for ((order, vs), split) in t.rows.iter().zip(&splits) {
             let mut line = format!("  {order:<w$}");
             for v in vs {
                 line.push_str(&format!("  {:<8}", verdict_word(*v)));
             }
-            let split = vs.windows(2).any(|p| p[0] != p[1]);
-            differs |= split;
-            if split {
+            if *split {
                 line.push_str("  ← differs");
             }
             println!("{}", line.trim_end());
@@ -216,43 +219,43 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
 }
 
 fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
+    // Each case's deciders, computed once; then printed as JSON or text.
+    let mut found: Vec<(&PathBuf, String, Vec<Decider>)> = Vec::new();
+    for f in files {
+        let s = load(f)?;
+        let ds = deciders(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        found.push((f, s.title, ds));
+    }
+    let decided = found.iter().filter(|(_, _, ds)| !ds.is_empty()).count();
+    let code = if decided > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
     if json {
-        let mut docs = Vec::new();
-        let mut decided = 0;
-        for f in files {
-            let s = load(f)?;
-            let ds = deciders(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
-            decided += usize::from(!ds.is_empty());
-            let list: Vec<Value> = ds
-                .iter()
-                .map(|d| {
-                    json!({
-                        "field": d.field, "value": d.value, "issue": d.issue, "changes": d.changes,
+        let docs: Vec<Value> = found
+            .iter()
+            .map(|(f, title, ds)| {
+                let list: Vec<Value> = ds
+                    .iter()
+                    .map(|d| {
+                        json!({
+                            "field": d.field, "value": d.value, "issue": d.issue, "changes": d.changes,
+                        })
                     })
-                })
-                .collect();
-            docs.push(json!({
-                "file": f.display().to_string(),
-                "title": s.title,
-                "deciders": list,
-            }));
-        }
+                    .collect();
+                json!({ "file": f.display().to_string(), "title": title, "deciders": list })
+            })
+            .collect();
         println!(
             "{:#}",
             json!({ "schema": "dipsandbox.deciders/1", "cases": docs })
         );
-        return Ok(if decided > 0 {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(code);
     }
     // Per option value: the cases it decides.
     let mut by_option: Vec<(String, &'static str, Vec<String>)> = Vec::new();
-    let mut decided = 0;
-    for f in files {
-        let s = load(f)?;
-        let ds: Vec<Decider> = deciders(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+    for (f, title, ds) in &found {
         let name = f.file_stem().map_or_else(
             || f.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -260,14 +263,12 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
         if ds.is_empty() {
             if !folder {
                 println!(
-                    "{} ({}): no single option changes the result",
-                    f.display(),
-                    s.title
+                    "{} ({title}): no single option changes the result",
+                    f.display()
                 );
             }
             continue;
         }
-        decided += 1;
         let list: Vec<String> = ds
             .iter()
             .map(|d| format!("{}={} ({})", d.field, d.value, d.changes))
@@ -295,9 +296,5 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
             );
         }
     }
-    Ok(if decided > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(code)
 }

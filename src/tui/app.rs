@@ -24,6 +24,34 @@ use crate::map::{ProvinceId, UnitKind};
 use crate::rules::Rules;
 use crate::scenario::Scenario;
 
+/// What a key did to a one-line prompt.
+enum LineKey {
+    /// It changed the text (a character, backspace, ctrl-u).
+    Edited,
+    /// Enter: take the text.
+    Enter,
+    /// Esc: drop the prompt.
+    Esc,
+    /// Nothing.
+    Other,
+}
+
+/// Applies a key to a one-line prompt's text: characters type, backspace deletes, ctrl-u clears.
+fn edit_line(text: &mut String, k: &KeyEvent) -> LineKey {
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    match k.code {
+        KeyCode::Char('u') if ctrl => text.clear(),
+        KeyCode::Char(c) if !ctrl && !k.modifiers.contains(KeyModifiers::ALT) => text.push(c),
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Enter => return LineKey::Enter,
+        KeyCode::Esc => return LineKey::Esc,
+        _ => return LineKey::Other,
+    }
+    LineKey::Edited
+}
+
 /// The views, one per tab.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -301,20 +329,13 @@ impl App {
         let map = self.session.scenario().map.clone();
         match &mut self.popup {
             Some(Popup::Field(field, text)) => {
-                match (k.code, text_char) {
-                    (KeyCode::Char('u'), None) if k.modifiers.contains(KeyModifiers::CONTROL) => {
-                        text.clear()
-                    }
-                    (_, Some(c)) => text.push(c),
-                    (KeyCode::Backspace, _) => {
-                        text.pop();
-                    }
-                    (KeyCode::Enter, _) => {
+                match edit_line(text, &k) {
+                    LineKey::Enter => {
                         let (f, t) = (*field, text.clone());
                         self.commit_field(f, t);
                     }
-                    (KeyCode::Esc, _) => self.popup = None,
-                    _ => {}
+                    LineKey::Esc => self.popup = None,
+                    LineKey::Edited | LineKey::Other => {}
                 }
                 return;
             }
@@ -343,35 +364,27 @@ impl App {
                 }
             }
             Some(Popup::Goto(text)) => {
-                match (k.code, text_char) {
-                    (_, Some(c)) => text.push(c),
-                    (KeyCode::Backspace, _) => {
-                        text.pop();
-                    }
-                    (KeyCode::Enter, _) => {
+                match edit_line(text, &k) {
+                    LineKey::Enter => {
                         let t = text.clone();
                         self.popup = None;
                         self.goto(&t);
                     }
-                    (KeyCode::Esc, _) => self.popup = None,
-                    _ => {}
+                    LineKey::Esc => self.popup = None,
+                    LineKey::Edited | LineKey::Other => {}
                 }
                 return;
             }
             Some(Popup::SaveAs(text)) => {
-                match (k.code, text_char) {
-                    (_, Some(c)) => text.push(c),
-                    (KeyCode::Backspace, _) => {
-                        text.pop();
-                    }
-                    (KeyCode::Enter, _) => {
+                match edit_line(text, &k) {
+                    LineKey::Enter => {
                         let t = text.clone();
                         self.popup = None;
                         let path = self.save_as_path(&t);
                         self.save_to(path, false);
                     }
-                    (KeyCode::Esc, _) => self.popup = None,
-                    _ => {}
+                    LineKey::Esc => self.popup = None,
+                    LineKey::Edited | LineKey::Other => {}
                 }
                 return;
             }
@@ -966,22 +979,15 @@ impl App {
                 }
             }
             Choice::New(kind) => {
+                // A new scenario keeps the map the current one uses.
                 let next = match kind {
-                    NewKind::Opening => crate::scenario::Scenario::opening(map, "standard"),
-                    NewKind::Empty => crate::scenario::Scenario::empty(map, "standard"),
+                    NewKind::Opening => crate::scenario::Scenario::opening(map, &s.map_ref),
+                    NewKind::Empty => crate::scenario::Scenario::empty(map, &s.map_ref),
                     NewKind::Copy => {
                         let mut c = s.clone();
                         c.title = format!("Copy of {}", c.title);
                         c
                     }
-                };
-                let next = match kind {
-                    NewKind::Copy => next,
-                    // A new scenario keeps the map the current one uses.
-                    _ => crate::scenario::Scenario {
-                        map_ref: s.map_ref.clone(),
-                        ..next
-                    },
                 };
                 if self.apply(Edit::Replace(Box::new(next))) {
                     self.session.path = None;

@@ -122,17 +122,10 @@ impl Browser {
 
     /// The entries that match the filter: every word of it appears in the label (any case).
     pub fn visible(&self) -> Vec<&Entry> {
-        let words: Vec<String> = self
-            .filter
-            .split_whitespace()
-            .map(|w| w.to_lowercase())
-            .collect();
+        let words = super::editor::words(&self.filter);
         self.entries
             .iter()
-            .filter(|e| {
-                let l = e.label.to_lowercase();
-                words.iter().all(|w| l.contains(w.as_str()))
-            })
+            .filter(|e| super::editor::matches(&words, &e.label))
             .collect()
     }
 

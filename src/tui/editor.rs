@@ -144,11 +144,13 @@ impl Menu {
     }
 }
 
-fn words(filter: &str) -> Vec<String> {
+/// The words of a filter, lower case.
+pub fn words(filter: &str) -> Vec<String> {
     filter.split_whitespace().map(str::to_lowercase).collect()
 }
 
-fn matches(words: &[String], label: &str) -> bool {
+/// Whether every word of a filter (from [`words`]) appears in a label, in any case.
+pub fn matches(words: &[String], label: &str) -> bool {
     let l = label.to_lowercase();
     words.iter().all(|w| l.contains(w.as_str()))
 }

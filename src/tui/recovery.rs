@@ -127,13 +127,7 @@ pub fn find(dir: &Path) -> Option<Found> {
         if pid == std::process::id() || running(pid) {
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let source = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix(HEADER))
-            .filter(|s| *s != NEW)
-            .map(PathBuf::from);
+        let source = find_source(&path);
         let modified = e.metadata().and_then(|m| m.modified()).ok();
         found.push(Found {
             path,

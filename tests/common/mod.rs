@@ -1,5 +1,5 @@
-//! Helpers shared by the TUI tests: hermetic folders, an app on a scenario, a scripted run on
-//! a `TestBackend`, and the screen as text.
+//! Helpers shared by the tests: hermetic folders, an app on a scenario, a scripted run on a
+//! `TestBackend`, the screen as text, and the real binary run with its output.
 
 #![allow(dead_code)]
 
@@ -77,4 +77,18 @@ pub fn order(province: &str, text: &str) -> Script {
         .and_keys("i")
         .and_text(text)
         .and_keys("enter")
+}
+
+/// Runs the real binary: exit status, stdout, stderr.
+pub fn dipsandbox(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -22,6 +22,23 @@ fn popup_rect(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
+/// Draws a popup's key hint on the last row of its inner area.
+fn draw_hint(frame: &mut Frame, app: &App, inner: Rect, text: &str) {
+    let row = Rect::new(
+        inner.x,
+        inner.y + inner.height.saturating_sub(1),
+        inner.width,
+        1,
+    );
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            fit(text, inner.width as usize),
+            app.theme.dim(),
+        )),
+        row,
+    );
+}
+
 /// Draws a menu popup.
 pub fn draw_menu(frame: &mut Frame, app: &App, m: &Menu) {
     let t = &app.theme;
@@ -64,18 +81,11 @@ pub fn draw_menu(frame: &mut Frame, app: &App, m: &Menu) {
         lines.push(Line::styled("(nothing matches the filter)", t.dim()));
     }
     frame.render_widget(Paragraph::new(lines), inner);
-    let hint = Rect::new(
-        inner.x,
-        inner.y + inner.height.saturating_sub(1),
-        inner.width,
-        1,
-    );
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            fit("type to filter · ↑↓ · enter chooses · esc cancels", w),
-            t.dim(),
-        )),
-        hint,
+    draw_hint(
+        frame,
+        app,
+        inner,
+        "type to filter · ↑↓ · enter chooses · esc cancels",
     );
 }
 
@@ -203,21 +213,11 @@ pub fn draw_order(frame: &mut Frame, app: &App, e: &OrderEditor) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
-    let hint = Rect::new(
-        inner.x,
-        inner.y + inner.height.saturating_sub(1),
-        inner.width,
-        1,
-    );
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            fit(
-                "↑↓ choose · enter writes the order · tab completes · ctrl-u clears · esc cancels",
-                w,
-            ),
-            t.dim(),
-        )),
-        hint,
+    draw_hint(
+        frame,
+        app,
+        inner,
+        "↑↓ choose · enter writes the order · tab completes · ctrl-u clears · esc cancels",
     );
 }
 

@@ -610,3 +610,34 @@ fn snapshots_of_the_editor_screens() {
         insta::assert_snapshot!(format!("new_menu_{w}x{h}"), t);
     }
 }
+
+#[test]
+fn an_order_spelled_in_full_is_found_in_the_menu_and_keeps_its_spelling() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "full-spelling");
+    run_script(&mut a, 120, 40, goto("eng").and_keys("i"));
+    let Some(Popup::Order(e)) = &a.popup else {
+        panic!("the order editor is open")
+    };
+    assert_eq!(e.text, "F English Channel Convoys A Brest - London");
+    assert!(
+        matches!(e.rows()[0], Row::Offer(_)),
+        "one row for the order, not two"
+    );
+    assert_eq!(
+        e.rows().iter().filter(|r| matches!(r, Row::Typed)).count(),
+        0
+    );
+    run(&mut a, 120, 40, "enter");
+    let s = a.session.scenario();
+    assert!(
+        s.orders
+            .iter()
+            .any(|o| o.text == "F English Channel Convoys A Brest - London")
+    );
+    assert!(
+        a.session
+            .expectations
+            .as_ref()
+            .is_some_and(|(bad, _)| bad.is_empty())
+    );
+}

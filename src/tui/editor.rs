@@ -208,6 +208,9 @@ pub struct OrderEditor {
     pub row: usize,
     /// How the text parses.
     pub parsed: Parsed,
+    /// The typed order, when it parses, without its power (to find it among the offers however
+    /// it is spelled).
+    typed_order: Option<Order>,
     /// Tab completion in progress.
     pub completion: Option<Completion>,
     /// The text is the order being replaced, untouched: the first character typed replaces it
@@ -261,6 +264,7 @@ impl OrderEditor {
             text,
             row: 0,
             parsed: Parsed::Empty,
+            typed_order: None,
             completion: None,
             prefilled: false,
         };
@@ -278,7 +282,10 @@ impl OrderEditor {
                 .to_lowercase()
         };
         let typed = norm(&self.text);
-        let same = self.offers.iter().find(|o| norm(&o.text) == typed);
+        let same = self
+            .offers
+            .iter()
+            .find(|o| self.typed_order.as_ref() == Some(&o.order) || norm(&o.text) == typed);
         let mut out = Vec::new();
         match same {
             // The typed text is one of the offers: that offer first, no separate row.
@@ -336,14 +343,19 @@ impl OrderEditor {
     }
 
     fn reparse(&mut self, map: &Map) {
+        self.typed_order = None;
         self.parsed = if self.text.trim().is_empty() {
             Parsed::Empty
         } else {
             match parse_order(map, &self.text) {
-                Ok(o) => Parsed::Valid(
-                    format_order(map, &o, NameStyle::Full),
-                    o.power.or(self.power),
-                ),
+                Ok(o) => {
+                    let parsed = Parsed::Valid(
+                        format_order(map, &o, NameStyle::Full),
+                        o.power.or(self.power),
+                    );
+                    self.typed_order = Some(Order { power: None, ..o });
+                    parsed
+                }
                 Err(e) => Parsed::Invalid(e),
             }
         };
@@ -353,6 +365,10 @@ impl OrderEditor {
     /// The order to write on Enter: `(power, text)`, or why there is none.
     pub fn chosen(&self) -> Result<(PowerId, String), String> {
         match self.rows().get(self.row) {
+            // The typed order, however it is spelled, keeps the user's spelling.
+            Some(Row::Offer(o)) if self.typed_order.as_ref() == Some(&o.order) => {
+                Ok((o.power, self.text.trim().to_string()))
+            }
             Some(Row::Offer(o)) => Ok((o.power, o.text.clone())),
             Some(Row::Typed) => match &self.parsed {
                 Parsed::Valid(_, Some(p)) => Ok((*p, self.text.trim().to_string())),

@@ -14,6 +14,8 @@
 //!   disorder, with outcomes that give their reasons.
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
+//! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B equations,
+//!   by exhaustive search independent of the resolver (0, 1 or several: where a backup rule decides).
 //! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
@@ -36,6 +38,7 @@ pub mod edit;
 pub mod error;
 pub mod jdip;
 pub mod map;
+pub mod oracle;
 pub mod menu;
 pub mod orders;
 pub mod report;

@@ -564,6 +564,14 @@ impl Report<'_, '_> {
 }
 
 impl MovementResult {
+    /// Whether a backup rule decided anything (circular movement, Szykman, All Hold, or the
+    /// last-resort failure of a cycle): the equations alone had no single solution somewhere.
+    pub fn backup_applied(&self) -> bool {
+        self.graph.forced.iter().any(|f| *f)
+            || !self.cancelled_convoys.is_empty()
+            || !self.forced_hold.is_empty()
+    }
+
     /// The phase-level view: outcomes, final units, dislodged units, standoffs.
     pub fn phase(&self) -> PhaseResult {
         PhaseResult {

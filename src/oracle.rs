@@ -37,6 +37,7 @@
 
 use std::cell::RefCell;
 
+use crate::adjudicator::MovementResult;
 use crate::adjudicator::legality::{self, Route, UnitOrder};
 use crate::adjudicator::resolver::NodeKind;
 use crate::board::Unit;
@@ -115,12 +116,15 @@ pub struct Oracle {
     pub count: u128,
     /// Guesses made.
     pub steps: u64,
+    /// Per unit, the submitted order that applies to it (from the legality step).
+    pub source: Vec<Option<usize>>,
     /// The equations, to derive strengths and dislodgements from an assignment.
     eqs: Equations,
 }
 
-/// Values of all decisions of one solution, with everything derived from them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The values of one unit's decisions in a solution, with everything derived from them. A field
+/// is `None` where the unit has no such decision, or where it reads a group with no solution.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UnitValues {
     /// MOVE (movers).
     pub moves: Option<bool>,
@@ -129,27 +133,87 @@ pub struct UnitValues {
     /// PATH (moves that may go by convoy).
     pub path: Option<bool>,
     /// DISLODGE.
-    pub dislodged: bool,
+    pub dislodged: Option<bool>,
     /// ATTACK STRENGTH (movers).
     pub attack: Option<i32>,
     /// HOLD STRENGTH of the unit's province.
-    pub hold: i32,
+    pub hold: Option<i32>,
     /// PREVENT STRENGTH (movers).
     pub prevent: Option<i32>,
     /// DEFEND STRENGTH (movers).
     pub defend: Option<i32>,
 }
 
+impl UnitValues {
+    /// Each decision with its value (1/0 for yes/no decisions), in DATC order; `None` where
+    /// the unit has no such decision or its value is not known.
+    pub fn entries(&self) -> [(NodeKind, Option<i32>); 8] {
+        let b = |x: Option<bool>| x.map(i32::from);
+        [
+            (NodeKind::Move, b(self.moves)),
+            (NodeKind::Support, b(self.support)),
+            (NodeKind::Dislodge, b(self.dislodged)),
+            (NodeKind::Path, b(self.path)),
+            (NodeKind::Attack, self.attack),
+            (NodeKind::Hold, self.hold),
+            (NodeKind::Prevent, self.prevent),
+            (NodeKind::Defend, self.defend),
+        ]
+    }
+}
+
+/// A decision on which the resolver and the oracle's only solution differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The unit.
+    pub unit: usize,
+    /// The decision.
+    pub kind: NodeKind,
+    /// The oracle's value.
+    pub oracle: Option<i32>,
+    /// The resolver's value.
+    pub resolver: Option<i32>,
+}
+
+/// How the resolver's result stands against the equations (DATC 5.B.9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// One solution, and the resolver returned it without a backup rule.
+    TakesTheSolution,
+    /// None or several solutions, and the resolver applied a backup rule.
+    BackupDecides,
+    /// One solution, but the resolver's values differ from it.
+    Differs(Vec<Disagreement>),
+    /// One solution, but the resolver applied a backup rule anyway.
+    NeedlessBackup,
+    /// None or several solutions, but the resolver applied no backup rule.
+    MissingBackup,
+}
+
+impl Agreement {
+    /// Whether the resolver did what DATC 5.B.9 asks.
+    pub fn is_agreement(&self) -> bool {
+        matches!(self, Agreement::TakesTheSolution | Agreement::BackupDecides)
+    }
+}
+
 impl Oracle {
-    /// The values of every unit's decisions in a solution of the whole phase, given by one
-    /// solution index per group (`pick[g]` indexes `groups[g].solutions`). None when an index
-    /// is out of range.
-    pub fn values(&self, pick: &[usize]) -> Option<Vec<UnitValues>> {
+    /// The values of every unit's decisions with `pick[g]` the solution taken for group `g`
+    /// (an index into its kept solutions; `None`, or an index out of range, leaves the group's
+    /// decisions unknown, and so whatever is derived from them).
+    pub fn values(&self, pick: &[Option<usize>]) -> Vec<UnitValues> {
         let mut a: Vec<Option<bool>> = vec![None; self.decisions.len()];
         for (g, group) in self.groups.iter().enumerate() {
-            let sol = group.solutions.get(*pick.get(g)?)?;
+            let Some(sol) = pick
+                .get(g)
+                .copied()
+                .flatten()
+                .and_then(|k| group.solutions.get(k))
+            else {
+                continue;
+            };
             for (k, &d) in group.decisions.iter().enumerate() {
-                a[d as usize] = Some(sol[k]);
+                a[d as usize] = sol.get(k).copied();
             }
         }
         let vals = Partial(&a);
@@ -158,35 +222,84 @@ impl Oracle {
             .map(|u| {
                 let var = |v: u32| if v == NONE { None } else { vals.get(v) };
                 let mover = e.is_mover(u);
-                Some(UnitValues {
+                let if_mover = |x: Option<i32>| if mover { x } else { None };
+                UnitValues {
                     moves: var(e.var_move[u]),
                     support: var(e.var_support[u]),
                     path: var(e.var_path[u]),
-                    dislodged: e.dislodged(u, &vals)?,
-                    attack: if mover { Some(e.attack(u, &vals)?) } else { None },
-                    hold: e.hold(e.here[u], &vals)?,
-                    prevent: if mover {
-                        Some(e.prevent(u, &vals)?)
-                    } else {
-                        None
-                    },
-                    defend: if mover { Some(e.defend(u, &vals)?) } else { None },
-                })
+                    dislodged: e.dislodged(u, &vals),
+                    attack: if_mover(e.attack(u, &vals)),
+                    hold: e.hold(e.here[u], &vals),
+                    prevent: if_mover(e.prevent(u, &vals)),
+                    defend: if_mover(e.defend(u, &vals)),
+                }
             })
             .collect()
     }
 
     /// The whole phase's only solution, when there is exactly one.
     pub fn unique(&self) -> Option<Vec<UnitValues>> {
-        if self.count != 1 {
-            return None;
-        }
-        self.values(&vec![0; self.groups.len()])
+        (self.count == 1).then(|| self.values(&vec![Some(0); self.groups.len()]))
     }
 
-    /// The groups with no solution or with several: where a backup rule must decide.
-    pub fn undecided(&self) -> impl Iterator<Item = &Group> {
-        self.groups.iter().filter(|g| g.count != 1)
+    /// The values of each kept solution of group `g`, the other groups at their first
+    /// solution (or unknown, for a group with none).
+    pub fn group_values(&self, g: usize) -> Vec<Vec<UnitValues>> {
+        let Some(group) = self.groups.get(g) else {
+            return Vec::new();
+        };
+        let base: Vec<Option<usize>> = self
+            .groups
+            .iter()
+            .map(|h| (!h.solutions.is_empty()).then_some(0))
+            .collect();
+        (0..group.solutions.len())
+            .map(|k| {
+                let mut pick = base.clone();
+                pick[g] = Some(k);
+                self.values(&pick)
+            })
+            .collect()
+    }
+
+    /// The groups with no solution or with several (by index): where a backup rule must decide.
+    pub fn undecided(&self) -> impl Iterator<Item = (usize, &Group)> {
+        self.groups.iter().enumerate().filter(|(_, g)| g.count != 1)
+    }
+
+    /// The resolver's result against the equations: DATC 5.B.9 asks that a lone solution be
+    /// taken, without a backup rule, and that a backup rule decide where there is none or
+    /// several.
+    pub fn judge(&self, r: &MovementResult) -> Agreement {
+        let backup = r.backup_applied();
+        let Some(values) = self.unique() else {
+            return if backup {
+                Agreement::BackupDecides
+            } else {
+                Agreement::MissingBackup
+            };
+        };
+        let mut diffs = Vec::new();
+        for (u, v) in values.iter().enumerate() {
+            for (kind, ours) in v.entries() {
+                let theirs = r.graph.node_of(u, kind).map(|id| r.graph.value(id));
+                if ours != theirs {
+                    diffs.push(Disagreement {
+                        unit: u,
+                        kind,
+                        oracle: ours,
+                        resolver: theirs,
+                    });
+                }
+            }
+        }
+        if !diffs.is_empty() {
+            Agreement::Differs(diffs)
+        } else if backup {
+            Agreement::NeedlessBackup
+        } else {
+            Agreement::TakesTheSolution
+        }
     }
 }
 
@@ -260,6 +373,7 @@ pub fn solve(
         groups,
         count,
         steps,
+        source: prepared.source,
         eqs,
     })
 }

@@ -4,6 +4,7 @@
 //! - [`check`]: `check` over files and folders.
 //! - [`explain`]: `explain`, with `--trace` and `--dot`.
 //! - [`advance`]: `advance` to the next phase.
+//! - [`solve`]: `solve`: the equation oracle's count of solutions, against the resolver.
 //! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
 //! - [`jdip`]: `import` and `export` of jDip test files.
 //! - [`info`]: `maps` and `rules`.
@@ -15,6 +16,7 @@ mod explain;
 mod info;
 mod jdip;
 mod show;
+mod solve;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -23,6 +25,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use color_eyre::eyre::{Result, eyre};
 
+use dipsandbox::oracle::Limits;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
 
@@ -36,6 +39,7 @@ Examples:
   dipsandbox explain scenarios/datc/6.F.16.ron --trace --dot pandin.dot
   dipsandbox explain FILE --rules 1982         the same orders under the 1982 paradox rule
   dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
+  dipsandbox solve scenarios/datc/6.F.14.ron   how many solutions the equations have (2: a paradox)
   dipsandbox advance FILE -o NEXT.ron          adjudicate and write the next phase, ready for orders
   dipsandbox maps                              the maps and their summaries";
 
@@ -56,7 +60,8 @@ pub struct Cli {
     /// Given once, except for `diff`, which compares two.
     #[arg(long, global = true, value_name = "RULES")]
     rules: Vec<String>,
-    /// Machine-readable output for `check`, `explain` and `diff` (schemas in docs/json.md).
+    /// Machine-readable output for `check`, `explain`, `solve` and `diff` (schemas in
+    /// docs/json.md).
     #[arg(long, global = true)]
     json: bool,
     #[command(subcommand)]
@@ -108,6 +113,19 @@ enum Command {
         /// Where to write the next phase (default: print it).
         #[arg(short, long, value_name = "NEXT.ron")]
         output: Option<PathBuf>,
+    },
+    /// Count the solutions of a movement phase's DATC 5.B equations by exhaustive search (no
+    /// backup rule), show the decisions on which they differ, and check the resolver against
+    /// them: one solution must be taken as it is, none or several need a backup rule.
+    ///
+    /// Exit status: 0 the resolver does what DATC 5.B.9 asks, 1 it does not, 2 an input could not
+    /// be read (or is not a movement phase), 3 too large to search within --limit.
+    Solve {
+        /// The scenario file.
+        file: PathBuf,
+        /// The most guesses the search may make before it gives up.
+        #[arg(long, value_name = "GUESSES", default_value_t = Limits::default().steps)]
+        limit: u64,
     },
     /// Compare a scenario's result under two rule sets (`--rules A --rules B`, or the
     /// scenario's own and `--rules B`), under every preset (`--all-presets`), or, with no
@@ -210,10 +228,15 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
     };
     let json_ok = matches!(
         cli.command,
-        Some(Command::Check { .. } | Command::Explain { .. } | Command::Diff { .. })
+        Some(
+            Command::Check { .. }
+                | Command::Explain { .. }
+                | Command::Solve { .. }
+                | Command::Diff { .. }
+        )
     );
     if cli.json && !json_ok {
-        return Err(eyre!("--json is for check, explain and diff"));
+        return Err(eyre!("--json is for check, explain, solve and diff"));
     }
     match cli.command {
         None => {
@@ -244,6 +267,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Advance { file, output }) => {
             advance::advance(&load(&file)?, rules, output.as_deref())
         }
+        Some(Command::Solve { file, limit }) if cli.json => {
+            solve::solve_json(&load(&file)?, rules, limit)
+        }
+        Some(Command::Solve { file, limit }) => solve::solve_text(&load(&file)?, rules, limit),
         Some(Command::Diff { paths, all_presets }) => {
             diff::run(&paths, &cli.rules, all_presets, cli.json)
         }

@@ -155,6 +155,43 @@ fn circular_movement_is_named() {
     assert!(t.contains("circular movement"), "{t}");
 }
 
+/// Beside the stepper, the equation oracle's count: two solutions for the simple convoy paradox,
+/// none for Pandin's, one for a bounce; and it follows a change of rules (Pandin under 1982 has
+/// one).
+#[test]
+fn the_stepper_shows_how_many_solutions_the_equations_have() {
+    for (file, line) in [
+        (
+            "scenarios/datc/6.F.14.ron",
+            "2 solutions: the backup rule decides",
+        ),
+        (
+            "scenarios/datc/6.F.16.ron",
+            "0 solutions: the backup rule decides",
+        ),
+        (
+            "scenarios/datc/6.A.11.ron",
+            "1 solution: the equations decide",
+        ),
+    ] {
+        for (w, h) in [(120, 40), (80, 24)] {
+            let mut a = app(Some(file), "solutions");
+            let t = text(&run(&mut a, w, h, "2"));
+            assert!(t.contains(line), "{file} at {w}x{h}:\n{t}");
+        }
+    }
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "solutions-rules");
+    run(&mut a, 120, 40, "3 j l l");
+    assert_eq!(a.session.rules.paradox.as_str(), "Rule1982");
+    let t = text(&run(&mut a, 120, 40, "2"));
+    assert!(t.contains("1 solution: the equations decide"), "{t}");
+    // The count is drawn in the colour of cycles where a backup rule decides.
+    let mut a = app(Some("scenarios/datc/6.F.14.ron"), "solutions-colour");
+    let buf = run(&mut a, 120, 40, "2");
+    let (x, y) = find(&buf, "2 solutions").expect("count shown");
+    assert_eq!(buf[(x, y)].fg, a.theme.cycle().fg.unwrap_or(Color::Reset));
+}
+
 #[test]
 fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
     let mut a = app(Some("scenarios/datc/6.F.16.ron"), "rules");

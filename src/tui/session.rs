@@ -12,6 +12,7 @@ use crate::adjudicator::{Verdict, value_text};
 use crate::check::{Run, compare, run};
 use crate::edit::{Edit, EditError, Editor};
 use crate::map::ProvinceId;
+use crate::oracle::{Limits, solve};
 use crate::orders::{NameStyle, OrderKind, format_order};
 use crate::rules::{PRESETS, Rules};
 use crate::scenario::Scenario;
@@ -39,8 +40,49 @@ pub struct Session {
     pub compare: Run,
     /// Mismatches with the scenario's expectations and the number of checks, if it has any.
     pub expectations: Option<(Vec<String>, usize)>,
+    /// What the equation oracle says of the phase under `rules` (movement phases only).
+    pub equations: Option<Equations>,
     /// Counts changes to the scenario or its saved state (the recovery file follows it).
     pub generation: u64,
+}
+
+/// The equation oracle's answer for the loaded movement phase, shown beside the stepper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Equations {
+    /// The number of solutions of the DATC 5.B equations, and whether the resolver did what
+    /// DATC 5.B.9 asks (took a lone solution; applied a backup rule otherwise).
+    Solutions {
+        /// How many (saturating).
+        count: u128,
+        /// Whether the resolver agrees with the equations.
+        agrees: bool,
+    },
+    /// Too many guesses for the interactive limit.
+    TooLarge,
+}
+
+impl Equations {
+    /// The guesses the TUI allows the oracle on each change (a tenth of the command line's).
+    pub const STEPS: u64 = 100_000;
+
+    /// In words, for the stepper: `2 solutions: the backup rule decides`.
+    pub fn text(self) -> String {
+        match self {
+            Equations::Solutions { count, agrees } => {
+                let what = match count {
+                    0 => "0 solutions: the backup rule decides".to_string(),
+                    1 => "1 solution: the equations decide".to_string(),
+                    n => format!("{n} solutions: the backup rule decides"),
+                };
+                if agrees {
+                    what
+                } else {
+                    format!("{what} — the resolver DISAGREES (dipsandbox solve)")
+                }
+            }
+            Equations::TooLarge => "too large to count the solutions".into(),
+        }
+    }
 }
 
 /// Why a scenario could not be opened.
@@ -68,6 +110,7 @@ impl Session {
             compare_rules,
             compare: c,
             expectations: None,
+            equations: None,
             generation: 0,
         };
         s.refresh();
@@ -185,6 +228,20 @@ impl Session {
             .expect
             .as_ref()
             .map(|_| compare(self.scenario(), &self.run));
+        self.equations = self.run.movement.as_ref().map(|m| {
+            let s = self.scenario();
+            let limits = Limits {
+                steps: Equations::STEPS,
+                ..Limits::default()
+            };
+            match solve(&s.map, &s.units, &self.run.orders, &self.rules, limits) {
+                Ok(o) => Equations::Solutions {
+                    count: o.count,
+                    agrees: o.judge(m).is_agreement(),
+                },
+                Err(_) => Equations::TooLarge,
+            }
+        });
     }
 
     /// Re-adjudicates under other rules (the stepper starts at the end again).

@@ -1,6 +1,7 @@
 //! The decisions panel: every decision of the resolver, its value (or bounds) as of the
 //! stepper's cursor, and whether it is open, settled, in a cycle or forced by a backup rule;
-//! `•` marks the decisions that decided the selected order.
+//! `•` marks the decisions that decided the selected order. The first row gives the equation
+//! oracle's count: one solution (the equations decide) or none or several (a backup rule does).
 
 use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
@@ -11,6 +12,7 @@ use ratatui::widgets::Paragraph;
 use super::{Panes, fit, panel, scroll};
 use crate::tui::app::App;
 use crate::tui::keymap::Context;
+use crate::tui::session::Equations;
 
 /// The marker and style of a decision as of the cursor: `↺` in a cycle, `!` forced by a
 /// backup rule, `?` open, ` ` settled.
@@ -39,7 +41,19 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let open = (0..n as u32).filter(|&id| !st.resolved(id)).count();
     let title = format!(" Decisions ({n}, {open} open) ");
     frame.render_widget(panel(app, title, Context::Decisions), area);
-    let inner = area.inner(Margin::new(1, 1));
+    let (head, inner) = split_head(area);
+    if let Some(eq) = s.equations {
+        let style = match eq {
+            Equations::Solutions { agrees: false, .. } => app.theme.error(),
+            Equations::Solutions { count: 1, .. } => app.theme.dim(),
+            _ => app.theme.cycle(),
+        };
+        let text = eq.text();
+        frame.render_widget(
+            Paragraph::new(Line::styled(fit(&text, head.width as usize), style)),
+            head,
+        );
+    }
     let h = inner.height as usize;
     let top = scroll(app.decision, n, h);
     let touched = st
@@ -77,9 +91,24 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// The panel's first row (the equation oracle's count) and the rows of decisions below it.
+fn split_head(area: Rect) -> (Rect, Rect) {
+    let inner = area.inner(Margin::new(1, 1));
+    let head = Rect {
+        height: inner.height.min(1),
+        ..inner
+    };
+    let rows = Rect {
+        y: inner.y + head.height,
+        height: inner.height - head.height,
+        ..inner
+    };
+    (head, rows)
+}
+
 /// The decision under a click at row `y`.
 pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
-    let inner = panes.decisions?.inner(Margin::new(1, 1));
+    let (_, inner) = split_head(panes.decisions?);
     let n = app.session.run.movement.as_ref()?.graph.nodes.len();
     if y < inner.y || y >= inner.bottom() {
         return None;

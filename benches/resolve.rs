@@ -1,5 +1,6 @@
-//! Benchmarks of the movement adjudicator. Positions and orders are parsed once, outside the
-//! timing loop; only `adjudicate_movement` (or its traced twin) is measured.
+//! Benchmarks of the movement adjudicator and the equation oracle. Positions and orders are
+//! parsed once, outside the timing loop; only `adjudicate_movement` (or its traced twin) and
+//! `oracle::solve` are measured.
 //!
 //! Run with `cargo bench --bench resolve` (add `-- --warm-up-time 1 --measurement-time 2` for a
 //! quick run).
@@ -224,5 +225,33 @@ fn bench_resolve(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_resolve);
+/// The equation oracle (`dipsandbox solve`) on the same positions: 22 units with no cycle, the
+/// six of Pandin's paradox (no solution), and rings of 20 and 200 armies (two solutions each).
+fn bench_oracle(c: &mut Criterion) {
+    use dipsandbox::oracle::{Limits, solve};
+    let rules = Rules::default();
+    let cases = [
+        ("oracle_spring_1901", spring_1901(), 1u128),
+        ("oracle_pandin", pandin(), 0),
+        ("oracle_ring_20", ring(20), 2),
+        ("oracle_ring_200", ring(200), 2),
+    ];
+    for (name, p, count) in &cases {
+        let o = solve(&p.map, &p.units, &p.orders, &rules, Limits::default()).expect("solved");
+        assert_eq!(o.count, *count, "{name}");
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                solve(
+                    black_box(&p.map),
+                    black_box(&p.units),
+                    black_box(&p.orders),
+                    black_box(&rules),
+                    Limits::default(),
+                )
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench_resolve, bench_oracle);
 criterion_main!(benches);

@@ -15,6 +15,9 @@
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
+//! - [`minimize`]: the minimizer — delta debugging (ddmin) over units and orders, then orders
+//!   made holds, while properties hold (a backup rule applied, an order's outcome, a mismatch
+//!   with the expectations, a difference between two rule sets).
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
@@ -37,6 +40,7 @@ pub mod error;
 pub mod jdip;
 pub mod map;
 pub mod menu;
+pub mod minimize;
 pub mod orders;
 pub mod report;
 pub mod rules;

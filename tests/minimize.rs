@@ -695,6 +695,18 @@ fn other_phases_and_follow_up_retreats() {
         minimize(&s, &goal(&s.map, &["backup"]), &mut |_| {}),
         Err(MinimizeError::NeedsMovement { .. })
     ));
+    // A wrong expectation in a retreat phase is kept by its order.
+    let mut wrong = s.clone();
+    let e = wrong.expect.as_mut().expect("expectations");
+    assert_eq!(e.results.len(), 1);
+    e.results[0].2 = Expected::Fails;
+    let m = minimize(&wrong, &goal(&s.map, &["mismatch"]), &mut |_| {}).expect("minimizes");
+    assert_eq!(m.after.units, 1, "{}", m.scenario.to_ron());
+    assert!(
+        m.witness[0].contains("expected Fails, got Succeeds"),
+        "{:?}",
+        m.witness
+    );
     let s = Scenario::load(Path::new(
         "scenarios/year-1901/4-winter-1901-adjustment.ron",
     ))

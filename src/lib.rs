@@ -17,6 +17,9 @@
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B equations,
 //!   by exhaustive search independent of the resolver (0, 1 or several: where a backup rule decides).
 //! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
+//! - [`minimize`]: the minimizer — delta debugging (ddmin) over units and orders, then orders
+//!   made holds, while properties hold (a backup rule applied, an order's outcome, a mismatch
+//!   with the expectations, a difference between two rule sets).
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
@@ -39,6 +42,7 @@ pub mod error;
 pub mod jdip;
 pub mod map;
 pub mod menu;
+pub mod minimize;
 pub mod oracle;
 pub mod orders;
 pub mod report;

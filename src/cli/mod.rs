@@ -7,6 +7,7 @@
 //! - [`solve`]: `solve`: the equation oracle's count of solutions, against the resolver.
 //! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
 //! - [`jdip`]: `import` and `export` of jDip test files.
+//! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
 
 mod advance;
@@ -15,6 +16,7 @@ mod diff;
 mod explain;
 mod info;
 mod jdip;
+mod minimize;
 mod show;
 mod solve;
 
@@ -41,6 +43,8 @@ Examples:
   dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
   dipsandbox solve scenarios/datc/6.F.14.ron   how many solutions the equations have (2: a paradox)
   dipsandbox advance FILE -o NEXT.ron          adjudicate and write the next phase, ready for orders
+  dipsandbox minimize FILE --keep backup -o SMALL.ron
+                                               the fewest units and orders that still apply a backup rule
   dipsandbox maps                              the maps and their summaries";
 
 /// A sandbox for the adjudication rules of Diplomacy: a DATC-compliant adjudicator whose every
@@ -57,7 +61,7 @@ pub struct Cli {
     print: bool,
     /// Rules: a preset (datc, 2023, 2000, 1982, 1971, dptg) and/or field=Value overrides,
     /// comma-separated; replaces the scenario's own rules. `dipsandbox rules` lists them.
-    /// Given once, except for `diff`, which compares two.
+    /// Given once, except for `diff` and `minimize --keep differs`, which compare two.
     #[arg(long, global = true, value_name = "RULES")]
     rules: Vec<String>,
     /// Machine-readable output for `check`, `explain`, `solve` and `diff` (schemas in
@@ -167,6 +171,32 @@ enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Remove units and orders (delta debugging), then make orders holds, while every
+    /// `--keep` property still holds; write the smallest scenario with its expectations
+    /// re-derived under the rules in use (which it carries).
+    ///
+    /// Properties: `backup` (a backup rule is applied; or `backup:circular`, `backup:szykman`,
+    /// `backup:all-hold`, `backup:all-fail`); `outcome:ORDER=VERDICT` (the order, matched by its
+    /// parse, succeeds, fails, is illegal or void: `outcome:F Wales - English Channel=fails`);
+    /// `mismatch` (a mismatch with the scenario's expectations stays, with the same verdict and
+    /// kind of cause); `differs` (verdicts, dislodgements or positions differ between the rules
+    /// in use and the other rule set: `--rules B` against the scenario's own, or `--rules A
+    /// --rules B`); `solutions:N` (the DATC 5.B equations have exactly N solutions, as `solve`
+    /// counts them: `solutions:0` keeps a paradox with no resolution). `backup` and `solutions`
+    /// need a movement phase. Progress goes to stderr.
+    Minimize {
+        /// The scenario file.
+        file: PathBuf,
+        /// A property to keep (repeatable: all must hold).
+        #[arg(long, required = true, value_name = "PROPERTY")]
+        keep: Vec<String>,
+        /// Where to write the minimized scenario (default: print it).
+        #[arg(short, long, value_name = "SMALL.ron")]
+        output: Option<PathBuf>,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// List the maps and their summaries.
     Maps,
     /// List the rule options, their values and the presets.
@@ -215,15 +245,15 @@ fn rules_arg(specs: &[String]) -> Result<Option<Rules>> {
             .map(Some)
             .map_err(|e| eyre!("--rules: {e}")),
         _ => Err(eyre!(
-            "--rules is given once (only `diff` compares two rule sets)"
+            "--rules is given once (only `diff` and `minimize --keep differs` compare two rule sets)"
         )),
     }
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
-    // `diff` takes up to two rule sets; every other command one.
+    // `diff` and `minimize` take up to two rule sets; every other command one.
     let rules = match cli.command {
-        Some(Command::Diff { .. }) => None,
+        Some(Command::Diff { .. } | Command::Minimize { .. }) => None,
         _ => rules_arg(&cli.rules)?,
     };
     let json_ok = matches!(
@@ -280,6 +310,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             paths,
             output,
         }) => jdip::export(&format, &paths, output.as_deref()),
+        Some(Command::Minimize {
+            file,
+            keep,
+            output,
+            force,
+        }) => minimize::run(&file, &keep, &cli.rules, output.as_deref(), force),
         Some(Command::Maps) => info::maps(),
         Some(Command::Rules) => info::rules(),
     }

@@ -158,6 +158,48 @@ fn diff_tables_every_preset_and_marks_the_rows_that_split() {
     assert!(!row.contains("differs"), "{row}");
 }
 
+/// Over a folder, `--all-presets` ends with the cases each preset changes against the DATC
+/// preferences — dislodgements and positions count too (civil disorder under the older rule).
+#[test]
+fn diff_all_presets_over_a_folder_lists_the_cases_each_preset_changes() {
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc", "--all-presets"]);
+    assert_eq!(code, 1);
+    let summary: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("The cases each preset changes"))
+        .collect();
+    assert_eq!(summary.len(), 6, "{out}");
+    let line = |p: &str| {
+        summary
+            .iter()
+            .find(|l| l.trim_start().starts_with(p))
+            .unwrap_or_else(|| panic!("no {p} line in {summary:?}"))
+            .split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    // Pandin's paradox differs under the 1982 rule, not under DPTG; 6.G.1 (adjacent convoy
+    // without `via convoy`) the other way round; 6.J.6 (civil disorder) under the older rules.
+    assert!(line("1982").contains(&"6.F.16".to_string()));
+    assert!(!line("dptg").contains(&"6.F.16".to_string()));
+    assert!(line("dptg").contains(&"6.G.1".to_string()));
+    assert!(!line("1982").contains(&"6.G.1".to_string()));
+    assert!(line("2000").contains(&"6.J.6".to_string()));
+    assert!(!line("2023").contains(&"6.J.6".to_string()));
+    // The count in brackets is the number of cases listed.
+    let raw = summary
+        .iter()
+        .find(|l| l.trim_start().starts_with("1971"))
+        .expect("1971 line");
+    let (head, cases) = raw.split_once("):").expect("count, then the cases");
+    let n: usize = head
+        .split_once('(')
+        .map(|(_, n)| n.trim())
+        .and_then(|n| n.parse().ok())
+        .expect("count");
+    assert_eq!(n, cases.split_whitespace().count(), "{raw}");
+}
+
 #[test]
 fn diff_over_a_folder_says_which_option_decides_which_case() {
     let (code, out, _) = dipsandbox(&["diff", "scenarios/datc"]);
@@ -300,7 +342,7 @@ fn json_output_parses_and_has_the_documented_fields() {
     let (code, _, err) = dipsandbox(&["show", "scenarios/datc/6.F.16.ron", "--json"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("--json is for check, explain and diff"),
+        err.contains("--json is for check, explain, solve and diff"),
         "{err}"
     );
 }

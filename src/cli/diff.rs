@@ -148,12 +148,37 @@ fn print_diff(file: &str, title: &str, a: &str, b: &str, d: &RuleDiff) {
     orders("retreats:", &d.retreats);
 }
 
+/// A case's short name: its file name without `.ron`.
+fn case_name(f: &std::path::Path) -> String {
+    f.file_stem().map_or_else(
+        || f.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let mut differs = false;
     let mut docs = Vec::new();
+    // Per preset other than the first (the DATC preferences): the cases whose result (verdicts,
+    // dislodgements, positions, retreats) it changes.
+    let datc = Rules::default();
+    let others: Vec<&'static str> = dipsandbox::rules::PRESETS
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| Rules::preset(n) != Some(datc))
+        .collect();
+    let mut changed: Vec<Vec<String>> = vec![Vec::new(); others.len()];
     for f in files {
         let s = load(f)?;
         let t = preset_table(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        for (k, p) in others.iter().enumerate() {
+            let r = Rules::preset(p).unwrap_or(datc);
+            let d = diff(&s, datc, r).map_err(|e| eyre!("{}: {e}", f.display()))?;
+            if !d.is_empty() {
+                changed[k].push(case_name(f));
+                differs = true;
+            }
+        }
         let splits: Vec<bool> = t
             .rows
             .iter()
@@ -194,6 +219,9 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             head.push_str(&format!("  {p:<8}"));
         }
         println!("{}", head.trim_end());
+        if t.rows.is_empty() {
+            println!("  (no orders)");
+        }
         for ((order, vs), split) in t.rows.iter().zip(&splits) {
             let mut line = format!("  {order:<w$}");
             for v in vs {
@@ -206,10 +234,27 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
         }
     }
     if json {
+        let summary: serde_json::Map<String, Value> = others
+            .iter()
+            .zip(&changed)
+            .map(|(p, cases)| (p.to_string(), json!(cases)))
+            .collect();
         println!(
             "{:#}",
-            json!({ "schema": "dipsandbox.presets/1", "cases": docs })
+            json!({ "schema": "dipsandbox.presets/1", "cases": docs, "changed": summary })
         );
+    } else if files.len() > 1 {
+        println!(
+            "\nThe cases each preset changes against the DATC preferences (verdicts, dislodgements, positions):"
+        );
+        for (p, cases) in others.iter().zip(&changed) {
+            let list = if cases.is_empty() {
+                "none".to_string()
+            } else {
+                cases.join(" ")
+            };
+            println!("  {p:<5} ({:>3}): {list}", cases.len());
+        }
     }
     Ok(if differs {
         ExitCode::from(1)
@@ -256,10 +301,7 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
     // Per option value: the cases it decides.
     let mut by_option: Vec<(String, &'static str, Vec<String>)> = Vec::new();
     for (f, title, ds) in &found {
-        let name = f.file_stem().map_or_else(
-            || f.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let name = case_name(f);
         if ds.is_empty() {
             if !folder {
                 println!(

@@ -99,6 +99,55 @@ fn without_its_rule_pairing_the_v24_case_that_prefers_another_rule_fails() {
     assert_eq!(code, 0, "{out}");
 }
 
+/// A suite kept elsewhere (as `../shared/peers/` keeps the v2.4 one) is paired with its rules by
+/// `--pairing`, for `check` and `import` alike; a missing pairing file is an error.
+#[test]
+fn a_pairing_file_named_on_the_command_line_pairs_the_cases() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jdip-pairing");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let copy = dir.join("suite.txt");
+    std::fs::copy(FILE, &copy).expect("copy");
+    let pairing = format!("{FILE}.rules");
+    let (code, out, _) = dipsandbox(&[
+        "check",
+        copy.to_str().expect("utf-8"),
+        "--pairing",
+        &pairing,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("167 passed, 0 failed\n"), "{out}");
+    let to = dir.join("cases");
+    let (code, _, err) = dipsandbox(&[
+        "import",
+        copy.to_str().expect("utf-8"),
+        "--to",
+        to.to_str().expect("utf-8"),
+        "--pairing",
+        &pairing,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let g8 = std::fs::read_dir(&to)
+        .expect("written")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("6.G.8"))
+        .expect("6.G.8 written");
+    let text = std::fs::read_to_string(&g8).expect("read");
+    assert!(text.contains("adjacent_convoy_fallback: true"), "{text}");
+    let (code, _, err) = dipsandbox(&[
+        "check",
+        copy.to_str().expect("utf-8"),
+        "--pairing",
+        "no/such.rules",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--pairing no/such.rules: cannot read"),
+        "{err}"
+    );
+}
+
 #[test]
 fn unreadable_lines_are_reported_with_their_line_and_the_rest_still_runs() {
     let text = "VARIANT_ALL Standard\nCASE good\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n England: F nth\nORDERS\n England: F nth-eng\nPOSTSTATE\n England: F eng\nEND\nCASE bad\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n England: F xyz\nORDERS\nPOSTSTATE_SAME\nEND\n";

@@ -37,7 +37,9 @@ pub fn check(
     verbose: bool,
     json: bool,
     junit: Option<&Path>,
+    pairing: Option<&Path>,
 ) -> Result<ExitCode> {
+    let pairing = read_pairing(pairing)?;
     let mut files = Vec::new();
     let mut unreadable = 0;
     let mut cases: Vec<Value> = Vec::new();
@@ -63,7 +65,7 @@ pub fn check(
     // Each file is one scenario, or (a jDip test file, known by its content) many cases.
     let mut items: Vec<(String, Result<Scenario, String>, bool)> = Vec::new();
     for f in &files {
-        match read_jdip(f) {
+        match read_jdip(f, pairing.as_ref()) {
             Some(jf) => {
                 for p in &jf.problems {
                     items.push((
@@ -229,8 +231,22 @@ fn write_junit(path: &Path, cases: &[Value]) -> Result<()> {
     dipsandbox::scenario::write_atomic(path, &xml).map_err(|e| color_eyre::eyre::eyre!("{e}"))
 }
 
-/// A jDip test file, when `f` is one (by content; `.ron` files are scenarios).
-pub(super) fn read_jdip(f: &Path) -> Option<dipsandbox::jdip::File> {
+/// A pairing file named on the command line: its text and its name.
+pub(super) type Pairing = (String, String);
+
+/// Reads the `--pairing` file, if one is named.
+pub(super) fn read_pairing(path: Option<&Path>) -> Result<Option<Pairing>> {
+    path.map(|p| {
+        std::fs::read_to_string(p)
+            .map(|t| (t, p.display().to_string()))
+            .map_err(|e| color_eyre::eyre::eyre!("--pairing {}: cannot read: {e}", p.display()))
+    })
+    .transpose()
+}
+
+/// A jDip test file, when `f` is one (by content; `.ron` files are scenarios). Its cases are
+/// paired with rules from `pairing` when given, else from `FILE.rules` beside it.
+pub(super) fn read_jdip(f: &Path, pairing: Option<&Pairing>) -> Option<dipsandbox::jdip::File> {
     if f.extension().is_some_and(|x| x == "ron") {
         return None;
     }
@@ -244,11 +260,16 @@ pub(super) fn read_jdip(f: &Path) -> Option<dipsandbox::jdip::File> {
         dipsandbox::map::Map::standard_arc(),
     );
     // `FILE.rules` beside it pairs cases with the rules their expectations assume.
-    let mut side = f.as_os_str().to_owned();
-    side.push(".rules");
-    let side = PathBuf::from(side);
-    if let Ok(t) = std::fs::read_to_string(&side) {
-        dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string());
+    match pairing {
+        Some((text, name)) => dipsandbox::jdip::apply_rules_file(&mut jf, text, name),
+        None => {
+            let mut side = f.as_os_str().to_owned();
+            side.push(".rules");
+            let side = PathBuf::from(side);
+            if let Ok(t) = std::fs::read_to_string(&side) {
+                dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string());
+            }
+        }
     }
     Some(jf)
 }

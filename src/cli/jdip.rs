@@ -25,7 +25,7 @@ fn file_name(case: &str) -> String {
 
 /// `import FILE --to DIR`: one scenario per case; problems on stderr with their lines. Exit 0,
 /// or 1 when some case could not be imported.
-pub fn import(file: &Path, to: &Path) -> Result<ExitCode> {
+pub fn import(file: &Path, to: &Path, pairing: Option<&Path>) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).map_err(|e| eyre!("{}: cannot read: {e}", file.display()))?;
     if !dipsandbox::jdip::looks_like_jdip(&text) {
@@ -34,7 +34,8 @@ pub fn import(file: &Path, to: &Path) -> Result<ExitCode> {
             file.display()
         ));
     }
-    let jf = super::check::read_jdip(file)
+    let pairing = super::check::read_pairing(pairing)?;
+    let jf = super::check::read_jdip(file, pairing.as_ref())
         .ok_or_else(|| eyre!("{}: not a jDip test file", file.display()))?;
     std::fs::create_dir_all(to).map_err(|e| eyre!("{}: {e}", to.display()))?;
     let mut used: Vec<String> = Vec::new();

@@ -38,6 +38,7 @@ Examples:
   dipsandbox --print scenarios/datc/6.F.16.ron adjudicate and print (the default when not on a terminal)
   dipsandbox show scenarios/datc/6.A.1.ron     position and orders
   dipsandbox check scenarios/datc              adjudicate every scenario and compare with its expectations
+  dipsandbox check suite.txt --pairing suite.rules   a jDip test file, cases paired with their rules
   dipsandbox explain scenarios/datc/6.F.16.ron --trace --dot pandin.dot
   dipsandbox explain FILE --rules 1982         the same orders under the 1982 paradox rule
   dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
@@ -93,6 +94,10 @@ enum Command {
         /// Also write a JUnit XML report (one test case per scenario) to this file.
         #[arg(long, value_name = "REPORT.xml")]
         junit: Option<PathBuf>,
+        /// Pair the cases of jDip test files with the rules their expectations assume, from
+        /// this file (lines `CASE-NAME RULES`), instead of the `FILE.rules` beside each file.
+        #[arg(long, value_name = "FILE.rules")]
+        pairing: Option<PathBuf>,
     },
     /// Adjudicate a scenario and explain every outcome; optionally the resolver's trace and the
     /// decision graph.
@@ -155,6 +160,10 @@ enum Command {
         /// The folder to write the scenarios to.
         #[arg(long, value_name = "DIR")]
         to: PathBuf,
+        /// Pair cases with rules from this file (lines `CASE-NAME RULES`) instead of the
+        /// `FILE.rules` beside the file.
+        #[arg(long, value_name = "FILE.rules")]
+        pairing: Option<PathBuf>,
     },
     /// Export scenarios to another format (jdip), so that other adjudicators can run them.
     ///
@@ -293,7 +302,15 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             paths,
             verbose,
             junit,
-        }) => check::check(&paths, rules, verbose, cli.json, junit.as_deref()),
+            pairing,
+        }) => check::check(
+            &paths,
+            rules,
+            verbose,
+            cli.json,
+            junit.as_deref(),
+            pairing.as_deref(),
+        ),
         Some(Command::Advance { file, output }) => {
             advance::advance(&load(&file)?, rules, output.as_deref())
         }
@@ -304,7 +321,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Diff { paths, all_presets }) => {
             diff::run(&paths, &cli.rules, all_presets, cli.json)
         }
-        Some(Command::Import { file, to }) => jdip::import(&file, &to),
+        Some(Command::Import { file, to, pairing }) => jdip::import(&file, &to, pairing.as_deref()),
         Some(Command::Export {
             format,
             paths,

@@ -378,6 +378,65 @@ fn a_closed_pipe_ends_quietly() {
     );
 }
 
+/// Every printing command, its stdout closed before it writes: it ends with status 141 and says
+/// nothing (no panic); with stdout on a full disk, it says so in one line without colour escapes
+/// and ends with status 2.
+#[test]
+fn every_printing_command_survives_a_closed_pipe_and_a_full_disk() {
+    let commands: &[&[&str]] = &[
+        &["check", "scenarios/datc"],
+        &["explain", "scenarios/pandin.ron", "--trace"],
+        &["explain", "scenarios/pandin.ron", "--json"],
+        &["show", "scenarios/pandin.ron"],
+        &["--print", "scenarios/pandin.ron"],
+        &["solve", "scenarios/datc/6.F.14.ron"],
+        &["solve", "scenarios/datc/6.F.14.ron", "--json"],
+        &["diff", "scenarios/datc", "--all-presets"],
+        &["diff", "scenarios/datc/6.F.16.ron", "--rules", "1982"],
+        &["export", "scenarios/datc/6.A.1.ron"],
+        &["advance", "scenarios/datc/6.A.1.ron"],
+        &["rules"],
+        &["maps"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+            .args(*args)
+            .env("RUST_BACKTRACE", "0")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        // The reader goes away before anything is read.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("ends");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+        assert!(!err.contains("standard output"), "{args:?}: {err}");
+
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            continue;
+        };
+        let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+            .args(*args)
+            .env("RUST_BACKTRACE", "0")
+            .stdout(full)
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert_eq!(
+            last, "error: cannot write to standard output: No space left on device (os error 28)",
+            "{args:?}"
+        );
+        assert!(
+            !err.contains('\u{1b}') && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn check_writes_a_junit_report_with_one_case_per_scenario() {
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("check-junit.xml");

@@ -42,11 +42,11 @@ pub fn advance(s: &Scenario, rules: Option<Rules>, output: Option<&Path>) -> Res
         Some(path) => {
             summary(&mut std::io::stdout())?;
             adv.next.save(path).map_err(|e| eyre!("{e}"))?;
-            println!("Written to {}", path.display());
+            outln!("Written to {}", path.display())?;
         }
         None => {
             summary(&mut std::io::stderr())?;
-            print!("{}", adv.next.to_ron());
+            out!("{}", adv.next.to_ron())?;
         }
     }
     Ok(ExitCode::SUCCESS)

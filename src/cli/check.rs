@@ -57,10 +57,11 @@ pub fn check(
         }
     }
     let (mut passed, mut failed) = (0, 0);
-    let say = |line: String| {
+    let say = |line: String| -> Result<(), super::out::StdoutError> {
         if !json {
-            println!("{line}");
+            outln!("{line}")?;
         }
+        Ok(())
     };
     // Each file is one scenario, or (a jDip test file, known by its content) many cases.
     let mut items: Vec<(String, Result<Scenario, String>, bool)> = Vec::new();
@@ -104,7 +105,7 @@ pub fn check(
         let s = match loaded {
             Ok(s) => s,
             Err(e) => {
-                say(format!("ERROR {e}"));
+                say(format!("ERROR {e}"))?;
                 cases.push(json!({
                     "file": name, "title": null, "status": "error", "checks": 0,
                     "mismatches": [], "positions_only": false, "error": e.to_string(),
@@ -119,7 +120,7 @@ pub fn check(
         });
         match run(&s, rules, false) {
             Err(e) => {
-                say(format!("FAIL  {name}: cannot adjudicate: {e}"));
+                say(format!("FAIL  {name}: cannot adjudicate: {e}"))?;
                 cases.push(json!({
                     "file": name, "title": s.title, "status": "error", "checks": 0,
                     "mismatches": [], "positions_only": positions_only, "error": e.to_string(),
@@ -138,7 +139,7 @@ pub fn check(
                 };
                 let status = if bad.is_empty() { "pass" } else { "fail" };
                 if s.expect.is_none() {
-                    say(format!("ok    {name}  (no expectations)"));
+                    say(format!("ok    {name}  (no expectations)"))?;
                     passed += 1;
                 } else if bad.is_empty() {
                     let what = if positions_only {
@@ -146,16 +147,16 @@ pub fn check(
                     } else {
                         ""
                     };
-                    say(format!("ok    {name}  ({n} checks{what})"));
+                    say(format!("ok    {name}  ({n} checks{what})"))?;
                     passed += 1;
                 } else {
                     say(format!(
                         "FAIL  {name}  ({} of {n} checks failed)",
                         bad.len()
-                    ));
+                    ))?;
                     let shown = if verbose { bad.len() } else { 1 };
                     for b in bad.iter().take(shown) {
-                        say(format!("        - {b}"));
+                        say(format!("        - {b}"))?;
                     }
                     failed += 1;
                 }
@@ -177,9 +178,9 @@ pub fn check(
             "unreadable": problems,
             "cases": cases,
         });
-        println!("{doc:#}");
+        outln!("{doc:#}")?;
     } else {
-        println!("{passed} passed, {failed} failed");
+        outln!("{passed} passed, {failed} failed")?;
     }
     Ok(if unreadable > 0 {
         ExitCode::from(2)

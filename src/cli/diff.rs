@@ -75,14 +75,14 @@ pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool, json: bool) -
                 &d,
             ));
         } else {
-            print_diff(&f.display().to_string(), &s.title, &a.name, &b.name, &d);
+            print_diff(&f.display().to_string(), &s.title, &a.name, &b.name, &d)?;
         }
     }
     if json {
-        println!(
+        outln!(
             "{:#}",
             json!({ "schema": "dipsandbox.diff/1", "cases": docs })
-        );
+        )?;
     }
     Ok(if differs {
         ExitCode::from(1)
@@ -118,34 +118,43 @@ fn diff_json(file: &str, title: &str, a: &str, b: &str, d: &RuleDiff) -> Value {
     })
 }
 
-fn print_diff(file: &str, title: &str, a: &str, b: &str, d: &RuleDiff) {
+fn print_diff(
+    file: &str,
+    title: &str,
+    a: &str,
+    b: &str,
+    d: &RuleDiff,
+) -> Result<(), super::out::StdoutError> {
     if d.is_empty() {
-        println!("{file} ({title}): {a} and {b} give the same result");
-        return;
+        outln!("{file} ({title}): {a} and {b} give the same result")?;
+        return Ok(());
     }
-    println!("{file} ({title}): {a} vs {b}: {} difference(s)", d.len());
+    outln!("{file} ({title}): {a} vs {b}: {} difference(s)", d.len())?;
     let w = a.chars().count().max(b.chars().count());
-    let orders = |heading: &str, list: &[dipsandbox::diff::OrderDiff]| {
+    let orders = |heading: &str,
+                  list: &[dipsandbox::diff::OrderDiff]|
+     -> Result<(), super::out::StdoutError> {
         if !list.is_empty() && !heading.is_empty() {
-            println!("  {heading}");
+            outln!("  {heading}")?;
         }
         for o in list {
-            println!("  {}", o.order);
+            outln!("  {}", o.order)?;
             for (name, (v, why)) in [(a, &o.a), (b, &o.b)] {
-                println!("    {name:<w$}  {:<9}{why}", verdict_word(*v));
+                outln!("    {name:<w$}  {:<9}{why}", verdict_word(*v))?;
             }
         }
+        Ok(())
     };
-    orders("", &d.orders);
+    orders("", &d.orders)?;
     for (what, u) in [("dislodged", &d.dislodged), ("positions", &d.positions)] {
         if !u.only_a.is_empty() {
-            println!("  {what} only under {a}: {}", u.only_a.join(", "));
+            outln!("  {what} only under {a}: {}", u.only_a.join(", "))?;
         }
         if !u.only_b.is_empty() {
-            println!("  {what} only under {b}: {}", u.only_b.join(", "));
+            outln!("  {what} only under {b}: {}", u.only_b.join(", "))?;
         }
     }
-    orders("retreats:", &d.retreats);
+    orders("retreats:", &d.retreats)
 }
 
 /// A case's short name: its file name without `.ron`.
@@ -206,7 +215,7 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             }));
             continue;
         }
-        println!("{} ({})", f.display(), s.title);
+        outln!("{} ({})", f.display(), s.title)?;
         let w = t
             .rows
             .iter()
@@ -218,9 +227,9 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
         for p in &t.presets {
             head.push_str(&format!("  {p:<8}"));
         }
-        println!("{}", head.trim_end());
+        outln!("{}", head.trim_end())?;
         if t.rows.is_empty() {
-            println!("  (no orders)");
+            outln!("  (no orders)")?;
         }
         for ((order, vs), split) in t.rows.iter().zip(&splits) {
             let mut line = format!("  {order:<w$}");
@@ -230,7 +239,7 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             if *split {
                 line.push_str("  ← differs");
             }
-            println!("{}", line.trim_end());
+            outln!("{}", line.trim_end())?;
         }
     }
     if json {
@@ -239,21 +248,21 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             .zip(&changed)
             .map(|(p, cases)| (p.to_string(), json!(cases)))
             .collect();
-        println!(
+        outln!(
             "{:#}",
             json!({ "schema": "dipsandbox.presets/1", "cases": docs, "changed": summary })
-        );
+        )?;
     } else if files.len() > 1 {
-        println!(
+        outln!(
             "\nThe cases each preset changes against the DATC preferences (verdicts, dislodgements, positions):"
-        );
+        )?;
         for (p, cases) in others.iter().zip(&changed) {
             let list = if cases.is_empty() {
                 "none".to_string()
             } else {
                 cases.join(" ")
             };
-            println!("  {p:<5} ({:>3}): {list}", cases.len());
+            outln!("  {p:<5} ({:>3}): {list}", cases.len())?;
         }
     }
     Ok(if differs {
@@ -292,10 +301,10 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
                 json!({ "file": f.display().to_string(), "title": title, "deciders": list })
             })
             .collect();
-        println!(
+        outln!(
             "{:#}",
             json!({ "schema": "dipsandbox.deciders/1", "cases": docs })
-        );
+        )?;
         return Ok(code);
     }
     // Per option value: the cases it decides.
@@ -304,10 +313,10 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
         let name = case_name(f);
         if ds.is_empty() {
             if !folder {
-                println!(
+                outln!(
                     "{} ({title}): no single option changes the result",
                     f.display()
-                );
+                )?;
             }
             continue;
         }
@@ -315,7 +324,7 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
             .iter()
             .map(|d| format!("{}={} ({})", d.field, d.value, d.changes))
             .collect();
-        println!("{name}: {}", list.join(", "));
+        outln!("{name}: {}", list.join(", "))?;
         for d in ds {
             let key = format!("{}={}", d.field, d.value);
             match by_option.iter_mut().find(|(k, _, _)| *k == key) {
@@ -325,17 +334,17 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
         }
     }
     if folder {
-        println!();
-        println!(
+        outln!()?;
+        outln!(
             "{decided} of {} case(s) change under a single option; by option:",
             files.len()
-        );
+        )?;
         for (key, issue, cases) in &by_option {
-            println!(
+            outln!(
                 "  {key} ({issue}): {} case(s): {}",
                 cases.len(),
                 cases.join(" ")
-            );
+            )?;
         }
     }
     Ok(code)

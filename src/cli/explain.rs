@@ -20,8 +20,8 @@ pub fn explain(
     trace: bool,
     dot: Option<&Path>,
 ) -> Result<ExitCode> {
-    print!("{}", report::position(s));
-    println!();
+    out!("{}", report::position(s))?;
+    outln!()?;
     adjudicate_and_print(s, rules, trace, dot)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -38,37 +38,37 @@ pub fn adjudicate_and_print(
     if rules.is_some() {
         let ov = r.rules.overrides();
         let text: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        println!(
+        outln!(
             "Rules from the command line: {}\n",
             if text.is_empty() {
                 "DATC v3.0 preferences".to_string()
             } else {
                 text.join(", ")
             }
-        );
+        )?;
     }
     let is_movement = r.movement.is_some();
-    print!(
+    out!(
         "{}",
         report::outcomes(&s.map, "Results", &s.orders, &r.phase, is_movement)
-    );
+    )?;
     if let (Some(f), Some(rr)) = (&s.retreats, &r.retreats) {
-        println!();
-        print!(
+        outln!()?;
+        out!(
             "{}",
             report::outcomes(&s.map, "Retreats", &f.orders, rr, false)
-        );
+        )?;
     }
     let end = r.retreats.as_ref().unwrap_or(&r.phase);
-    println!();
-    print!(
+    outln!()?;
+    out!(
         "{}",
         report::units(&s.map, "After the phase", &end.final_units)
-    );
+    )?;
     if let Some(m) = &r.movement {
         if trace {
-            println!();
-            print!("{}", report::trace(s, m, &r.orders));
+            outln!()?;
+            out!("{}", report::trace(s, m, &r.orders))?;
         }
         if let Some(path) = dot {
             let text = to_dot(
@@ -78,26 +78,26 @@ pub fn adjudicate_and_print(
             );
             std::fs::write(path, text)
                 .wrap_err_with(|| format!("cannot write {}", path.display()))?;
-            println!(
+            outln!(
                 "\nDecision graph written to {} (render: dot -Tsvg {} -o graph.svg)",
                 path.display(),
                 path.display()
-            );
+            )?;
         }
     } else if trace || dot.is_some() {
-        println!(
+        outln!(
             "\n(--trace and --dot describe the movement resolver; this is a {} phase)",
             s.phase
-        );
+        )?;
     }
     if s.expect.is_some() {
         let (bad, n) = compare(s, &r);
         if bad.is_empty() {
-            println!("\nExpectations: all {n} checks met.");
+            outln!("\nExpectations: all {n} checks met.")?;
         } else {
-            println!("\nExpectations NOT met:");
+            outln!("\nExpectations NOT met:")?;
             for b in bad {
-                println!("  - {b}");
+                outln!("  - {b}")?;
             }
         }
     }
@@ -169,6 +169,6 @@ pub fn explain_json(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
         "positions": units_json(map, &end.final_units),
         "expectations": expectations,
     });
-    println!("{doc:#}");
+    outln!("{doc:#}")?;
     Ok(ExitCode::SUCCESS)
 }

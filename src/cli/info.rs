@@ -27,8 +27,8 @@ pub fn maps() -> Result<ExitCode> {
     }
     for m in maps {
         let s = m.summary();
-        println!("{:<10} {}", m.name, m.title);
-        println!(
+        outln!("{:<10} {}", m.name, m.title)?;
+        outln!(
             "           {} provinces ({} sea, {} inland, {} coastal), {} supply centres ({} home), {} powers: {}",
             s.provinces,
             s.seas,
@@ -42,28 +42,28 @@ pub fn maps() -> Result<ExitCode> {
                 .map(|p| p.name.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `rules`: the presets, then every option with its DATC section and values (default first).
 pub fn rules() -> Result<ExitCode> {
-    println!("Presets (--rules NAME):");
+    outln!("Presets (--rules NAME):")?;
     for (n, d) in PRESETS {
-        println!("  {n:<6} {d}");
+        outln!("  {n:<6} {d}")?;
     }
-    println!(
+    outln!(
         "\nOptions (--rules field=Value, or `rules: (field: Value)` in a scenario); default first:"
-    );
+    )?;
     for row in Rules::default().table() {
-        println!(
+        outln!(
             "  {:<30} {:<6} {} | {}",
             row.field,
             row.issue,
             row.values[0],
             row.values[1..].join(" | ")
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -72,7 +72,7 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>) -> Result<ExitCode
             p.message
         );
     }
-    println!(
+    outln!(
         "{} case(s) written to {}{}",
         jf.cases.len(),
         to.display(),
@@ -81,7 +81,7 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>) -> Result<ExitCode
         } else {
             format!("; {} problem(s) reported", jf.problems.len())
         }
-    );
+    )?;
     Ok(if jf.problems.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -140,7 +140,7 @@ pub fn export(format: &str, paths: &[PathBuf], output: Option<&Path>) -> Result<
                 p.display()
             );
         }
-        None => print!("{out}"),
+        None => out!("{out}")?,
     }
     Ok(if skipped > 0 {
         ExitCode::from(1)

@@ -110,11 +110,11 @@ pub fn run(
         Some(path) => {
             m.scenario.save(path).map_err(|e| eyre!("{e}"))?;
             summary(&mut std::io::stdout())?;
-            println!("written to {}", path.display());
+            outln!("written to {}", path.display())?;
         }
         None => {
             summary(&mut std::io::stderr())?;
-            print!("{}", m.scenario.to_ron());
+            out!("{}", m.scenario.to_ron())?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -10,6 +10,23 @@
 //! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
 
+/// `println!` that returns a [`out::StdoutError`] instead of panicking.
+macro_rules! outln {
+    () => {
+        $crate::cli::out::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::out::line(format_args!($($arg)*))
+    };
+}
+
+/// `print!` that returns a [`out::StdoutError`] instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::out::text(format_args!($($arg)*))
+    };
+}
+
 mod advance;
 mod check;
 mod diff;
@@ -17,6 +34,7 @@ mod explain;
 mod info;
 mod jdip;
 mod minimize;
+mod out;
 mod show;
 mod solve;
 
@@ -217,34 +235,18 @@ pub fn main() -> ExitCode {
     if let Err(e) = color_eyre::install() {
         eprintln!("warning: {e}");
     }
-    quiet_on_closed_pipe();
     let cli = Cli::parse();
-    match dispatch(cli) {
+    match dispatch(cli).and_then(|code| out::flush().map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        }
+        Err(e) => match e.downcast_ref::<out::StdoutError>() {
+            // The reader went away: end quietly, as a process killed by SIGPIPE would.
+            Some(o) if o.is_closed_pipe() => ExitCode::from(141),
+            _ => {
+                eprintln!("error: {e:#}");
+                ExitCode::from(2)
+            }
+        },
     }
-}
-
-/// `dipsandbox check scenarios | head`: when the reader goes away, `println!` panics with a broken
-/// pipe. That is not a crash: end quietly with the status a shell gives a process killed by
-/// SIGPIPE (141), as `cat` or `grep` would. Every other panic goes to the usual hook.
-fn quiet_on_closed_pipe() {
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
-        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
-            std::process::exit(141);
-        }
-        hook(info);
-    }));
 }
 
 fn rules_arg(specs: &[String]) -> Result<Option<Rules>> {

@@ -13,9 +13,9 @@ use super::explain::adjudicate_and_print;
 
 /// `show`: the position and the orders.
 pub fn show(s: &Scenario) -> Result<ExitCode> {
-    print!("{}", report::position(s));
-    println!();
-    print!("{}", report::orders(s));
+    out!("{}", report::position(s))?;
+    outln!()?;
+    out!("{}", report::orders(s))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -23,10 +23,10 @@ pub fn show(s: &Scenario) -> Result<ExitCode> {
 /// try next.
 pub fn print_default(s: &Scenario, rules: Option<Rules>, builtin: bool) -> Result<ExitCode> {
     show(s)?;
-    println!();
+    outln!()?;
     adjudicate_and_print(s, rules, false, None)?;
     if builtin {
-        println!("\n{}", EXAMPLES.replace("Examples:", "Try next:"));
+        outln!("\n{}", EXAMPLES.replace("Examples:", "Try next:"))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -160,28 +160,28 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
             .collect::<Vec<_>>()
             .join(", "),
     };
-    println!("{} — rules: {rules_text}", s.title);
+    outln!("{} — rules: {rules_text}", s.title)?;
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    println!(
+    outln!(
         "The equations of DATC 5.B: {} ({} on dependency cycles) in {}; {}.\n",
         plural(o.decisions.len(), "yes/no decision", "yes/no decisions"),
         cyclic,
         plural(o.groups.len(), "independent group", "independent groups"),
         plural(o.steps as usize, "guess", "guesses"),
-    );
+    )?;
     match o.count {
-        1 => println!("1 solution: the equations alone decide every order."),
-        0 => println!(
-            "0 solutions: no assignment satisfies the equations; a backup rule must decide."
-        ),
-        n => println!(
+        1 => outln!("1 solution: the equations alone decide every order."),
+        0 => {
+            outln!("0 solutions: no assignment satisfies the equations; a backup rule must decide.")
+        }
+        n => outln!(
             "{}: the equations do not decide; a backup rule must decide.",
             count_text(n)
         ),
-    }
+    }?;
     if let Some(values) = o.unique() {
-        println!();
+        outln!()?;
         for (u, v) in values.iter().enumerate() {
             let parts: Vec<String> = v
                 .entries()
@@ -189,19 +189,19 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
                 .filter(|(_, x)| x.is_some())
                 .map(|(k, x)| format!("{} {}", k.name(), value_word(*k, *x)))
                 .collect();
-            println!("  {:<28} {}", label(u), parts.join(", "));
+            outln!("  {:<28} {}", label(u), parts.join(", "))?;
         }
     }
     for (g, group) in o.undecided() {
-        println!();
+        outln!()?;
         if group.count == 0 {
-            println!(
+            outln!(
                 "  No solution for these {} decisions on a cycle:",
                 group.cyclic.len()
-            );
+            )?;
             for &d in &group.cyclic {
                 let dec = o.decisions[d as usize];
-                println!("    {:<10} {}", dec.kind.name(), label(dec.unit));
+                outln!("    {:<10} {}", dec.kind.name(), label(dec.unit))?;
             }
             continue;
         }
@@ -213,55 +213,56 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
         } else {
             String::new()
         };
-        println!(
+        outln!(
             "  {} for this group; the decisions that differ{more}:",
             count_text(u128::from(group.count))
-        );
+        )?;
         let mut head = format!("    {:<18} {:<28}", "", "");
         for k in 0..shown.len() {
             head.push_str(&format!(" {:<10}", format!("#{}", k + 1)));
         }
-        println!("{}", head.trim_end());
+        outln!("{}", head.trim_end())?;
         for row in &rows {
             let mut line = format!("    {:<18} {:<28}", row.kind.name(), label(row.unit));
             for v in &row.values {
                 line.push_str(&format!(" {:<10}", value_word(row.kind, *v)));
             }
-            println!("{}", line.trim_end());
+            outln!("{}", line.trim_end())?;
         }
     }
-    println!();
+    outln!()?;
     let r = &solved.resolver;
     let verdict = o.judge(r);
     match &verdict {
         Agreement::TakesTheSolution => {
-            println!("Resolver: takes this solution, with no backup rule (as DATC 5.B.9 asks).")
+            outln!("Resolver: takes this solution, with no backup rule (as DATC 5.B.9 asks).")
         }
-        Agreement::BackupDecides => println!(
+        Agreement::BackupDecides => outln!(
             "Resolver: the backup rule decides ({}), as DATC 5.B.9 asks.",
             backup_names(r).join(", ")
         ),
         Agreement::Differs(diffs) => {
-            println!("Resolver DISAGREES with the only solution:");
+            outln!("Resolver DISAGREES with the only solution:")?;
             for d in diffs {
-                println!(
+                outln!(
                     "  {} [{}]: equations {}, resolver {}",
                     d.kind.name(),
                     label(d.unit),
                     value_word(d.kind, d.oracle),
                     value_word(d.kind, d.resolver)
-                );
+                )?;
             }
+            Ok(())
         }
-        Agreement::NeedlessBackup => println!(
+        Agreement::NeedlessBackup => outln!(
             "Resolver DISAGREES: it applied a backup rule ({}) where the equations have one solution.",
             backup_names(r).join(", ")
         ),
-        Agreement::MissingBackup => println!(
+        Agreement::MissingBackup => outln!(
             "Resolver DISAGREES: it applied no backup rule where the equations have {}.",
             count_text(o.count)
         ),
-    }
+    }?;
     Ok(if verdict.is_agreement() {
         ExitCode::SUCCESS
     } else {
@@ -287,7 +288,7 @@ pub fn solve_json(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
                 "title": s.title,
                 "too_large": e.to_string(),
             });
-            println!("{doc:#}");
+            outln!("{doc:#}")?;
             return Ok(ExitCode::from(TOO_LARGE));
         }
     };
@@ -378,7 +379,7 @@ pub fn solve_json(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
             "disagreements": disagreements,
         },
     });
-    println!("{doc:#}");
+    outln!("{doc:#}")?;
     Ok(if ok {
         ExitCode::SUCCESS
     } else {

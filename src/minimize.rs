@@ -747,6 +747,7 @@ impl<'a> Judge<'a> {
             source: s.source.clone(),
             map: s.map.clone(),
             map_ref: s.map_ref.clone(),
+            map_file: s.map_file.clone(),
             phase: s.phase,
             rules: self.goal.rules,
             units: Vec::with_capacity(c.units.len()),

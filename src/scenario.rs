@@ -5,7 +5,7 @@
 //! text exactly as written.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -161,6 +161,9 @@ pub struct Scenario {
     pub map: Arc<Map>,
     /// The map as the file names it (`standard`, a name in `maps/`, or a path), kept for saving.
     pub map_ref: String,
+    /// The map's file, when it was loaded from one (absolute), so that a copy saved in another
+    /// folder names it by a path that still resolves from there.
+    pub map_file: Option<PathBuf>,
     /// The phase.
     pub phase: Phase,
     /// Rule options.
@@ -181,9 +184,95 @@ pub struct Scenario {
     pub retreats: Option<FollowUp>,
 }
 
+/// Finds the map a scenario file names that is not `standard`: a path relative to the
+/// scenario's folder; or, for a bare name (`test7`), `maps/NAME.ron` in the scenario's folder or
+/// the nearest folder above it that has one, then in the current folder. None when none exists
+/// (the caller then lets [`Map::load`] say so).
+pub fn find_map(scenario: &Path, name: &str) -> Option<PathBuf> {
+    let dir = scenario
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let rel = dir.join(name);
+    if rel.is_file() {
+        return Some(rel);
+    }
+    let bare = !name.contains(['/', '\\']) && !name.ends_with(".ron");
+    if bare {
+        let file = format!("{name}.ron");
+        let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        for d in start.ancestors() {
+            let p = d.join("maps").join(&file);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+        let p = Path::new("maps").join(&file);
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    let p = PathBuf::from(name);
+    p.is_file().then_some(p)
+}
+
+/// A path from folder `from` to `to` (both absolute): `../maps/m7.ron`; `to` itself when they
+/// share no root.
+fn relative_path(from: &Path, to: &Path) -> PathBuf {
+    use std::path::Component;
+    let a: Vec<Component> = from.components().collect();
+    let b: Vec<Component> = to.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return to.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c.as_os_str());
+    }
+    out
+}
+
+/// Whether `path` may be written by a command: refused when something other than a regular
+/// file is there (a folder, a link, a FIFO, a device), when the file there is read-only, and
+/// when a file is there and `replace` is false (the command says how to replace it: `hint`).
+pub fn check_target(path: &Path, replace: bool, hint: &str) -> Result<(), ScenarioError> {
+    let refuse = |message: String| ScenarioError::Io {
+        file: path.display().to_string(),
+        message,
+    };
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let kind = meta.file_type();
+    if !kind.is_file() {
+        let what = if kind.is_dir() {
+            "a folder"
+        } else if kind.is_symlink() {
+            "a symbolic link"
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        return Err(refuse(format!("will not replace it: it is {what}")));
+    }
+    if meta.permissions().readonly() {
+        return Err(refuse("will not replace it: the file is read-only".into()));
+    }
+    if !replace {
+        return Err(refuse(format!("exists; {hint}")));
+    }
+    Ok(())
+}
+
 /// Writes a file atomically: a temporary file in the same folder, written in full and synced,
-/// then renamed over the target, so the file is always the old or the new one.
+/// then renamed over the target, so the file is always the old or the new one. Whatever is at
+/// the path must be a regular, writable file ([`check_target`]): a folder, link, FIFO, device or
+/// read-only file is never replaced.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), ScenarioError> {
+    check_target(path, true, "")?;
     let file = path.display().to_string();
     let io = |e: std::io::Error| ScenarioError::Io {
         file: file.clone(),
@@ -234,6 +323,7 @@ impl Scenario {
             source: String::new(),
             map,
             map_ref: map_ref.into(),
+            map_file: None,
             phase: Phase {
                 season: crate::board::Season::Spring,
                 year: 1901,
@@ -285,28 +375,33 @@ impl Scenario {
             pos: SourcePos::from_ron(file, &e),
             message: crate::error::ron_message(&e.code),
         })?;
-        let map = if raw.map == "standard" {
-            Map::standard_arc()
+        let (map, map_file) = if raw.map == "standard" {
+            (Map::standard_arc(), None)
         } else {
-            // Relative map paths are taken relative to the scenario file first.
-            let rel = Path::new(file).parent().map(|d| d.join(&raw.map));
-            let m = match rel {
-                Some(p) if p.is_file() => Map::load(&p.display().to_string()),
-                _ => Map::load(&raw.map),
+            let found = find_map(Path::new(file), &raw.map);
+            let m = match &found {
+                Some(p) => Map::load(&p.display().to_string()),
+                None => Map::load(&raw.map),
             };
-            Arc::new(m.map_err(|source| {
+            let m = m.map_err(|source| {
                 let at = Locator::new(text, file).find_after(&format!("\"{}\"", raw.map), "map:");
                 ScenarioError::Invalid {
                     pos: at,
                     message: format!("map {:?}: {source}", raw.map),
                 }
-            })?)
+            })?;
+            (
+                Arc::new(m),
+                found.and_then(|p| std::fs::canonicalize(p).ok()),
+            )
         };
-        Builder {
+        let mut s = Builder {
             map: &map,
             loc: Locator::new(text, file),
         }
-        .build(raw, map.clone())
+        .build(raw, map.clone())?;
+        s.map_file = map_file;
+        Ok(s)
     }
 
     /// The supply-centre owners, defaulting to home centres.
@@ -317,9 +412,31 @@ impl Scenario {
         }
     }
 
-    /// Saves the scenario atomically (temporary file in the same folder, then rename).
+    /// Saves the scenario atomically (temporary file in the same folder, then rename); a map
+    /// loaded from a file is named by a path that resolves from the new location.
     pub fn save(&self, path: &Path) -> Result<(), ScenarioError> {
-        write_atomic(path, &self.to_ron())
+        write_atomic(path, &self.placed_at(path).to_ron())
+    }
+
+    /// The scenario as it should be written at `path`: when its map came from a file that its
+    /// map reference would not find from there, the reference becomes a path from the new
+    /// file's folder to the map (relative where the two share a root, else absolute).
+    pub fn placed_at(&self, path: &Path) -> std::borrow::Cow<'_, Scenario> {
+        let Some(map_file) = &self.map_file else {
+            return std::borrow::Cow::Borrowed(self);
+        };
+        let found = find_map(path, &self.map_ref).and_then(|p| std::fs::canonicalize(p).ok());
+        if found.as_ref() == Some(map_file) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let mut s = self.clone();
+        s.map_ref = relative_path(&dir, map_file).display().to_string();
+        std::borrow::Cow::Owned(s)
     }
 
     /// The scenario in its stable RON layout.
@@ -823,6 +940,7 @@ impl Builder<'_> {
         Ok(Scenario {
             title: raw.title,
             map_ref: raw.map.clone(),
+            map_file: None,
             description: raw.description,
             source: raw.source,
             map,

@@ -399,16 +399,15 @@ fn every_printing_command_survives_a_closed_pipe_and_a_full_disk() {
         &["maps"],
     ];
     for args in commands {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        // The reader is gone before the command starts: its first write fails.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
             .args(*args)
             .env("RUST_BACKTRACE", "0")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
+            .stdout(writer)
+            .output()
             .expect("runs");
-        // The reader goes away before anything is read.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().expect("ends");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
@@ -463,4 +462,160 @@ fn check_writes_a_junit_report_with_one_case_per_scenario() {
         "{xml}"
     );
     assert!(xml.contains("expected Fails, got Succeeds"), "{xml}");
+}
+
+/// A scenario on a map of its own, in a folder of the test's own: `maps/m7.ron` (a copy of the
+/// seven-province test map) at the top, the scenario two folders down naming it by name.
+fn own_map_tree(name: &str) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("maps")).expect("maps");
+    std::fs::create_dir_all(root.join("games/one")).expect("games");
+    std::fs::copy("maps/test7.ron", root.join("maps/m7.ron")).expect("copy map");
+    std::fs::write(
+        root.join("games/one/start.ron"),
+        r#"Scenario(
+    title: "Seven provinces",
+    map: "m7",
+    phase: "Spring 1901 Movement",
+    units: { "North": ["A bor"], "South": ["F cal"] },
+    orders: { "North": ["A bor - dun"], "South": ["F cal - dun/wc"] },
+)"#,
+    )
+    .expect("scenario");
+    root
+}
+
+/// A map named by name is found in `maps/` above the scenario, from any current folder; a map
+/// named by a path is found from the scenario's folder; and `advance -o` into another folder
+/// writes a scenario whose map still resolves from there.
+#[test]
+fn maps_resolve_from_the_scenario_and_survive_a_move() {
+    let root = own_map_tree("cli-own-map");
+    let start = root.join("games/one/start.ron");
+    let out = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(["check", start.to_str().expect("utf-8")])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Written into a folder where `m7` is not found by name.
+    let elsewhere =
+        std::env::temp_dir().join(format!("dipsandbox-elsewhere-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&elsewhere);
+    std::fs::create_dir_all(&elsewhere).expect("dir");
+    let next = elsewhere.join("next.ron");
+    let (code, _, err) = dipsandbox(&[
+        "advance",
+        start.to_str().expect("utf-8"),
+        "-o",
+        next.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&next).expect("written");
+    assert!(!text.contains("map: \"m7\""), "{text}");
+    let reloaded = dipsandbox::scenario::Scenario::load(&next).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(reloaded.map.provinces.len(), 7);
+    // Written beside the original, the name still resolves and is kept as written.
+    let beside = root.join("games/one/next.ron");
+    let (code, _, err) = dipsandbox(&[
+        "advance",
+        start.to_str().expect("utf-8"),
+        "-o",
+        beside.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&beside).expect("written");
+    assert!(text.contains("map: \"m7\""), "{text}");
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
+/// `advance -o`, `import --to` and `minimize -o` replace an existing file only with `--force`,
+/// and never a folder, FIFO, device or read-only file; what was there is left untouched.
+#[test]
+fn writes_never_replace_what_they_should_not() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-targets");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let arg = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let existing = dir.join("existing.ron");
+    std::fs::write(&existing, "keep me").expect("write");
+    let advance = |target: &std::path::Path, force: bool| {
+        let mut args = vec![
+            "advance".to_string(),
+            "scenarios/datc/6.A.1.ron".into(),
+            "-o".into(),
+            arg(target),
+        ];
+        if force {
+            args.push("--force".into());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        dipsandbox(&args)
+    };
+    let (code, _, err) = advance(&existing, false);
+    assert_eq!(code, 2);
+    assert!(err.contains("exists; give --force to replace it"), "{err}");
+    assert_eq!(std::fs::read_to_string(&existing).expect("read"), "keep me");
+    let (code, _, err) = advance(&existing, true);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(&existing)
+            .expect("read")
+            .contains("Scenario(")
+    );
+
+    let (code, _, err) = advance(&dir, true);
+    assert_eq!(code, 2);
+    assert!(err.contains("it is a folder"), "{err}");
+    let (code, _, err) = advance(std::path::Path::new("/dev/null"), true);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a regular file"), "{err}");
+    let readonly = dir.join("readonly.ron");
+    std::fs::write(&readonly, "mine").expect("write");
+    let mut perms = std::fs::metadata(&readonly).expect("meta").permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&readonly, perms).expect("chmod");
+    let (code, _, err) = advance(&readonly, true);
+    assert_eq!(code, 2);
+    assert!(err.contains("read-only"), "{err}");
+    assert_eq!(std::fs::read_to_string(&readonly).expect("read"), "mine");
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("fifo");
+        let made = Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let (code, _, err) = advance(&fifo, true);
+            assert_eq!(code, 2);
+            assert!(err.contains("not a regular file"), "{err}");
+        }
+    }
+
+    // import: nothing is written when one file may not be replaced.
+    let to = dir.join("cases");
+    std::fs::create_dir_all(&to).expect("dir");
+    let suite = "tests/data/jdip/datc-v2.4.txt";
+    let (code, _, err) = dipsandbox(&["import", suite, "--to", &arg(&to)]);
+    assert_eq!(code, 0, "{err}");
+    let count = std::fs::read_dir(&to).expect("dir").count();
+    let (code, _, err) = dipsandbox(&["import", suite, "--to", &arg(&to)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give --force to replace the files"), "{err}");
+    assert_eq!(std::fs::read_dir(&to).expect("dir").count(), count);
+    let (code, _, err) = dipsandbox(&["import", suite, "--to", &arg(&to), "--force"]);
+    assert_eq!(code, 0, "{err}");
+
+    // minimize: a folder is refused even with --force.
+    let (code, _, err) = dipsandbox(&[
+        "minimize",
+        "scenarios/datc/6.F.14.ron",
+        "--keep",
+        "backup",
+        "-o",
+        &arg(&dir),
+        "--force",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("it is a folder"), "{err}");
 }

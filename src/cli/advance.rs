@@ -12,7 +12,16 @@ use dipsandbox::scenario::Scenario;
 
 /// `advance`: prints the results (to stderr when the next phase goes to stdout) and writes the
 /// next phase to `output` or stdout.
-pub fn advance(s: &Scenario, rules: Option<Rules>, output: Option<&Path>) -> Result<ExitCode> {
+pub fn advance(
+    s: &Scenario,
+    rules: Option<Rules>,
+    output: Option<&Path>,
+    force: bool,
+) -> Result<ExitCode> {
+    if let Some(path) = output {
+        dipsandbox::scenario::check_target(path, force, "give --force to replace it")
+            .map_err(|e| eyre!("{e}"))?;
+    }
     let rules = rules.unwrap_or(s.rules);
     let adv = dipsandbox::turn::advance(s, &rules);
     let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
@@ -40,7 +49,7 @@ pub fn advance(s: &Scenario, rules: Option<Rules>, output: Option<&Path>) -> Res
     };
     match output {
         Some(path) => {
-            summary(&mut std::io::stdout())?;
+            summary(&mut std::io::stdout()).map_err(super::out::StdoutError)?;
             adv.next.save(path).map_err(|e| eyre!("{e}"))?;
             outln!("Written to {}", path.display())?;
         }

@@ -25,7 +25,7 @@ fn file_name(case: &str) -> String {
 
 /// `import FILE --to DIR`: one scenario per case; problems on stderr with their lines. Exit 0,
 /// or 1 when some case could not be imported.
-pub fn import(file: &Path, to: &Path, pairing: Option<&Path>) -> Result<ExitCode> {
+pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).map_err(|e| eyre!("{}: cannot read: {e}", file.display()))?;
     if !dipsandbox::jdip::looks_like_jdip(&text) {
@@ -38,7 +38,9 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>) -> Result<ExitCode
     let jf = super::check::read_jdip(file, pairing.as_ref())
         .ok_or_else(|| eyre!("{}: not a jDip test file", file.display()))?;
     std::fs::create_dir_all(to).map_err(|e| eyre!("{}: {e}", to.display()))?;
+    // Every file name first, so that nothing is written when one of them may not be replaced.
     let mut used: Vec<String> = Vec::new();
+    let mut paths = Vec::with_capacity(jf.cases.len());
     for c in &jf.cases {
         let mut name = file_name(&c.name);
         while used.contains(&name) {
@@ -46,6 +48,11 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>) -> Result<ExitCode
         }
         used.push(name.clone());
         let path = to.join(format!("{name}.ron"));
+        dipsandbox::scenario::check_target(&path, force, "give --force to replace the files")
+            .map_err(|e| eyre!("{e}"))?;
+        paths.push(path);
+    }
+    for (c, path) in jf.cases.iter().zip(paths) {
         // Destroyed units the file leaves out of its dislodged list go into the scenario's
         // (checked: they had no retreat), so that `check` on the scenario agrees.
         let mut s = c.scenario.clone();

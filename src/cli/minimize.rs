@@ -57,14 +57,9 @@ pub fn run(
     force: bool,
 ) -> Result<ExitCode> {
     let s = load(file)?;
-    if let Some(out) = output
-        && out.exists()
-        && !force
-    {
-        return Err(eyre!(
-            "{} exists; give --force to overwrite it",
-            out.display()
-        ));
+    if let Some(out) = output {
+        dipsandbox::scenario::check_target(out, force, "give --force to overwrite it")
+            .map_err(|e| eyre!("{e}"))?;
     }
     let keep: Vec<Property> = keep
         .iter()

@@ -140,6 +140,9 @@ enum Command {
         /// Where to write the next phase (default: print it).
         #[arg(short, long, value_name = "NEXT.ron")]
         output: Option<PathBuf>,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Count the solutions of a movement phase's DATC 5.B equations by exhaustive search (no
     /// backup rule), show the decisions on which they differ, and check the resolver against
@@ -182,6 +185,9 @@ enum Command {
         /// `FILE.rules` beside the file.
         #[arg(long, value_name = "FILE.rules")]
         pairing: Option<PathBuf>,
+        /// Replace scenario files that already exist in the folder.
+        #[arg(long)]
+        force: bool,
     },
     /// Export scenarios to another format (jdip), so that other adjudicators can run them.
     ///
@@ -313,9 +319,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             junit.as_deref(),
             pairing.as_deref(),
         ),
-        Some(Command::Advance { file, output }) => {
-            advance::advance(&load(&file)?, rules, output.as_deref())
-        }
+        Some(Command::Advance {
+            file,
+            output,
+            force,
+        }) => advance::advance(&load(&file)?, rules, output.as_deref(), force),
         Some(Command::Solve { file, limit }) if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
         }
@@ -323,7 +331,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Diff { paths, all_presets }) => {
             diff::run(&paths, &cli.rules, all_presets, cli.json)
         }
-        Some(Command::Import { file, to, pairing }) => jdip::import(&file, &to, pairing.as_deref()),
+        Some(Command::Import {
+            file,
+            to,
+            pairing,
+            force,
+        }) => jdip::import(&file, &to, pairing.as_deref(), force),
         Some(Command::Export {
             format,
             paths,

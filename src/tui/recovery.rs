@@ -105,7 +105,7 @@ pub fn write(file: &Path, scenario: &Scenario, source: Option<&Path>) -> Result<
     let text = format!(
         "{HEADER}{from}\n// process {}\n{}",
         std::process::id(),
-        scenario.to_ron()
+        scenario.placed_at(file).to_ron()
     );
     write_atomic(file, &text).map_err(|e| e.to_string())
 }

@@ -51,7 +51,26 @@ impl fmt::Display for SourcePos {
     }
 }
 
-/// Describes a RON error in words a newcomer can act on.
+/// [`ron_message`], with a hint where the text shows a common slip: a string in single quotes
+/// (`'Paris'`: RON strings take double quotes).
+pub fn ron_message_in(e: &ron::error::SpannedError, text: &str) -> String {
+    let mut m = ron_message(&e.code);
+    let line = text
+        .lines()
+        .nth(e.span.start.line.saturating_sub(1))
+        .unwrap_or("");
+    let next = line
+        .chars()
+        .skip(e.span.start.col.saturating_sub(1))
+        .find(|c| !c.is_whitespace());
+    if next == Some('\'') {
+        m.push_str("; strings take double quotes (\"Paris\"), not single quotes");
+    }
+    m
+}
+
+/// Describes a RON error in words a newcomer can act on: unknown fields and values with the
+/// ones expected.
 pub fn ron_message(code: &ron::error::Error) -> String {
     use ron::error::Error as E;
     match code {
@@ -115,6 +134,9 @@ pub enum MapError {
         /// What went wrong.
         message: String,
     },
+    /// The file could not be read as text (not a file, too large, not UTF-8).
+    #[error(transparent)]
+    Read(#[from] crate::source::ReadError),
 }
 
 /// An error parsing one order.
@@ -154,4 +176,20 @@ pub enum ScenarioError {
         /// What went wrong.
         message: String,
     },
+    /// The file could not be read as text (not a file, too large, not UTF-8).
+    #[error(transparent)]
+    Read(#[from] crate::source::ReadError),
+}
+
+/// Text quoted for an error message, cut short when long: `"A Parsi - Bur"`, or the first 60
+/// characters and the length (`"Axxx…"… (1000001 characters)`), so that a megabyte of input
+/// is not echoed back (twice).
+pub fn quoted(text: &str) -> String {
+    const SHOWN: usize = 60;
+    let n = text.chars().count();
+    if n <= SHOWN + 20 {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(SHOWN).collect();
+    format!("{head:?}… ({n} characters)")
 }

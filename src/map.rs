@@ -245,10 +245,7 @@ impl Map {
         ];
         for path in &candidates {
             if path.is_file() {
-                let text = std::fs::read_to_string(path).map_err(|e| MapError::Io {
-                    file: path.display().to_string(),
-                    message: e.to_string(),
-                })?;
+                let text = crate::source::read_text(path)?;
                 return Map::from_ron(&text, &path.display().to_string());
             }
         }
@@ -264,7 +261,7 @@ impl Map {
             .from_str(text)
             .map_err(|e| MapError::Syntax {
                 pos: SourcePos::from_ron(file, &e),
-                message: crate::error::ron_message(&e.code),
+                message: crate::error::ron_message_in(&e, text),
             })?;
         build(raw, text, file)
     }

@@ -228,6 +228,15 @@ impl<'m> Parser<'m> {
         }
     }
 
+    /// A move keyword, with the `to` that may follow it (`Retreats to`, `moves to`, `- to`).
+    fn eat_move(&mut self) -> bool {
+        if !self.eat(MOVE_KW) {
+            return false;
+        }
+        while self.eat(&["to"]) {}
+        true
+    }
+
     fn unit_kind(&mut self) -> Option<UnitKind> {
         let t = self.peek()?;
         let k = match t.text.to_ascii_lowercase().as_str() {
@@ -336,8 +345,7 @@ impl<'m> Parser<'m> {
                 return Ok(p);
             }
         }
-        let word = first.text.clone();
-        let mut msg = format!("unknown province {word:?}");
+        let mut msg = format!("unknown province {}", crate::error::quoted(&first.text));
         // Suggest for the longest run of words that is close to a name ("Norht Sea", "Gulf of Lyons").
         let mut best = None;
         for n in (1..=3.min(self.toks.len() - self.pos)).rev() {
@@ -586,10 +594,10 @@ impl<'m> Parser<'m> {
                 OrderKind::Remove
             }
             Some(t) if is_kw(t, MOVE_KW) => {
-                self.pos += 1;
+                self.eat_move();
                 let mut stops = vec![self.loc()?];
                 let mut via_convoy = self.via_convoy();
-                while !via_convoy && self.eat(MOVE_KW) {
+                while !via_convoy && self.eat_move() {
                     stops.push(self.loc()?);
                     via_convoy = self.via_convoy();
                 }
@@ -600,7 +608,7 @@ impl<'m> Parser<'m> {
             Some(t) if is_kw(t, SUPPORT_KW) => {
                 self.pos += 1;
                 let target = self.unit_ref()?;
-                let dest = if self.eat(MOVE_KW) {
+                let dest = if self.eat_move() {
                     let d = self.loc()?;
                     // `via convoy` in a support order carries no meaning; accept and drop it.
                     self.via_convoy();
@@ -614,7 +622,7 @@ impl<'m> Parser<'m> {
             Some(t) if is_kw(t, CONVOY_KW) => {
                 self.pos += 1;
                 let army = self.unit_ref()?;
-                if !self.eat(MOVE_KW) {
+                if !self.eat_move() {
                     return self.err(self.col(), format!("expected '-' and the convoyed army's destination, {}", self.found()));
                 }
                 let dest = self.loc()?;
@@ -643,9 +651,16 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
     // Ranked by distance, then names the word begins, then the name itself: the same answer
     // every time, whatever order the names are stored in.
     let mut best: Option<(usize, bool, &str, ProvinceId)> = None;
+    let wn = w.chars().count();
     for (name, pid) in map.all_names() {
+        let nn = name.chars().count();
+        let limit = (wn.max(nn) / 3).max(1);
+        // The distance is at least the difference in length: no need to compute it (and a
+        // megabyte-long word costs nothing).
+        if wn.abs_diff(nn) > limit {
+            continue;
+        }
         let d = edit_distance(&w, name);
-        let limit = (w.chars().count().max(name.chars().count()) / 3).max(1);
         let key = (d, !name.starts_with(&w), name, pid);
         if d <= limit && best.is_none_or(|b| key < b) {
             best = Some(key);
@@ -655,7 +670,7 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
 }
 
 /// Edit distance counting an adjacent transposition as one edit (optimal string alignment).
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let w = b.len() + 1;

@@ -8,8 +8,29 @@ use crate::map::Map;
 use crate::scenario::OrderEntry;
 use crate::scenario::Scenario;
 
+/// A rule set in words: `DATC v3.0 preferences`, `the 1982 preset`, or its overrides of the
+/// DATC preferences (`paradox=Rule1982, multi_route_disruption=AnyRoute`).
+pub fn rules_text(r: &crate::rules::Rules) -> String {
+    match r.preset_name() {
+        Some("datc") => "DATC v3.0 preferences".into(),
+        Some(p) => format!("the {p} preset"),
+        None => r
+            .overrides()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// The scenario's header and position: title, source, phase, rules, units per power.
 pub fn position(s: &Scenario) -> String {
+    position_under(s, None)
+}
+
+/// [`position`], under the rules given on the command line when there are any: the header
+/// names the rules in use, and the scenario's own when they differ.
+pub fn position_under(s: &Scenario, rules: Option<crate::rules::Rules>) -> String {
     let map = &*s.map;
     let mut out = String::new();
     let _ = writeln!(out, "{}", s.title);
@@ -17,12 +38,18 @@ pub fn position(s: &Scenario) -> String {
         let _ = writeln!(out, "  source: {}", s.source);
     }
     let _ = writeln!(out, "  map: {}   phase: {}", map.name, s.phase);
-    let ov = s.rules.overrides();
-    if ov.is_empty() {
-        let _ = writeln!(out, "  rules: DATC v3.0 preferences");
-    } else {
-        let parts: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let _ = writeln!(out, "  rules: {}", parts.join(", "));
+    match rules {
+        Some(r) if r != s.rules => {
+            let _ = writeln!(
+                out,
+                "  rules: {} (from --rules; the scenario's own: {})",
+                rules_text(&r),
+                rules_text(&s.rules)
+            );
+        }
+        _ => {
+            let _ = writeln!(out, "  rules: {}", rules_text(&s.rules));
+        }
     }
     if !s.description.is_empty() {
         out.push('\n');

@@ -360,10 +360,7 @@ impl Scenario {
     /// Loads a scenario from a file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Io {
-            file: file.clone(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = crate::source::read_text(path)?;
         Scenario::from_ron(&text, &file)
     }
 
@@ -373,7 +370,7 @@ impl Scenario {
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
             pos: SourcePos::from_ron(file, &e),
-            message: crate::error::ron_message(&e.code),
+            message: crate::error::ron_message_in(&e, text),
         })?;
         let (map, map_file) = if raw.map == "standard" {
             (Map::standard_arc(), None)
@@ -645,7 +642,7 @@ impl Builder<'_> {
         let at = self.loc.next_literal(text);
         let spec = parse_unit(self.map, text).map_err(|e| ScenarioError::Invalid {
             pos: self.loc.pos(at).shifted(e.col),
-            message: format!("unit {text:?}: {}", e.message),
+            message: format!("unit {}: {}", crate::error::quoted(text), e.message),
         })?;
         let kind = spec.kind.unwrap_or(UnitKind::Army);
         let prov = self.map.province(spec.loc.province);
@@ -734,7 +731,7 @@ impl Builder<'_> {
                 let at = self.loc.next_literal(text);
                 let order = parse_order(self.map, text).map_err(|e| ScenarioError::Invalid {
                     pos: self.loc.pos(at).shifted(e.col),
-                    message: format!("order {text:?}: {}", e.message),
+                    message: format!("order {}: {}", crate::error::quoted(text), e.message),
                 })?;
                 if let Some(p) = order.power
                     && p != power
@@ -742,7 +739,8 @@ impl Builder<'_> {
                     return Err(self.invalid(
                         at,
                         format!(
-                            "order {text:?} is prefixed {} but listed under {}",
+                            "order {} is prefixed {} but listed under {}",
+                            crate::error::quoted(text),
                             self.map.power(p).name,
                             self.map.power(power).name
                         ),

@@ -91,3 +91,125 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     }
     i
 }
+
+/// The largest text file read: scenarios, maps, jDip suites and pairing files are far smaller
+/// (the DATC v2.4 suite is 130 KB); anything larger is refused before it is read.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why a text file could not be read.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ReadError {
+    /// The operating system refused (no such file, no permission…).
+    #[error("{file}: cannot read: {message}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// Not a regular file (a folder, FIFO, device): reading it might never end.
+    #[error("{file}: cannot read: it is {what}, not a file")]
+    NotAFile {
+        /// The file.
+        file: String,
+        /// What it is.
+        what: &'static str,
+    },
+    /// Larger than [`MAX_FILE_BYTES`].
+    #[error("{file}: cannot read: {size} bytes is more than the {limit} a file may have")]
+    TooLarge {
+        /// The file.
+        file: String,
+        /// Its size (at least).
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Not UTF-8 text: where the first bad byte is.
+    #[error(
+        "{pos}: not UTF-8 text: byte 0x{byte:02x} cannot start or continue a character; expected UTF-8 text"
+    )]
+    NotUtf8 {
+        /// Where.
+        pos: SourcePos,
+        /// The offending byte.
+        byte: u8,
+    },
+}
+
+/// Reads a text file with the checks every loader needs: a regular file (a FIFO or a device such
+/// as `/dev/zero` is refused before it is opened for reading), at most [`MAX_FILE_BYTES`] (also
+/// when the file grows while it is read), and UTF-8 (the first bad byte is located by line and
+/// column).
+pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let io = |e: std::io::Error| ReadError::Io {
+        file: file.clone(),
+        message: e.to_string(),
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "a FIFO, socket or device"
+        };
+        return Err(ReadError::NotAFile { file, what });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            file,
+            size: meta.len(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    decode(bytes, file)
+}
+
+/// Reads standard input as text (named `<stdin>` in messages), with the limits of
+/// [`read_text`].
+pub fn read_stdin() -> Result<String, ReadError> {
+    use std::io::Read;
+    let file = "<stdin>".to_string();
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ReadError::Io {
+            file: file.clone(),
+            message: e.to_string(),
+        })?;
+    decode(bytes, file)
+}
+
+/// Bytes read from `file` as text: at most [`MAX_FILE_BYTES`], UTF-8 (else the first bad byte,
+/// located).
+fn decode(bytes: Vec<u8>, file: String) -> Result<String, ReadError> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge {
+            file,
+            size: bytes.len() as u64,
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let byte = bytes.get(good).copied().unwrap_or(0);
+        // The valid prefix locates the bad byte: its line, and the column after the last good
+        // character.
+        let text = String::from_utf8_lossy(&bytes[..good]);
+        ReadError::NotUtf8 {
+            pos: Locator::new(&text, &file).pos(good),
+            byte,
+        }
+    })
+}

@@ -619,3 +619,130 @@ fn writes_never_replace_what_they_should_not() {
     assert_eq!(code, 2);
     assert!(err.contains("it is a folder"), "{err}");
 }
+
+/// A folder with a link back up (a loop), a link to a file already listed, and a FIFO named
+/// `.ron`: each scenario is checked once, the FIFO is skipped with a message, nothing hangs.
+/// A device given by name (`/dev/zero`) is refused before it is read.
+#[cfg(unix)]
+#[test]
+fn folders_with_loops_links_and_fifos_are_walked_once() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-loops");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("a")).expect("dir");
+    std::fs::copy("scenarios/datc/6.A.1.ron", dir.join("a/6.A.1.ron")).expect("copy");
+    std::os::unix::fs::symlink("..", dir.join("a/up")).expect("link");
+    std::os::unix::fs::symlink("6.A.1.ron", dir.join("a/again.ron")).expect("link");
+    let fifo = dir.join("a/pipe.ron");
+    let fifo_made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let (code, out, err) = dipsandbox(&["check", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+    if fifo_made {
+        assert!(
+            err.contains("pipe.ron: skipped: not a regular file"),
+            "{err}"
+        );
+    }
+    let (code, _, err) = dipsandbox(&["show", "/dev/zero"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("/dev/zero: cannot read: it is a FIFO, socket or device"),
+        "{err}"
+    );
+}
+
+/// A file that is not UTF-8 is located at its first bad byte; a megabyte-long word in an order
+/// is reported once, cut short, and at once.
+#[test]
+fn bad_bytes_are_located_and_long_words_are_not_echoed() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-bytes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let bad = dir.join("latin1.ron");
+    std::fs::write(&bad, b"Scenario(\n    title: \"Caf\xe9\",\n)").expect("write");
+    let (code, out, _) = dipsandbox(&["check", bad.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(
+        out.contains("latin1.ron:2:16: not UTF-8 text: byte 0xe9"),
+        "{out}"
+    );
+    let long = dir.join("long.ron");
+    let word = format!("A{}", "x".repeat(1_000_000));
+    std::fs::write(
+        &long,
+        format!(
+            "Scenario(title: \"t\", map: \"standard\", phase: \"Spring 1901 Movement\", \
+             units: {{\"England\": [\"F London\"]}}, orders: {{\"England\": [\"F London - {word}\"]}})"
+        ),
+    )
+    .expect("write");
+    let (code, out, _) = dipsandbox(&["check", long.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(out.len() < 1000, "{} bytes of output", out.len());
+    assert!(out.contains("(1000001 characters)"), "{out}");
+}
+
+/// What a newcomer runs into: the header names the rules in use; `rules` shows what each preset
+/// sets; a word that is no file and no command lists the commands; single quotes get a hint;
+/// `check` says in its last line why its status is 2; `-` reads standard input.
+#[test]
+fn newcomer_papercuts() {
+    let (_, out, _) = dipsandbox(&["explain", "scenarios/datc/6.F.16.ron", "--rules", "1982"]);
+    assert!(
+        out.contains(
+            "rules: the 1982 preset (from --rules; the scenario's own: DATC v3.0 preferences)"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = dipsandbox(&["rules"]);
+    assert!(
+        out.contains("sets paradox=Rule1982, civil_disorder=Older"),
+        "{out}"
+    );
+    let (code, _, err) = dipsandbox(&["chek"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("chek: no such file, and not a command (did you mean `dipsandbox check`?)"),
+        "{err}"
+    );
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-papercuts");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let sq = dir.join("quotes.ron");
+    std::fs::write(&sq, "Scenario(\n    title: 'Pandin',\n)").expect("write");
+    let (code, _, err) = dipsandbox(&["show", sq.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("quotes.ron:2:11: Expected string; strings take double quotes"),
+        "{err}"
+    );
+    let (code, out, _) = dipsandbox(&["check", "scenarios/datc/6.A.1.ron", "nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        out.ends_with(
+            "1 passed, 0 failed; 1 path(s) could not be read: nope (no such file or folder)\n"
+        ),
+        "{out}"
+    );
+    let text = std::fs::read("scenarios/datc/6.F.14.ron").expect("read");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(["solve", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), &text).expect("write");
+    let out = child.wait_with_output().expect("ends");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("2 solutions:"), "{out}");
+    // Shell completion scripts know the commands.
+    let (code, out, _) = dipsandbox(&["completions", "bash"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("_dipsandbox") && out.contains("minimize"),
+        "{out}"
+    );
+}

@@ -194,6 +194,14 @@ fn variants() -> Vec<(&'static str, Order)> {
         ("army liverpool MOVES edinburgh", mv(army("lvp"), "edi")),
         ("A Lvp-Edi", mv(army("lvp"), "edi")),
         ("A Par-Bur", mv(army("par"), "bur")),
+        // A move word followed by `to`, as retreats are often written.
+        ("A Trieste Retreats to Albania", mv(army("tri"), "alb")),
+        ("A Liverpool moves to Edinburgh", mv(army("lvp"), "edi")),
+        ("A lvp - to edi", mv(army("lvp"), "edi")),
+        (
+            "A Holland supports A Ruhr moves to Belgium",
+            support_move(army("hol"), army("ruh"), "bel"),
+        ),
         // Support, convoy, hold letters.
         (
             "A hol S A ruh - bel",

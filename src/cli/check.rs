@@ -12,18 +12,47 @@ use dipsandbox::scenario::Scenario;
 
 /// The scenario files under `path` (itself, or the `.ron` files of a folder, naturally sorted).
 pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort_by_key(|a| natural_key(a));
-        for e in entries {
-            if e.is_dir() || e.extension().is_some_and(|x| x == "ron") {
-                collect(&e, out)?;
-            }
+    // Folders by their real path, so that a link back up (a loop) is walked once; files too, so
+    // that a file reached through several links is checked once.
+    let mut seen_dirs: Vec<PathBuf> = Vec::new();
+    let mut seen_files: Vec<PathBuf> = out
+        .iter()
+        .filter_map(|f| std::fs::canonicalize(f).ok())
+        .collect();
+    let mut add = |f: &Path, out: &mut Vec<PathBuf>| {
+        let real = std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
+        if !seen_files.contains(&real) {
+            seen_files.push(real);
+            out.push(f.to_path_buf());
         }
-    } else {
-        out.push(path.to_path_buf());
+    };
+    if !path.is_dir() {
+        add(path, out);
+        return Ok(());
+    }
+    // Depth first, in natural order (files and folders interleaved as they sort), with an
+    // explicit stack: a folder popped pushes its entries in reverse.
+    let mut stack: Vec<PathBuf> = vec![path.to_path_buf()];
+    while let Some(e) = stack.pop() {
+        if e.is_dir() {
+            let real = std::fs::canonicalize(&e)?;
+            if seen_dirs.contains(&real) {
+                continue;
+            }
+            seen_dirs.push(real);
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(&e)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir() || p.extension().is_some_and(|x| x == "ron"))
+                .collect();
+            entries.sort_by_key(|a| natural_key(a));
+            stack.extend(entries.into_iter().rev());
+        } else if e.is_file() {
+            add(&e, out);
+        } else {
+            // Inside a folder only regular files count: a FIFO or device named `.ron` would
+            // block or never end.
+            eprintln!("{}: skipped: not a regular file", e.display());
+        }
     }
     Ok(())
 }
@@ -45,7 +74,7 @@ pub fn check(
     let mut cases: Vec<Value> = Vec::new();
     let mut problems: Vec<Value> = Vec::new();
     for p in paths {
-        let problem = if !p.exists() {
+        let problem = if !p.exists() && !super::is_stdin(p) {
             Some("no such file or folder".to_string())
         } else {
             collect(p, &mut files).err().map(|e| e.to_string())
@@ -94,11 +123,7 @@ pub fn check(
                     ));
                 }
             }
-            None => items.push((
-                f.display().to_string(),
-                Scenario::load(f).map_err(|e| e.to_string()),
-                false,
-            )),
+            None => items.push((f.display().to_string(), super::load_scenario(f), false)),
         }
     }
     for (name, loaded, from_jdip) in items {
@@ -179,6 +204,22 @@ pub fn check(
             "cases": cases,
         });
         outln!("{doc:#}")?;
+    } else if unreadable > 0 {
+        // The last line says why the status is 2.
+        let what: Vec<String> = problems
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} ({})",
+                    p["path"].as_str().unwrap_or_default(),
+                    p["error"].as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        outln!(
+            "{passed} passed, {failed} failed; {unreadable} path(s) could not be read: {}",
+            what.join(", ")
+        )?;
     } else {
         outln!("{passed} passed, {failed} failed")?;
     }
@@ -238,9 +279,9 @@ pub(super) type Pairing = (String, String);
 /// Reads the `--pairing` file, if one is named.
 pub(super) fn read_pairing(path: Option<&Path>) -> Result<Option<Pairing>> {
     path.map(|p| {
-        std::fs::read_to_string(p)
+        dipsandbox::source::read_text(p)
             .map(|t| (t, p.display().to_string()))
-            .map_err(|e| color_eyre::eyre::eyre!("--pairing {}: cannot read: {e}", p.display()))
+            .map_err(|e| color_eyre::eyre::eyre!("--pairing {e}"))
     })
     .transpose()
 }
@@ -251,15 +292,16 @@ pub(super) fn read_jdip(f: &Path, pairing: Option<&Pairing>) -> Option<dipsandbo
     if f.extension().is_some_and(|x| x == "ron") {
         return None;
     }
-    let text = std::fs::read_to_string(f).ok()?;
+    let text = super::read_input(f).ok()?;
     if !dipsandbox::jdip::looks_like_jdip(&text) {
         return None;
     }
-    let mut jf = dipsandbox::jdip::parse(
-        &text,
-        &f.display().to_string(),
-        dipsandbox::map::Map::standard_arc(),
-    );
+    let name = if super::is_stdin(f) {
+        "<stdin>".to_string()
+    } else {
+        f.display().to_string()
+    };
+    let mut jf = dipsandbox::jdip::parse(&text, &name, dipsandbox::map::Map::standard_arc());
     // `FILE.rules` beside it pairs cases with the rules their expectations assume.
     match pairing {
         Some((text, name)) => dipsandbox::jdip::apply_rules_file(&mut jf, text, name),

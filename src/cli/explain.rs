@@ -20,7 +20,7 @@ pub fn explain(
     trace: bool,
     dot: Option<&Path>,
 ) -> Result<ExitCode> {
-    out!("{}", report::position(s))?;
+    out!("{}", report::position_under(s, rules))?;
     outln!()?;
     adjudicate_and_print(s, rules, trace, dot)?;
     Ok(ExitCode::SUCCESS)
@@ -35,18 +35,6 @@ pub fn adjudicate_and_print(
     dot: Option<&Path>,
 ) -> Result<()> {
     let r = run(s, rules, trace).map_err(|e| eyre!("{e}"))?;
-    if rules.is_some() {
-        let ov = r.rules.overrides();
-        let text: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        outln!(
-            "Rules from the command line: {}\n",
-            if text.is_empty() {
-                "DATC v3.0 preferences".to_string()
-            } else {
-                text.join(", ")
-            }
-        )?;
-    }
     let is_movement = r.movement.is_some();
     out!(
         "{}",

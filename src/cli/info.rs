@@ -52,6 +52,17 @@ pub fn rules() -> Result<ExitCode> {
     outln!("Presets (--rules NAME):")?;
     for (n, d) in PRESETS {
         outln!("  {n:<6} {d}")?;
+        let sets: Vec<String> = Rules::preset(n)
+            .map(|r| {
+                r.overrides()
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !sets.is_empty() {
+            outln!("         sets {}", sets.join(", "))?;
+        }
     }
     outln!(
         "\nOptions (--rules field=Value, or `rules: (field: Value)` in a scenario); default first:"

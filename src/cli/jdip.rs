@@ -26,8 +26,7 @@ fn file_name(case: &str) -> String {
 /// `import FILE --to DIR`: one scenario per case; problems on stderr with their lines. Exit 0,
 /// or 1 when some case could not be imported.
 pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| eyre!("{}: cannot read: {e}", file.display()))?;
+    let text = dipsandbox::source::read_text(file).map_err(|e| eyre!("{e}"))?;
     if !dipsandbox::jdip::looks_like_jdip(&text) {
         return Err(eyre!(
             "{}: not a jDip test file (expected CASE … END blocks)",

@@ -230,6 +230,11 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Print a shell completion script: `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
+    Completions {
+        /// The shell (bash, zsh, fish, elvish, powershell).
+        shell: clap_complete::Shell,
+    },
     /// List the maps and their summaries.
     Maps,
     /// List the rule options, their values and the presets.
@@ -285,6 +290,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
     if cli.json && !json_ok {
         return Err(eyre!("--json is for check, explain, solve and diff"));
     }
+    if cli.command.is_none()
+        && let Some(f) = &cli.file
+    {
+        not_a_command(f)?;
+    }
     match cli.command {
         None => {
             let interactive =
@@ -299,7 +309,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             };
             show::print_default(&s, rules, builtin)
         }
-        Some(Command::Show { file }) => show::show(&load(&file)?),
+        Some(Command::Show { file }) => show::show(&load(&file)?, rules),
         Some(Command::Explain { file, .. }) if cli.json => {
             explain::explain_json(&load(&file)?, rules)
         }
@@ -348,12 +358,75 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             output,
             force,
         }) => minimize::run(&file, &keep, &cli.rules, output.as_deref(), force),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "dipsandbox", &mut buf);
+            out!("{}", String::from_utf8_lossy(&buf))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Maps) => info::maps(),
         Some(Command::Rules) => info::rules(),
     }
 }
 
-/// Loads a scenario file, with its located error.
+/// `dipsandbox new`: a word that is neither a file nor a command is not read as a file; the
+/// error lists the commands (and the one it is closest to).
+fn not_a_command(f: &Path) -> Result<()> {
+    use clap::CommandFactory;
+    let word = f.to_string_lossy();
+    let plain = !word.contains(['/', '\\', '.']) && !is_stdin(f);
+    if f.exists() || !plain {
+        return Ok(());
+    }
+    let names: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect();
+    let close = names
+        .iter()
+        .map(|n| (dipsandbox::orders::edit_distance(&word, n), n))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, n)| n);
+    let hint = close.map_or(String::new(), |n| {
+        format!(" (did you mean `dipsandbox {n}`?)")
+    });
+    Err(eyre!(
+        "{word}: no such file, and not a command{hint}; the commands are: {}. \
+         `dipsandbox --help` says more",
+        names.join(", ")
+    ))
+}
+
+/// Whether a path argument means standard input.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A file's text, or standard input's for `-` (read once, however often it is asked for).
+fn read_input(path: &Path) -> std::result::Result<String, dipsandbox::source::ReadError> {
+    static STDIN: std::sync::OnceLock<std::result::Result<String, dipsandbox::source::ReadError>> =
+        std::sync::OnceLock::new();
+    if is_stdin(path) {
+        return STDIN.get_or_init(dipsandbox::source::read_stdin).clone();
+    }
+    dipsandbox::source::read_text(path)
+}
+
+/// Loads a scenario file (`-`: standard input), with its located error.
+fn load_scenario(path: &Path) -> std::result::Result<Scenario, String> {
+    let text = read_input(path).map_err(|e| e.to_string())?;
+    let name = if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    Scenario::from_ron(&text, &name).map_err(|e| e.to_string())
+}
+
+/// Loads a scenario file (`-`: standard input), with its located error.
 fn load(path: &Path) -> Result<Scenario> {
-    Scenario::load(path).map_err(|e| eyre!("{e}"))
+    load_scenario(path).map_err(|e| eyre!("{e}"))
 }

@@ -12,8 +12,8 @@ use super::EXAMPLES;
 use super::explain::adjudicate_and_print;
 
 /// `show`: the position and the orders.
-pub fn show(s: &Scenario) -> Result<ExitCode> {
-    out!("{}", report::position(s))?;
+pub fn show(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
+    out!("{}", report::position_under(s, rules))?;
     outln!()?;
     out!("{}", report::orders(s))?;
     Ok(ExitCode::SUCCESS)
@@ -22,7 +22,7 @@ pub fn show(s: &Scenario) -> Result<ExitCode> {
 /// `dipsandbox [FILE] --print`: position, orders, results; for the built-in scenario, what to
 /// try next.
 pub fn print_default(s: &Scenario, rules: Option<Rules>, builtin: bool) -> Result<ExitCode> {
-    show(s)?;
+    show(s, rules)?;
     outln!()?;
     adjudicate_and_print(s, rules, false, None)?;
     if builtin {

@@ -205,7 +205,7 @@ fn midgame(map: &Map, seed: u64) -> Option<Case> {
         let fleet = match prov.kind {
             dipsandbox::map::ProvinceKind::Sea => true,
             dipsandbox::map::ProvinceKind::Land => false,
-            dipsandbox::map::ProvinceKind::Coast => next(&mut st) % 2 == 0,
+            dipsandbox::map::ProvinceKind::Coast => next(&mut st).is_multiple_of(2),
         };
         let loc = if fleet && prov.is_multi_coast() {
             prov.coasts[(next(&mut st) % prov.coasts.len() as u64) as usize].1

@@ -286,9 +286,23 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), ScenarioError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    remove_stale_temporaries(dir, &name);
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        std::io::Write::write_all(&mut f, text.as_bytes())?;
+        let bytes = text.as_bytes();
+        // For the interruption tests: `DIPSANDBOX_WRITE_PAUSE_MS` pauses half-way through.
+        if let Some(ms) = std::env::var("DIPSANDBOX_WRITE_PAUSE_MS")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            let (a, b) = bytes.split_at(bytes.len() / 2);
+            std::io::Write::write_all(&mut f, a)?;
+            f.sync_all()?;
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            std::io::Write::write_all(&mut f, b)?;
+        } else {
+            std::io::Write::write_all(&mut f, bytes)?;
+        }
         f.sync_all()
     });
     if let Err(e) = written {
@@ -298,7 +312,40 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), ScenarioError> {
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         io(e)
-    })
+    })?;
+    // The rename itself is made durable by syncing the folder (where the system allows it).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Temporary files of `name` left by a writer that was killed before its rename
+/// (`.NAME.tmpPID` whose process is gone) are removed, so that an interrupted write leaves
+/// nothing behind once the next write of the same file runs. Only where a process's liveness
+/// can be told (`/proc`); elsewhere they stay, hidden.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let proc_fs = Path::new("/proc/self");
+    if !proc_fs.exists() {
+        return;
+    }
+    let prefix = format!(".{name}.tmp");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let file = e.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// The text of the built-in scenario, Pandin's paradox (DATC 6.F.16): a decision cycle broken by

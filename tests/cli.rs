@@ -746,3 +746,63 @@ fn newcomer_papercuts() {
         "{out}"
     );
 }
+
+/// A write killed half-way (SIGKILL, no chance to clean up) leaves the target as it was —
+/// never a partial file — and the next write of the same file removes the killed writer's
+/// temporary file. (`DIPSANDBOX_WRITE_PAUSE_MS` holds the writer half-way so the kill lands
+/// there.)
+#[cfg(unix)]
+#[test]
+fn a_write_killed_midway_leaves_the_old_file_and_nothing_else() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-killed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let out = dir.join("next.ron");
+    std::fs::write(&out, b"the old file").expect("write");
+    let args = [
+        "advance",
+        "scenarios/datc/6.A.11.ron",
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--force",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(args)
+        .env("DIPSANDBOX_WRITE_PAUSE_MS", "20000")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("runs");
+    // Wait until the temporary file has its first half, then kill.
+    let started = std::time::Instant::now();
+    let temp = loop {
+        let t = std::fs::read_dir(&dir)
+            .expect("dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| {
+                p.to_string_lossy().contains(".tmp")
+                    && std::fs::metadata(p).is_ok_and(|m| m.len() > 0)
+            });
+        if let Some(t) = t {
+            break t;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "no temporary file appeared"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    child.kill().expect("kill");
+    let _ = child.wait();
+    assert_eq!(std::fs::read(&out).expect("read"), b"the old file");
+    assert!(
+        temp.exists(),
+        "the killed writer's temporary file is still there"
+    );
+    // The next write of the same file completes and removes it.
+    let (code, _, err) = dipsandbox(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(!temp.exists(), "{} was left behind", temp.display());
+    let written = dipsandbox::scenario::Scenario::load(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(written.phase.to_string(), "Fall 1901 Movement");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -97,9 +97,18 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
 
 /// `export --format jdip PATHS… [-o FILE]`: every scenario whose expectations its own rules meet
 /// (or that has none) as a case; the expected position is the adjudicated one.
-pub fn export(format: &str, paths: &[PathBuf], output: Option<&Path>) -> Result<ExitCode> {
+pub fn export(
+    format: &str,
+    paths: &[PathBuf],
+    output: Option<&Path>,
+    force: bool,
+) -> Result<ExitCode> {
     if !format.eq_ignore_ascii_case("jdip") {
         return Err(eyre!("--format {format}: the formats are: jdip"));
+    }
+    if let Some(p) = output {
+        dipsandbox::scenario::check_target(p, force, "give --force to replace it")
+            .map_err(|e| eyre!("{e}"))?;
     }
     let mut files = Vec::new();
     for p in paths {

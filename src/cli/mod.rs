@@ -203,6 +203,9 @@ enum Command {
         /// Where to write (default: print).
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Remove units and orders (delta debugging), then make orders holds, while every
     /// `--keep` property still holds; write the smallest scenario with its expectations
@@ -351,7 +354,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             format,
             paths,
             output,
-        }) => jdip::export(&format, &paths, output.as_deref()),
+            force,
+        }) => jdip::export(&format, &paths, output.as_deref(), force),
         Some(Command::Minimize {
             file,
             keep,

@@ -192,6 +192,37 @@ fn the_stepper_shows_how_many_solutions_the_equations_have() {
     assert_eq!(buf[(x, y)].fg, a.theme.cycle().fg.unwrap_or(Color::Reset));
 }
 
+/// An order with no expected result (added after the expectations were written) is counted in
+/// the status bar, so that "all met" does not hide it.
+#[test]
+fn orders_without_an_expectation_are_counted() {
+    let text = r#"Scenario(
+    title: "Half checked",
+    map: "standard",
+    phase: "Spring 1901 Movement",
+    units: { "France": ["A Paris", "A Marseilles"] },
+    orders: { "France": ["A Paris - Burgundy", "A Marseilles - Piedmont"] },
+    expect: (results: [("A Paris - Burgundy", Succeeds)]),
+)"#;
+    let s = dipsandbox::scenario::Scenario::from_ron(text, "inline.ron").expect("loads");
+    let session = Session::new(s, None, None).expect("session");
+    let mut a = App::new(
+        session,
+        Keymap::default(),
+        Theme::new(true),
+        folders("unchecked"),
+    );
+    let t = text_of(&run(&mut a, 120, 40, ""));
+    assert!(
+        t.contains("all 1 met; 1 order(s) unchecked (e freezes)"),
+        "{t}"
+    );
+    // Freezing gives every order its expectation (and the dislodged and positions).
+    let t = text_of(&run(&mut a, 120, 40, "e"));
+    assert!(t.contains("expectations: all 4 met"), "{t}");
+    assert!(!t.contains("unchecked"), "{t}");
+}
+
 #[test]
 fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
     let mut a = app(Some("scenarios/datc/6.F.16.ron"), "rules");

@@ -84,7 +84,24 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
 /// The expectations in a few words: `expectations: all 8 met`.
 pub fn expectations(s: &Session) -> Option<(String, bool)> {
     let (bad, n) = s.expectations.as_ref()?;
-    Some(if bad.is_empty() {
+    // Orders that have no expected result, where the scenario states results per order (an
+    // order added since the expectations were written): `e` freezes them.
+    let sc = s.scenario();
+    let unchecked = sc.expect.as_ref().map_or(0, |e| {
+        if e.results.is_empty() {
+            0
+        } else {
+            (0..sc.orders.len())
+                .filter(|i| !e.results.iter().any(|(k, _, _)| k == i))
+                .count()
+        }
+    });
+    Some(if bad.is_empty() && unchecked > 0 {
+        (
+            format!("expectations: all {n} met; {unchecked} order(s) unchecked (e freezes)"),
+            true,
+        )
+    } else if bad.is_empty() {
         (format!("expectations: all {n} met"), true)
     } else {
         (

@@ -223,6 +223,21 @@ fn orders_without_an_expectation_are_counted() {
     assert!(!t.contains("unchecked"), "{t}");
 }
 
+/// The order editor of an adjustment phase heads with the builds and removals due per power,
+/// whole at 80 columns.
+#[test]
+fn the_adjustment_editor_heading_fits_80_columns() {
+    let mut a = app(
+        Some("scenarios/year-1901/4-winter-1901-adjustment.ron"),
+        "adjust-heading",
+    );
+    let t = text(&run(&mut a, 80, 24, "i"));
+    assert!(
+        t.contains("builds due: Aus+2 Eng+1 Fra+2 Ger+2 Ita+1 Rus+2 Tur+1"),
+        "{t}"
+    );
+}
+
 #[test]
 fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
     let mut a = app(Some("scenarios/datc/6.F.16.ron"), "rules");

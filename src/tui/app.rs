@@ -1052,13 +1052,27 @@ impl App {
         let offers = super::editor::offers_at(s, province);
         let heading = match (s.phase.kind, unit) {
             (PhaseKind::Adjustment, _) => {
-                let lines = crate::report::adjustments(s);
-                format!("{}: builds and removals", s.phase)
-                    + &lines
-                        .iter()
-                        .filter(|l| !l.ends_with("no adjustment"))
-                        .map(|l| format!(" · {l}"))
-                        .collect::<String>()
+                // Builds (+) and removals (−) due, per power, short enough for 80 columns:
+                // `builds due: Aus+2 Eng+1 Ita−1` (a minus: removals).
+                let owners = s.owners_or_home();
+                let due = crate::adjudicator::adjust::adjustments_due(&map, &s.units, &owners);
+                let parts: Vec<String> = map
+                    .power_ids()
+                    .filter_map(|p| {
+                        let n = due.get(p.0 as usize).copied().unwrap_or(0);
+                        let name: String = map.power(p).name.chars().take(3).collect();
+                        match n {
+                            0 => None,
+                            n if n > 0 => Some(format!("{name}+{n}")),
+                            n => Some(format!("{name}−{}", -n)),
+                        }
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    "no builds or removals due".to_string()
+                } else {
+                    format!("builds due: {}", parts.join(" "))
+                }
             }
             (_, Some(u)) => u.describe_owned(&map),
             (_, None) => format!(

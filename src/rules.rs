@@ -273,6 +273,21 @@ option_enum! {
     } default Ignore
 }
 
+option_enum! {
+    /// DPjudge game option (not a DATC issue; only the DPjudge engine reads it): what becomes of a
+    /// support or convoy order for a unit that does not exist, and of a convoy path through a
+    /// fleet that does not exist (DPjudge algorithm, steps 1 and 2). DPjudge calls the second
+    /// choice SHOW_PHANTOM.
+    PhantomOrders {
+        /// The order is changed to HOLD: the unit holds and can receive hold support (DPjudge's
+        /// default).
+        Hold,
+        /// The order stays: a support or convoy is marked "void", a convoyed army "no convoy"
+        /// (SHOW_PHANTOM).
+        Void,
+    } default Hold
+}
+
 /// Every rule option. The default is the DATC v3.0 preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename = "Rules")]
@@ -329,6 +344,13 @@ pub struct Rules {
     pub civil_disorder: CivilDisorder,
     /// 4.E.1 illegal orders.
     pub illegal_orders: IllegalOrders,
+    /// DPjudge game option, only for the DPjudge engine: orders for units that do not exist
+    /// become HOLD or stay void (SHOW_PHANTOM).
+    pub dpjudge_phantom_orders: PhantomOrders,
+    /// DPjudge game option BELEAGUERED_DISRUPTS, only for the DPjudge engine: a convoy is also
+    /// endangered when the fleet's space has several strongest units tied, one of them foreign to
+    /// the fleet and the fleet not among them. Off in DPjudge unless the game asks for it.
+    pub dpjudge_beleaguered_disrupts: bool,
 }
 
 /// The named presets, with one line each.
@@ -444,6 +466,15 @@ impl Rules {
                 ))
             })
         }
+        fn boolean(field: &str, value: &str) -> Result<bool, RulesError> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" | "yes" | "1" => Ok(true),
+                "false" | "no" | "0" => Ok(false),
+                _ => Err(RulesError(format!(
+                    "{field} takes true or false, not {value:?}"
+                ))),
+            }
+        }
         macro_rules! set {
             ($f:ident, $t:ty) => {{
                 let all: Vec<&str> = <$t>::ALL.iter().map(|v| v.as_str()).collect();
@@ -455,17 +486,7 @@ impl Rules {
             "paradox" => set!(paradox, Paradox),
             "paradox_fallback" => set!(paradox_fallback, ParadoxFallback),
             "adjacent_convoy" => set!(adjacent_convoy, AdjacentConvoy),
-            "adjacent_convoy_fallback" => {
-                self.adjacent_convoy_fallback = match value.to_ascii_lowercase().as_str() {
-                    "true" | "yes" | "1" => true,
-                    "false" | "no" | "0" => false,
-                    _ => {
-                        return Err(RulesError(format!(
-                            "adjacent_convoy_fallback takes true or false, not {value:?}"
-                        )));
-                    }
-                }
-            }
+            "adjacent_convoy_fallback" => self.adjacent_convoy_fallback = boolean(field, value)?,
             "convoyed_attack_on_supporter" => {
                 set!(convoyed_attack_on_supporter, ConvoyedSelfAttack)
             }
@@ -489,6 +510,10 @@ impl Rules {
             "too_many_disbands" => set!(too_many_disbands, TooManyDisbands),
             "civil_disorder" => set!(civil_disorder, CivilDisorder),
             "illegal_orders" => set!(illegal_orders, IllegalOrders),
+            "dpjudge_phantom_orders" => set!(dpjudge_phantom_orders, PhantomOrders),
+            "dpjudge_beleaguered_disrupts" => {
+                self.dpjudge_beleaguered_disrupts = boolean(field, value)?
+            }
             _ => {
                 return Err(RulesError(format!(
                     "unknown rule option {field:?}; expected one of {}",
@@ -527,6 +552,8 @@ impl Rules {
         "too_many_disbands",
         "civil_disorder",
         "illegal_orders",
+        "dpjudge_phantom_orders",
+        "dpjudge_beleaguered_disrupts",
     ];
 
     /// The options that differ from the defaults, as `field: Value` pairs (for printing and saving).
@@ -566,7 +593,9 @@ impl Rules {
             same_province_builds,
             too_many_disbands,
             civil_disorder,
-            illegal_orders
+            illegal_orders,
+            dpjudge_phantom_orders,
+            dpjudge_beleaguered_disrupts
         );
         out
     }
@@ -578,16 +607,21 @@ impl Rules {
 pub struct OptionRow {
     /// The field name, as in scenarios and `--rules`.
     pub field: &'static str,
-    /// The DATC v3.0 section that discusses it, e.g. `4.A.2`.
+    /// The DATC v3.0 section that discusses it, e.g. `4.A.2`; `DPj` for the DPjudge game
+    /// options.
     pub issue: &'static str,
     /// The current value's name.
     pub value: &'static str,
     /// Every value, the default first.
     pub values: Vec<&'static str>,
+    /// Whether only the DPjudge engine ([`crate::adjudicator::dpjudge`]) reads the option: the
+    /// decision engine, and so `diff` and its deciders, never change with it.
+    pub dpjudge_only: bool,
 }
 
 impl Rules {
-    /// Every option with its value, in the order of DATC chapter 4.
+    /// Every option with its value, in the order of DATC chapter 4, then the DPjudge game
+    /// options (which only the DPjudge engine reads).
     pub fn table(&self) -> Vec<OptionRow> {
         fn row<T: Copy + PartialEq + Default>(
             field: &'static str,
@@ -604,6 +638,7 @@ impl Rules {
                 issue,
                 value: name(value),
                 values,
+                dpjudge_only: issue == "DPj",
             }
         }
         macro_rules! r {
@@ -622,6 +657,7 @@ impl Rules {
                 issue: "4.A.3",
                 value: bool_name(self.adjacent_convoy_fallback),
                 values: vec!["false", "true"],
+                dpjudge_only: false,
             },
             r!(convoyed_attack_on_supporter, "4.A.4", ConvoyedSelfAttack),
             r!(retreat_after_convoy, "4.A.5", RetreatAfterConvoy),
@@ -644,6 +680,14 @@ impl Rules {
             r!(too_many_disbands, "4.D.6", TooManyDisbands),
             r!(civil_disorder, "4.D.8", CivilDisorder),
             r!(illegal_orders, "4.E.1", IllegalOrders),
+            r!(dpjudge_phantom_orders, "DPj", PhantomOrders),
+            OptionRow {
+                field: "dpjudge_beleaguered_disrupts",
+                issue: "DPj",
+                value: bool_name(self.dpjudge_beleaguered_disrupts),
+                values: vec!["false", "true"],
+                dpjudge_only: true,
+            },
         ]
     }
 

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod adjust;
+pub mod dpjudge;
 pub mod graphviz;
 pub mod legality;
 pub mod reason;

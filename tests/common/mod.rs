@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod positions;
+
 use std::path::{Path, PathBuf};
 
 use dipsandbox::tui::app::App;

@@ -1,8 +1,11 @@
 //! Running a scenario and comparing the result with its expectations.
 
 use crate::adjudicator::retreat::adjudicate_retreats;
+use crate::adjudicator::dpjudge::{
+    DpjudgeResult, adjudicate_dpjudge, adjudicate_dpjudge_traced,
+};
 use crate::adjudicator::{
-    MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
+    Engine, MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
 };
 use crate::board::{PhaseKind, Unit};
 use crate::map::{Map, PowerId};
@@ -16,6 +19,10 @@ use crate::scenario::{Expect, Expected, OrderEntry, Scenario};
 pub struct Run {
     /// The rules used.
     pub rules: Rules,
+    /// The engine that adjudicated a movement phase.
+    pub engine: Engine,
+    /// The DPjudge engine's result with its marks (and trace, when asked), when it ran.
+    pub dpjudge: Option<DpjudgeResult>,
     /// The orders of the scenario's phase, as given to the adjudicator.
     pub orders: Vec<(PowerId, Order)>,
     /// The movement result with its decision graph, for movement scenarios.
@@ -37,23 +44,43 @@ pub enum RunError {
 /// Runs a scenario with its rules, or `rules` when given; `trace` records the movement resolver's
 /// reasoning.
 pub fn run(s: &Scenario, rules: Option<Rules>, trace: bool) -> Result<Run, RunError> {
+    run_with(s, rules, Engine::Decisions, trace)
+}
+
+/// [`run`], with a movement phase adjudicated by `engine` (`trace` records that engine's
+/// reasoning: the resolver's events, or the DPjudge procedure's steps).
+pub fn run_with(
+    s: &Scenario,
+    rules: Option<Rules>,
+    engine: Engine,
+    trace: bool,
+) -> Result<Run, RunError> {
     let rules = rules.unwrap_or(s.rules);
     let orders: Vec<(PowerId, Order)> = s
         .orders
         .iter()
         .map(|e| (e.power, e.order.clone()))
         .collect();
-    let (movement, phase) = match s.phase.kind {
-        PhaseKind::Movement => {
+    let (movement, dpjudge, phase) = match (s.phase.kind, engine) {
+        (PhaseKind::Movement, Engine::Decisions) => {
             let m = if trace {
                 adjudicate_movement_traced(&s.map, &s.units, &orders, &rules)
             } else {
                 adjudicate_movement(&s.map, &s.units, &orders, &rules)
             };
             let p = m.phase();
-            (Some(m), p)
+            (Some(m), None, p)
         }
-        _ => (None, crate::turn::adjudicate_phase(s, &orders, &rules)),
+        (PhaseKind::Movement, Engine::Dpjudge) => {
+            let d = if trace {
+                adjudicate_dpjudge_traced(&s.map, &s.units, &orders, &rules)
+            } else {
+                adjudicate_dpjudge(&s.map, &s.units, &orders, &rules)
+            };
+            let p = d.phase();
+            (None, Some(d), p)
+        }
+        _ => (None, None, crate::turn::adjudicate_phase(s, &orders, &rules)),
     };
     let retreats = match &s.retreats {
         None => None,
@@ -80,6 +107,8 @@ pub fn run(s: &Scenario, rules: Option<Rules>, trace: bool) -> Result<Run, RunEr
     };
     Ok(Run {
         rules,
+        engine,
+        dpjudge,
         orders,
         movement,
         phase,

@@ -4,7 +4,7 @@
 
 use crate::adjudicator::adjust::{adjudicate_adjustments, adjustments_due};
 use crate::adjudicator::retreat::adjudicate_retreats;
-use crate::adjudicator::{PhaseResult, adjudicate_movement};
+use crate::adjudicator::{Engine, PhaseResult, adjudicate_movement};
 use crate::board::{Phase, PhaseKind, Season, Unit};
 use crate::map::{Map, PowerId};
 use crate::orders::Order;
@@ -42,8 +42,24 @@ pub fn winner(map: &Map, owners: &[Option<PowerId>]) -> Option<PowerId> {
 
 /// Adjudicates the scenario's own phase with the given orders.
 pub fn adjudicate_phase(s: &Scenario, orders: &[(PowerId, Order)], rules: &Rules) -> PhaseResult {
+    adjudicate_phase_with(s, orders, rules, Engine::Decisions)
+}
+
+/// [`adjudicate_phase`], with movement phases adjudicated by `engine`.
+pub fn adjudicate_phase_with(
+    s: &Scenario,
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+    engine: Engine,
+) -> PhaseResult {
     match s.phase.kind {
-        PhaseKind::Movement => adjudicate_movement(&s.map, &s.units, orders, rules).phase(),
+        PhaseKind::Movement => match engine {
+            Engine::Decisions => adjudicate_movement(&s.map, &s.units, orders, rules).phase(),
+            Engine::Dpjudge => {
+                crate::adjudicator::dpjudge::adjudicate_dpjudge(&s.map, &s.units, orders, rules)
+                    .phase()
+            }
+        },
         PhaseKind::Retreat => {
             adjudicate_retreats(&s.map, &s.units, &s.dislodged, &s.contested, orders, rules)
         }
@@ -67,13 +83,18 @@ pub struct Advanced {
 /// Adjudicates the scenario's phase and builds the next phase's scenario: positions, dislodged
 /// units with their attackers, standoffs, centre owners; empty orders, no expectations.
 pub fn advance(s: &Scenario, rules: &Rules) -> Advanced {
+    advance_with(s, rules, Engine::Decisions)
+}
+
+/// [`advance`], with a movement phase adjudicated by `engine`.
+pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Advanced {
     let map = &*s.map;
     let orders: Vec<(PowerId, Order)> = s
         .orders
         .iter()
         .map(|e| (e.power, e.order.clone()))
         .collect();
-    let result = adjudicate_phase(s, &orders, rules);
+    let result = adjudicate_phase_with(s, &orders, rules, engine);
     let owners = s.owners_or_home();
     let mut next = s.clone();
     next.orders.clear();

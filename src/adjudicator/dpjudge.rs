@@ -18,8 +18,9 @@
 //! ([`legality::prepare`]): illegal orders (DATC 4.E.1, geography, coasts, several orders to a
 //! unit) are ignored and the unit holds, as the DPjudge refuses such orders when they are
 //! submitted; the route of an army's move (over land or by convoy, DATC 4.A.3 under the rules in
-//! use) is taken from it. The matching of supports and convoys (steps 1 and 2) is the engine's
-//! own.
+//! use) is taken from it — a route that may fall back to the land (the 1971 rule,
+//! `adjacent_convoy_fallback`) counts as a convoy, the procedure having no fallback. The matching
+//! of supports and convoys (steps 1 and 2) is the engine's own.
 //!
 //! # Where the text is silent: what the engine does
 //!

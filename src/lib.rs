@@ -11,7 +11,9 @@
 //! - [`scenario`]: scenarios as RON files — load with precise errors, save atomically.
 //! - [`adjudicator`]: the adjudicator — movement (legality, the DATC chapter 5 decisions, the
 //!   partial-information resolver with backup rules, a trace), retreats, adjustments and civil
-//!   disorder, with outcomes that give their reasons.
+//!   disorder, with outcomes that give their reasons; and [`adjudicator::dpjudge`], a second,
+//!   independent movement engine running the published DPjudge procedure (steps 1–10, marks,
+//!   support counts, combat lists) with its own trace and stepper (`docs/dpjudge.md`).
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B equations,

@@ -18,8 +18,9 @@
 //! ([`legality::prepare`]): illegal orders (DATC 4.E.1, geography, coasts, several orders to a
 //! unit) are ignored and the unit holds, as the DPjudge refuses such orders when they are
 //! submitted; the route of an army's move (over land or by convoy, DATC 4.A.3 under the rules in
-//! use) is taken from it. The matching of supports and convoys (steps 1 and 2) is the engine's
-//! own.
+//! use) is taken from it — a route that may fall back to the land (the 1971 rule,
+//! `adjacent_convoy_fallback`) counts as a convoy, the procedure having no fallback. The matching
+//! of supports and convoys (steps 1 and 2) is the engine's own.
 //!
 //! # Where the text is silent: what the engine does
 //!
@@ -767,9 +768,9 @@ impl<'a, T: Sink> Engine<'a, T> {
             };
             order.push(o);
         }
-        // Supports and convoys of units that do not exist: illegal for the decision engine;
-        // under the Void game option they stay, as void orders.
-        if rules.dpjudge_phantom_orders == PhantomOrders::Void {
+        // Supports and convoys of units that do not exist: illegal for the decision engine; here
+        // they stay the unit's order until steps 1 and 2 apply the game option to them.
+        {
             let occ = legality::occupancy(map, units);
             for (i, st) in prepared.status.iter().enumerate() {
                 if *st != OrderStatus::Illegal(IllegalReason::NoSuchUnit) {
@@ -1355,6 +1356,10 @@ impl<'a, T: Sink> Engine<'a, T> {
             let Act::Convoy { army, dest } = self.order[f as usize] else {
                 continue;
             };
+            if army == NONE && self.rules.dpjudge_phantom_orders == PhantomOrders::Hold {
+                self.change_to_hold(f, 1, None);
+                continue;
+            }
             let why = if army == NONE {
                 Some(Unmatched::NoUnit)
             } else if let Some(d) = self.designation_void[f as usize] {
@@ -1497,6 +1502,10 @@ impl<'a, T: Sink> Engine<'a, T> {
             let Act::Support { target, dest } = self.order[s as usize] else {
                 continue;
             };
+            if target == NONE && self.rules.dpjudge_phantom_orders == PhantomOrders::Hold {
+                self.change_to_hold(s, 2, None);
+                continue;
+            }
             let why = if target == NONE {
                 Some(Unmatched::NoUnit)
             } else if let Some(d) = self.designation_void[s as usize] {
@@ -1860,7 +1869,10 @@ impl<'a, T: Sink> Engine<'a, T> {
                         let p = s.loc.province.0 as usize;
                         self.occupant.get(p).copied().filter(|&x| x != NONE)
                     });
-                    let void_kept = u.is_some_and(|u| {
+                    // The unit's order, unless another order of it was the one applied.
+                    let own =
+                        u.filter(|&u| prepared.source.get(u as usize).copied().flatten().is_none());
+                    let void_kept = own.is_some_and(|u| {
                         self.marks[u as usize].contains(Mark::Void)
                             && matches!(
                                 self.cause[u as usize],
@@ -1869,9 +1881,15 @@ impl<'a, T: Sink> Engine<'a, T> {
                                     ..
                                 })
                             )
-                            && prepared.source.get(u as usize).copied().flatten().is_none()
                     });
-                    if void_kept {
+                    let held = own.is_some_and(|u| self.held[u as usize] != 0);
+                    if !void_kept && !held {
+                        OrderOutcome::new(
+                            Verdict::Illegal,
+                            Reason::Illegal(IllegalReason::NoSuchUnit),
+                            format!("illegal: {}", IllegalReason::NoSuchUnit),
+                        )
+                    } else if void_kept {
                         OrderOutcome::text(
                             Verdict::Void,
                             format!(

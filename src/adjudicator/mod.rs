@@ -1,5 +1,7 @@
 //! The movement adjudicator: legality (4.E.1), the decision graph of DATC chapter 5, its
-//! resolver with backup rules, and outcomes that name their cause.
+//! resolver with backup rules, and outcomes that name their cause. [`dpjudge`] is a second,
+//! independent movement engine: the DPjudge's published procedure, over the same inputs and
+//! with the same outcome types.
 //!
 //! ```
 //! use dipsandbox::adjudicator::{adjudicate_movement, Verdict};

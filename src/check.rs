@@ -1,9 +1,7 @@
 //! Running a scenario and comparing the result with its expectations.
 
+use crate::adjudicator::dpjudge::{DpjudgeResult, adjudicate_dpjudge, adjudicate_dpjudge_traced};
 use crate::adjudicator::retreat::adjudicate_retreats;
-use crate::adjudicator::dpjudge::{
-    DpjudgeResult, adjudicate_dpjudge, adjudicate_dpjudge_traced,
-};
 use crate::adjudicator::{
     Engine, MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
 };
@@ -80,7 +78,11 @@ pub fn run_with(
             let p = d.phase();
             (None, Some(d), p)
         }
-        _ => (None, None, crate::turn::adjudicate_phase(s, &orders, &rules)),
+        _ => (
+            None,
+            None,
+            crate::turn::adjudicate_phase(s, &orders, &rules),
+        ),
     };
     let retreats = match &s.retreats {
         None => None,

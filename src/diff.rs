@@ -3,9 +3,10 @@
 //! every order's verdict under every preset; and, for a folder of cases, which single option
 //! decides which case.
 
+use crate::adjudicator::Engine;
 use crate::adjudicator::{OrderOutcome, PhaseResult, Verdict};
 use crate::board::Unit;
-use crate::check::{RunError, run};
+use crate::check::{Run, RunError, run, run_with};
 use crate::map::Map;
 use crate::orders::{NameStyle, format_order};
 use crate::rules::{PRESETS, Rules};
@@ -99,12 +100,13 @@ fn order_diffs(
     orders: &[OrderEntry],
     a: &[OrderOutcome],
     b: &[OrderOutcome],
+    reasons: bool,
 ) -> Vec<OrderDiff> {
     orders
         .iter()
         .zip(a.iter().zip(b))
         .enumerate()
-        .filter(|(_, (_, (x, y)))| x.verdict != y.verdict || x.reason != y.reason)
+        .filter(|(_, (_, (x, y)))| x.verdict != y.verdict || (reasons && x.reason != y.reason))
         .map(|(i, (e, (x, y)))| OrderDiff {
             index: i,
             order: order_text(map, e),
@@ -133,13 +135,37 @@ fn dislodged_units(p: &PhaseResult) -> Vec<Unit> {
 pub fn diff(s: &Scenario, a: Rules, b: Rules) -> Result<RuleDiff, RunError> {
     let ra = run(s, Some(a), false)?;
     let rb = run(s, Some(b), false)?;
+    Ok(compare_runs(s, &ra, &rb, true))
+}
+
+/// Compares the two engines — the decision model and the DPjudge procedure — on a scenario
+/// under `rules` (default: its own): the orders whose verdict differs (each with both
+/// reasons; the engines word their reasons differently, so a reason alone does not count), the
+/// dislodged units, the final positions and the follow-up retreats.
+pub fn diff_engines(s: &Scenario, rules: Option<Rules>) -> Result<RuleDiff, RunError> {
+    let ra = run_with(s, rules, Engine::Decisions, false)?;
+    let rb = run_with(s, rules, Engine::Dpjudge, false)?;
+    Ok(compare_runs(s, &ra, &rb, false))
+}
+
+/// What differs between two runs of one scenario (`reasons`: a reason that differs under the
+/// same verdict counts).
+fn compare_runs(s: &Scenario, ra: &Run, rb: &Run, reasons: bool) -> RuleDiff {
     let map = &*s.map;
     let retreats = match (&s.retreats, &ra.retreats, &rb.retreats) {
-        (Some(f), Some(x), Some(y)) => order_diffs(map, &f.orders, &x.outcomes, &y.outcomes),
+        (Some(f), Some(x), Some(y)) => {
+            order_diffs(map, &f.orders, &x.outcomes, &y.outcomes, reasons)
+        }
         _ => Vec::new(),
     };
-    Ok(RuleDiff {
-        orders: order_diffs(map, &s.orders, &ra.phase.outcomes, &rb.phase.outcomes),
+    RuleDiff {
+        orders: order_diffs(
+            map,
+            &s.orders,
+            &ra.phase.outcomes,
+            &rb.phase.outcomes,
+            reasons,
+        ),
         dislodged: unit_diff(
             map,
             &dislodged_units(&ra.phase),
@@ -147,7 +173,7 @@ pub fn diff(s: &Scenario, a: Rules, b: Rules) -> Result<RuleDiff, RunError> {
         ),
         positions: unit_diff(map, &ra.phase.final_units, &rb.phase.final_units),
         retreats,
-    })
+    }
 }
 
 /// Every order's verdict under every preset.

@@ -168,6 +168,32 @@ pub fn outcomes(
     out
 }
 
+/// The DPjudge engine's procedure, step by step, from a traced DPjudge result: each step
+/// entered (with "repeat" and "return to"), and under it every mark, support count, no help list
+/// and combat list change, each move and each possible-retreat list.
+pub fn dpjudge_trace(s: &Scenario, r: &crate::adjudicator::dpjudge::DpjudgeResult) -> String {
+    use crate::adjudicator::dpjudge::{DpEvent, DpStepper};
+    let mut out = String::from("DPjudge procedure:\n");
+    let Some(st) = DpStepper::new(r, &s.units) else {
+        out.push_str("  (not recorded)\n");
+        return out;
+    };
+    let mut k = 0;
+    for (i, e) in st.events().iter().enumerate() {
+        let line = st.describe(&s.map, &s.units, i);
+        if line.is_empty() {
+            continue;
+        }
+        if matches!(e, DpEvent::Step { .. }) {
+            let _ = writeln!(out, "  {line}");
+        } else {
+            k += 1;
+            let _ = writeln!(out, "    {k:>3}. {line}");
+        }
+    }
+    out
+}
+
 /// The trace as readable text, one event a line.
 pub fn trace(
     s: &Scenario,

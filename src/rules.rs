@@ -288,6 +288,20 @@ option_enum! {
     } default Hold
 }
 
+option_enum! {
+    /// DPjudge algorithm, step 8 (not a DATC issue; only the DPjudge engine reads it): a
+    /// strongest move into a space held by a unit of its own power. The published text says
+    /// such a victim is "no victim", and then no step stops the move, so a supported unit
+    /// dislodges its own power's unit; the step's title ("inability to self-dislodge") and the
+    /// DPjudge program bounce the move.
+    OwnVictim {
+        /// The move bounces in step 8, as the step's title and the DPjudge program do (default).
+        Bounces,
+        /// The sentence to the letter: no victim, so no bounce; the unit is dislodged in step 10.
+        AsWritten,
+    } default Bounces
+}
+
 /// Every rule option. The default is the DATC v3.0 preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename = "Rules")]
@@ -351,6 +365,10 @@ pub struct Rules {
     /// endangered when the fleet's space has several strongest units tied, one of them foreign to
     /// the fleet and the fleet not among them. Off in DPjudge unless the game asks for it.
     pub dpjudge_beleaguered_disrupts: bool,
+    /// DPjudge algorithm step 8, only for the DPjudge engine: whether a strongest move into a
+    /// space held by its own power's unit bounces (the program, default) or goes ahead (the text
+    /// to the letter).
+    pub dpjudge_own_victim: OwnVictim,
 }
 
 /// The named presets, with one line each.
@@ -514,6 +532,7 @@ impl Rules {
             "dpjudge_beleaguered_disrupts" => {
                 self.dpjudge_beleaguered_disrupts = boolean(field, value)?
             }
+            "dpjudge_own_victim" => set!(dpjudge_own_victim, OwnVictim),
             _ => {
                 return Err(RulesError(format!(
                     "unknown rule option {field:?}; expected one of {}",
@@ -554,6 +573,7 @@ impl Rules {
         "illegal_orders",
         "dpjudge_phantom_orders",
         "dpjudge_beleaguered_disrupts",
+        "dpjudge_own_victim",
     ];
 
     /// The options that differ from the defaults, as `field: Value` pairs (for printing and saving).
@@ -595,7 +615,8 @@ impl Rules {
             civil_disorder,
             illegal_orders,
             dpjudge_phantom_orders,
-            dpjudge_beleaguered_disrupts
+            dpjudge_beleaguered_disrupts,
+            dpjudge_own_victim
         );
         out
     }
@@ -688,6 +709,7 @@ impl Rules {
                 values: vec!["false", "true"],
                 dpjudge_only: true,
             },
+            r!(dpjudge_own_victim, "DPj", OwnVictim),
         ]
     }
 

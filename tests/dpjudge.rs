@@ -11,7 +11,6 @@ use dipsandbox::adjudicator::dpjudge::{
     Cause, DpEvent, DpOrder, DpStepper, DpjudgeResult, Entry, Mark, Marks, StepVia,
     adjudicate_dpjudge, adjudicate_dpjudge_traced,
 };
-use dipsandbox::adjudicator::retreat::adjudicate_retreats;
 use dipsandbox::adjudicator::{MovementResult, OrderOutcome, Verdict, adjudicate_movement};
 use dipsandbox::board::{PhaseKind, Unit};
 use dipsandbox::check::{Run, compare};
@@ -417,20 +416,35 @@ fn supporting_a_foreign_unit_to_dislodge_own_unit_is_step_8() {
 }
 
 /// 6.D.10: the text's step 8 says that a victim of the moving unit's own power is "no victim",
-/// and no other step stops a supported unit from dislodging a unit of its own power: the German
-/// fleet, supported 1 against 0, dislodges the German army in Berlin. The DATC (and the rules)
-/// forbid it; `docs/dpjudge.md` lists this departure.
+/// and then no step stops a supported unit from dislodging a unit of its own power. By default
+/// the engine bounces the move there, as the step's title ("inability to self-dislodge") and the
+/// DPjudge program do; `dpjudge_own_victim: AsWritten` follows the sentence to the letter, and
+/// the German fleet, supported 1 against 0, dislodges the German army in Berlin — which the
+/// DATC (and the rules) forbid.
 #[test]
-fn step_8_of_the_text_lets_a_power_dislodge_its_own_unit() {
+fn step_8_bounces_a_move_on_its_own_power_unless_read_to_the_letter() {
     let s = case("6.D.10");
     let r = dp(&s);
     let kie = outcome(&s, &r, "F Kiel - Berlin");
-    assert_eq!(kie.verdict, Verdict::Succeeds);
-    let ber = unit(&s, "A Berlin");
-    assert!(r.marks[ber].contains(Mark::Dislodged));
-    assert_eq!(dislodged(&s, &r), strs(&["A Berlin"]));
-    // The decision engine keeps the DATC's result.
+    assert_eq!(kie.verdict, Verdict::Fails);
+    assert_eq!(
+        kie.reason,
+        "bounced in step 8: the victim, A Ber H, is of its own power (inability to self-dislodge)"
+    );
+    assert!(r.dislodged.is_empty());
     let m = adjudicate_movement(&s.map, &s.units, &orders_of(&s), &s.rules);
+    assert_eq!(verdicts(&r.outcomes), verdicts(&m.outcomes));
+
+    let mut literal = s.clone();
+    literal.rules.dpjudge_own_victim = dipsandbox::rules::OwnVictim::AsWritten;
+    let r = dp(&literal);
+    let kie = outcome(&literal, &r, "F Kiel - Berlin");
+    assert_eq!(kie.verdict, Verdict::Succeeds);
+    let ber = unit(&literal, "A Berlin");
+    assert!(r.marks[ber].contains(Mark::Dislodged));
+    assert_eq!(dislodged(&literal, &r), strs(&["A Berlin"]));
+    // The decision engine keeps the DATC's result whatever this option says.
+    let m = adjudicate_movement(&s.map, &s.units, &orders_of(&s), &literal.rules);
     assert!(m.dislodged.is_empty());
 }
 
@@ -590,7 +604,11 @@ fn game_options() {
 #[test]
 fn game_options_are_rule_options() {
     let t = Rules::default().table();
-    for field in ["dpjudge_phantom_orders", "dpjudge_beleaguered_disrupts"] {
+    for field in [
+        "dpjudge_phantom_orders",
+        "dpjudge_beleaguered_disrupts",
+        "dpjudge_own_victim",
+    ] {
         let row = t.iter().find(|r| r.field == field).expect(field);
         assert!(row.dpjudge_only);
         assert_eq!(row.issue, "DPj");
@@ -599,7 +617,7 @@ fn game_options_are_rule_options() {
         assert_ne!(r, Rules::default());
         assert_eq!(r.overrides().len(), 1);
     }
-    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 2);
+    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 3);
     assert!(Rules::parse_spec("dpjudge_beleaguered_disrupts=maybe").is_err());
 }
 
@@ -607,45 +625,51 @@ fn game_options_are_rule_options() {
 // The DATC scenarios: the departures are the table's.
 // ---------------------------------------------------------------------------------------------
 
-/// The scenario run by the DPjudge engine, as a `check` run (with the retreats that follow).
-fn run_dpjudge(s: &Scenario) -> Run {
-    let orders = orders_of(s);
-    let r = adjudicate_dpjudge(&s.map, &s.units, &orders, &s.rules);
-    let phase = r.phase();
-    let retreats = s.retreats.as_ref().map(|f| {
-        let ro: Vec<(PowerId, Order)> = f
-            .orders
-            .iter()
-            .map(|e| (e.power, e.order.clone()))
-            .collect();
-        adjudicate_retreats(
-            &s.map,
-            &phase.final_units,
-            &phase.dislodged,
-            &phase.contested,
-            &ro,
-            &s.rules,
-        )
-    });
-    Run {
-        rules: s.rules,
-        orders,
-        movement: None,
-        phase,
-        retreats,
+/// With step 8 read to the letter (`dpjudge_own_victim: AsWritten`), the DATC cases that depart
+/// are the main table's and the second table's (own units dislodged), no more, no fewer.
+#[test]
+fn step_8_as_written_departs_in_four_more_cases() {
+    let main = documented_departures();
+    let extra = documented_table("departures-as-written");
+    assert_eq!(extra.len(), 4, "{extra:?}");
+    let mut departing = Vec::new();
+    for (stem, mut s) in datc_movement() {
+        s.rules.dpjudge_own_victim = dipsandbox::rules::OwnVictim::AsWritten;
+        let (bad, _) = compare(&s, &run_dpjudge(&s));
+        if !bad.is_empty() {
+            departing.push(stem);
+        }
     }
+    let expected: Vec<String> = main.keys().chain(extra.keys()).cloned().collect();
+    let mut expected = expected;
+    expected.sort();
+    departing.sort();
+    assert_eq!(departing, expected);
+}
+
+/// The scenario run by the DPjudge engine, as `check --engine dpjudge` runs it (with the
+/// retreats that follow).
+fn run_dpjudge(s: &Scenario) -> Run {
+    dipsandbox::check::run_with(s, None, dipsandbox::adjudicator::Engine::Dpjudge, false)
+        .unwrap_or_else(|e| panic!("{}: {e}", s.title))
 }
 
 /// The departure table of `docs/dpjudge.md`: case → the rules under which the decision engine
 /// gives the DPjudge engine's result (`—` when none does).
 fn documented_departures() -> BTreeMap<String, String> {
+    documented_table("departures")
+}
+
+/// A table of `docs/dpjudge.md` between its `<!-- NAME:start -->` and `<!-- NAME:end -->`
+/// markers.
+fn documented_table(name: &str) -> BTreeMap<String, String> {
     let doc = std::fs::read_to_string("docs/dpjudge.md").expect("docs/dpjudge.md");
     let start = doc
-        .find("<!-- departures:start -->")
-        .expect("departures:start marker");
+        .find(&format!("<!-- {name}:start -->"))
+        .expect("start marker");
     let end = doc
-        .find("<!-- departures:end -->")
-        .expect("departures:end marker");
+        .find(&format!("<!-- {name}:end -->"))
+        .expect("end marker");
     let mut out = BTreeMap::new();
     for line in doc[start..end].lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();

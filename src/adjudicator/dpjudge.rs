@@ -111,7 +111,7 @@ use super::{OrderOutcome, PhaseResult, Reason, Verdict};
 use crate::board::{Dislodged, Unit};
 use crate::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{NameStyle, Order, OrderKind, format_order};
-use crate::rules::{MultiRoute, PathSpecification, PhantomOrders, Rules};
+use crate::rules::{MultiRoute, OwnVictim, PathSpecification, PhantomOrders, Rules};
 
 const NONE: u32 = u32::MAX;
 
@@ -342,6 +342,12 @@ pub enum Cause {
         other: Option<usize>,
         /// That unit's count.
         other_count: i32,
+    },
+    /// Bounced in step 8: the victim, `victim`, is of the moving unit's own power (the default
+    /// reading of step 8, `dpjudge_own_victim: Bounces`).
+    OwnVictim {
+        /// The unit it would have dislodged.
+        victim: usize,
     },
     /// Dislodged in step 10 by `by`.
     Dislodged {
@@ -1734,6 +1740,12 @@ impl<'a, T: Sink> Engine<'a, T> {
                     continue;
                 }
                 if self.power[v as usize] == self.power[u as usize] {
+                    // "No victim" to the letter; or, as the step's title and the program
+                    // have it, the move bounces: a unit never dislodges its own power's.
+                    if self.rules.dpjudge_own_victim == OwnVictim::Bounces {
+                        self.bounce(u, Cause::OwnVictim { victim: v as usize });
+                        any = true;
+                    }
                     continue;
                 }
                 let c = self.support[u as usize];
@@ -2184,6 +2196,10 @@ fn cause_words(
                 ),
             }
         }
+        Cause::OwnVictim { victim } => format!(
+            "bounced in step 8: the victim, {}, is of its own power (inability to self-dislodge)",
+            label(victim)
+        ),
         Cause::Dislodged { by } => format!("dislodged in step 10 by {}", label(by)),
         Cause::Unbounced { space: p } => format!("unbounced in step 10 ({})", space(p)),
     }

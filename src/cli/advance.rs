@@ -15,6 +15,7 @@ use dipsandbox::scenario::Scenario;
 pub fn advance(
     s: &Scenario,
     rules: Option<Rules>,
+    engine: dipsandbox::adjudicator::Engine,
     output: Option<&Path>,
     force: bool,
 ) -> Result<ExitCode> {
@@ -23,7 +24,7 @@ pub fn advance(
             .map_err(|e| eyre!("{e}"))?;
     }
     let rules = rules.unwrap_or(s.rules);
-    let adv = dipsandbox::turn::advance(s, &rules);
+    let adv = dipsandbox::turn::advance_with(s, &rules, engine);
     let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
         write!(
             out,

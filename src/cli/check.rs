@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use color_eyre::eyre::Result;
 use serde_json::{Value, json};
 
-use dipsandbox::check::{compare, natural_key, run};
+use dipsandbox::check::{compare, natural_key};
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
 
@@ -63,6 +63,7 @@ pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()
 pub fn check(
     paths: &[PathBuf],
     rules: Option<Rules>,
+    engine: dipsandbox::adjudicator::Engine,
     verbose: bool,
     json: bool,
     junit: Option<&Path>,
@@ -143,7 +144,7 @@ pub fn check(
         let positions_only = s.expect.as_ref().is_some_and(|e| {
             e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some())
         });
-        match run(&s, rules, false) {
+        match dipsandbox::check::run_with(&s, rules, engine, false) {
             Err(e) => {
                 say(format!("FAIL  {name}: cannot adjudicate: {e}"))?;
                 cases.push(json!({

@@ -7,7 +7,10 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, eyre};
 use serde_json::{Value, json};
 
-use dipsandbox::diff::{Decider, RuleDiff, deciders, diff, preset_table, verdict_word};
+use dipsandbox::adjudicator::Engine;
+use dipsandbox::diff::{
+    Decider, RuleDiff, deciders, diff, diff_engines, preset_table, verdict_word,
+};
 use dipsandbox::rules::Rules;
 
 use super::load;
@@ -26,7 +29,13 @@ fn named(spec: &str) -> Result<Named> {
 }
 
 /// `diff`: exit 0 when nothing differs, 1 when something does, 2 when an input is bad.
-pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool, json: bool) -> Result<ExitCode> {
+pub fn run(
+    paths: &[PathBuf],
+    specs: &[String],
+    all_presets: bool,
+    engines: bool,
+    json: bool,
+) -> Result<ExitCode> {
     if specs.len() > 2 {
         return Err(eyre!(
             "--rules is given at most twice (the scenario's own rules stand in for a missing one)"
@@ -47,6 +56,18 @@ pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool, json: bool) -
             ));
         }
         return table(&files, json);
+    }
+    if engines {
+        let rules = match specs {
+            [] => None,
+            [r] => Some(named(r)?.rules),
+            _ => {
+                return Err(eyre!(
+                    "--engines compares the engines under one rule set: give --rules at most once"
+                ));
+            }
+        };
+        return engine_table(&files, rules, folder, json);
     }
     if specs.is_empty() {
         return deciding(&files, folder, json);
@@ -88,6 +109,70 @@ pub fn run(paths: &[PathBuf], specs: &[String], all_presets: bool, json: bool) -
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// `diff --engines`: per file, what the decision model and the DPjudge procedure disagree on;
+/// over a folder, a table of the cases they disagree on (docs/dpjudge.md explains each).
+fn engine_table(
+    files: &[PathBuf],
+    rules: Option<Rules>,
+    folder: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    let (a, b) = (Engine::Decisions.name(), Engine::Dpjudge.name());
+    let mut docs = Vec::new();
+    let mut rows: Vec<(String, String, usize, usize, usize)> = Vec::new();
+    let mut compared = 0;
+    for f in files {
+        let s = load(f)?;
+        if s.phase.kind != dipsandbox::board::PhaseKind::Movement {
+            // The engines share retreats and adjustments.
+            continue;
+        }
+        compared += 1;
+        let d = diff_engines(&s, rules).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        if json {
+            docs.push(diff_json(&f.display().to_string(), &s.title, a, b, &d));
+        } else if !folder {
+            print_diff(&f.display().to_string(), &s.title, a, b, &d)?;
+        }
+        if !d.is_empty() {
+            rows.push((
+                case_name(f),
+                s.title.clone(),
+                d.orders.len() + d.retreats.len(),
+                d.dislodged.only_a.len() + d.dislodged.only_b.len(),
+                d.positions.only_a.len() + d.positions.only_b.len(),
+            ));
+        }
+    }
+    if json {
+        outln!(
+            "{:#}",
+            json!({ "schema": "dipsandbox.engines/1", "a": a, "b": b, "cases": docs })
+        )?;
+    } else if folder {
+        let w = rows
+            .iter()
+            .map(|r| r.0.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        outln!(
+            "The decision model and the DPjudge procedure disagree on {} of {compared} movement cases:",
+            rows.len()
+        )?;
+        outln!("  {:<w$}  orders  dislodged  positions  title", "case")?;
+        for (name, title, o, d, p) in &rows {
+            outln!("  {name:<w$}  {o:>6}  {d:>9}  {p:>9}  {title}")?;
+        }
+        outln!("(why, case by case: docs/dpjudge.md; one case: dipsandbox diff FILE --engines)")?;
+    }
+    Ok(if rows.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     })
 }
 

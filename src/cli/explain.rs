@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, WrapErr, eyre};
 
+use dipsandbox::adjudicator::Engine;
 use dipsandbox::adjudicator::graphviz::to_dot;
-use dipsandbox::check::{compare, run};
+use dipsandbox::check::{compare, run_with};
 use dipsandbox::report;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
@@ -17,12 +18,13 @@ use serde_json::{Value, json};
 pub fn explain(
     s: &Scenario,
     rules: Option<Rules>,
+    engine: Engine,
     trace: bool,
     dot: Option<&Path>,
 ) -> Result<ExitCode> {
     out!("{}", report::position_under(s, rules))?;
     outln!()?;
-    adjudicate_and_print(s, rules, trace, dot)?;
+    adjudicate_and_print(s, rules, engine, trace, dot)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -31,10 +33,14 @@ pub fn explain(
 pub fn adjudicate_and_print(
     s: &Scenario,
     rules: Option<Rules>,
+    engine: Engine,
     trace: bool,
     dot: Option<&Path>,
 ) -> Result<()> {
-    let r = run(s, rules, trace).map_err(|e| eyre!("{e}"))?;
+    let r = run_with(s, rules, engine, trace).map_err(|e| eyre!("{e}"))?;
+    if engine != Engine::default() {
+        outln!("Engine: {} — {}\n", engine.name(), engine.title())?;
+    }
     let is_movement = r.movement.is_some();
     out!(
         "{}",
@@ -70,6 +76,16 @@ pub fn adjudicate_and_print(
                 "\nDecision graph written to {} (render: dot -Tsvg {} -o graph.svg)",
                 path.display(),
                 path.display()
+            )?;
+        }
+    } else if let Some(d) = &r.dpjudge {
+        if trace {
+            outln!()?;
+            out!("{}", report::dpjudge_trace(s, d))?;
+        }
+        if dot.is_some() {
+            outln!(
+                "\n(--dot draws the decision graph of the decision model; the DPjudge procedure has none: --trace prints its steps)"
             )?;
         }
     } else if trace || dot.is_some() {
@@ -121,8 +137,8 @@ fn units_json(map: &dipsandbox::map::Map, units: &[dipsandbox::board::Unit]) -> 
 }
 
 /// `explain --json`: schema `dipsandbox.explain/1` (docs/json.md).
-pub fn explain_json(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
-    let r = run(s, rules, false).map_err(|e| eyre!("{e}"))?;
+pub fn explain_json(s: &Scenario, rules: Option<Rules>, engine: Engine) -> Result<ExitCode> {
+    let r = run_with(s, rules, engine, false).map_err(|e| eyre!("{e}"))?;
     let map = &*s.map;
     let end = r.retreats.as_ref().unwrap_or(&r.phase);
     let rules_obj: serde_json::Map<String, Value> = r
@@ -140,6 +156,7 @@ pub fn explain_json(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
         "title": s.title,
         "source": s.source,
         "phase": s.phase.to_string(),
+        "engine": engine.name(),
         "rules": {
             "preset": r.rules.preset_name(),
             "overrides": rules_obj,

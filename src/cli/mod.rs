@@ -45,6 +45,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use color_eyre::eyre::{Result, eyre};
 
+use dipsandbox::adjudicator::Engine;
 use dipsandbox::oracle::Limits;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
@@ -87,6 +88,11 @@ pub struct Cli {
     /// docs/json.md).
     #[arg(long, global = true)]
     json: bool,
+    /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
+    /// default) or `dpjudge` (the DPjudge procedure), for the TUI, `--print`, `explain`,
+    /// `check` and `advance`.
+    #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = parse_engine)]
+    engine: Engine,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -170,6 +176,10 @@ enum Command {
         /// A table of every order's verdict under every preset.
         #[arg(long)]
         all_presets: bool,
+        /// Compare the two engines (the decision model and the DPjudge procedure) under the
+        /// rules in use: the orders, dislodgements and positions on which they disagree.
+        #[arg(long, conflicts_with = "all_presets")]
+        engines: bool,
     },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
@@ -303,21 +313,21 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let interactive =
                 !cli.print && std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
             if interactive {
-                dipsandbox::tui::run(cli.file.as_deref(), rules)?;
+                dipsandbox::tui::run(cli.file.as_deref(), rules, cli.engine)?;
                 return Ok(ExitCode::SUCCESS);
             }
             let (s, builtin) = match &cli.file {
                 Some(f) => (load(f)?, false),
                 None => (Scenario::builtin()?, true),
             };
-            show::print_default(&s, rules, builtin)
+            show::print_default(&s, rules, cli.engine, builtin)
         }
         Some(Command::Show { file }) => show::show(&load(&file)?, rules),
         Some(Command::Explain { file, .. }) if cli.json => {
-            explain::explain_json(&load(&file)?, rules)
+            explain::explain_json(&load(&file)?, rules, cli.engine)
         }
         Some(Command::Explain { file, trace, dot }) => {
-            explain::explain(&load(&file)?, rules, trace, dot.as_deref())
+            explain::explain(&load(&file)?, rules, cli.engine, trace, dot.as_deref())
         }
         Some(Command::Check {
             paths,
@@ -327,6 +337,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         }) => check::check(
             &paths,
             rules,
+            cli.engine,
             verbose,
             cli.json,
             junit.as_deref(),
@@ -336,14 +347,16 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             file,
             output,
             force,
-        }) => advance::advance(&load(&file)?, rules, output.as_deref(), force),
+        }) => advance::advance(&load(&file)?, rules, cli.engine, output.as_deref(), force),
         Some(Command::Solve { file, limit }) if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
         }
         Some(Command::Solve { file, limit }) => solve::solve_text(&load(&file)?, rules, limit),
-        Some(Command::Diff { paths, all_presets }) => {
-            diff::run(&paths, &cli.rules, all_presets, cli.json)
-        }
+        Some(Command::Diff {
+            paths,
+            all_presets,
+            engines,
+        }) => diff::run(&paths, &cli.rules, all_presets, engines, cli.json),
         Some(Command::Import {
             file,
             to,
@@ -402,6 +415,16 @@ fn not_a_command(f: &Path) -> Result<()> {
          `dipsandbox --help` says more",
         names.join(", ")
     ))
+}
+
+/// `--engine NAME`.
+fn parse_engine(s: &str) -> std::result::Result<Engine, String> {
+    Engine::parse(s).ok_or_else(|| {
+        format!(
+            "unknown engine {s:?}; expected {}",
+            Engine::ALL.map(|e| e.name()).join(" or ")
+        )
+    })
 }
 
 /// Whether a path argument means standard input.

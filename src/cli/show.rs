@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
+use dipsandbox::adjudicator::Engine;
 use dipsandbox::report;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
@@ -21,10 +22,15 @@ pub fn show(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
 
 /// `dipsandbox [FILE] --print`: position, orders, results; for the built-in scenario, what to
 /// try next.
-pub fn print_default(s: &Scenario, rules: Option<Rules>, builtin: bool) -> Result<ExitCode> {
+pub fn print_default(
+    s: &Scenario,
+    rules: Option<Rules>,
+    engine: Engine,
+    builtin: bool,
+) -> Result<ExitCode> {
     show(s, rules)?;
     outln!()?;
-    adjudicate_and_print(s, rules, false, None)?;
+    adjudicate_and_print(s, rules, engine, false, None)?;
     if builtin {
         outln!("\n{}", EXAMPLES.replace("Examples:", "Try next:"))?;
     }

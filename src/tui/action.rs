@@ -71,6 +71,10 @@ pub enum Action {
     PrevPreset,
     /// Compare against the next preset.
     NextCompare,
+    /// Adjudicate with the other engine: the decision model or the DPjudge procedure.
+    SwitchEngine,
+    /// Compare the two engines under the same rules (again: back to comparing rule sets).
+    CompareEngines,
     /// Put the scenario's own rules back.
     ResetRules,
     /// Make the rules in use the scenario's own.
@@ -148,6 +152,8 @@ impl Action {
         Action::NextPreset,
         Action::PrevPreset,
         Action::NextCompare,
+        Action::SwitchEngine,
+        Action::CompareEngines,
         Action::ResetRules,
         Action::AdoptRules,
         Action::Freeze,

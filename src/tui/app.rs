@@ -18,6 +18,7 @@ use super::recovery::Recovery;
 use super::session::{Session, next_preset};
 use super::theme::Theme;
 use super::view::{self, Panes};
+use crate::adjudicator::Engine;
 use crate::board::PhaseKind;
 use crate::edit::Edit;
 use crate::map::{ProvinceId, UnitKind};
@@ -603,7 +604,7 @@ impl App {
             Action::ToEnd => self.seek(usize::MAX),
             Action::ToSettled => self.seek_settled(),
             Action::Play => {
-                if self.session.stepper.is_none() {
+                if self.session.stepper.is_none() && self.session.dp.is_none() {
                     self.info("this phase has no decision graph to play");
                     return;
                 }
@@ -654,6 +655,25 @@ impl App {
                     "comparing with the {} rules",
                     super::session::Session::rules_name(&r)
                 ));
+            }
+            Action::SwitchEngine => {
+                let e = self.session.engine.other();
+                self.set_engine(e);
+            }
+            Action::CompareEngines => {
+                self.session.toggle_compare_engines();
+                if self.session.comparing_engines() {
+                    self.info(format!(
+                        "comparing {} with {} under the same rules",
+                        self.session.engine.name(),
+                        self.session.compare_engine.name()
+                    ));
+                } else {
+                    self.info(format!(
+                        "comparing with the {} rules",
+                        super::session::Session::rules_name(&self.session.compare_rules)
+                    ));
+                }
             }
             Action::ResetRules => {
                 let r = self.session.scenario().rules;
@@ -1389,7 +1409,27 @@ impl App {
         }
     }
 
+    /// Adjudicates with `engine` (the stepper shows its reasoning: the decision graph, or the
+    /// DPjudge procedure's steps).
+    pub fn set_engine(&mut self, engine: Engine) {
+        if engine == self.session.engine {
+            return;
+        }
+        self.session.set_engine(engine);
+        self.decision = 0;
+        self.tree = Tree {
+            root: 0,
+            open: vec![vec![0]],
+            row: 0,
+        };
+        self.info(format!("engine: {} — {}", engine.name(), engine.title()));
+    }
+
+    /// Rows of the stepper's first panel: decisions, or (DPjudge) units.
     fn decision_count(&self) -> usize {
+        if self.session.dp.is_some() {
+            return self.session.scenario().units.len();
+        }
         self.session
             .run
             .movement
@@ -1437,6 +1477,16 @@ impl App {
 
     /// Moves the stepper by `d` significant events; false when it could not move.
     pub fn step(&mut self, d: isize) -> bool {
+        if let Some(dp) = &self.session.dp {
+            // Every event of the procedure is a step.
+            let cur = dp.cursor() as isize;
+            let k = cur + d;
+            if k < 0 || k as usize > dp.len() {
+                return false;
+            }
+            self.seek(k as usize);
+            return true;
+        }
         let Some(st) = &self.session.stepper else {
             self.info("this phase has no decision graph: its outcomes are in the stepper view");
             return false;
@@ -1465,9 +1515,48 @@ impl App {
         if let Some(st) = &mut self.session.stepper {
             st.seek(k.min(st.len()));
         }
+        if let Some(dp) = &mut self.session.dp {
+            dp.seek(k.min(dp.len()));
+        }
+    }
+
+    /// DPjudge: the next (previous) step of the procedure entered, as the cycle jumps of the
+    /// decision stepper.
+    fn jump_step(&mut self, forward: bool) {
+        let Some(dp) = &self.session.dp else {
+            return;
+        };
+        let cur = dp.cursor();
+        let is_step = |i: &usize| {
+            matches!(
+                dp.events().get(*i),
+                Some(crate::adjudicator::dpjudge::DpEvent::Step { .. })
+            )
+        };
+        // Cursor k applies events 0..k: the step event i is "reached" at cursor i + 1.
+        let target = if forward {
+            (cur..dp.len()).find(is_step).map(|i| i + 1)
+        } else {
+            (0..cur.saturating_sub(1))
+                .rev()
+                .find(is_step)
+                .map(|i| i + 1)
+        };
+        match target {
+            Some(k) => self.seek(k),
+            None => self.info(if forward {
+                "no later step of the procedure"
+            } else {
+                "no earlier step of the procedure"
+            }),
+        }
     }
 
     fn jump_backup(&mut self, forward: bool) {
+        if self.session.dp.is_some() {
+            self.jump_step(forward);
+            return;
+        }
         let Some(st) = &self.session.stepper else {
             return;
         };

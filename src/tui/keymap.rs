@@ -378,6 +378,20 @@ impl Default for Keymap {
             ),
             b(
                 C::Global,
+                A::SwitchEngine,
+                vec![c('E')],
+                "engine: decision model / DPjudge procedure",
+                "engine",
+            ),
+            b(
+                C::Global,
+                A::CompareEngines,
+                vec![c('V')],
+                "compare the two engines (again: compare rules)",
+                "",
+            ),
+            b(
+                C::Global,
                 A::ResetRules,
                 vec![c('r')],
                 "the scenario's own rules again",

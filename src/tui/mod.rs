@@ -89,9 +89,14 @@ pub fn run_app<B: Backend, E: EventSource>(
 
 /// Opens the TUI on a file (or the built-in scenario) in the real terminal, and restores the
 /// terminal on quit, on error and on panic.
-pub fn run(file: Option<&Path>, rules: Option<Rules>) -> color_eyre::Result<()> {
+pub fn run(
+    file: Option<&Path>,
+    rules: Option<Rules>,
+    engine: crate::adjudicator::Engine,
+) -> color_eyre::Result<()> {
     // Load before touching the terminal: a bad file is a plain error message.
     let mut app = App::open(file, rules, Folders::from_env()).map_err(TuiError::Open)?;
+    app.set_engine(engine);
     let mut terminal = ratatui::try_init()?;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

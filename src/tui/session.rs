@@ -4,12 +4,14 @@
 
 use std::path::PathBuf;
 
+use crate::adjudicator::Engine;
+use crate::adjudicator::dpjudge::{DpStepper, Mark};
 use crate::adjudicator::legality::{OrderStatus, UnitOrder};
 use crate::adjudicator::resolver::NodeKind;
 use crate::adjudicator::stepper::Stepper;
 use crate::adjudicator::trace::Event;
 use crate::adjudicator::{Verdict, value_text};
-use crate::check::{Run, compare, run};
+use crate::check::{Run, compare, run_with};
 use crate::edit::{Edit, EditError, Editor};
 use crate::map::ProvinceId;
 use crate::oracle::{Limits, solve};
@@ -42,6 +44,16 @@ pub struct Session {
     pub expectations: Option<(Vec<String>, usize)>,
     /// What the equation oracle says of the phase under `rules` (movement phases only).
     pub equations: Option<Equations>,
+    /// The engine that adjudicates movement phases.
+    pub engine: Engine,
+    /// The engine the compare panel runs (the same, unless engines are compared).
+    pub compare_engine: Engine,
+    /// A cursor over the DPjudge procedure's trace, when that engine adjudicates a movement
+    /// phase.
+    pub dp: Option<DpStepper>,
+    /// The classed orders of a movement phase the DPjudge engine adjudicates (which order
+    /// applies to which unit; the decision engine's result carries its own).
+    dp_prepared: Option<crate::adjudicator::legality::Prepared>,
     /// Counts changes to the scenario or its saved state (the recovery file follows it).
     pub generation: u64,
 }
@@ -97,8 +109,10 @@ impl Session {
     ) -> Result<Session, OpenError> {
         let rules = rules.unwrap_or(scenario.rules);
         let compare_rules = next_preset(&rules, 1);
-        let r = run(&scenario, Some(rules), true).map_err(|e| e.to_string())?;
-        let c = run(&scenario, Some(compare_rules), false).map_err(|e| e.to_string())?;
+        let r =
+            run_with(&scenario, Some(rules), Engine::Decisions, true).map_err(|e| e.to_string())?;
+        let c = run_with(&scenario, Some(compare_rules), Engine::Decisions, false)
+            .map_err(|e| e.to_string())?;
         let mut s = Session {
             editor: Editor::new(scenario),
             disk_time: path.as_deref().and_then(modified),
@@ -111,6 +125,10 @@ impl Session {
             compare: c,
             expectations: None,
             equations: None,
+            engine: Engine::Decisions,
+            compare_engine: Engine::Decisions,
+            dp: None,
+            dp_prepared: None,
             generation: 0,
         };
         s.refresh();
@@ -194,17 +212,64 @@ impl Session {
     }
 
     fn rerun(&mut self) {
-        if let Ok(r) = run(self.scenario(), Some(self.rules), true) {
+        if let Ok(r) = run_with(self.scenario(), Some(self.rules), self.engine, true) {
             self.run = r;
         }
-        if let Ok(c) = run(self.scenario(), Some(self.compare_rules), false) {
+        if let Ok(c) = run_with(
+            self.scenario(),
+            Some(self.compare_rules),
+            self.compare_engine,
+            false,
+        ) {
             self.compare = c;
         }
         self.refresh();
     }
 
+    /// Adjudicates with another engine (the compare panel follows, unless it compares engines).
+    pub fn set_engine(&mut self, engine: Engine) {
+        let comparing_engines = self.compare_engine != self.engine;
+        self.engine = engine;
+        self.compare_engine = if comparing_engines {
+            engine.other()
+        } else {
+            engine
+        };
+        self.rerun();
+    }
+
+    /// Compares the other engine under the same rules (or, when it already does, goes back to
+    /// comparing rule sets with the next preset).
+    pub fn toggle_compare_engines(&mut self) {
+        if self.compare_engine == self.engine {
+            self.compare_engine = self.engine.other();
+            self.compare_rules = self.rules;
+        } else {
+            self.compare_engine = self.engine;
+            self.compare_rules = next_preset(&self.rules, 1);
+        }
+        self.rerun();
+    }
+
+    /// Whether the compare panel compares the two engines.
+    pub fn comparing_engines(&self) -> bool {
+        self.compare_engine != self.engine
+    }
+
     fn refresh(&mut self) {
         self.stepper = self.run.movement.as_ref().and_then(Stepper::new);
+        self.dp = self
+            .run
+            .dpjudge
+            .as_ref()
+            .and_then(|d| DpStepper::new(d, &self.scenario().units));
+        if let Some(dp) = &mut self.dp {
+            dp.seek(dp.len());
+        }
+        self.dp_prepared = self.run.dpjudge.as_ref().map(|_| {
+            let s = self.scenario();
+            crate::adjudicator::legality::prepare(&s.map, &s.units, &self.run.orders, &self.rules)
+        });
         self.steps = match &self.stepper {
             Some(st) => st
                 .events()
@@ -246,17 +311,25 @@ impl Session {
 
     /// Re-adjudicates under other rules (the stepper starts at the end again).
     pub fn set_rules(&mut self, rules: Rules) {
-        if let Ok(r) = run(self.scenario(), Some(rules), true) {
+        if let Ok(r) = run_with(self.scenario(), Some(rules), self.engine, true) {
             self.rules = rules;
             self.run = r;
+            if self.comparing_engines() {
+                // Engines are compared under the rules in use.
+                self.compare_rules = rules;
+                if let Ok(c) = run_with(self.scenario(), Some(rules), self.compare_engine, false) {
+                    self.compare = c;
+                }
+            }
             self.refresh();
         }
     }
 
-    /// Compares against other rules.
+    /// Compares against other rules (with the engine in use).
     pub fn set_compare(&mut self, rules: Rules) {
-        if let Ok(c) = run(self.scenario(), Some(rules), false) {
+        if let Ok(c) = run_with(self.scenario(), Some(rules), self.engine, false) {
             self.compare_rules = rules;
+            self.compare_engine = self.engine;
             self.compare = c;
         }
     }
@@ -271,8 +344,12 @@ impl Session {
 
     /// The unit (index) an order of the phase applies to, for movement phases.
     pub fn order_unit(&self, order: usize) -> Option<usize> {
-        let m = self.run.movement.as_ref()?;
-        match m.prepared.status.get(order)? {
+        let prepared = match (&self.run.movement, &self.dp_prepared) {
+            (Some(m), _) => &m.prepared,
+            (None, Some(p)) => p,
+            (None, None) => return None,
+        };
+        match prepared.status.get(order)? {
             OrderStatus::Applied(u) => Some(*u),
             OrderStatus::Illegal(_) => None,
         }
@@ -280,14 +357,12 @@ impl Session {
 
     /// The submitted order that applies to a unit, for movement phases.
     pub fn unit_order(&self, unit: usize) -> Option<usize> {
-        self.run
-            .movement
-            .as_ref()?
-            .prepared
-            .source
-            .get(unit)
-            .copied()
-            .flatten()
+        let prepared = match (&self.run.movement, &self.dp_prepared) {
+            (Some(m), _) => &m.prepared,
+            (None, Some(p)) => p,
+            (None, None) => return None,
+        };
+        prepared.source.get(unit).copied().flatten()
     }
 
     /// The decision that says whether an order succeeds: MOVE for a move, SUPPORT for a
@@ -328,6 +403,26 @@ impl Session {
         if matches!(out.verdict, Verdict::Illegal | Verdict::Void) {
             return Some(out.verdict);
         }
+        if let Some(dp) = &self.dp {
+            // The procedure decides at its end: before it, only what the marks already say.
+            if dp.cursor() >= dp.len() {
+                return Some(out.verdict);
+            }
+            let u = self.order_unit(order)?;
+            let m = dp.marks(u);
+            return if m.contains(Mark::Cut) || m.contains(Mark::Dislodged) {
+                Some(Verdict::Fails)
+            } else if dp.location(u).is_some_and(|l| {
+                self.scenario()
+                    .units
+                    .get(u)
+                    .is_some_and(|unit| unit.loc != l)
+            }) {
+                Some(Verdict::Succeeds)
+            } else {
+                None
+            };
+        }
         match (&self.stepper, self.main_decision(order)) {
             (Some(st), Some(id)) if !st.resolved(id) => None,
             _ => Some(out.verdict),
@@ -336,6 +431,16 @@ impl Session {
 
     /// Whether a unit's move has succeeded / failed as of the cursor (None: open or no move).
     pub fn moved_now(&self, unit: usize) -> Option<bool> {
+        if let Some(dp) = &self.dp {
+            let here = self.scenario().units.get(unit)?.loc;
+            if dp.location(unit).is_some_and(|l| l != here) {
+                return Some(true);
+            }
+            let bounced = dp.marks(unit).contains(Mark::Bounce);
+            return (bounced || dp.cursor() >= dp.len())
+                .then_some(false)
+                .filter(|_| self.unit_moves(unit));
+        }
         let m = self.run.movement.as_ref()?;
         let id = m.graph.node_of(unit, NodeKind::Move)?;
         let st = self.stepper.as_ref()?;
@@ -345,12 +450,25 @@ impl Session {
 
     /// Whether a unit is dislodged as of the cursor.
     pub fn dislodged_now(&self, unit: usize) -> bool {
+        if let Some(dp) = &self.dp {
+            return dp.marks(unit).contains(Mark::Dislodged);
+        }
         let (Some(m), Some(st)) = (self.run.movement.as_ref(), self.stepper.as_ref()) else {
             return false;
         };
         m.graph
             .node_of(unit, NodeKind::Dislodge)
             .is_some_and(|id| st.bounds(id) == (1, 1))
+    }
+
+    /// Whether the unit's order (as classed) is a move.
+    fn unit_moves(&self, unit: usize) -> bool {
+        let prepared = match (&self.run.movement, &self.dp_prepared) {
+            (Some(m), _) => &m.prepared,
+            (None, Some(p)) => p,
+            (None, None) => return false,
+        };
+        matches!(prepared.orders.get(unit), Some(UnitOrder::Move { .. }))
     }
 
     /// A decision's subject: `MOVE A Bre - Lon`.

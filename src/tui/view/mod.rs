@@ -6,6 +6,7 @@
 //! - [`tree`]: the dependency tree of the selected decision.
 //! - [`trace`]: the resolver's events with the stepper's cursor.
 //! - [`rules`]: the rule options and the comparison with another rule set.
+//! - [`procedure`]: the DPjudge engine's procedure: units with their marks, combat lists, steps.
 //! - [`outcomes`]: retreat and adjustment phases (no decision graph): each order's outcome.
 //! - [`browser`], [`help`], [`menu`]: the popups (the menu popup and the order editor in
 //!   [`menu`]).
@@ -18,6 +19,7 @@ pub mod help;
 pub mod menu;
 pub mod orders;
 pub mod outcomes;
+pub mod procedure;
 pub mod rules;
 pub mod status;
 pub mod trace;
@@ -206,6 +208,16 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         if let Some(r) = panes.trace {
             trace::draw(frame, app, r);
+        }
+    } else if app.session.dp.is_some() {
+        if let Some(r) = panes.decisions {
+            procedure::draw_units(frame, app, r);
+        }
+        if let Some(r) = panes.tree {
+            procedure::draw_combat(frame, app, r);
+        }
+        if let Some(r) = panes.trace {
+            procedure::draw_trace(frame, app, r);
         }
     } else if let (Some(d), Some(t), Some(tr)) = (panes.decisions, panes.tree, panes.trace) {
         outcomes::draw(frame, app, d.union(t).union(tr));

@@ -91,9 +91,25 @@ fn describe(s: &Session, units: &[Unit]) -> String {
 /// Draws the comparison of the rules with the compare rules.
 pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let a = Session::rules_name(&s.rules);
-    let b = Session::rules_name(&s.compare_rules);
-    let title = format!(" Compare: {a} (left) vs {b} (right) ");
+    let (a, b) = if s.comparing_engines() {
+        (
+            s.engine.name().to_string(),
+            s.compare_engine.name().to_string(),
+        )
+    } else {
+        (
+            Session::rules_name(&s.rules),
+            Session::rules_name(&s.compare_rules),
+        )
+    };
+    let title = if s.comparing_engines() {
+        format!(
+            " Compare engines under {}: {a} (left) vs {b} (right) ",
+            Session::rules_name(&s.rules)
+        )
+    } else {
+        format!(" Compare: {a} (left) vs {b} (right) ")
+    };
     frame.render_widget(
         ratatui::widgets::Block::bordered().title(fit(&title, area.width as usize)),
         area,
@@ -110,7 +126,12 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
         .map(|(x, y)| format!("{}: {} / {}", x.field, x.value, y.value))
         .collect();
     lines.push(Line::styled(
-        if diff.is_empty() {
+        if s.comparing_engines() {
+            format!(
+                "the decision model vs the DPjudge procedure (V: compare rules again; {} explains)",
+                "docs/dpjudge.md"
+            )
+        } else if diff.is_empty() {
             "the two rule sets are the same".to_string()
         } else {
             format!("options that differ: {}", diff.join(", "))

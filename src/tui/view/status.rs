@@ -32,8 +32,12 @@ pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let s = &app.session;
+    let engine = match s.engine {
+        crate::adjudicator::Engine::Decisions => String::new(),
+        e => format!(" · engine: {}", e.name()),
+    };
     let right = format!(
-        "{}{} · {} · rules: {} ",
+        "{}{} · {} · rules: {}{engine} ",
         if s.is_dirty() { "* " } else { "" },
         s.scenario().title,
         s.scenario().phase,
@@ -70,13 +74,33 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
                 Span::styled(text, style),
             ])
         }
-        None => Line::from(Span::styled(
-            format!(
-                "{}: no decision graph — the stepper view lists each order's outcome",
-                s.scenario().phase
-            ),
-            app.theme.dim(),
-        )),
+        None => match &s.dp {
+            Some(dp) => {
+                let (text, style) = match dp.cursor().checked_sub(1) {
+                    None => ("start: nothing marked yet".to_string(), app.theme.dim()),
+                    Some(i) => super::procedure::describe(app, i),
+                };
+                let play = if app.playing {
+                    format!(" ▶ {} ms", app.speed.as_millis())
+                } else {
+                    String::new()
+                };
+                Line::from(vec![
+                    Span::styled(
+                        format!("DPjudge {}/{}{play} ", dp.cursor(), dp.len()),
+                        app.theme.focus(),
+                    ),
+                    Span::styled(text, style),
+                ])
+            }
+            None => Line::from(Span::styled(
+                format!(
+                    "{}: no decision graph — the stepper view lists each order's outcome",
+                    s.scenario().phase
+                ),
+                app.theme.dim(),
+            )),
+        },
     };
     frame.render_widget(Paragraph::new(line), area);
 }

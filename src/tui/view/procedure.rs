@@ -1,0 +1,173 @@
+//! The stepper when the DPjudge engine adjudicates: the procedure instead of the decision graph.
+//! Three panels in the places of the decisions, the tree and the trace — every unit with its
+//! order, marks and support count as of the cursor; the combat lists of the spaces that have
+//! one; and the procedure's events (steps entered, marks set and removed, counts and lists
+//! changed) with the cursor. The board shows the marks as of the cursor too (moves made,
+//! bounces, dislodgements), through the session's `verdict_now` / `moved_now` /
+//! `dislodged_now`.
+
+use ratatui::Frame;
+use ratatui::layout::{Margin, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{fit, panel, scroll};
+use crate::adjudicator::dpjudge::{DpEvent, Entry, step_title};
+use crate::tui::app::App;
+use crate::tui::keymap::Context;
+
+/// The units panel (in the decisions' place).
+pub fn draw_units(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let Some(dp) = &s.dp else { return };
+    let units = &s.scenario().units;
+    let title = format!(" DPjudge: step {} — {} ", dp.step(), step_title(dp.step()));
+    frame.render_widget(panel(app, title, Context::Decisions), area);
+    let inner = area.inner(Margin::new(1, 1));
+    let h = inner.height as usize;
+    let top = scroll(app.decision, units.len(), h);
+    let touched = dp
+        .cursor()
+        .checked_sub(1)
+        .map(|i| dp.units_of(i))
+        .unwrap_or_default();
+    let w = inner.width as usize;
+    let t = &app.theme;
+    let mut lines = Vec::new();
+    for u in top..(top + h).min(units.len()) {
+        let here = if touched.contains(&u) { "▶" } else { " " };
+        let marks = dp.marks(u);
+        let order = match s.unit_order(u) {
+            Some(i) => s.order_short(i),
+            None => s.unit_text(u),
+        };
+        let state = if marks.is_empty() {
+            format!("count {}", dp.support_count(u))
+        } else {
+            format!("count {} · {marks}", dp.support_count(u))
+        };
+        let room = w.saturating_sub(state.chars().count() + 2);
+        let style = if marks.is_empty() {
+            t.settled()
+        } else {
+            t.cycle()
+        };
+        let mut line = Line::from(vec![
+            Span::styled(here, t.focus()),
+            Span::raw(format!("{:<room$}", fit(&order, room))),
+            Span::raw(" "),
+            Span::styled(state, style),
+        ]);
+        if u == app.decision {
+            line = line.style(t.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The combat lists panel (in the tree's place): every space with a combat list, its entries
+/// with their support counts, the selected unit's space first.
+pub fn draw_combat(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let Some(dp) = &s.dp else { return };
+    let sc = s.scenario();
+    let map = &sc.map;
+    frame.render_widget(
+        panel(app, " Combat lists (support counts) ", Context::Tree),
+        area,
+    );
+    let inner = area.inner(Margin::new(1, 1));
+    let t = &app.theme;
+    let label = |u: usize| match s.unit_order(u) {
+        Some(i) => s.order_short(i),
+        None => s.unit_text(u),
+    };
+    let selected_space = sc.units.get(app.decision).map(|u| map.province_of(u.loc));
+    let mut spaces: Vec<_> = map
+        .province_ids()
+        .filter(|p| !dp.combat(*p).is_empty())
+        .collect();
+    if let Some(p) = selected_space
+        && let Some(i) = spaces.iter().position(|q| *q == p)
+    {
+        let p = spaces.remove(i);
+        spaces.insert(0, p);
+    }
+    let mut lines = Vec::new();
+    for p in spaces {
+        let entries = dp.combat(p);
+        let parts: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                let what = match e.entry {
+                    Entry::Order => label(e.unit),
+                    Entry::Bounced => format!("{} (bounced back)", s.unit_text(e.unit)),
+                };
+                format!("{what} {}", dp.entry_count(*e))
+            })
+            .collect();
+        let style = if Some(p) == selected_space {
+            t.focus()
+        } else {
+            Style::new()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}: ", map.province(p).abbr), style),
+            Span::raw(parts.join(" · ")),
+        ]));
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled(
+            "no combat lists yet (step 3 makes them)",
+            t.dim(),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// One event of the procedure in words, styled by its kind.
+pub fn describe(app: &App, i: usize) -> (String, Style) {
+    let s = &app.session;
+    let Some(dp) = &s.dp else {
+        return (String::new(), Style::new());
+    };
+    let sc = s.scenario();
+    let text = dp.describe(&sc.map, &sc.units, i);
+    let t = &app.theme;
+    let style = match dp.events().get(i) {
+        Some(DpEvent::Step { .. }) => t.focus(),
+        Some(DpEvent::Mark { .. }) => t.cycle(),
+        Some(DpEvent::Moved { .. }) => t.ok(),
+        Some(DpEvent::Start { .. }) => t.dim(),
+        _ => t.settled(),
+    };
+    (text, style)
+}
+
+/// The procedure's events with the cursor (in the trace's place).
+pub fn draw_trace(frame: &mut Frame, app: &App, area: Rect) {
+    let s = &app.session;
+    let Some(dp) = &s.dp else { return };
+    let title = format!(" DPjudge procedure ({} events) ", dp.len());
+    frame.render_widget(panel(app, title, Context::Trace), area);
+    let inner = area.inner(Margin::new(1, 1));
+    let h = inner.height as usize;
+    // Row k is event k; the cursor is after the last applied event (cursor - 1).
+    let at = dp.cursor().saturating_sub(1);
+    let top = scroll(at, dp.len(), h);
+    let w = inner.width as usize;
+    let mut lines = Vec::new();
+    for i in top..(top + h).min(dp.len()) {
+        let (text, style) = describe(app, i);
+        let applied = i < dp.cursor();
+        let style = if applied { style } else { app.theme.dim() };
+        let mut line = Line::from(Span::styled(fit(&format!("{i:>4} {text}"), w), style));
+        if dp.cursor() > 0 && i == at {
+            line = line.style(app.theme.cursor());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}

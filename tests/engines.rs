@@ -1,0 +1,220 @@
+//! The two engines everywhere (issue 10): `--engine` on `explain`, `check`, `advance` and the
+//! printed form; `diff --engines`; and in the TUI, one key switches the loaded scenario to the
+//! DPjudge procedure, whose steps the stepper then walks, with the board as of the cursor.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{app, dipsandbox, run, text};
+use dipsandbox::adjudicator::Engine;
+
+/// The case names of the departure table in `docs/dpjudge.md`.
+fn documented() -> BTreeSet<String> {
+    let doc = std::fs::read_to_string("docs/dpjudge.md").expect("docs/dpjudge.md");
+    let start = doc.find("<!-- departures:start -->").expect("marker");
+    let end = doc.find("<!-- departures:end -->").expect("marker");
+    doc[start..end]
+        .lines()
+        .filter_map(|l| l.split('|').nth(1).map(str::trim))
+        .filter(|c| c.starts_with("6."))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn explain_prints_the_procedure_step_by_step() {
+    let (code, out, err) = dipsandbox(&[
+        "explain",
+        "scenarios/datc/6.C.3.ron",
+        "--engine",
+        "dpjudge",
+        "--trace",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Engine: dpjudge — the DPjudge procedure"),
+        "{out}"
+    );
+    assert!(out.contains("DPjudge procedure:"), "{out}");
+    for line in [
+        "step 3: cut all supports made by non-convoyed attacks",
+        "F Ank - Con added to the combat list of Constantinople",
+        "F Ank - Con marked bounce: bounced in step 7",
+        "return to step 6 (from step 7)",
+        "step 10: mark dislodged units and make all successful moves",
+    ] {
+        assert!(out.contains(line), "{line:?} missing in\n{out}");
+    }
+    // 6.C.3's expectations hold under the procedure too.
+    assert!(out.contains("Expectations: all 6 checks met."), "{out}");
+    // No decision graph to draw.
+    let (_, out, _) = dipsandbox(&[
+        "explain",
+        "scenarios/datc/6.C.3.ron",
+        "--engine",
+        "dpjudge",
+        "--dot",
+        "/dev/null",
+    ]);
+    assert!(out.contains("the DPjudge procedure has none"), "{out}");
+    let (code, out, _) = dipsandbox(&[
+        "explain",
+        "scenarios/datc/6.C.3.ron",
+        "--engine",
+        "dpjudge",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["engine"], "dpjudge");
+}
+
+/// `diff scenarios/datc --engines` lists exactly the cases the docs explain; `check` with the
+/// DPjudge engine fails exactly those.
+#[test]
+fn the_engines_disagree_on_exactly_the_documented_cases() {
+    let docs = documented();
+    assert!(docs.len() >= 20, "{docs:?}");
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc", "--engines"]);
+    assert_eq!(code, 1);
+    let rows: BTreeSet<String> = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("case "))
+        .skip(1)
+        .filter(|l| l.starts_with("  6."))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    assert_eq!(rows, docs, "{out}");
+    assert!(
+        out.contains(&format!("disagree on {} of", docs.len())),
+        "{out}"
+    );
+
+    let (code, out, _) = dipsandbox(&["check", "scenarios/datc", "--engine", "dpjudge"]);
+    assert_eq!(code, 1);
+    let failed: BTreeSet<String> = out
+        .lines()
+        .filter(|l| l.starts_with("FAIL"))
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter_map(|f| {
+            std::path::Path::new(f)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .collect();
+    assert_eq!(failed, docs, "{out}");
+
+    // One case: each differing order with both reasons.
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc/6.F.16.ron", "--engines"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("decisions vs dpjudge"), "{out}");
+    assert!(out.contains("F Eng C A Bre - Lon"), "{out}");
+    let (code, out, _) = dipsandbox(&["diff", "scenarios/datc/6.A.11.ron", "--engines"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("give the same result"), "{out}");
+    let (_, out, _) = dipsandbox(&["diff", "scenarios/datc/6.F.16.ron", "--engines", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["schema"], "dipsandbox.engines/1");
+    assert_eq!(v["cases"][0]["a"], "decisions");
+    assert_eq!(v["cases"][0]["same"], false);
+}
+
+/// `advance --engine dpjudge` writes the next phase from the procedure's result: in 6.E.6 the
+/// engines leave different positions.
+#[test]
+fn advance_follows_the_engine() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("engines-advance");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut units = Vec::new();
+    for e in Engine::ALL {
+        let out = dir.join(format!("{}.ron", e.name()));
+        let (code, _, err) = dipsandbox(&[
+            "advance",
+            "scenarios/datc/6.E.6.ron",
+            "--engine",
+            e.name(),
+            "-o",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let s = dipsandbox::scenario::Scenario::load(&out).unwrap_or_else(|e| panic!("{e}"));
+        units.push((s.units.clone(), s.dislodged.len()));
+    }
+    assert_ne!(units[0], units[1]);
+    let (code, _, err) = dipsandbox(&["check", "scenarios/datc/6.A.1.ron", "--engine", "nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown engine \"nope\"; expected decisions or dpjudge"),
+        "{err}"
+    );
+}
+
+/// In the TUI: 6.F.16 switched to the DPjudge engine with one key; the stepper walks the
+/// procedure (units with marks, combat lists, events), the board shows the marks as of the
+/// cursor, and the compare view compares the two engines.
+#[test]
+fn the_tui_switches_engines_and_steps_through_the_procedure() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "engines");
+    let t = text(&run(&mut a, 120, 40, "E 2"));
+    assert_eq!(a.session.engine, Engine::Dpjudge);
+    assert!(t.contains("engine: dpjudge"), "{t}");
+    assert!(t.contains("DPjudge: step 10"), "{t}");
+    assert!(t.contains("Combat lists"), "{t}");
+    assert!(t.contains("DPjudge procedure ("), "{t}");
+    let len = a.session.dp.as_ref().expect("procedure").len();
+    // To the start: nothing marked; then step by step to the first bounce.
+    let t = text(&run(&mut a, 120, 40, "g"));
+    assert!(t.contains(&format!("DPjudge 0/{len}")), "{t}");
+    assert!(t.contains("start: nothing marked yet"), "{t}");
+    let mut steps = 0;
+    loop {
+        let t = text(&run(&mut a, 120, 40, "n"));
+        steps += 1;
+        // The event at the cursor is spelled out on the line above the status bar.
+        let event = t
+            .lines()
+            .find(|l| l.starts_with("DPjudge "))
+            .unwrap_or_default();
+        if event.contains("marked bounce") {
+            assert!(
+                t.contains("count 1 · bounce") || t.contains("count 0 · bounce"),
+                "{t}"
+            );
+            break;
+        }
+        assert!(steps < len, "no bounce in the procedure");
+    }
+    // `]` jumps from step to step.
+    let at = a.session.dp.as_ref().expect("procedure").cursor();
+    run(&mut a, 120, 40, "]");
+    let dp = a.session.dp.as_ref().expect("procedure");
+    assert!(dp.cursor() > at);
+    assert!(matches!(
+        dp.events().get(dp.cursor() - 1),
+        Some(dipsandbox::adjudicator::dpjudge::DpEvent::Step { .. })
+    ));
+    // Before the end the board does not yet show the convoy's verdict; at the end it does.
+    run(&mut a, 120, 40, "g 1");
+    assert_eq!(a.session.verdict_now(3), None);
+    run(&mut a, 120, 40, "G");
+    assert!(a.session.verdict_now(3).is_some());
+    // The compare view: the two engines under the same rules.
+    let t = text(&run(&mut a, 120, 40, "3 V"));
+    assert!(a.session.comparing_engines());
+    assert!(
+        t.contains("Compare engines under datc: dpjudge (left) vs decisions"),
+        "{t}"
+    );
+    assert!(t.contains("1 order outcome(s) differ"), "{t}");
+    // Back to the decision model.
+    let t = text(&run(&mut a, 120, 40, "E 2"));
+    assert_eq!(a.session.engine, Engine::Decisions);
+    assert!(t.contains("Decisions ("), "{t}");
+    // Small terminals draw it too.
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "engines-small");
+    for (w, h) in [(80, 24), (20, 10)] {
+        run(&mut a, w, h, "E 2 g n n ] 3 V 1");
+    }
+}

@@ -61,12 +61,15 @@
 //!   cutting a support for or against any convoying fleet — the 1982 rule (DATC 4.A.2), even when
 //!   the army dislodges the supporter. `docs/dpjudge.md` lists where this departs from the DATC.
 //!
-//! # Where the text is followed to the letter although DPjudge itself may not
+//! # Where the text departs from the rules without convoys
 //!
 //! - Step 6 compares the swapping units' support counts as they are (no no-help list is
-//!   subtracted), and step 8 says that a victim of the moving unit's own power is "no victim": no
-//!   step stops a unit supported by anyone from dislodging a unit of its own power. The engine
-//!   does what the text says; `docs/dpjudge.md` lists the DATC cases this changes.
+//!   subtracted); the engine does what the text says (DATC 6.E.6 departs).
+//! - Step 8 says that a victim of the moving unit's own power is "no victim", and then no step
+//!   stops a supported unit from dislodging a unit of its own power. The step's title
+//!   ("inability to self-dislodge") and DPjudge's program bounce the move: the engine does that
+//!   by default, and reads the sentence to the letter under `dpjudge_own_victim: AsWritten`.
+//!   `docs/dpjudge.md` lists the DATC cases each changes.
 //!
 //! # Outcomes
 //!

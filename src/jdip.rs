@@ -487,6 +487,19 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             split(*n, l).ok_or_else(|| err(*n, format!("{l:?}: expected \"Power: order\"")))?;
         let order = parse_order(&map, rest)
             .map_err(|e| err(*n, format!("{l:?}: column {}: {}", e.col, e.message)))?;
+        // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
+        if let Some(p) = order.power
+            && p != power
+        {
+            return Err(err(
+                *n,
+                format!(
+                    "{l:?}: the order is prefixed {} but given by {}",
+                    map.power(p).name,
+                    map.power(power).name
+                ),
+            ));
+        }
         orders.push(OrderEntry {
             power,
             text: rest.to_string(),

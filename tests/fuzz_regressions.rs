@@ -97,3 +97,39 @@ fn jdip_positions_are_checked_like_scenario_positions() {
     };
     assert_eq!(sorted(back.units), sorted(s.units.clone()));
 }
+
+/// Found by `jdip_import` in the long run: `France: Italy: F gol hold` (and a misspelled power
+/// read as Italy before `Turkey: F bla-con`) gave an order prefixed by one power under another;
+/// the scenario written from it did not load again. Now a problem with its line.
+#[test]
+fn jdip_order_prefixed_by_another_power_is_a_problem() {
+    let text = "VARIANT_ALL Standard
+CASE 6.B.5
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tFrance: F spa/nc
+\tFrance: F mar
+\tItaly: F gol
+ORDERS
+\tFrance: F spa/nc supports F mar-gol
+\tFrance: Italy: F gol hold
+POSTSTATE_SAME
+END
+";
+    let (cases, problems) = import(text);
+    assert!(cases.is_empty());
+    assert_eq!(
+        problems,
+        vec![
+            "line 10: \"France: Italy: F gol hold\": the order is prefixed Italy but given by France"
+                .to_string()
+        ]
+    );
+    // The order given by the power it names is fine.
+    let (cases, problems) =
+        import(&text.replace("France: Italy: F gol hold", "Italy: Italy: F gol hold"));
+    assert!(problems.is_empty(), "{problems:?}");
+    let s = &cases[0];
+    assert!(check_scenario(s, &s.rules, 3).is_empty());
+    assert!(Scenario::from_ron(&s.to_ron(), "back.ron").is_ok());
+}

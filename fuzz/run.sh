@@ -41,10 +41,16 @@ else
     how="cargo fuzz with RUSTC_BOOTSTRAP=1 (no nightly toolchain)"
 fi
 # Without a sanitizer: the library forbids unsafe code, and the checks are the panics.
-echo "fuzz: building ${targets[*]} with $how"
+# FUZZ_BUILD=dev builds without optimizations (quicker to build, slower to run: for CI).
+if [ "${FUZZ_BUILD:-release}" = dev ]; then
+    fuzz_flags=(--sanitizer=none --dev)
+else
+    fuzz_flags=(--sanitizer=none)
+fi
+echo "fuzz: building ${targets[*]} with $how (${FUZZ_BUILD:-release})"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! "${fuzz[@]}" build --sanitizer=none >"$tmp/build.log" 2>&1; then
+if ! "${fuzz[@]}" build "${fuzz_flags[@]}" >"$tmp/build.log" 2>&1; then
     tail -20 "$tmp/build.log"
     skip "the fuzz targets do not build with $how (see above)"
 fi
@@ -60,7 +66,7 @@ for t in "${targets[@]}"; do
     fi
     log="$tmp/$t.log"
     start=$(date +%s)
-    if "${fuzz[@]}" run --sanitizer=none "$t" "${dirs[@]}" -- \
+    if "${fuzz[@]}" run "${fuzz_flags[@]}" "$t" "${dirs[@]}" -- \
         -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
         result=ok
     else

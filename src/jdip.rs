@@ -352,8 +352,49 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         };
         Ok(Unit { power, kind, loc })
     };
+    // A unit of a position: where its kind can stand (a fleet in a two-coast province on a
+    // coast), and one to a province — what the scenario loader asks of every position.
     let units_of = |list: &'a [(usize, String)]| -> Result<Vec<Unit>, Problem> {
-        list.iter().map(|(n, l)| unit(*n, l)).collect()
+        let mut out: Vec<Unit> = Vec::with_capacity(list.len());
+        let mut held: Vec<Option<Unit>> = vec![None; map.province_count()];
+        for (n, l) in list {
+            let u = unit(*n, l)?;
+            let p = map.province_of(u.loc);
+            let prov = map.province(p);
+            let wrong = match (u.kind, prov.kind) {
+                (crate::map::UnitKind::Army, crate::map::ProvinceKind::Sea) => {
+                    Some(format!("an army cannot stand in {}, a sea", prov.name))
+                }
+                (crate::map::UnitKind::Fleet, crate::map::ProvinceKind::Land) => Some(format!(
+                    "a fleet cannot stand in {}, an inland province",
+                    prov.name
+                )),
+                (crate::map::UnitKind::Fleet, _) if prov.is_multi_coast() && u.loc == prov.main => {
+                    Some(format!("a fleet in {} must name its coast", prov.name))
+                }
+                (crate::map::UnitKind::Army, _) if u.loc != prov.main => {
+                    Some("an army stands in a province, not on a coast".to_string())
+                }
+                _ => None,
+            };
+            if let Some(w) = wrong {
+                return Err(err(*n, format!("{l:?}: {w}")));
+            }
+            if let Some(other) = held[p.0 as usize] {
+                return Err(err(
+                    *n,
+                    format!(
+                        "{l:?}: two units in {}: {} and {}; a province holds one unit",
+                        prov.name,
+                        other.describe_owned(&map),
+                        u.describe_owned(&map)
+                    ),
+                ));
+            }
+            held[p.0 as usize] = Some(u);
+            out.push(u);
+        }
+        Ok(out)
     };
     let units = units_of(&r.prestate)?;
     let dislodged_units = units_of(&r.dislodged)?;
@@ -446,6 +487,19 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             split(*n, l).ok_or_else(|| err(*n, format!("{l:?}: expected \"Power: order\"")))?;
         let order = parse_order(&map, rest)
             .map_err(|e| err(*n, format!("{l:?}: column {}: {}", e.col, e.message)))?;
+        // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
+        if let Some(p) = order.power
+            && p != power
+        {
+            return Err(err(
+                *n,
+                format!(
+                    "{l:?}: the order is prefixed {} but given by {}",
+                    map.power(p).name,
+                    map.power(power).name
+                ),
+            ));
+        }
         orders.push(OrderEntry {
             power,
             text: rest.to_string(),

@@ -16,6 +16,7 @@
 //!   support counts, combat lists) with its own trace and stepper (`docs/dpjudge.md`).
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
 //! - [`check`]: runs a scenario and compares the result with its expectations.
+//! - [`invariants`]: what every result must satisfy, checked after each adjudication (tests, DATC runner, fuzzing).
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B equations,
 //!   by exhaustive search independent of the resolver (0, 1 or several: where a backup rule decides).
 //! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
@@ -41,6 +42,7 @@ pub mod check;
 pub mod diff;
 pub mod edit;
 pub mod error;
+pub mod invariants;
 pub mod jdip;
 pub mod map;
 pub mod menu;

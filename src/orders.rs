@@ -214,7 +214,7 @@ impl<'m> Parser<'m> {
 
     fn found(&self) -> String {
         match self.peek() {
-            Some(t) => format!("found {:?}", t.text),
+            Some(t) => format!("found {}", crate::error::quoted(&t.text)),
             None => "found the end of the order".to_string(),
         }
     }
@@ -331,7 +331,10 @@ impl<'m> Parser<'m> {
         {
             return self.err(
                 col,
-                format!("expected a province name, found {:?}", first.text),
+                format!(
+                    "expected a province name, found {}",
+                    crate::error::quoted(&first.text)
+                ),
             );
         }
         // Longest run of words that is a name.
@@ -497,7 +500,10 @@ impl<'m> Parser<'m> {
             None => Ok(()),
             Some(t) => self.err(
                 t.col,
-                format!("unexpected {:?} after the end of the order", t.text),
+                format!(
+                    "unexpected {} after the end of the order",
+                    crate::error::quoted(&t.text)
+                ),
             ),
         }
     }
@@ -520,8 +526,8 @@ impl<'m> Parser<'m> {
                     return self.err(
                         col,
                         format!(
-                            "unknown power {:?}; expected one of {}",
-                            a.text,
+                            "unknown power {}; expected one of {}",
+                            crate::error::quoted(&a.text),
                             names.join(", ")
                         ),
                     );
@@ -630,7 +636,7 @@ impl<'m> Parser<'m> {
             }
             Some(t) => {
                 let col = t.col;
-                return self.err(col, format!("expected Hold, '-', Supports, Convoys, Disband, Build or Remove after the unit, found {:?}", t.text));
+                return self.err(col, format!("expected Hold, '-', Supports, Convoys, Disband, Build or Remove after the unit, found {}", crate::error::quoted(&t.text)));
             }
         };
         self.expect_end()?;

@@ -431,7 +431,7 @@ impl Scenario {
                 let at = Locator::new(text, file).find_after(&format!("\"{}\"", raw.map), "map:");
                 ScenarioError::Invalid {
                     pos: at,
-                    message: format!("map {:?}: {source}", raw.map),
+                    message: format!("map {}: {source}", crate::error::quoted(&raw.map)),
                 }
             })?;
             (
@@ -678,7 +678,8 @@ impl Builder<'_> {
             self.invalid(
                 at,
                 format!(
-                    "unknown power {name:?}; expected one of {}",
+                    "unknown power {}; expected one of {}",
+                    crate::error::quoted(name),
                     names.join(", ")
                 ),
             )
@@ -700,7 +701,12 @@ impl Builder<'_> {
                 None => {
                     return Err(self.invalid(
                         at,
-                        format!("unit {text:?}: {} has no {}", prov.name, c.name()),
+                        format!(
+                            "unit {}: {} has no {}",
+                            crate::error::quoted(text),
+                            prov.name,
+                            c.name()
+                        ),
                     ));
                 }
             },
@@ -713,7 +719,8 @@ impl Builder<'_> {
                 return Err(self.invalid(
                     at,
                     format!(
-                        "unit {text:?}: a fleet in {} must name its coast: {}",
+                        "unit {}: a fleet in {} must name its coast: {}",
+                        crate::error::quoted(text),
                         prov.name,
                         cs.join(" or ")
                     ),
@@ -726,7 +733,8 @@ impl Builder<'_> {
                 return Err(self.invalid(
                     at,
                     format!(
-                        "unit {text:?}: an army cannot stand in {}, a sea",
+                        "unit {}: an army cannot stand in {}, a sea",
+                        crate::error::quoted(text),
                         prov.name
                     ),
                 ));
@@ -735,7 +743,8 @@ impl Builder<'_> {
                 return Err(self.invalid(
                     at,
                     format!(
-                        "unit {text:?}: a fleet cannot stand in {}, an inland province",
+                        "unit {}: a fleet cannot stand in {}, an inland province",
+                        crate::error::quoted(text),
                         prov.name
                     ),
                 ));
@@ -747,13 +756,15 @@ impl Builder<'_> {
 
     fn units(&mut self, raw: &OrderedMap<Vec<String>>) -> Result<Vec<Unit>, ScenarioError> {
         let mut out: Vec<Unit> = Vec::new();
+        // The unit already in each province.
+        let mut held: Vec<Option<Unit>> = vec![None; self.map.province_count()];
         for (pname, list) in &raw.0 {
             let p = self.power(pname)?;
             for u in list {
                 let save = self.loc.cursor();
                 let unit = self.unit(p, u)?;
                 let prov = self.map.province_of(unit.loc);
-                if let Some(other) = out.iter().find(|o| self.map.province_of(o.loc) == prov) {
+                if let Some(other) = &held[prov.0 as usize] {
                     let msg = format!(
                         "two units in {}: {} and {}; a province holds one unit",
                         self.map.province(prov).name,
@@ -764,6 +775,7 @@ impl Builder<'_> {
                     let at = self.loc.next_literal(u);
                     return Err(self.invalid(at, msg));
                 }
+                held[prov.0 as usize] = Some(unit);
                 out.push(unit);
             }
         }
@@ -806,25 +818,51 @@ impl Builder<'_> {
     fn expect(&mut self, raw: RawExpect, orders: &[OrderEntry]) -> Result<Expect, ScenarioError> {
         let mut results = Vec::new();
         let mut used = vec![false; orders.len()];
+        // The orders by their parse without a `Power:` prefix (and by power too), in file
+        // order, each list with a cursor past the orders already used: matching every key costs
+        // time linear in the orders, not their number squared.
+        type Lists<K> = std::collections::HashMap<K, (Vec<usize>, usize)>;
+        let mut by_order: Lists<Order> = Lists::new();
+        let mut by_power: Lists<(Order, PowerId)> = Lists::new();
+        for (i, o) in orders.iter().enumerate() {
+            let bare = Order {
+                power: None,
+                ..o.order.clone()
+            };
+            by_power
+                .entry((bare.clone(), o.power))
+                .or_default()
+                .0
+                .push(i);
+            by_order.entry(bare).or_default().0.push(i);
+        }
+        fn next_unused(list: Option<&mut (Vec<usize>, usize)>, used: &[bool]) -> Option<usize> {
+            let (v, cursor) = list?;
+            while *cursor < v.len() && used[v[*cursor]] {
+                *cursor += 1;
+            }
+            v.get(*cursor).copied()
+        }
         self.seek_field("results");
         for (key, r) in &raw.results {
             let at = self.loc.next_literal(key);
             // A key is matched by its parse, not its spelling; an optional `Power:` prefix narrows it.
             let parsed = parse_order(self.map, key).map_err(|e| ScenarioError::Invalid {
                 pos: self.loc.pos(at).shifted(e.col),
-                message: format!("result key {key:?}: {}", e.message),
+                message: format!("result key {}: {}", crate::error::quoted(key), e.message),
             })?;
-            let mut bare = parsed.clone();
-            bare.power = None;
-            let found = orders.iter().enumerate().position(|(i, o)| {
-                let mut ob = o.order.clone();
-                ob.power = None;
-                !used[i] && ob == bare && parsed.power.is_none_or(|p| p == o.power)
-            });
+            let bare = Order {
+                power: None,
+                ..parsed.clone()
+            };
+            let found = match parsed.power {
+                Some(p) => next_unused(by_power.get_mut(&(bare, p)), &used),
+                None => next_unused(by_order.get_mut(&bare), &used),
+            };
             let Some(i) = found else {
                 return Err(self.invalid(
                     at,
-                    format!("result for {key:?}, but `orders` has no such order (or it already has a result); keys must repeat an order's text"),
+                    format!("result for {}, but `orders` has no such order (or it already has a result); keys must repeat an order's text", crate::error::quoted(key)),
                 ));
             };
             used[i] = true;
@@ -883,7 +921,11 @@ impl Builder<'_> {
                     let from =
                         parse_loc(self.map, &d.from).map_err(|e| ScenarioError::Invalid {
                             pos: self.loc.pos(at).shifted(e.col),
-                            message: format!("attacker origin {:?}: {}", d.from, e.message),
+                            message: format!(
+                                "attacker origin {}: {}",
+                                crate::error::quoted(&d.from),
+                                e.message
+                            ),
                         })?;
                     dislodged.push(Dislodged {
                         unit,
@@ -900,7 +942,11 @@ impl Builder<'_> {
                 let at = self.loc.next_literal(c);
                 let l = parse_loc(self.map, c).map_err(|e| ScenarioError::Invalid {
                     pos: self.loc.pos(at).shifted(e.col),
-                    message: format!("contested province {c:?}: {}", e.message),
+                    message: format!(
+                        "contested province {}: {}",
+                        crate::error::quoted(c),
+                        e.message
+                    ),
                 })?;
                 contested.push(l.province);
             }
@@ -919,7 +965,11 @@ impl Builder<'_> {
                         let at = self.loc.next_literal(c);
                         let l = parse_loc(self.map, c).map_err(|e| ScenarioError::Invalid {
                             pos: self.loc.pos(at).shifted(e.col),
-                            message: format!("supply centre {c:?}: {}", e.message),
+                            message: format!(
+                                "supply centre {}: {}",
+                                crate::error::quoted(c),
+                                e.message
+                            ),
                         })?;
                         let prov = self.map.province(l.province);
                         if !prov.supply_center {

@@ -12,7 +12,14 @@ pub struct Locator<'a> {
     text: &'a str,
     file: &'a str,
     cursor: usize,
+    /// Searches that found nothing (a value written with escapes is not found verbatim): each
+    /// scans the rest of the text, so after [`MAX_MISSES`] of them a missing value is no longer
+    /// searched for (it is located at the cursor), which keeps locating linear in the text.
+    misses: usize,
 }
+
+/// How many searches may scan the whole rest of the text in vain.
+const MAX_MISSES: usize = 64;
 
 impl<'a> Locator<'a> {
     /// A locator over `text`, which was read from `file`.
@@ -21,6 +28,7 @@ impl<'a> Locator<'a> {
             text,
             file,
             cursor: 0,
+            misses: 0,
         }
     }
 
@@ -61,16 +69,33 @@ impl<'a> Locator<'a> {
     }
 
     /// Byte offset of the next string literal whose content is exactly `content`, at or after the
-    /// cursor; the cursor moves past it. Falls back to the cursor when not found.
+    /// cursor; the cursor moves past it. Falls back to the cursor when not found (a value
+    /// written with escapes); after many such misses, without searching.
     pub fn next_literal(&mut self, content: &str) -> usize {
         let quoted = format!("\"{content}\"");
-        match self.text[self.cursor..].find(&quoted) {
+        let rest = &self.text[self.cursor..];
+        if self.misses >= MAX_MISSES {
+            // Only a nearby occurrence, which a value that is there verbatim has.
+            let window = floor_char_boundary(rest, (quoted.len() * 4).max(4096).min(rest.len()));
+            return match rest[..window].find(&quoted) {
+                Some(i) => {
+                    let at = self.cursor + i;
+                    self.cursor = at + quoted.len();
+                    at
+                }
+                None => self.cursor,
+            };
+        }
+        match rest.find(&quoted) {
             Some(i) => {
                 let at = self.cursor + i;
                 self.cursor = at + quoted.len();
                 at
             }
-            None => self.cursor,
+            None => {
+                self.misses += 1;
+                self.cursor
+            }
         }
     }
 

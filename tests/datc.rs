@@ -1,9 +1,12 @@
 //! Every scenario under `scenarios/` is adjudicated and compared with all of its expectations:
 //! each order's result, each dislodgement, the final positions (and the retreats that follow).
+//! Every result is also checked against the invariants of [`dipsandbox::invariants`], and
+//! re-adjudicated with units and orders listed in another order and traced.
 
 use std::path::{Path, PathBuf};
 
 use dipsandbox::check::{compare, run};
+use dipsandbox::invariants::{check_phase_stable, check_run};
 use dipsandbox::scenario::Scenario;
 
 fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -25,7 +28,7 @@ fn check_dir(dir: &str) -> usize {
     let mut files = Vec::new();
     ron_files(Path::new(dir), &mut files);
     let mut failures = Vec::new();
-    for f in &files {
+    for (k, f) in files.iter().enumerate() {
         let s = match Scenario::load(f) {
             Ok(s) => s,
             Err(e) => {
@@ -39,6 +42,15 @@ fn check_dir(dir: &str) -> usize {
             f.display()
         );
         let r = run(&s, None, false).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        // Every result satisfies the invariants, and does not depend on listing order or tracing.
+        let seed = k as u64;
+        let violations: Vec<_> = check_run(&s, &r)
+            .into_iter()
+            .chain(check_phase_stable(&s, &r.orders, &r.rules, seed))
+            .collect();
+        for v in violations {
+            failures.push(format!("{}: {v}", f.display()));
+        }
         let (bad, checks) = compare(&s, &r);
         assert!(checks > 0, "{}: no checks", f.display());
         for b in bad {
@@ -109,4 +121,9 @@ fn showcase_and_year_pass() {
     let s = Scenario::load(Path::new("scenarios/pandin.ron")).expect("built-in scenario");
     let r = run(&s, None, false).expect("runs");
     assert!(compare(&s, &r).0.is_empty());
+    let v: Vec<_> = check_run(&s, &r)
+        .into_iter()
+        .chain(check_phase_stable(&s, &r.orders, &r.rules, 1))
+        .collect();
+    assert!(v.is_empty(), "{}", dipsandbox::invariants::report(&v));
 }

@@ -14,6 +14,7 @@ use dipsandbox::adjudicator::stepper::Stepper;
 use dipsandbox::adjudicator::trace::Event;
 use dipsandbox::adjudicator::{MovementResult, adjudicate_movement, adjudicate_movement_traced};
 use dipsandbox::board::{PhaseKind, Unit};
+use dipsandbox::invariants;
 use dipsandbox::map::{Coast, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use dipsandbox::orders::{
     LocSpec, NameStyle, Order, OrderKind, UnitRef, UnitSpec, format_order, parse_loc, parse_order,
@@ -648,126 +649,26 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A permutation of `0..n`: position k of the permuted list holds element `perm[k]`.
-fn permutation(n: usize, state: &mut u64) -> Vec<usize> {
-    let mut v: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        let j = (splitmix(state) % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
-    v
-}
-
-fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
-    v.sort();
-    v
-}
-
-fn dislodged_set(r: &MovementResult) -> Vec<(Unit, ProvinceId, bool)> {
-    sorted(
-        r.dislodged
-            .iter()
-            .map(|d| (d.unit, d.attacker_from, d.by_convoy))
-            .collect(),
-    )
-}
-
 fn run(c: &Case) -> MovementResult {
     adjudicate_movement(map(), &c.units, &c.orders, &c.rules)
 }
 
-/// The invariants every result must satisfy, whatever the rules.
+/// The invariants every result must satisfy, whatever the rules: the library's checker
+/// ([`invariants::check_movement`]): one outcome per order and one fate per unit (ending
+/// somewhere or dislodged, never both), units keep power and kind, a unit moves only on a move
+/// order that succeeds and to its destination, a dislodger moved into the dislodged unit's
+/// province, the final and dislodged units agree with the per-unit results, no two units end in
+/// one province, standoffs are left empty, every decision is resolved, retreat options are
+/// sound, and backup rules are reported where a cycle was broken.
 fn check_invariants(c: &Case, r: &MovementResult) -> Result<(), TestCaseError> {
-    let map = map();
-    let d = describe(c);
-    // Exactly one outcome per order and per unit.
-    prop_assert_eq!(r.outcomes.len(), c.orders.len(), "{}", d);
-    prop_assert_eq!(r.units.len(), c.units.len(), "{}", d);
-    for (u, ur) in r.units.iter().enumerate() {
-        prop_assert!(
-            ur.ends.is_some() != ur.dislodged_by.is_some(),
-            "unit {} ends {:?} and is dislodged by {:?}\n{}",
-            c.units[u].describe(map),
-            ur.ends,
-            ur.dislodged_by,
-            d
-        );
-        if let Some(e) = ur.ends {
-            prop_assert_eq!(e.power, c.units[u].power, "{}", &d);
-            prop_assert_eq!(e.kind, c.units[u].kind, "{}", &d);
-            if e.loc != c.units[u].loc {
-                // A unit that moved had a move order that succeeded, to where it ends.
-                let src = r.prepared.source[u];
-                prop_assert!(src.is_some(), "unit moved without an order\n{}", d);
-                let i = src.unwrap();
-                prop_assert_eq!(
-                    r.outcomes[i].verdict,
-                    dipsandbox::adjudicator::Verdict::Succeeds,
-                    "{}",
-                    &d
-                );
-                match &c.orders[i].1.kind {
-                    OrderKind::Move { dest, .. } => {
-                        prop_assert_eq!(dest.province, map.province_of(e.loc), "{}", &d)
-                    }
-                    other => prop_assert!(false, "moved on order {:?}\n{}", other, d),
-                }
-            }
-        }
-        if let Some(by) = ur.dislodged_by {
-            // The dislodger moved into the dislodged unit's province.
-            prop_assert!(by < c.units.len() && by != u, "{}", d);
-            let e = r.units[by].ends;
-            prop_assert!(
-                e.is_some_and(|e| map.province_of(e.loc) == map.province_of(c.units[u].loc)),
-                "dislodger of {} ends at {:?}\n{}",
-                c.units[u].describe(map),
-                e,
-                d
-            );
-        }
-    }
-    // Final units and dislodged units agree with the per-unit results.
-    let ends: Vec<Unit> = r.units.iter().filter_map(|u| u.ends).collect();
-    prop_assert_eq!(&r.final_units, &ends, "{}", &d);
-    let n_dis = r.units.iter().filter(|u| u.dislodged_by.is_some()).count();
-    prop_assert_eq!(r.dislodged.len(), n_dis, "{}", &d);
-    prop_assert_eq!(
-        r.final_units.len() + r.dislodged.len(),
-        c.units.len(),
-        "{}",
-        &d
+    let v = invariants::check_movement(map(), &c.units, &c.orders, &c.rules, r);
+    prop_assert!(
+        v.is_empty(),
+        "{} violation(s):\n{}{}",
+        v.len(),
+        invariants::report(&v),
+        describe(c)
     );
-    // No two units end in one province.
-    let mut provs: Vec<ProvinceId> = r
-        .final_units
-        .iter()
-        .map(|u| map.province_of(u.loc))
-        .collect();
-    provs.sort();
-    for w in provs.windows(2) {
-        prop_assert!(
-            w[0] != w[1],
-            "two units end in {}\nfinal: {:?}\n{}",
-            map.province(w[0]).abbr,
-            r.final_units
-                .iter()
-                .map(|u| u.describe_owned(map))
-                .collect::<Vec<_>>(),
-            d
-        );
-    }
-    // Contested provinces are left empty.
-    for p in &r.contested {
-        prop_assert!(
-            !provs.contains(p),
-            "contested {} is occupied\n{}",
-            map.province(*p).abbr,
-            d
-        );
-    }
-    // Every decision was resolved.
-    prop_assert_eq!(&r.graph.lo, &r.graph.hi, "{}", &d);
     Ok(())
 }
 
@@ -775,121 +676,29 @@ fn check_invariants(c: &Case, r: &MovementResult) -> Result<(), TestCaseError> {
 // Properties of the adjudicator.
 // ---------------------------------------------------------------------------------------------
 
+/// The result does not depend on the order in which orders, or units and orders, are listed
+/// (outcomes mapped back, fates, final positions, dislodgements, standoffs, backup rules), nor on
+/// tracing: [`invariants::check_movement_stable`], which re-runs the phase shuffled and traced.
 fn check_permutation_invariance(c: &Case) -> Result<(), TestCaseError> {
-    let map = map();
-    let base = run(c);
-    let d = describe(c);
-    let mut state = c.seed;
-
-    // 1. Orders listed in another order: everything identical, outcomes mapped back.
-    let op = permutation(c.orders.len(), &mut state);
-    let orders2: Vec<(PowerId, Order)> = op.iter().map(|&i| c.orders[i].clone()).collect();
-    let c2 = Case {
-        orders: orders2,
-        ..c.clone()
-    };
-    let r2 = run(&c2);
-    for (k, &i) in op.iter().enumerate() {
-        prop_assert_eq!(
-            &r2.outcomes[k],
-            &base.outcomes[i],
-            "order {} changes its outcome when the orders are listed as\n{}\n{}",
-            format_order(map, &c.orders[i].1, NameStyle::Abbr),
-            describe(&c2),
-            d
-        );
-    }
-    prop_assert_eq!(&r2.units, &base.units, "{}", &d);
-    prop_assert_eq!(&r2.final_units, &base.final_units, "{}", &d);
-    prop_assert_eq!(dislodged_set(&r2), dislodged_set(&base), "{}", &d);
-    prop_assert_eq!(&r2.contested, &base.contested, "{}", &d);
-    prop_assert_eq!(&r2.cancelled_convoys, &base.cancelled_convoys, "{}", &d);
-    prop_assert_eq!(&r2.forced_hold, &base.forced_hold, "{}", &d);
-
-    // 2. Units and orders both listed in another order: verdicts per order, per-unit results
-    //    mapped back, final positions and dislodged units as sets.
-    let up = permutation(c.units.len(), &mut state);
-    let op = permutation(c.orders.len(), &mut state);
-    let units3: Vec<Unit> = up.iter().map(|&u| c.units[u]).collect();
-    let orders3: Vec<(PowerId, Order)> = op.iter().map(|&i| c.orders[i].clone()).collect();
-    let c3 = Case {
-        units: units3,
-        orders: orders3,
-        ..c.clone()
-    };
-    let r3 = run(&c3);
-    let d3 = describe(&c3);
-    for (k, &i) in op.iter().enumerate() {
-        prop_assert_eq!(
-            (r3.outcomes[k].verdict, r3.outcomes[k].backup),
-            (base.outcomes[i].verdict, base.outcomes[i].backup),
-            "order {}: {:?} here, {:?} with units and orders permuted as\n{}\n{}",
-            format_order(map, &c.orders[i].1, NameStyle::Abbr),
-            base.outcomes[i],
-            r3.outcomes[k],
-            d3,
-            d
-        );
-    }
-    for (k, &u) in up.iter().enumerate() {
-        prop_assert_eq!(r3.units[k].ends, base.units[u].ends, "{}", &d);
-        prop_assert_eq!(
-            r3.units[k].dislodged_by.map(|x| up[x]),
-            base.units[u].dislodged_by,
-            "{}",
-            &d
-        );
-    }
-    prop_assert_eq!(
-        sorted(r3.final_units.clone()),
-        sorted(base.final_units.clone()),
-        "{}",
-        &d
-    );
-    prop_assert_eq!(dislodged_set(&r3), dislodged_set(&base), "{}", &d);
-    prop_assert_eq!(
-        sorted(r3.contested.clone()),
-        sorted(base.contested.clone()),
-        "{}",
-        &d
-    );
-    prop_assert_eq!(
-        sorted(r3.cancelled_convoys.iter().map(|&x| up[x]).collect()),
-        sorted(base.cancelled_convoys.clone()),
-        "{}",
-        &d
-    );
-    prop_assert_eq!(
-        sorted(r3.forced_hold.iter().map(|&x| up[x]).collect()),
-        sorted(base.forced_hold.clone()),
-        "{}",
-        &d
+    let v = invariants::check_movement_stable(map(), &c.units, &c.orders, &c.rules, c.seed);
+    prop_assert!(
+        v.is_empty(),
+        "{} violation(s):\n{}{}",
+        v.len(),
+        invariants::report(&v),
+        describe(c)
     );
     Ok(())
 }
 
+/// Tracing does not change results: the plain and the traced run agree on everything (the
+/// tracing part of [`invariants::check_movement_stable`]).
 fn check_traced_same(c: &Case) -> Result<(), TestCaseError> {
-    let map = map();
-    let plain = adjudicate_movement(map, &c.units, &c.orders, &c.rules);
-    let traced = adjudicate_movement_traced(map, &c.units, &c.orders, &c.rules);
-    let d = describe(c);
-    prop_assert!(plain.trace.is_none(), "{}", d);
-    prop_assert!(traced.trace.is_some(), "{}", d);
-    prop_assert_eq!(&traced.outcomes, &plain.outcomes, "{}", &d);
-    prop_assert_eq!(&traced.units, &plain.units, "{}", &d);
-    prop_assert_eq!(&traced.final_units, &plain.final_units, "{}", &d);
-    prop_assert_eq!(&traced.dislodged, &plain.dislodged, "{}", &d);
-    prop_assert_eq!(&traced.contested, &plain.contested, "{}", &d);
-    prop_assert_eq!(
-        &traced.cancelled_convoys,
-        &plain.cancelled_convoys,
-        "{}",
-        &d
-    );
-    prop_assert_eq!(&traced.forced_hold, &plain.forced_hold, "{}", &d);
-    prop_assert_eq!(&traced.graph.lo, &plain.graph.lo, "{}", &d);
-    prop_assert_eq!(&traced.graph.hi, &plain.graph.hi, "{}", &d);
-    prop_assert_eq!(&traced.graph.forced, &plain.graph.forced, "{}", &d);
+    let v: Vec<_> = invariants::check_movement_stable(map(), &c.units, &c.orders, &c.rules, c.seed)
+        .into_iter()
+        .filter(|v| v.invariant == invariants::Invariant::Tracing)
+        .collect();
+    prop_assert!(v.is_empty(), "{}{}", invariants::report(&v), describe(c));
     Ok(())
 }
 
@@ -1138,6 +947,7 @@ proptest! {
     #[test]
     fn result_independent_of_listing_order(raw in raw_case()) {
         let c = build(&raw);
+        check_invariants(&c, &run(&c))?;
         check_permutation_invariance(&c)?;
     }
 
@@ -1153,6 +963,7 @@ proptest! {
         provs.sort();
         provs.dedup();
         prop_assert_eq!(provs.len(), n, "{}", describe(&c));
+        check_invariants(&c, &r)?;
     }
 
     /// Every unit has exactly one outcome (ends somewhere, or is dislodged), every order has an
@@ -1168,6 +979,7 @@ proptest! {
     #[test]
     fn tracing_does_not_change_results(raw in raw_case()) {
         let c = build(&raw);
+        check_invariants(&c, &run(&c))?;
         check_traced_same(&c)?;
     }
 
@@ -1176,6 +988,7 @@ proptest! {
     #[test]
     fn stepper_round_trips_and_ends_at_the_final_values(raw in raw_case(), n in any::<usize>()) {
         let c = build(&raw);
+        check_invariants(&c, &run(&c))?;
         check_stepper(&c, n)?;
     }
 
@@ -1217,10 +1030,9 @@ proptest! {
         check_invariants(&c, &r)?;
         check_traced_same(&c)?;
         check_stepper(&c, path_bits as usize)?;
-        // With First or Last (4.D.3) the listing order of a unit's orders matters by design.
-        if c.rules.multiple_orders == MultipleOrders::Hold {
-            check_permutation_invariance(&c)?;
-        }
+        // With First or Last (4.D.3) the listing order of a unit's orders matters by design:
+        // the checker keeps each unit's orders in their relative order then.
+        check_permutation_invariance(&c)?;
     }
 }
 

@@ -5,10 +5,12 @@
 //! After every phase: no two units share a province, every order has an outcome, dislodged units
 //! come only from movement phases, supply centres change hands only after Fall, and after an
 //! adjustment each power has as many units as centres when it had to remove, and no more units
-//! than centres when it could build.
+//! than centres when it could build; and the library's invariant checker
+//! ([`dipsandbox::invariants::check_advance`], listing-order stability) finds nothing.
 
 use dipsandbox::adjudicator::adjust::adjustments_due;
 use dipsandbox::board::{PhaseKind, Season};
+use dipsandbox::invariants::{check_advance, check_phase_stable, report};
 use dipsandbox::map::{Map, ProvinceKind, UnitKind};
 use dipsandbox::orders::parse_order;
 use dipsandbox::rules::Rules;
@@ -180,6 +182,21 @@ fn play(seed: u64) -> Result<(), TestCaseError> {
         let before_units = s.units.clone();
         let before_owners = s.owners_or_home();
         let adv = advance(&s, &rules);
+        // The library's checker: the phase's invariants, listing order, and the step of the
+        // turn cycle.
+        let v: Vec<_> = check_advance(&s, &rules, &adv)
+            .into_iter()
+            .chain(check_phase_stable(
+                &s,
+                &s.orders
+                    .iter()
+                    .map(|e| (e.power, e.order.clone()))
+                    .collect::<Vec<_>>(),
+                &rules,
+                seed ^ s.phase.year as u64,
+            ))
+            .collect();
+        prop_assert!(v.is_empty(), "{}: {}", s.phase, report(&v));
         let r = &adv.result;
         prop_assert_eq!(
             r.outcomes.len(),

@@ -155,9 +155,14 @@ pub fn adjudicate_adjustments(
     let mut notes = Vec::new();
     let mut built: Vec<Unit> = Vec::new();
     let mut occupied = vec![false; map.province_count()];
-    for u in units {
+    // The unit in each province (the first, should a position list two), for removals.
+    let mut unit_at: Vec<Option<usize>> = vec![None; map.province_count()];
+    for (k, u) in units.iter().enumerate().rev() {
         occupied[map.province_of(u.loc).0 as usize] = true;
+        unit_at[map.province_of(u.loc).0 as usize] = Some(k);
     }
+    // Units already ordered removed (each only once).
+    let mut ordered_off = vec![false; units.len()];
     for p in map.power_ids() {
         let mine: Vec<usize> = (0..orders.len()).filter(|&i| orders[i].0 == p).collect();
         let d = due[p.0 as usize];
@@ -195,24 +200,32 @@ pub fn adjudicate_adjustments(
                 }
             }
             // 4.D.5: several builds in one province.
+            // The builds in each province, in order (one pass: time linear in the orders).
+            let mut in_province: std::collections::HashMap<ProvinceId, Vec<usize>> =
+                std::collections::HashMap::new();
+            for (k, (_, u)) in cands.iter().enumerate() {
+                if let Some(u) = u {
+                    in_province
+                        .entry(map.province_of(u.loc))
+                        .or_default()
+                        .push(k);
+                }
+            }
             let mut keep: Vec<(usize, Option<Unit>)> = Vec::new();
             for (k, (i, u)) in cands.iter().enumerate() {
                 let Some(u) = u else {
                     keep.push((*i, None));
                     continue;
                 };
-                let prov = map.province_of(u.loc);
-                let same: Vec<usize> = cands
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (_, v))| v.is_some_and(|v| map.province_of(v.loc) == prov))
-                    .map(|(j, _)| j)
-                    .collect();
+                let same: &[usize] = in_province
+                    .get(&map.province_of(u.loc))
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]);
                 let wins = same.len() == 1
                     || match rules.same_province_builds {
                         SameProvinceBuilds::AllFail => false,
-                        SameProvinceBuilds::First => same[0] == k,
-                        SameProvinceBuilds::Last => *same.last().expect("non-empty") == k,
+                        SameProvinceBuilds::First => same.first() == Some(&k),
+                        SameProvinceBuilds::Last => same.last() == Some(&k),
                     };
                 if wins {
                     keep.push((*i, Some(*u)));
@@ -260,9 +273,7 @@ pub fn adjudicate_adjustments(
             let o = &orders[i].1;
             match (&o.kind, o.unit) {
                 (OrderKind::Remove | OrderKind::Disband, Some(spec)) => {
-                    let found = units
-                        .iter()
-                        .position(|u| map.province_of(u.loc) == spec.loc.province);
+                    let found = unit_at.get(spec.loc.province.0 as usize).copied().flatten();
                     match found {
                         None => outcomes[i] = Some(out(Verdict::Illegal, "no unit there")),
                         Some(u) if units[u].power != p => {
@@ -276,12 +287,13 @@ pub fn adjudicate_adjustments(
                             outcomes[i] = Some(out(Verdict::Illegal, "wrong unit letter (4.C.2)"));
                         }
                         Some(u) => {
-                            if cands.iter().any(|(_, v)| *v == u) {
+                            if ordered_off[u] {
                                 outcomes[i] = Some(out(
                                     Verdict::Fails,
                                     "the unit is already removed by an earlier order",
                                 ));
                             } else {
+                                ordered_off[u] = true;
                                 cands.push((i, u));
                             }
                         }
@@ -324,6 +336,10 @@ pub fn adjudicate_adjustments(
             let left: Vec<usize> = (0..units.len())
                 .filter(|&u| units[u].power == p && !removed[u])
                 .collect();
+            let mut in_left = vec![false; units.len()];
+            for &u in &left {
+                in_left[u] = true;
+            }
             for u in civil_disorder_picks(
                 map,
                 units,
@@ -336,9 +352,7 @@ pub fn adjudicate_adjustments(
                 removed[u] = true;
             }
             let dist = civil_disorder_distances(map, units, owners, p, rules.civil_disorder);
-            for u in
-                (0..units.len()).filter(|&u| removed[u] && units[u].power == p && left.contains(&u))
-            {
+            for u in (0..units.len()).filter(|&u| removed[u] && units[u].power == p && in_left[u]) {
                 let d = match dist[u] {
                     u32::MAX => "no owned centre reachable".to_string(),
                     d => format!(

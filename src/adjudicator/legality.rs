@@ -734,19 +734,23 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         if list.is_empty() {
             continue;
         }
-        // Orders identical as written count once.
+        // Orders identical as written (but for a `Power:` prefix) count once: each order's
+        // class is the first of its kind in the list (hashed, so thousands of orders to one
+        // unit cost time linear in their number).
+        let bare = |i: usize| Order {
+            power: None,
+            ..orders[i].1.clone()
+        };
+        let mut first_of: std::collections::HashMap<Order, usize> =
+            std::collections::HashMap::with_capacity(list.len());
+        let mut class: Vec<usize> = Vec::with_capacity(list.len());
         let mut distinct: Vec<usize> = Vec::new();
         for (k, (i, _)) in list.iter().enumerate() {
-            let mut oi = orders[*i].1.clone();
-            oi.power = None;
-            let dup = distinct.iter().any(|&d| {
-                let mut od = orders[list[d].0].1.clone();
-                od.power = None;
-                od == oi
-            });
-            if !dup {
+            let c = *first_of.entry(bare(*i)).or_insert_with(|| {
                 distinct.push(k);
-            }
+                k
+            });
+            class.push(c);
         }
         // 4.C.x choice c: an imperfectly designated order yields to a perfect one.
         if distinct.len() > 1 {
@@ -756,8 +760,12 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                 .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, &ctx.occ))
                 .collect();
             if !perfect.is_empty() && perfect.len() < distinct.len() {
+                let mut kept = vec![false; list.len()];
+                for &k in &perfect {
+                    kept[k] = true;
+                }
                 for &k in &distinct {
-                    if !perfect.contains(&k) {
+                    if !kept[k] {
                         status[list[k].0] = OrderStatus::Illegal(IllegalReason::Superseded);
                     }
                 }
@@ -774,13 +782,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
             }
         };
         for (k, (i, _)) in list.iter().enumerate() {
-            let same_as_chosen = chosen.is_some_and(|c| {
-                let mut a = orders[*i].1.clone();
-                a.power = None;
-                let mut b = orders[list[c].0].1.clone();
-                b.power = None;
-                a == b
-            });
+            let same_as_chosen = chosen.is_some_and(|c| class[k] == class[c]);
             if matches!(status[*i], OrderStatus::Illegal(_)) {
                 continue;
             }

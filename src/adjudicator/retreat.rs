@@ -65,19 +65,26 @@ pub fn adjudicate_retreats(
     let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
     // Per dislodged unit: the orders that apply to it.
     let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); dislodged.len()];
+    // The dislodged unit in each province (the first, should a position list two).
+    let mut dislodged_at: Vec<Option<usize>> = vec![None; map.province_count()];
+    for (k, d) in dislodged.iter().enumerate().rev() {
+        dislodged_at[map.province_of(d.unit.loc).0 as usize] = Some(k);
+    }
     for (i, (power, o)) in orders.iter().enumerate() {
         let Some(spec) = o.unit else {
             outcomes[i] = Some(illegal("not a retreat order"));
             continue;
         };
-        let Some(d) = dislodged
-            .iter()
-            .position(|d| map.province_of(d.unit.loc) == spec.loc.province)
+        let Some(d) = dislodged_at
+            .get(spec.loc.province.0 as usize)
+            .copied()
+            .flatten()
         else {
             outcomes[i] = Some(illegal(
-                if units
-                    .iter()
-                    .any(|u| map.province_of(u.loc) == spec.loc.province)
+                if occupied
+                    .get(spec.loc.province.0 as usize)
+                    .copied()
+                    .unwrap_or(false)
                 {
                     "only dislodged units are ordered in a retreat phase"
                 } else {
@@ -129,18 +136,19 @@ pub fn adjudicate_retreats(
                 _ => legal.push((i, None)),
             }
         }
-        let distinct = {
-            let mut v: Vec<usize> = Vec::new();
-            for (k, (i, _)) in legal.iter().enumerate() {
-                let same = v
-                    .iter()
-                    .any(|&j| orders[legal[j].0].1.kind == orders[*i].1.kind);
-                if !same {
-                    v.push(k);
-                }
-            }
-            v
-        };
+        // Orders of the same kind count once; each order's class is the first of its kind
+        // (hashed: time linear in the number of orders).
+        let mut first_of: std::collections::HashMap<&OrderKind, usize> =
+            std::collections::HashMap::with_capacity(legal.len());
+        let mut class: Vec<usize> = Vec::with_capacity(legal.len());
+        let mut distinct: Vec<usize> = Vec::new();
+        for (k, (i, _)) in legal.iter().enumerate() {
+            let c = *first_of.entry(&orders[*i].1.kind).or_insert_with(|| {
+                distinct.push(k);
+                k
+            });
+            class.push(c);
+        }
         let chosen = match (distinct.len(), rules.multiple_orders) {
             (0, _) => None,
             (1, _) => Some(distinct[0]),
@@ -148,8 +156,8 @@ pub fn adjudicate_retreats(
             (_, MultipleOrders::Last) => Some(*distinct.last().expect("non-empty")),
             (_, MultipleOrders::Hold) => None,
         };
-        for (i, l) in legal.iter() {
-            let is_chosen = chosen.is_some_and(|c| orders[legal[c].0].1.kind == orders[*i].1.kind);
+        for (k, (i, l)) in legal.iter().enumerate() {
+            let is_chosen = chosen.is_some_and(|c| class[c] == class[k]);
             if !is_chosen {
                 outcomes[*i] = Some(illegal(if chosen.is_none() {
                     "the unit has several orders (4.D.3): it disbands"

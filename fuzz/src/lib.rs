@@ -1,0 +1,702 @@
+//! Shared parts of the fuzz targets: structured inputs (built with `arbitrary`) that become
+//! positions, orders and rule options on the standard map or on a small generated map, and the
+//! checks every target ends with. A check that fails panics, which libFuzzer reports as a crash.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use arbitrary::Arbitrary;
+use dipsandbox::board::{Dislodged, Phase, PhaseKind, Season, Unit};
+use dipsandbox::invariants::{Violation, check_scenario, report};
+use dipsandbox::map::{Coast, LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use dipsandbox::orders::{
+    LocSpec, NameStyle, Order, OrderKind, UnitRef, UnitSpec, format_order, parse_order,
+};
+use dipsandbox::rules::Rules;
+use dipsandbox::scenario::{OrderEntry, Scenario};
+
+/// Panics (a crash for libFuzzer) when the checker found anything.
+pub fn assert_clean(what: &str, v: &[Violation]) {
+    if !v.is_empty() {
+        panic!("{what}: {} invariant violation(s):\n{}", v.len(), report(v));
+    }
+}
+
+/// What a scenario means, independent of how its file lists things: the same position, orders
+/// (each power's in their order: the file groups them by power), rules and expectations.
+fn meaning(s: &Scenario) -> String {
+    let mut units = s.units.clone();
+    units.sort();
+    let mut dislodged: Vec<_> = s
+        .dislodged
+        .iter()
+        .map(|d| (d.unit, d.attacker_from, d.by_convoy))
+        .collect();
+    dislodged.sort();
+    let per_power = |orders: &[OrderEntry]| {
+        let mut powers: Vec<PowerId> = orders.iter().map(|e| e.power).collect();
+        powers.sort();
+        powers.dedup();
+        powers
+            .into_iter()
+            .map(|p| {
+                let list: Vec<&Order> = orders
+                    .iter()
+                    .filter(|e| e.power == p)
+                    .map(|e| &e.order)
+                    .collect();
+                format!("{p:?}: {list:?}")
+            })
+            .collect::<Vec<_>>()
+    };
+    let expect = |e: &Option<dipsandbox::scenario::Expect>, orders: &[OrderEntry]| {
+        e.as_ref().map(|e| {
+            let mut results: Vec<String> = e
+                .results
+                .iter()
+                .map(|(i, key, r)| {
+                    let o = orders.get(*i).map(|o| (o.power, &o.order));
+                    format!("{o:?} {key:?} {r:?}")
+                })
+                .collect();
+            results.sort();
+            let sorted = |v: &Option<Vec<Unit>>| {
+                v.clone().map(|mut v| {
+                    v.sort();
+                    v
+                })
+            };
+            // Expected dislodgements name a unit by kind and place only (the owner is whoever
+            // stands there).
+            let dislodged = e.dislodged.as_ref().map(|v| {
+                let mut v: Vec<_> = v.iter().map(|u| (u.kind, u.loc)).collect();
+                v.sort();
+                v
+            });
+            format!("{results:?} {dislodged:?} {:?}", sorted(&e.positions))
+        })
+    };
+    let retreats = s.retreats.as_ref().map(|f| {
+        format!(
+            "{:?} {:?}",
+            per_power(&f.orders),
+            expect(&f.expect, &f.orders)
+        )
+    });
+    format!(
+        "{:?}\n{:?}\n{:?}\n{}\n{:?}\n{units:?}\n{dislodged:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{retreats:?}",
+        s.title,
+        s.description,
+        s.source,
+        s.phase,
+        s.rules,
+        s.contested,
+        s.owners_or_home(),
+        per_power(&s.orders),
+        expect(&s.expect, &s.orders),
+    )
+}
+
+/// A scenario survives saving and loading: it means the same ([`meaning`]).
+pub fn assert_roundtrip(s: &Scenario, file: &str) {
+    let text = s.to_ron();
+    let back = match Scenario::from_ron(&text, file) {
+        Ok(b) => b,
+        Err(e) => panic!("a saved scenario does not load again: {e}\n{text}"),
+    };
+    let (a, b) = (meaning(s), meaning(&back));
+    if a != b {
+        panic!("a saved scenario loads back different:\n{text}\n--- before:\n{a}\n--- after:\n{b}");
+    }
+}
+
+/// Options of every rule, as the table of [`Rules`] lists them.
+fn rules_from(choices: &[(u8, u8)]) -> Rules {
+    let table = Rules::default().table();
+    let mut rules = Rules::default();
+    for &(field, value) in choices {
+        let row = &table[field as usize % table.len()];
+        let v = row.values[value as usize % row.values.len()];
+        // Every value the table lists is accepted.
+        rules
+            .set(row.field, v)
+            .unwrap_or_else(|e| panic!("{}={v}: {e}", row.field));
+    }
+    rules
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small generated maps.
+// ---------------------------------------------------------------------------------------------
+
+/// One province of a small map.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct RawProvince {
+    kind: u8,
+    supply_centre: bool,
+    two_coasts: bool,
+}
+
+/// A small map: 2 to 12 provinces, borders between any two, 1 to 4 powers.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct SmallMap {
+    provinces: Vec<RawProvince>,
+    borders: Vec<(u8, u8, bool, bool)>,
+    powers: u8,
+    homes: Vec<(u8, u8)>,
+}
+
+const LETTERS: &[u8] = b"bdgjkmqvxz";
+
+fn abbr(i: usize) -> String {
+    format!(
+        "q{}{}",
+        LETTERS[i / 10 % 10] as char,
+        LETTERS[i % 10] as char
+    )
+}
+
+impl SmallMap {
+    /// The map as RON text; valid by construction (symmetric borders, armies off the sea,
+    /// fleets off the land, two-coast provinces' fleet borders on their coasts).
+    pub fn to_ron(&self) -> String {
+        let n = self.provinces.len().clamp(2, 12);
+        let prov = |i: usize| {
+            self.provinces.get(i).cloned().unwrap_or(RawProvince {
+                kind: 1,
+                supply_centre: i == 0,
+                two_coasts: false,
+            })
+        };
+        let kinds: Vec<ProvinceKind> = (0..n)
+            .map(|i| match prov(i).kind % 3 {
+                0 => ProvinceKind::Sea,
+                1 => ProvinceKind::Coast,
+                _ => ProvinceKind::Land,
+            })
+            .collect();
+        let two: Vec<bool> = (0..n)
+            .map(|i| kinds[i] == ProvinceKind::Coast && prov(i).two_coasts)
+            .collect();
+        let sc: Vec<bool> = (0..n)
+            .map(|i| kinds[i] != ProvinceKind::Sea && prov(i).supply_centre)
+            .collect();
+        let mut army: Vec<Vec<String>> = vec![Vec::new(); n];
+        // Fleet borders per location: (province, coast index) -> names.
+        let mut fleet: Vec<[Vec<String>; 2]> = vec![[Vec::new(), Vec::new()]; n];
+        let mut seen = std::collections::HashSet::new();
+        let loc = |p: usize, c: bool| {
+            if two[p] {
+                format!("{}/{}", abbr(p), if c { "sc" } else { "nc" })
+            } else {
+                abbr(p)
+            }
+        };
+        for &(a, b, ca, cb) in &self.borders {
+            let (a, b) = (a as usize % n, b as usize % n);
+            if a == b || !seen.insert((a.min(b), a.max(b))) {
+                continue;
+            }
+            if kinds[a] != ProvinceKind::Sea && kinds[b] != ProvinceKind::Sea {
+                army[a].push(abbr(b));
+                army[b].push(abbr(a));
+            }
+            if kinds[a] != ProvinceKind::Land && kinds[b] != ProvinceKind::Land {
+                fleet[a][(two[a] && ca) as usize].push(loc(b, cb));
+                fleet[b][(two[b] && cb) as usize].push(loc(a, ca));
+            }
+        }
+        let powers = 1 + self.powers as usize % 4;
+        let names = ["Red", "Blue", "Green", "Gold"];
+        let adjectives = ["Reddish", "Bluish", "Greenish", "Golden"];
+        let mut home: Vec<Vec<usize>> = vec![Vec::new(); powers];
+        let mut taken = vec![false; n];
+        for &(p, q) in &self.homes {
+            let q = q as usize % n;
+            if sc[q] && !taken[q] {
+                taken[q] = true;
+                home[p as usize % powers].push(q);
+            }
+        }
+        let list = |v: &[String]| {
+            v.iter()
+                .map(|x| format!("{x:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut s = String::from(
+            "Map(\n    name: \"small\",\n    title: \"a generated map\",\n    powers: [\n",
+        );
+        for (k, h) in home.iter().enumerate() {
+            let homes: Vec<String> = h.iter().map(|&q| abbr(q)).collect();
+            let start: Vec<String> = h
+                .iter()
+                .map(|&q| match kinds[q] {
+                    ProvinceKind::Coast if two[q] => format!("F {}", loc(q, false)),
+                    _ => format!("A {}", abbr(q)),
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "        Power(name: {:?}, adjective: {:?}, home: [{}], start: [{}]),",
+                names[k],
+                adjectives[k],
+                list(&homes),
+                list(&start)
+            );
+        }
+        s.push_str("    ],\n    provinces: [\n");
+        for i in 0..n {
+            let kind = match kinds[i] {
+                ProvinceKind::Sea => "Sea",
+                ProvinceKind::Coast => "Coast",
+                ProvinceKind::Land => "Land",
+            };
+            let _ = write!(
+                s,
+                "        Province(abbr: {:?}, name: \"Place {}\", kind: {kind}, supply_center: {}, army: [{}]",
+                abbr(i),
+                abbr(i).to_uppercase(),
+                sc[i],
+                list(&army[i])
+            );
+            if two[i] {
+                let _ = write!(
+                    s,
+                    ", coasts: [Coast(name: \"nc\", fleet: [{}]), Coast(name: \"sc\", fleet: [{}])]",
+                    list(&fleet[i][0]),
+                    list(&fleet[i][1])
+                );
+            } else {
+                let _ = write!(s, ", fleet: [{}]", list(&fleet[i][0]));
+            }
+            s.push_str("),\n");
+        }
+        s.push_str("    ],\n)\n");
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions, orders and phases.
+// ---------------------------------------------------------------------------------------------
+
+/// A unit: a province, an owner, army or fleet (where both can stand), a coast.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct RawUnit {
+    province: u8,
+    power: u8,
+    fleet: bool,
+    coast: u8,
+}
+
+/// An order: whose unit (an index among the units, or a province), what kind, two choices and
+/// bits for the finer ones (letters, coasts, nationalities, `via convoy`, a path, a prefix).
+#[derive(Arbitrary, Debug, Clone)]
+pub struct RawOrder {
+    subject: u8,
+    kind: u8,
+    a: u8,
+    b: u8,
+    flags: u16,
+    path: Vec<u8>,
+}
+
+/// A dislodged unit for a retreat phase: which unit of the position dislodged it (it stands in
+/// that unit's province), where the attacker came from.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct RawDislodged {
+    dislodger: u8,
+    power: u8,
+    fleet: bool,
+    coast: u8,
+    from: u8,
+    by_convoy: bool,
+}
+
+/// Everything the adjudicator target builds a game from.
+#[derive(Arbitrary, Debug, Clone)]
+pub struct Game {
+    /// None: the standard map.
+    pub map: Option<SmallMap>,
+    units: Vec<RawUnit>,
+    dislodged: Vec<RawDislodged>,
+    contested: Vec<u8>,
+    owners: Option<Vec<(u8, u8)>>,
+    phase: u8,
+    rules: Vec<(u8, u8)>,
+    /// Orders of the first phase, then of each phase `turn::advance` goes on to.
+    phases: Vec<Vec<RawOrder>>,
+    seed: u64,
+}
+
+fn place(map: &Map, p: ProvinceId, fleet: bool, coast: u8) -> (UnitKind, LocId) {
+    let prov = map.province(p);
+    let kind = match prov.kind {
+        ProvinceKind::Sea => UnitKind::Fleet,
+        ProvinceKind::Land => UnitKind::Army,
+        ProvinceKind::Coast if fleet => UnitKind::Fleet,
+        ProvinceKind::Coast => UnitKind::Army,
+    };
+    let loc = if kind == UnitKind::Fleet && prov.is_multi_coast() {
+        prov.coasts[coast as usize % prov.coasts.len()].1
+    } else {
+        prov.main
+    };
+    (kind, loc)
+}
+
+impl RawOrder {
+    fn bit(&self, k: u32) -> bool {
+        self.flags >> k & 1 == 1
+    }
+
+    /// A place as written: a province, and sometimes a coast (right or random).
+    fn spec(&self, map: &Map, l: LocId, bit: u32) -> LocSpec {
+        let at = map.location(l);
+        let coast = if self.bit(bit) {
+            at.coast
+        } else if self.bit(bit + 1) {
+            Some(Coast::ALL[(self.a ^ self.b) as usize % 4])
+        } else {
+            None
+        };
+        LocSpec {
+            province: at.province,
+            coast,
+        }
+    }
+
+    /// A unit as written: mostly with its letter; sometimes without, sometimes the wrong one.
+    fn unit_spec(&self, map: &Map, u: &Unit, bit: u32) -> UnitSpec {
+        let kind = match (self.bit(bit), self.bit(bit + 1)) {
+            (false, false) => None,
+            (true, true) => Some(match u.kind {
+                UnitKind::Army => UnitKind::Fleet,
+                UnitKind::Fleet => UnitKind::Army,
+            }),
+            _ => Some(u.kind),
+        };
+        UnitSpec {
+            kind,
+            loc: self.spec(map, u.loc, bit + 2),
+        }
+    }
+
+    /// A province near `l` for unit kind `k` (its `choice`th neighbour), or any province.
+    fn near(&self, map: &Map, k: UnitKind, l: LocId, choice: u8) -> LocId {
+        let ns: Vec<LocId> = match k {
+            UnitKind::Army => map
+                .army_neighbours(map.province_of(l))
+                .iter()
+                .map(|p| map.province(*p).main)
+                .collect(),
+            UnitKind::Fleet => map.fleet_neighbours(l).to_vec(),
+        };
+        if ns.is_empty() || self.bit(15) {
+            let p = ProvinceId((choice as usize % map.province_count()) as u16);
+            map.province(p).main
+        } else {
+            ns[choice as usize % ns.len()]
+        }
+    }
+
+    /// The order, for units `pool` (the position's units, or the dislodged ones in a retreat
+    /// phase); `moves` holds each unit's move so far, for supports and convoys to match.
+    fn build(
+        &self,
+        map: &Map,
+        pool: &[Unit],
+        moves: &mut [Option<LocId>],
+        phase: PhaseKind,
+    ) -> (PowerId, Order) {
+        let np = map.powers.len();
+        let random_province = |x: u8| ProvinceId((x as usize % map.province_count()) as u16);
+        // The ordered unit: one of the pool, or (rarely) whatever stands in a random province.
+        // Builds mostly name a province rather than a unit.
+        let build = phase == PhaseKind::Adjustment && self.kind % 12 == 9 && !self.bit(0);
+        let (who, subject) = if pool.is_empty() || build || (self.bit(0) && self.bit(1)) {
+            let p = random_province(self.subject);
+            let prov = map.province(p);
+            let kind = if prov.kind == ProvinceKind::Sea || self.bit(2) {
+                UnitKind::Fleet
+            } else {
+                UnitKind::Army
+            };
+            let loc = if kind == UnitKind::Fleet && prov.is_multi_coast() {
+                prov.coasts[0].1
+            } else {
+                prov.main
+            };
+            let power = PowerId((self.b as usize % np) as u8);
+            (None, Unit { power, kind, loc })
+        } else {
+            let i = self.subject as usize % pool.len();
+            (Some(i), pool[i])
+        };
+        let unit = Some(self.unit_spec(map, &subject, 3));
+        let kind = match (phase, self.kind % 12) {
+            (_, 0) => OrderKind::Hold,
+            (_, 1..=4) => {
+                let to = self.near(map, subject.kind, subject.loc, self.a);
+                if let Some(i) = who {
+                    moves[i] = Some(to);
+                }
+                let path = if self.bit(8) {
+                    self.path
+                        .iter()
+                        .take(4)
+                        .map(|&x| random_province(x))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                OrderKind::Move {
+                    dest: self.spec(map, to, 9),
+                    via_convoy: self.bit(11),
+                    path,
+                }
+            }
+            (_, 5..=7) if !pool.is_empty() => {
+                let t = self.b as usize % pool.len();
+                let target = self.unit_ref(map, &pool[t]);
+                let dest = match (moves[t], self.bit(12)) {
+                    (Some(d), false) => Some(self.spec(map, d, 13)),
+                    (None, true) => {
+                        Some(self.spec(map, self.near(map, pool[t].kind, pool[t].loc, self.a), 13))
+                    }
+                    _ => None,
+                };
+                OrderKind::Support { target, dest }
+            }
+            (_, 8) if !pool.is_empty() => {
+                let t = self.b as usize % pool.len();
+                let dest = match moves[t] {
+                    Some(d) if !self.bit(12) => map.location(d).province,
+                    _ => random_province(self.a),
+                };
+                OrderKind::Convoy {
+                    army: self.unit_ref(map, &pool[t]),
+                    dest: LocSpec {
+                        province: dest,
+                        coast: None,
+                    },
+                }
+            }
+            (PhaseKind::Adjustment, 9) => OrderKind::Build,
+            (_, 9) | (_, 10) => {
+                if self.bit(12) {
+                    OrderKind::Disband
+                } else {
+                    OrderKind::Remove
+                }
+            }
+            (_, 11) => OrderKind::Waive,
+            _ => OrderKind::Hold,
+        };
+        let (unit, kind) = match kind {
+            OrderKind::Waive => (None, OrderKind::Waive),
+            k => (unit, k),
+        };
+        // Mostly the unit's owner gives the order; sometimes another power.
+        let power = if self.bit(14) {
+            PowerId((self.a as usize % np) as u8)
+        } else {
+            subject.power
+        };
+        let prefix = self.bit(7).then_some(power);
+        (
+            power,
+            Order {
+                power: prefix,
+                unit,
+                kind,
+            },
+        )
+    }
+
+    fn unit_ref(&self, map: &Map, u: &Unit) -> UnitRef {
+        let np = map.powers.len();
+        let power = match (self.bit(5), self.bit(6)) {
+            (true, false) => Some(u.power),
+            (true, true) => Some(PowerId(((u.power.0 as usize + 1) % np) as u8)),
+            _ => None,
+        };
+        UnitRef {
+            power,
+            unit: self.unit_spec(map, u, 9),
+        }
+    }
+}
+
+/// Orders for a scenario's phase: movement orders for its units, retreats for its dislodged
+/// units, builds and removals for everyone.
+pub fn orders_for(s: &Scenario, raw: &[RawOrder]) -> Vec<OrderEntry> {
+    let map = &*s.map;
+    let pool: Vec<Unit> = match s.phase.kind {
+        PhaseKind::Retreat => s.dislodged.iter().map(|d| d.unit).collect(),
+        _ => s.units.clone(),
+    };
+    let mut moves = vec![None; pool.len()];
+    raw.iter()
+        .take(120)
+        .map(|r| {
+            let (power, order) = r.build(map, &pool, &mut moves, s.phase.kind);
+            OrderEntry {
+                power,
+                text: format_order(map, &order, NameStyle::Full),
+                order,
+            }
+        })
+        .collect()
+}
+
+/// The game's first scenario and rules, on the standard map or its small map (None when the
+/// small map does not load, which a check reports).
+pub fn first_scenario(g: &Game) -> (Scenario, Rules) {
+    let map: Arc<Map> = match &g.map {
+        None => Map::standard_arc(),
+        Some(m) => {
+            let text = m.to_ron();
+            match Map::from_ron(&text, "small.ron") {
+                Ok(map) => Arc::new(map),
+                Err(e) => panic!("a generated map is refused: {e}\n{text}"),
+            }
+        }
+    };
+    let map_ref = if g.map.is_none() { "standard" } else { "small" };
+    let mut s = Scenario::empty(map.clone(), map_ref);
+    let np = map.province_count();
+    let mut taken = vec![false; np];
+    for ru in g.units.iter().take(90) {
+        let p = ProvinceId((ru.province as usize % np) as u16);
+        if taken[p.0 as usize] {
+            continue;
+        }
+        taken[p.0 as usize] = true;
+        let (kind, loc) = place(&map, p, ru.fleet, ru.coast);
+        let power = PowerId((ru.power as usize % map.powers.len()) as u8);
+        s.units.push(Unit { power, kind, loc });
+    }
+    let (season, kind) = match g.phase % 5 {
+        0 => (Season::Spring, PhaseKind::Movement),
+        1 => (Season::Fall, PhaseKind::Movement),
+        2 => (Season::Spring, PhaseKind::Retreat),
+        3 => (Season::Fall, PhaseKind::Retreat),
+        _ => (Season::Winter, PhaseKind::Adjustment),
+    };
+    s.phase = Phase {
+        season,
+        year: 1901 + (g.phase / 5 % 4) as i32,
+        kind,
+    };
+    if kind == PhaseKind::Retreat && !s.units.is_empty() {
+        let mut used = vec![false; np];
+        for d in g.dislodged.iter().take(20) {
+            let by = s.units[d.dislodger as usize % s.units.len()];
+            let p = map.province_of(by.loc);
+            if used[p.0 as usize] {
+                continue;
+            }
+            used[p.0 as usize] = true;
+            let (kind, loc) = place(&map, p, d.fleet, d.coast);
+            let power = PowerId((d.power as usize % map.powers.len()) as u8);
+            let from = ProvinceId((d.from as usize % np) as u16);
+            s.dislodged.push(Dislodged {
+                unit: Unit { power, kind, loc },
+                attacker_from: from,
+                by_convoy: d.by_convoy,
+            });
+        }
+        for &c in g.contested.iter().take(10) {
+            let p = ProvinceId((c as usize % np) as u16);
+            if !taken[p.0 as usize] && !s.contested.contains(&p) {
+                s.contested.push(p);
+            }
+        }
+    }
+    if let Some(o) = &g.owners {
+        let mut owners: Vec<Option<PowerId>> = map.provinces.iter().map(|p| p.home_of).collect();
+        for &(p, w) in o.iter().take(40) {
+            let p = p as usize % np;
+            if map.provinces[p].supply_center {
+                owners[p] = (w as usize)
+                    .checked_sub(1)
+                    .map(|w| PowerId((w % map.powers.len()) as u8));
+            }
+        }
+        s.owners = Some(owners);
+    }
+    s.rules = rules_from(&g.rules);
+    let first: &[RawOrder] = g.phases.first().map(Vec::as_slice).unwrap_or(&[]);
+    s.orders = orders_for(&s, first);
+    let rules = s.rules;
+    (s, rules)
+}
+
+/// Plays the game: each phase is checked ([`check_scenario`]: the invariants, listing order,
+/// tracing, the step of the turn cycle) and, on the standard map, saved and loaded again; then
+/// `turn::advance` goes on to the next phase with the next list of orders.
+pub fn play(g: &Game) {
+    let (mut s, rules) = first_scenario(g);
+    let standard = g.map.is_none();
+    for k in 0..g.phases.len().clamp(1, 6) {
+        if k > 0 {
+            s.orders = orders_for(&s, &g.phases[k]);
+        }
+        assert_clean(
+            &format!("phase {k} ({})", s.phase),
+            &check_scenario(&s, &rules, g.seed.wrapping_add(k as u64)),
+        );
+        if standard {
+            assert_roundtrip(&s, "fuzz.ron");
+        }
+        s = dipsandbox::turn::advance(&s, &rules).next;
+    }
+}
+
+/// The order parser: never panics; an error points inside the text (or just past its end); a
+/// parsed order prints in either style to a text that parses back to the same order.
+pub fn check_order_text(map: &Map, text: &str) {
+    let end = text.chars().count() + 1;
+    match parse_order(map, text) {
+        Ok(o) => {
+            for style in [NameStyle::Abbr, NameStyle::Full] {
+                let printed = format_order(map, &o, style);
+                match parse_order(map, &printed) {
+                    Ok(back) if back == o => {}
+                    other => panic!(
+                        "{text:?} parses to {o:?}, which prints as {printed:?}, which parses to {other:?}"
+                    ),
+                }
+            }
+        }
+        Err(e) => assert!(
+            e.col >= 1 && e.col <= end,
+            "{text:?}: error at column {} of {}: {}",
+            e.col,
+            end - 1,
+            e.message
+        ),
+    }
+    for r in [
+        dipsandbox::orders::parse_unit(map, text).err(),
+        dipsandbox::orders::parse_loc(map, text).err(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        assert!(
+            r.col >= 1 && r.col <= end,
+            "{text:?}: error at column {}: {}",
+            r.col,
+            r.message
+        );
+    }
+}
+
+/// A scenario that loads is adjudicated and checked, and survives saving and loading.
+pub fn check_loaded(s: &Scenario, seed: u64) {
+    assert_clean(&s.title, &check_scenario(s, &s.rules, seed));
+    assert_roundtrip(s, "fuzz.ron");
+}

@@ -1,0 +1,135 @@
+//! Regressions found by the fuzz targets in `fuzz/` (see docs/fuzzing.md): each crash's input,
+//! cut down, and what must happen instead.
+
+use dipsandbox::invariants::{check_scenario, report};
+use dipsandbox::jdip;
+use dipsandbox::map::Map;
+use dipsandbox::scenario::Scenario;
+
+/// Imports one jDip text; returns the imported cases' scenarios and the problems' messages.
+fn import(text: &str) -> (Vec<Scenario>, Vec<String>) {
+    let f = jdip::parse(text, "fuzz.txt", Map::standard_arc());
+    (
+        f.cases.into_iter().map(|c| c.scenario).collect(),
+        f.problems
+            .into_iter()
+            .map(|p| format!("line {}: {}", p.line, p.message))
+            .collect(),
+    )
+}
+
+/// Found by `jdip_import`: an expected position (POSTSTATE) listing two units in one province
+/// was imported, and the scenario written from it did not load again ("two units in Berlin").
+/// The importer now refuses such a position where it is, as the scenario loader does.
+#[test]
+fn jdip_position_with_two_units_in_one_province_is_a_problem() {
+    let text = "VARIANT_ALL Standard
+CASE 6many: F kie-ber
+PRESTATE
+\tGermany: A ber
+\tGermany: F kie
+\tRussia: A war
+ORDERS
+\tGermany: A ber-pru
+\tGermany: F kie-ber
+\tRussia: A war-pru
+POSTSTATE
+\tGermany: A ber
+\tGermany: F kie
+\tGermany: A ber
+END
+";
+    let (cases, problems) = import(text);
+    assert!(
+        cases.is_empty(),
+        "imported: {:?}",
+        cases.first().map(|s| s.to_ron())
+    );
+    assert_eq!(
+        problems,
+        vec![
+            "line 14: \"Germany: A ber\": two units in Berlin: German A Berlin and German A Berlin; a province holds one unit"
+                .to_string()
+        ]
+    );
+}
+
+/// The same check for the position before the orders, and the places a unit cannot stand: the
+/// adjudicator is only defined on positions the scenario loader accepts, and an imported case
+/// is one.
+#[test]
+fn jdip_positions_are_checked_like_scenario_positions() {
+    let case = |prestate: &str| {
+        format!("VARIANT_ALL Standard\nCASE c\nPRESTATE\n{prestate}\nORDERS\nPOSTSTATE_SAME\nEND\n")
+    };
+    for (prestate, message) in [
+        (
+            "Russia: A war\nGermany: F war",
+            "line 5: \"Germany: F war\": a fleet cannot stand in Warsaw, an inland province",
+        ),
+        (
+            "England: A nth",
+            "line 4: \"England: A nth\": an army cannot stand in North Sea, a sea",
+        ),
+        (
+            "Russia: F stp",
+            "line 4: \"Russia: F stp\": a fleet in St Petersburg must name its coast",
+        ),
+        (
+            "Russia: F stp/nc\nRussia: F stp/sc",
+            "line 5: \"Russia: F stp/sc\": two units in St Petersburg: Russian F St Petersburg(nc) and Russian F St Petersburg(sc); a province holds one unit",
+        ),
+    ] {
+        let (cases, problems) = import(&case(prestate));
+        assert!(cases.is_empty(), "{prestate:?} imported");
+        assert_eq!(problems, vec![message.to_string()], "{prestate:?}");
+    }
+    // A sound case still imports, adjudicates cleanly and saves and loads.
+    let (cases, problems) = import(&case("Russia: F stp/nc\nGermany: A ber"));
+    assert!(problems.is_empty(), "{problems:?}");
+    let s = &cases[0];
+    let v = check_scenario(s, &s.rules, 1);
+    assert!(v.is_empty(), "{}", report(&v));
+    let back = Scenario::from_ron(&s.to_ron(), "back.ron").expect("loads again");
+    let sorted = |mut v: Vec<dipsandbox::board::Unit>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(back.units), sorted(s.units.clone()));
+}
+
+/// Found by `jdip_import` in the long run: `France: Italy: F gol hold` (and a misspelled power
+/// read as Italy before `Turkey: F bla-con`) gave an order prefixed by one power under another;
+/// the scenario written from it did not load again. Now a problem with its line.
+#[test]
+fn jdip_order_prefixed_by_another_power_is_a_problem() {
+    let text = "VARIANT_ALL Standard
+CASE 6.B.5
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tFrance: F spa/nc
+\tFrance: F mar
+\tItaly: F gol
+ORDERS
+\tFrance: F spa/nc supports F mar-gol
+\tFrance: Italy: F gol hold
+POSTSTATE_SAME
+END
+";
+    let (cases, problems) = import(text);
+    assert!(cases.is_empty());
+    assert_eq!(
+        problems,
+        vec![
+            "line 10: \"France: Italy: F gol hold\": the order is prefixed Italy but given by France"
+                .to_string()
+        ]
+    );
+    // The order given by the power it names is fine.
+    let (cases, problems) =
+        import(&text.replace("France: Italy: F gol hold", "Italy: Italy: F gol hold"));
+    assert!(problems.is_empty(), "{problems:?}");
+    let s = &cases[0];
+    assert!(check_scenario(s, &s.rules, 3).is_empty());
+    assert!(Scenario::from_ron(&s.to_ron(), "back.ron").is_ok());
+}

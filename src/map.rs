@@ -15,11 +15,11 @@ use crate::source::Locator;
 
 /// Index of a province in [`Map::provinces`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ProvinceId(pub u16);
+pub struct ProvinceId(pub u32);
 
 /// Index of a location in [`Map::locations`]: a province as a whole, or one coast of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct LocId(pub u16);
+pub struct LocId(pub u32);
 
 /// Index of a power in [`Map::powers`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -194,6 +194,16 @@ pub struct Map {
     art: Option<MapArt>,
 }
 
+/// The most provinces a map may have (ids are 32-bit; the limit leaves room for the
+/// adjudicator's per-unit decision ids, up to eight per unit, in 32 bits too).
+pub const MAX_PROVINCES: usize = 1 << 26;
+
+/// The most locations (provinces plus the coasts of multi-coast provinces) a map may have.
+pub const MAX_LOCATIONS: usize = 1 << 27;
+
+/// The most powers a map may have (power ids are 8-bit).
+pub const MAX_POWERS: usize = 250;
+
 /// The standard map's RON source, compiled into the binary.
 pub const STANDARD_RON: &str = include_str!("../maps/standard.ron");
 
@@ -298,7 +308,7 @@ impl Map {
 
     /// All province ids.
     pub fn province_ids(&self) -> impl Iterator<Item = ProvinceId> + '_ {
-        (0..self.provinces.len()).map(|i| ProvinceId(i as u16))
+        (0..self.provinces.len()).map(|i| ProvinceId(i as u32))
     }
 
     /// All power ids.
@@ -416,6 +426,68 @@ impl Map {
     }
 }
 
+/// One province of a map built from lists (see [`Map::from_lists`]): the same fields a map file
+/// gives, with borders named by abbreviation.
+#[derive(Clone, Debug)]
+pub struct ProvinceSpec {
+    /// Abbreviation (unique, no '/').
+    pub abbr: String,
+    /// Full name (unique).
+    pub name: String,
+    /// Sea, coastal or inland.
+    pub kind: ProvinceKind,
+    /// Whether it is a supply centre.
+    pub supply_center: bool,
+    /// Army borders, by abbreviation.
+    pub army: Vec<String>,
+    /// Fleet borders, by abbreviation (`"spa/nc"` for a coast).
+    pub fleet: Vec<String>,
+}
+
+impl Map {
+    /// Builds and validates a map from lists instead of RON text (for generated maps, e.g.
+    /// [`crate::synth`]): the same checks as [`Map::from_ron`] (unique names, borders listed from
+    /// both sides, limits), without a file to point into. `powers` are (name, adjective) pairs
+    /// with no home centres or starting units.
+    pub fn from_lists(
+        name: &str,
+        title: &str,
+        powers: &[(&str, &str)],
+        provinces: Vec<ProvinceSpec>,
+    ) -> Result<Map, MapError> {
+        let raw = RawMap {
+            name: name.to_string(),
+            title: title.to_string(),
+            powers: powers
+                .iter()
+                .map(|(n, a)| RawPower {
+                    name: n.to_string(),
+                    adjective: a.to_string(),
+                    aliases: Vec::new(),
+                    home: Vec::new(),
+                    start: Vec::new(),
+                })
+                .collect(),
+            provinces: provinces
+                .into_iter()
+                .map(|p| RawProvince {
+                    abbr: p.abbr,
+                    name: p.name,
+                    aliases: Vec::new(),
+                    kind: p.kind,
+                    supply_center: p.supply_center,
+                    army: p.army,
+                    fleet: p.fleet,
+                    coasts: Vec::new(),
+                    anchor: None,
+                })
+                .collect(),
+            art: Vec::new(),
+        };
+        build(raw, "", name)
+    }
+}
+
 /// Folds case, dots, hyphens and repeated spaces so that "St. Petersburg", "st petersburg" and
 /// "ST-PETERSBURG" are one key.
 pub fn normalize_name(s: &str) -> String {
@@ -491,13 +563,39 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
+    // Hard limits, checked before any id is made from an index, so nothing wraps: province and
+    // location ids are 32-bit, power ids 8-bit.
+    if raw.powers.len() > MAX_POWERS {
+        return Err(err(
+            SourcePos::start(file),
+            format!(
+                "a map has at most {MAX_POWERS} powers; this one has {}",
+                raw.powers.len()
+            ),
+        ));
+    }
+    let location_count = raw
+        .provinces
+        .iter()
+        .map(|p| 1 + p.coasts.len())
+        .fold(0usize, usize::saturating_add);
+    if raw.provinces.len() > MAX_PROVINCES || location_count > MAX_LOCATIONS {
+        return Err(err(
+            SourcePos::start(file),
+            format!(
+                "a map has at most {MAX_PROVINCES} provinces and {MAX_LOCATIONS} locations; this one has {} provinces and {location_count} locations",
+                raw.provinces.len()
+            ),
+        ));
+    }
+
     let mut provinces = Vec::with_capacity(raw.provinces.len());
     let mut locations = Vec::new();
     let mut names: HashMap<String, ProvinceId> = HashMap::new();
 
     // Pass 1: provinces, names and locations.
     for (i, rp) in raw.provinces.iter().enumerate() {
-        let id = ProvinceId(i as u16);
+        let id = ProvinceId(i as u32);
         // The province's own `abbr: "…"` value.
         let anchor = format!("abbr: \"{}\"", rp.abbr);
         let pos = || loc.find_after(&anchor, "provinces").shifted(6);
@@ -529,7 +627,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             }
             names.insert(key, id);
         }
-        let main = LocId(locations.len() as u16);
+        let main = LocId(locations.len() as u32);
         locations.push(Location {
             province: id,
             coast: None,
@@ -579,7 +677,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         format!("province {:?} lists coast {c} twice", rp.abbr),
                     ));
                 }
-                coasts.push((c, LocId(locations.len() as u16)));
+                coasts.push((c, LocId(locations.len() as u32)));
                 locations.push(Location {
                     province: id,
                     coast: Some(c),
@@ -696,7 +794,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     // Symmetry.
     for (i, list) in army_adj.iter().enumerate() {
         for j in list {
-            if !army_adj[j.0 as usize].contains(&ProvinceId(i as u16)) {
+            if !army_adj[j.0 as usize].contains(&ProvinceId(i as u32)) {
                 let a = &provinces[i].abbr;
                 let b = &provinces[j.0 as usize].abbr;
                 return Err(err(
@@ -718,8 +816,8 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     };
     for (i, list) in fleet_adj.iter().enumerate() {
         for j in list {
-            if !fleet_adj[j.0 as usize].contains(&LocId(i as u16)) {
-                let a = loc_name(LocId(i as u16));
+            if !fleet_adj[j.0 as usize].contains(&LocId(i as u32)) {
+                let a = loc_name(LocId(i as u32));
                 let b = loc_name(*j);
                 let b_abbr = &provinces[locations[j.0 as usize].province.0 as usize].abbr;
                 return Err(err(
@@ -801,18 +899,6 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             home,
             start,
         });
-    }
-    if powers.len() > 250 {
-        return Err(err(
-            SourcePos::start(file),
-            "a map has at most 250 powers".into(),
-        ));
-    }
-    if provinces.len() > 60000 {
-        return Err(err(
-            SourcePos::start(file),
-            "a map has at most 60000 provinces".into(),
-        ));
     }
     for list in army_adj.iter_mut() {
         list.sort();

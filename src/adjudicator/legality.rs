@@ -202,7 +202,7 @@ pub enum OrderStatus {
 }
 
 /// Result of classing all orders of a movement phase.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Prepared {
     /// Per unit, its effective order.
     pub orders: Vec<UnitOrder>,
@@ -219,6 +219,15 @@ pub fn occupancy(map: &Map, units: &[Unit]) -> Vec<Option<usize>> {
         occ[map.province_of(u.loc).0 as usize] = Some(i);
     }
     occ
+}
+
+/// Fills `occ` with the unit index at each province (dense), reusing its buffer.
+pub fn occupancy_into(map: &Map, units: &[Unit], occ: &mut Vec<Option<usize>>) {
+    occ.clear();
+    occ.resize(map.province_count(), None);
+    for (i, u) in units.iter().enumerate() {
+        occ[map.province_of(u.loc).0 as usize] = Some(i);
+    }
 }
 
 /// Whether fleets at `a` (a sea) and `b` (any province) border for convoy purposes.
@@ -351,7 +360,7 @@ pub fn fleet_on_some_route(
 struct Ctx<'a> {
     map: &'a Map,
     units: &'a [Unit],
-    occ: Vec<Option<usize>>,
+    occ: &'a [Option<usize>],
     rules: &'a Rules,
 }
 
@@ -370,13 +379,20 @@ impl Ctx<'_> {
     fn fleet_dest(&self, from: LocId, dest: &LocSpec) -> Result<LocId, IllegalReason> {
         let map = self.map;
         let prov = map.province(dest.province);
-        let reachable: Vec<LocId> = map
-            .fleet_neighbours(from)
-            .iter()
-            .copied()
-            .filter(|l| map.province_of(*l) == dest.province)
-            .collect();
-        if reachable.is_empty() {
+        let reachable = || {
+            map.fleet_neighbours(from)
+                .iter()
+                .copied()
+                .filter(|l| map.province_of(*l) == dest.province)
+        };
+        let only = {
+            let mut r = reachable();
+            match (r.next(), r.next()) {
+                (Some(l), None) => Some(l),
+                _ => None,
+            }
+        };
+        if reachable().next().is_none() {
             return Err(IllegalReason::NotAdjacent);
         }
         if !prov.is_multi_coast() {
@@ -397,19 +413,21 @@ impl Ctx<'_> {
         match written {
             Some(c) => {
                 let l = prov.coast(c).expect("checked");
-                if reachable.contains(&l) {
+                if reachable().any(|r| r == l) {
                     Ok(l)
-                } else if self.rules.impossible_coast == ImpossibleCoast::Ignore
-                    && reachable.len() == 1
+                } else if let Some(only) = only
+                    && self.rules.impossible_coast == ImpossibleCoast::Ignore
                 {
-                    Ok(reachable[0])
+                    Ok(only)
                 } else {
                     Err(IllegalReason::ImpossibleCoast)
                 }
             }
             None => {
-                if reachable.len() == 1 && self.rules.one_coast_omitted == OneCoastOmitted::Infer {
-                    Ok(reachable[0])
+                if let Some(only) = only
+                    && self.rules.one_coast_omitted == OneCoastOmitted::Infer
+                {
+                    Ok(only)
                 } else {
                     Err(IllegalReason::CoastNotSpecified)
                 }
@@ -711,28 +729,113 @@ fn imperfect(units: &[Unit], o: &Order, u: usize, rules: &Rules, occ: &[Option<u
 
 /// Classes every order of a movement phase and matches supports and convoys.
 pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &Rules) -> Prepared {
+    let mut occ = Vec::new();
+    occupancy_into(map, units, &mut occ);
+    let mut out = Prepared {
+        orders: Vec::new(),
+        status: Vec::new(),
+        source: Vec::new(),
+    };
+    prepare_into(
+        map,
+        units,
+        orders,
+        rules,
+        &occ,
+        &mut out,
+        &mut PrepareScratch::default(),
+    );
+    out
+}
+
+/// Buffers [`prepare_into`] reuses between calls.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PrepareScratch {
+    /// Per submitted order, its classed order (taken when applied).
+    classed: Vec<Option<UnitOrder>>,
+    /// Per unit, its first submitted order; per submitted order, the unit's next one.
+    first: Vec<u32>,
+    next: Vec<u32>,
+    /// Valid convoy orders per army, (fleet, destination), in one buffer.
+    convoy_off: Vec<u32>,
+    convoys: Vec<(usize, ProvinceId)>,
+    /// New routes of moves to adjacent provinces.
+    routes: Vec<Option<Route>>,
+    failed_mover: Vec<bool>,
+}
+
+const NO_ORDER: u32 = u32::MAX;
+
+/// [`prepare`] into `out`, reusing its buffers and `scratch`'s; `occ` is the position's
+/// occupancy ([`occupancy_into`]).
+pub(crate) fn prepare_into(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+    occ: &[Option<usize>],
+    out: &mut Prepared,
+    scratch: &mut PrepareScratch,
+) {
     let ctx = Ctx {
         map,
         units,
-        occ: occupancy(map, units),
+        occ,
         rules,
     };
-    let mut status: Vec<OrderStatus> = Vec::with_capacity(orders.len());
-    let mut per_unit: Vec<Vec<(usize, UnitOrder)>> = vec![Vec::new(); units.len()];
-    for (i, (power, o)) in orders.iter().enumerate() {
+    let n = units.len();
+    let status = &mut out.status;
+    status.clear();
+    let classed = &mut scratch.classed;
+    classed.clear();
+    let (first, next) = (&mut scratch.first, &mut scratch.next);
+    first.clear();
+    first.resize(n, NO_ORDER);
+    next.clear();
+    next.resize(orders.len(), NO_ORDER);
+    for (power, o) in orders.iter() {
         match ctx.classify(*power, o) {
             Ok((u, uo)) => {
-                per_unit[u].push((i, uo));
+                classed.push(Some(uo));
                 status.push(OrderStatus::Applied(u));
             }
-            Err(r) => status.push(OrderStatus::Illegal(r)),
+            Err(r) => {
+                classed.push(None);
+                status.push(OrderStatus::Illegal(r));
+            }
         }
     }
-    let mut eff: Vec<UnitOrder> = vec![UnitOrder::Hold; units.len()];
-    let mut source: Vec<Option<usize>> = vec![None; units.len()];
-    for (u, list) in per_unit.iter_mut().enumerate() {
-        if list.is_empty() {
+    // Each unit's orders, linked in submission order (built back to front).
+    for i in (0..orders.len()).rev() {
+        if let OrderStatus::Applied(u) = status[i] {
+            next[i] = first[u];
+            first[u] = i as u32;
+        }
+    }
+    let eff = &mut out.orders;
+    eff.clear();
+    eff.resize(n, UnitOrder::Hold);
+    let source = &mut out.source;
+    source.clear();
+    source.resize(n, None);
+    for u in 0..n {
+        let head = first[u];
+        if head == NO_ORDER {
             continue;
+        }
+        if next[head as usize] == NO_ORDER {
+            // One order: it applies.
+            let i = head as usize;
+            eff[u] = classed[i].take().unwrap_or(UnitOrder::Hold);
+            source[u] = Some(i);
+            continue;
+        }
+        let mut list: Vec<(usize, UnitOrder)> = Vec::new();
+        let mut at = head;
+        while at != NO_ORDER {
+            let i = at as usize;
+            list.push((i, classed[i].take().unwrap_or(UnitOrder::Hold)));
+            at = next[i];
         }
         // Orders identical as written count once.
         let mut distinct: Vec<usize> = Vec::new();
@@ -753,7 +856,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
             let perfect: Vec<usize> = distinct
                 .iter()
                 .copied()
-                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, &ctx.occ))
+                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, ctx.occ))
                 .collect();
             if !perfect.is_empty() && perfect.len() < distinct.len() {
                 for &k in &distinct {
@@ -796,28 +899,55 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
     }
 
     // 4.A.3: routes of moves to adjacent provinces.
-    // Valid convoy orders per army: (fleet, destination).
-    let mut convoys_of: Vec<Vec<(usize, ProvinceId)>> = vec![Vec::new(); units.len()];
-    for (f, o) in eff.iter().enumerate() {
+    // Valid convoy orders per army: (fleet, destination), in one buffer.
+    let (convoy_off, convoys) = (&mut scratch.convoy_off, &mut scratch.convoys);
+    convoy_off.clear();
+    convoy_off.resize(n + 1, 0);
+    for o in eff.iter() {
         if let UnitOrder::Convoy {
-            army,
-            dest,
-            void: None,
+            army, void: None, ..
         } = o
         {
-            convoys_of[*army].push((f, *dest));
+            convoy_off[*army + 1] += 1;
         }
     }
-    let own_convoy = |u: usize, dest: ProvinceId, _: &[UnitOrder]| {
-        convoys_of[u]
+    for k in 0..n {
+        convoy_off[k + 1] += convoy_off[k];
+    }
+    convoys.clear();
+    convoys.resize(convoy_off[n] as usize, (0, ProvinceId(0)));
+    {
+        // Filled in fleet order, as the lists were pushed before.
+        let mut fill: Vec<u32> = Vec::new();
+        if !convoys.is_empty() {
+            fill.extend_from_slice(&convoy_off[..n]);
+        }
+        for (f, o) in eff.iter().enumerate() {
+            if let UnitOrder::Convoy {
+                army,
+                dest,
+                void: None,
+            } = o
+            {
+                convoys[fill[*army] as usize] = (f, *dest);
+                fill[*army] += 1;
+            }
+        }
+    }
+    let convoys_of = |u: usize| &convoys[convoy_off[u] as usize..convoy_off[u + 1] as usize];
+    let own_convoy = |u: usize, dest: ProvinceId| {
+        convoys_of(u)
             .iter()
             .any(|&(f, d)| d == dest && units[f].power == units[u].power)
     };
-    let any_convoy =
-        |u: usize, dest: ProvinceId, _: &[UnitOrder]| convoys_of[u].iter().any(|&(_, d)| d == dest);
-    let snapshot = eff.clone();
-    for u in 0..units.len() {
-        let UnitOrder::Move { dest, route, .. } = &mut eff[u] else {
+    let any_convoy = |u: usize, dest: ProvinceId| convoys_of(u).iter().any(|&(_, d)| d == dest);
+    // New routes are worked out first and set after, so that every decision reads the orders
+    // as classed (only routes change here, and no decision reads another's route).
+    let routes = &mut scratch.routes;
+    routes.clear();
+    routes.resize(n, None);
+    for u in 0..n {
+        let UnitOrder::Move { dest, .. } = &eff[u] else {
             continue;
         };
         let here = map.province_of(units[u].loc);
@@ -836,7 +966,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         let d = *dest;
         let new_route = match rules.adjacent_convoy {
             AdjacentConvoy::Intent => {
-                if (via && any_convoy(u, d, &snapshot)) || own_convoy(u, d, &snapshot) {
+                if (via && any_convoy(u, d)) || own_convoy(u, d) {
                     Route::Convoy
                 } else if via {
                     // `via convoy` with no convoy ordered at all: the convoy route has no path.
@@ -856,25 +986,34 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                 // Only when the unit at the destination moves the opposite way, and only while
                 // the convoy is not disrupted.
                 let opposite = ctx.unit_at(d).is_some_and(
-                    |t| matches!(&snapshot[t], UnitOrder::Move { dest: td, .. } if *td == here),
+                    |t| matches!(&eff[t], UnitOrder::Move { dest: td, .. } if *td == here),
                 );
-                if opposite && any_convoy(u, d, &snapshot) {
+                if opposite && any_convoy(u, d) {
                     Route::ConvoyOrLand
                 } else {
                     Route::Land
                 }
             }
         };
-        *route = if new_route == Route::Convoy && rules.adjacent_convoy_fallback {
-            Route::ConvoyOrLand
-        } else {
-            new_route
-        };
+        routes[u] = Some(
+            if new_route == Route::Convoy && rules.adjacent_convoy_fallback {
+                Route::ConvoyOrLand
+            } else {
+                new_route
+            },
+        );
+    }
+    for (o, r) in eff.iter_mut().zip(routes.iter()) {
+        if let (UnitOrder::Move { route, .. }, Some(r)) = (o, r) {
+            *route = *r;
+        }
     }
 
     // 4.E.1 choice "Fail": an illegal move stays the unit's order and fails, so the unit is not
     // holding and cannot be supported in place.
-    let mut failed_mover = vec![false; units.len()];
+    let failed_mover = &mut scratch.failed_mover;
+    failed_mover.clear();
+    failed_mover.resize(n, false);
     if rules.illegal_orders == IllegalOrders::Fail {
         for (i, st) in status.iter().enumerate() {
             let OrderStatus::Illegal(reason) = st else {
@@ -899,13 +1038,14 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         }
     }
 
-    // Matching of supports and convoys.
-    let snapshot = eff.clone();
-    for (u, o) in eff.iter_mut().enumerate() {
-        match o {
+    // Matching of supports and convoys. A decision reads the supported or convoyed unit's
+    // order, which this pass never changes (it only sets `void` of supports and convoys), so the
+    // orders are updated in place.
+    for u in 0..n {
+        let void = match &eff[u] {
             UnitOrder::Support { target, dest, void } if void.is_none() => {
                 let t = *target;
-                *void = match (&snapshot[t], dest) {
+                match (&eff[t], dest) {
                     (UnitOrder::Move { .. }, None) => Some(VoidReason::SupportedUnitMoves),
                     (_, None) if failed_mover[t] => Some(VoidReason::SupportedUnitIllegalMove),
                     (_, None) => None,
@@ -927,23 +1067,19 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                         }
                     }
                     _ => Some(VoidReason::MoveDoesNotMatch),
-                };
+                }
             }
-            UnitOrder::Convoy { army, dest, void } if void.is_none() => {
-                let a = *army;
-                *void = match &snapshot[a] {
-                    UnitOrder::Move {
-                        dest: ad, route, ..
-                    } if ad == dest && *route != Route::Land => None,
-                    _ => Some(VoidReason::ConvoyDoesNotMatch),
-                };
-            }
-            _ => {}
+            UnitOrder::Convoy { army, dest, void } if void.is_none() => match &eff[*army] {
+                UnitOrder::Move {
+                    dest: ad, route, ..
+                } if ad == dest && *route != Route::Land => None,
+                _ => Some(VoidReason::ConvoyDoesNotMatch),
+            },
+            _ => continue,
+        };
+        if let UnitOrder::Support { void: v, .. } | UnitOrder::Convoy { void: v, .. } = &mut eff[u]
+        {
+            *v = void;
         }
-    }
-    Prepared {
-        orders: eff,
-        status,
-        source,
     }
 }

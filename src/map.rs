@@ -4,8 +4,9 @@
 //! powers are small integer ids, and adjacency is stored as per-id lists, so the adjudicator's hot
 //! paths never touch strings. Names are only used when parsing and printing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Deserialize;
 
@@ -96,14 +97,27 @@ impl Coast {
 
     /// Parses `nc`, `north`, `north coast`, `n` (any case).
     pub fn parse(s: &str) -> Option<Coast> {
-        let s = s.trim().to_ascii_lowercase();
-        let s = s.strip_suffix(" coast").unwrap_or(&s).trim();
-        match s {
-            "nc" | "n" | "north" | "ncs" => Some(Coast::North),
-            "sc" | "s" | "south" | "scs" => Some(Coast::South),
-            "ec" | "e" | "east" | "ecs" => Some(Coast::East),
-            "wc" | "w" | "west" | "wcs" => Some(Coast::West),
-            _ => None,
+        // Compared without case and without building a lower-case copy.
+        let s = s.trim();
+        let s = match s
+            .len()
+            .checked_sub(6)
+            .and_then(|k| s.get(k..).map(|t| (k, t)))
+        {
+            Some((k, tail)) if tail.eq_ignore_ascii_case(" coast") => s[..k].trim(),
+            _ => s,
+        };
+        let is = |words: &[&str]| words.iter().any(|w| s.eq_ignore_ascii_case(w));
+        if is(&["nc", "n", "north", "ncs"]) {
+            Some(Coast::North)
+        } else if is(&["sc", "s", "south", "scs"]) {
+            Some(Coast::South)
+        } else if is(&["ec", "e", "east", "ecs"]) {
+            Some(Coast::East)
+        } else if is(&["wc", "w", "west", "wcs"]) {
+            Some(Coast::West)
+        } else {
+            None
         }
     }
 }
@@ -189,9 +203,40 @@ pub struct Map {
     pub locations: Vec<Location>,
     army_adj: Vec<Vec<ProvinceId>>,
     fleet_adj: Vec<Vec<LocId>>,
-    names: HashMap<String, ProvinceId>,
-    power_names: HashMap<String, PowerId>,
+    names: Names<ProvinceId>,
+    /// Every normalized name's prefixes that end at a space (`"gulf "`, `"gulf of "`): the
+    /// index that tells the order parser a word starts a longer name.
+    prefixes: HashSet<String, BuildHasherDefault<NameHasher>>,
+    power_names: Names<PowerId>,
     art: Option<MapArt>,
+}
+
+/// A map from normalized names, hashed with [`NameHasher`].
+type Names<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+
+/// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
+/// hash over 8-byte words; names come from the map file, not from an adversary).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The most provinces a map may have (ids are 32-bit; the limit leaves room for the
@@ -374,6 +419,23 @@ impl Map {
         self.names.get(&normalize_name(name)).copied()
     }
 
+    /// Looks a province up by a name already normalized ([`normalize_into`]): no string is
+    /// built.
+    pub fn find_province_normalized(&self, key: &str) -> Option<ProvinceId> {
+        self.names.get(key).copied()
+    }
+
+    /// Looks a power up by a name already normalized ([`normalize_into`]).
+    pub fn find_power_normalized(&self, key: &str) -> Option<PowerId> {
+        self.power_names.get(key).copied()
+    }
+
+    /// Whether some province name starts with `prefix`, a normalized name followed by a space
+    /// (`"gulf of "`): one look-up in a prebuilt index.
+    pub fn is_name_prefix_normalized(&self, prefix: &str) -> bool {
+        self.prefixes.contains(prefix)
+    }
+
     /// Looks a power up by name, adjective or alias (any case).
     pub fn find_power(&self, name: &str) -> Option<PowerId> {
         self.power_names.get(&normalize_name(name)).copied()
@@ -492,14 +554,41 @@ impl Map {
 /// "ST-PETERSBURG" are one key.
 pub fn normalize_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    normalize_into(s, &mut out);
+    out
+}
+
+/// [`normalize_name`] appended to `out` (which is not cleared), so that a caller can reuse one
+/// buffer: the words of `s` (after what `out` already holds, if anything) are folded the same way.
+pub fn normalize_into(s: &str, out: &mut String) {
+    let base = out.len();
     let mut space = false;
+    if s.is_ascii() {
+        // The same folding on bytes (every name of the standard map, and most of any map).
+        for &b in s.trim().as_bytes() {
+            let c = b.to_ascii_lowercase();
+            if c == b'.' || c == b'\'' {
+                continue;
+            }
+            if c == b' ' || c == b'-' || c == b'_' {
+                space = out.len() > base;
+                continue;
+            }
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(char::from(c));
+        }
+        return;
+    }
     for ch in s.trim().chars() {
         let c = ch.to_ascii_lowercase();
         if c == '.' || c == '\'' {
             continue;
         }
         if c == ' ' || c == '-' || c == '_' {
-            space = !out.is_empty();
+            space = out.len() > base;
             continue;
         }
         if space {
@@ -508,7 +597,6 @@ pub fn normalize_name(s: &str) -> String {
         }
         out.push(c);
     }
-    out
 }
 
 #[derive(Deserialize)]
@@ -591,7 +679,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
 
     let mut provinces = Vec::with_capacity(raw.provinces.len());
     let mut locations = Vec::new();
-    let mut names: HashMap<String, ProvinceId> = HashMap::new();
+    let mut names: Names<ProvinceId> = Names::default();
 
     // Pass 1: provinces, names and locations.
     for (i, rp) in raw.provinces.iter().enumerate() {
@@ -832,7 +920,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
 
     // Powers.
     let mut powers = Vec::new();
-    let mut power_names = HashMap::new();
+    let mut power_names: Names<PowerId> = Names::default();
     let mut home_of: Vec<Option<PowerId>> = vec![None; provinces.len()];
     for (pi, rp) in raw.powers.iter().enumerate() {
         let pid = PowerId(pi as u8);
@@ -933,8 +1021,17 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         })?;
         Some(built)
     };
+    let mut prefixes: HashSet<String, BuildHasherDefault<NameHasher>> = HashSet::default();
+    for key in names.keys() {
+        for (i, b) in key.bytes().enumerate() {
+            if b == b' ' {
+                prefixes.insert(key[..=i].to_string());
+            }
+        }
+    }
     Ok(Map {
         name: raw.name,
+        prefixes,
         title: raw.title,
         powers,
         provinces,

@@ -1,0 +1,137 @@
+//! A loop to profile under `valgrind --tool=callgrind` or `perf record --call-graph dwarf`:
+//! `cargo build --release --example profile`, then
+//! `valgrind --tool=callgrind target/release/examples/profile opening 2000`.
+//!
+//! Workloads: `opening` (the Spring 1901 opening in a reused [`Adjudicator`]), `opening_fn`
+//! (`adjudicate_movement`, words and graph), `parse` (the opening's 22 orders parsed), `datc`
+//! (every DATC movement case in a reused workspace), `load` (every DATC scenario file's text
+//! loaded), `traced` (the DATC cases traced).
+
+use dipsandbox::adjudicator::trace::Recorder;
+use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement};
+use dipsandbox::board::{PhaseKind, Unit};
+use dipsandbox::map::{Map, PowerId};
+use dipsandbox::orders::{Order, parse_order};
+use dipsandbox::rules::Rules;
+use dipsandbox::scenario::Scenario;
+
+const OPENING: [(&str, &str); 22] = [
+    ("England", "F Lon - Nth"),
+    ("England", "F Edi - Nwg"),
+    ("England", "A Lvp - Yor"),
+    ("France", "F Bre - Mao"),
+    ("France", "A Par - Bur"),
+    ("France", "A Mar S A Par - Bur"),
+    ("Germany", "F Kie - Den"),
+    ("Germany", "A Ber - Kie"),
+    ("Germany", "A Mun - Ruh"),
+    ("Italy", "F Nap - Ion"),
+    ("Italy", "A Rom - Apu"),
+    ("Italy", "A Ven H"),
+    ("Austria", "F Tri - Alb"),
+    ("Austria", "A Vie - Gal"),
+    ("Austria", "A Bud - Ser"),
+    ("Russia", "F Stp/sc - Bot"),
+    ("Russia", "A Mos - Ukr"),
+    ("Russia", "A War - Gal"),
+    ("Russia", "F Sev - Bla"),
+    ("Turkey", "F Ank - Bla"),
+    ("Turkey", "A Con - Bul"),
+    ("Turkey", "A Smy - Con"),
+];
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let what = args.next().unwrap_or_else(|| "opening".into());
+    let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let map = Map::standard();
+    let rules = Rules::default();
+    let units: Vec<Unit> = map
+        .power_ids()
+        .flat_map(|p| {
+            map.power(p)
+                .start
+                .iter()
+                .map(move |&(kind, loc)| Unit {
+                    power: p,
+                    kind,
+                    loc,
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let powers: Vec<PowerId> = OPENING
+        .iter()
+        .map(|(p, _)| map.find_power(p).expect("power"))
+        .collect();
+    let orders: Vec<(PowerId, Order)> = OPENING
+        .iter()
+        .zip(&powers)
+        .map(|((_, t), p)| (*p, parse_order(&map, t).expect("order")))
+        .collect();
+    let needs_files = matches!(what.as_str(), "datc" | "traced" | "load");
+    let texts: Vec<String> = std::fs::read_dir(if needs_files {
+        "scenarios/datc"
+    } else {
+        "/nonexistent"
+    })
+    .map(|d| {
+        let mut v: Vec<_> = d.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        v.sort();
+        v.iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .collect()
+    })
+    .unwrap_or_default();
+    let cases: Vec<Scenario> = texts
+        .iter()
+        .filter_map(|t| Scenario::from_ron(t, "case.ron").ok())
+        .filter(|s| s.phase.kind == PhaseKind::Movement)
+        .collect();
+    let case_orders: Vec<Vec<(PowerId, Order)>> = cases
+        .iter()
+        .map(|s| {
+            s.orders
+                .iter()
+                .map(|e| (e.power, e.order.clone()))
+                .collect()
+        })
+        .collect();
+    let mut adj = Adjudicator::new();
+    let mut total = 0usize;
+    for _ in 0..n {
+        total += match what.as_str() {
+            "opening" => adj.adjudicate(&map, &units, &orders, &rules).len(),
+            "opening_fn" => adjudicate_movement(&map, &units, &orders, &rules)
+                .outcomes
+                .len(),
+            "parse" => OPENING
+                .iter()
+                .filter_map(|(_, t)| parse_order(&map, t).ok())
+                .count(),
+            "datc" => cases
+                .iter()
+                .zip(&case_orders)
+                .map(|(s, o)| adj.adjudicate(&s.map, &s.units, o, &s.rules).len())
+                .sum(),
+            "traced" => cases
+                .iter()
+                .zip(&case_orders)
+                .map(|(s, o)| {
+                    adj.adjudicate_with(&s.map, &s.units, o, &s.rules, Recorder::default())
+                        .events
+                        .len()
+                })
+                .sum(),
+            "load" => texts
+                .iter()
+                .filter_map(|t| Scenario::from_ron(t, "case.ron").ok())
+                .count(),
+            other => {
+                eprintln!("unknown workload {other:?}");
+                std::process::exit(2);
+            }
+        };
+    }
+    println!("{what} x{n}: {total}");
+}

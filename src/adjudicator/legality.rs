@@ -237,6 +237,9 @@ fn convoy_adjacent(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
 
 /// Sea provinces holding a fleet, by the given predicate, through which an army at `from` could be
 /// convoyed to `to`: returns whether a chain exists.
+///
+/// The search starts from the seas that border `from` and visits only seas holding fleets, so its
+/// cost is the size of the fleets' component, not of the board.
 pub fn convoy_chain_exists(
     map: &Map,
     from: ProvinceId,
@@ -248,14 +251,14 @@ pub fn convoy_chain_exists(
     {
         return false;
     }
-    let n = map.province_count();
-    let mut seen = vec![false; n];
+    let mut seen: Visited = Visited::default();
     let mut stack: Vec<ProvinceId> = Vec::new();
-    for p in map.province_ids() {
-        if map.province(p).kind == ProvinceKind::Sea && is_fleet(p) && convoy_adjacent(map, from, p)
-        {
-            seen[p.0 as usize] = true;
-            stack.push(p);
+    for l in map.locations_of(from) {
+        for &m in map.fleet_neighbours(l) {
+            let p = map.province_of(m);
+            if map.province(p).kind == ProvinceKind::Sea && is_fleet(p) && seen.insert(p.0) {
+                stack.push(p);
+            }
         }
     }
     while let Some(p) = stack.pop() {
@@ -263,14 +266,17 @@ pub fn convoy_chain_exists(
             return true;
         }
         for q in sea_neighbours(map, p) {
-            if !seen[q.0 as usize] && is_fleet(q) {
-                seen[q.0 as usize] = true;
+            if is_fleet(q) && seen.insert(q.0) {
                 stack.push(q);
             }
         }
     }
     false
 }
+
+/// A set of province ids, sized by what it holds rather than by the board.
+type Visited =
+    std::collections::HashSet<u32, std::hash::BuildHasherDefault<crate::map::NameHasher>>;
 
 fn sea_neighbours(map: &Map, p: ProvinceId) -> impl Iterator<Item = ProvinceId> + '_ {
     let main = map.province(p).main;
@@ -283,6 +289,33 @@ fn sea_neighbours(map: &Map, p: ProvinceId) -> impl Iterator<Item = ProvinceId> 
 /// Whether the fleet at sea `f` is on some chordless convoy route from `from` to `to` through
 /// seas holding fleets (DATC 4.E.1 / 6.G.19: a convoy order for a fleet that no route needs is
 /// illegal).
+///
+/// A route is a sequence of fleet-holding seas `q1 … qm`: `q1` borders `from` and no later one
+/// does, `qm` borders `to` and no earlier one does, consecutive seas border each other and no
+/// others do. These are exactly the minimal sets of fleets that connect `from` to `to` (a
+/// minimal set's shortest route through it uses all of it and is chordless; a chordless route's
+/// fleets lose the connection if any one is removed), so "on some chordless route" is "necessary
+/// for some route", the DATC's words.
+///
+/// Deciding it is NP-complete on arbitrary sea graphs (it is "is there an induced path from
+/// `from` to `to` through `f`", and three-in-a-path reduces to it; see `docs/performance.md`), so
+/// no exact method is polynomial unless P = NP. This one is exact on every board and depends only
+/// on the seas of `f`'s fleet component, never on the board's size:
+///
+/// 1. The seas holding fleets that `f` reaches through seas holding fleets are numbered (a route
+///    through `f` lies in that component).
+/// 2. Routes are grown from `from` (a depth-first search with an explicit stack) only up to `f`:
+///    each step keeps the route chordless and avoids seas bordering `to` (a route ends at the
+///    first such sea).
+/// 3. Once a route reaches `f`, whether it can be finished is one breadth-first search from `f`
+///    through the seas that border none of the route before `f` (nor `from`): the shortest way
+///    to a sea bordering `to` through them is itself chordless, so the route is finished if and
+///    only if that search reaches one.
+///
+/// Only step 2 branches, and only over chordless routes from `from` to `f` that can still reach
+/// `f` and then `to` (checked before each step by one search), so the work is polynomial per
+/// route prefix; the number of prefixes is small on real maps (at most 19 seas on the standard
+/// one) and is the exponential part only on contrived sea graphs.
 pub fn fleet_on_some_route(
     map: &Map,
     from: ProvinceId,
@@ -290,71 +323,192 @@ pub fn fleet_on_some_route(
     f: ProvinceId,
     is_fleet: &dyn Fn(ProvinceId) -> bool,
 ) -> bool {
-    let seas: Vec<ProvinceId> = map
-        .province_ids()
-        .filter(|p| map.province(*p).kind == ProvinceKind::Sea && is_fleet(*p))
+    if map.province(f).kind != ProvinceKind::Sea || !is_fleet(f) {
+        return false;
+    }
+    // 1. f's component of fleet-holding seas, numbered from 0 (f itself).
+    let mut comp: Vec<ProvinceId> = vec![f];
+    let mut index: std::collections::HashMap<
+        u32,
+        usize,
+        std::hash::BuildHasherDefault<crate::map::NameHasher>,
+    > = std::collections::HashMap::default();
+    index.insert(f.0, 0);
+    let mut at = 0;
+    while at < comp.len() {
+        let p = comp[at];
+        at += 1;
+        for q in sea_neighbours(map, p) {
+            if is_fleet(q) && !index.contains_key(&q.0) {
+                index.insert(q.0, comp.len());
+                comp.push(q);
+            }
+        }
+    }
+    let k = comp.len();
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (i, &p) in comp.iter().enumerate() {
+        for q in sea_neighbours(map, p) {
+            if let Some(&j) = index.get(&q.0)
+                && j != i
+                && !adj[i].contains(&j)
+            {
+                adj[i].push(j);
+            }
+        }
+    }
+    let by_from: Vec<bool> = comp
+        .iter()
+        .map(|&p| convoy_adjacent(map, from, p))
         .collect();
-    if seas.len() > 20 {
-        // Large synthetic boards: fall back to "reachable from both ends".
-        let reach_from = |start: ProvinceId, goal: ProvinceId| {
-            let mut seen = vec![false; map.province_count()];
-            let mut stack = vec![start];
-            seen[start.0 as usize] = true;
-            while let Some(p) = stack.pop() {
-                if convoy_adjacent(map, p, goal) {
-                    return true;
-                }
-                for q in sea_neighbours(map, p) {
-                    if !seen[q.0 as usize] && is_fleet(q) {
-                        seen[q.0 as usize] = true;
-                        stack.push(q);
-                    }
-                }
-            }
-            false
+    let by_to: Vec<bool> = comp.iter().map(|&p| convoy_adjacent(map, p, to)).collect();
+    if !by_from.iter().any(|b| *b) || !by_to.iter().any(|b| *b) {
+        return false;
+    }
+    RouteSearch {
+        adj: &adj,
+        by_from: &by_from,
+        by_to: &by_to,
+        blocked: vec![0; k],
+        seen: vec![false; k],
+        queue: Vec::new(),
+    }
+    .run()
+}
+
+/// The search of [`fleet_on_some_route`] over f's component (f is sea 0).
+struct RouteSearch<'a> {
+    adj: &'a [Vec<usize>],
+    by_from: &'a [bool],
+    by_to: &'a [bool],
+    /// Per sea, how many seas of the route before its last border it or are it: a sea with a
+    /// count above zero cannot come next (it would be a chord, or a repeat).
+    blocked: Vec<u32>,
+    seen: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl RouteSearch<'_> {
+    /// Blocks (or unblocks) sea `v` and its neighbours.
+    fn mark(&mut self, v: usize, up: bool) {
+        let step = |c: &mut u32| {
+            if up { *c += 1 } else { *c -= 1 }
         };
-        return reach_from(f, from) && reach_from(f, to);
-    }
-    // Depth-first search over chordless paths (small: at most 20 fleet-holding seas), with an
-    // explicit stack: `path` holds the seas so far, `next` the next candidate index for each.
-    let adj = |a: ProvinceId, b: ProvinceId| convoy_adjacent(map, a, b);
-    for &s in &seas {
-        if !adj(from, s) {
-            continue;
+        step(&mut self.blocked[v]);
+        for &w in &self.adj[v] {
+            step(&mut self.blocked[w]);
         }
-        let mut path: Vec<ProvinceId> = vec![s];
-        let mut next: Vec<usize> = vec![0];
-        while let Some(&top) = path.last() {
-            let k = path.len() - 1;
-            if next[k] == 0 && adj(top, to) {
-                // A route ends here. Going further would add a chord to the destination.
-                if path.contains(&f) {
-                    return true;
+    }
+
+    /// Breadth-first search from `start` through open seas (not blocked, not bordering `from`
+    /// unless it is `start`), passing through no sea that borders `to` (such a sea ends a route):
+    /// whether it reaches a sea for which `goal` holds.
+    fn reaches(&mut self, start: usize, goal: &dyn Fn(usize) -> bool) -> bool {
+        self.seen.iter_mut().for_each(|s| *s = false);
+        self.queue.clear();
+        self.queue.push(start);
+        self.seen[start] = true;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let v = self.queue[head];
+            head += 1;
+            if goal(v) {
+                return true;
+            }
+            if self.by_to[v] && v != start {
+                continue;
+            }
+            for i in 0..self.adj[v].len() {
+                let w = self.adj[v][i];
+                if !self.seen[w] && self.blocked[w] == 0 && !self.by_from[w] {
+                    self.seen[w] = true;
+                    self.queue.push(w);
                 }
-                path.pop();
-                next.pop();
-                continue;
             }
-            let i = next[k];
-            if i >= seas.len() {
-                path.pop();
-                next.pop();
-                continue;
-            }
-            next[k] += 1;
-            let cand = seas[i];
-            if path.contains(&cand) || !adj(top, cand) {
-                continue;
-            }
-            // Chordless: `cand` touches no earlier sea but `top`, and not the origin.
-            if adj(from, cand) || path[..k].iter().any(|p| adj(*p, cand)) {
-                continue;
-            }
-            path.push(cand);
-            next.push(0);
         }
+        false
     }
-    false
+
+    /// Whether the route whose last sea is f (the rest marked in `blocked`) can be finished.
+    fn finish_from_f(&mut self) -> bool {
+        if self.by_to[0] {
+            return true;
+        }
+        let by_to = self.by_to;
+        self.reaches(0, &|v| v != 0 && by_to[v])
+    }
+
+    fn run(&mut self) -> bool {
+        // Routes that start at f.
+        if self.by_from[0] && self.finish_from_f() {
+            return true;
+        }
+        // Routes grown from each sea bordering `from` (not f, not bordering `to`) up to f.
+        let starts: Vec<usize> = (1..self.adj.len())
+            .filter(|&v| self.by_from[v] && !self.by_to[v])
+            .collect();
+        // The route is `path`; `next[i]` the next neighbour of path[i] to try. Every sea of the
+        // route but the last is marked in `blocked`.
+        let mut path: Vec<usize> = Vec::new();
+        let mut next: Vec<usize> = Vec::new();
+        for s in starts {
+            path.push(s);
+            next.push(0);
+            while let Some(&top) = path.last() {
+                let d = path.len() - 1;
+                let i = next[d];
+                if i == 0 && !self.can_reach_f_then_to(top) {
+                    next[d] = usize::MAX;
+                }
+                let i = next[d];
+                if i >= self.adj[top].len() {
+                    path.pop();
+                    next.pop();
+                    if let Some(&below) = path.last() {
+                        self.mark(below, false);
+                    }
+                    continue;
+                }
+                next[d] += 1;
+                let w = self.adj[top][i];
+                // Chordless: w borders no earlier sea of the route (nor is one), nor `from`.
+                if self.blocked[w] > 0 || self.by_from[w] || path.contains(&w) {
+                    continue;
+                }
+                self.mark(top, true);
+                if w == 0 {
+                    let done = self.finish_from_f();
+                    self.mark(top, false);
+                    if done {
+                        return true;
+                    }
+                    continue;
+                }
+                if self.by_to[w] {
+                    // The route would end at w, without f.
+                    self.mark(top, false);
+                    continue;
+                }
+                path.push(w);
+                next.push(0);
+            }
+        }
+        false
+    }
+
+    /// With the route up to `top` (earlier seas marked), whether f is still reachable from `top`
+    /// through open seas and `to` from f: a necessary condition for finishing through f, which
+    /// prunes routes that cannot.
+    fn can_reach_f_then_to(&mut self, top: usize) -> bool {
+        if !self.reaches(top, &|v| v == 0) {
+            return false;
+        }
+        if self.by_to[0] {
+            return true;
+        }
+        let by_to = self.by_to;
+        self.reaches(0, &|v| v != 0 && by_to[v])
+    }
 }
 
 struct Ctx<'a> {

@@ -44,6 +44,28 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let what = args.next().unwrap_or_else(|| "opening".into());
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    // `ring N`, `chain_bounce N`, `support_hold N`, `grid N`: one synthetic board of N units
+    // adjudicated once (built first); `map_ring N`, `map_grid N`: the map built once.
+    if let Some(pattern) = dipsandbox::synth::Pattern::ALL
+        .into_iter()
+        .find(|p| p.name() == what)
+    {
+        let s = dipsandbox::synth::position(pattern, n, 7).expect("synthetic");
+        let mut adj = Adjudicator::new();
+        let out = adj.adjudicate(&s.map, &s.units, &s.orders, &Rules::default());
+        println!("{what} {n}: {} outcomes", out.len());
+        return;
+    }
+    if what == "map_ring" || what == "map_grid" {
+        let m = if what == "map_ring" {
+            dipsandbox::synth::ring_map(n)
+        } else {
+            let w = (n as f64).sqrt().ceil() as usize;
+            dipsandbox::synth::grid_map(w, n.div_ceil(w))
+        };
+        println!("{what} {n}: {:?}", m.map(|m| m.province_count()));
+        return;
+    }
     let map = Map::standard();
     let rules = Rules::default();
     let units: Vec<Unit> = map

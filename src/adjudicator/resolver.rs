@@ -471,8 +471,14 @@ pub(crate) struct SolverBuf {
     fixed: Vec<bool>,
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
-    /// Open decisions after the last propagation, ascending.
+    /// Every decision open after the first propagation, ascending; `open[open_head..]` holds
+    /// every decision still open (and some closed since, skipped as they are met).
     open: Vec<u32>,
+    open_head: usize,
+    /// The PATH decisions, ascending.
+    paths: Vec<u32>,
+    /// Decisions the cycle search indexed (reset after each search).
+    touched: Vec<u32>,
     /// The cycle search's state (reset after each search, entry by entry).
     index: Vec<u32>,
     low: Vec<u32>,
@@ -722,6 +728,10 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         g.queue.extend(0..m as u32);
         g.open.clear();
         g.open.extend(0..m as u32);
+        g.open_head = 0;
+        g.paths.clear();
+        g.paths
+            .extend((0..m as u32).filter(|&id| g.nodes[id as usize].kind == NodeKind::Path));
         g.index.clear();
         g.index.resize(m, u32::MAX);
         g.low.clear();
@@ -1075,12 +1085,15 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
     /// found with an iterative Tarjan search over the open decisions only (roots in ascending
     /// order). Returns the first non-trivial one, sorted, in `comp`.
     ///
-    /// The open decisions are listed after each propagation (the list only shrinks), and the
-    /// search's per-decision state is reset entry by entry, so a call costs time in the number
-    /// of open decisions and their edges, not in the size of the whole graph.
+    /// After a propagation every open decision reads another open one, so the search from the
+    /// first open root ends at a cycle within the part of the graph that root reads: a call
+    /// costs time in what it visits (reset entry by entry afterwards), and the list of open
+    /// decisions is only ever advanced past closed ones, so many cycles on a large board cost
+    /// time linear in the board, not cycles times open decisions.
     fn sink_cycle(&mut self, comp: &mut Vec<u32>) -> bool {
         let g = &mut *self.g;
-        {
+        if g.open.len() == g.nodes.len() && g.open_head == 0 {
+            // First call: from all decisions to the open ones (once).
             let (lo, hi) = (&g.lo, &g.hi);
             g.open.retain(|&id| lo[id as usize] != hi[id as usize]);
         }
@@ -1091,27 +1104,34 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             deps_off,
             deps,
             open,
+            open_head,
             index,
             low,
             on_stack,
             stack,
             call,
+            touched,
             ..
         } = g;
         let is_open = |id: u32| lo[id as usize] != hi[id as usize];
+        while *open_head < open.len() && !is_open(open[*open_head]) {
+            *open_head += 1;
+        }
         let deps_of =
             |id: u32| &deps[deps_off[id as usize] as usize..deps_off[id as usize + 1] as usize];
         let mut counter = 0u32;
         stack.clear();
         call.clear();
+        touched.clear();
         let mut found = false;
-        'roots: for &root in open.iter() {
-            if index[root as usize] != u32::MAX {
+        'roots: for &root in open[*open_head..].iter() {
+            if !is_open(root) || index[root as usize] != u32::MAX {
                 continue;
             }
             call.push((root, 0));
             index[root as usize] = counter;
             low[root as usize] = counter;
+            touched.push(root);
             counter += 1;
             stack.push(root);
             on_stack[root as usize] = true;
@@ -1126,6 +1146,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     if index[w as usize] == u32::MAX {
                         index[w as usize] = counter;
                         low[w as usize] = counter;
+                        touched.push(w);
                         counter += 1;
                         stack.push(w);
                         on_stack[w as usize] = true;
@@ -1157,8 +1178,8 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
             }
         }
-        // Reset what the search touched: only open decisions are ever indexed.
-        for &id in open.iter() {
+        // Reset what the search touched.
+        for &id in touched.iter() {
             index[id as usize] = u32::MAX;
             on_stack[id as usize] = false;
         }
@@ -1256,13 +1277,12 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
                 // The paths that used them: a path the cancellation decides is set by the rule
                 // (and listed as forced); the others are evaluated again.
-                // (Every open decision is in the list of open decisions, ascending.)
                 let paths: Vec<u32> = self
                     .g
-                    .open
+                    .paths
                     .iter()
                     .copied()
-                    .filter(|&id| self.g.nodes[id as usize].kind == NodeKind::Path && self.open(id))
+                    .filter(|&id| self.open(id))
                     .collect();
                 for p in paths {
                     let Iv(lo, hi) = self.eval(p);

@@ -12,6 +12,9 @@ pub struct Locator<'a> {
     text: &'a str,
     file: &'a str,
     cursor: usize,
+    /// When false, [`Locator::seek`] and [`Locator::next_literal`] search nothing (positions
+    /// are then meaningless): for a first pass whose errors are located by a second one.
+    searching: bool,
 }
 
 impl<'a> Locator<'a> {
@@ -21,6 +24,17 @@ impl<'a> Locator<'a> {
             text,
             file,
             cursor: 0,
+            searching: true,
+        }
+    }
+
+    /// A locator that searches nothing: the cursor stays at the start, so positions it gives
+    /// are wrong. For a fast first pass over input that is usually valid, whose errors are
+    /// located by running the pass again with [`Locator::new`].
+    pub fn quiet(text: &'a str, file: &'a str) -> Self {
+        Locator {
+            searching: false,
+            ..Locator::new(text, file)
         }
     }
 
@@ -51,6 +65,9 @@ impl<'a> Locator<'a> {
     /// Moves the cursor to just after the first `anchor` at or after the cursor; returns whether
     /// it was found (the cursor stays put otherwise).
     pub fn seek(&mut self, anchor: &str) -> bool {
+        if !self.searching {
+            return true;
+        }
         match self.text[self.cursor..].find(anchor) {
             Some(i) => {
                 self.cursor += i + anchor.len();
@@ -63,6 +80,9 @@ impl<'a> Locator<'a> {
     /// Byte offset of the next string literal whose content is exactly `content`, at or after the
     /// cursor; the cursor moves past it. Falls back to the cursor when not found.
     pub fn next_literal(&mut self, content: &str) -> usize {
+        if !self.searching {
+            return self.cursor;
+        }
         let quoted = format!("\"{content}\"");
         match self.text[self.cursor..].find(&quoted) {
             Some(i) => {

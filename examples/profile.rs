@@ -5,7 +5,10 @@
 //! Workloads: `opening` (the Spring 1901 opening in a reused [`Adjudicator`]), `opening_fn`
 //! (`adjudicate_movement`, words and graph), `parse` (the opening's 22 orders parsed), `datc`
 //! (every DATC movement case in a reused workspace), `load` (every DATC scenario file's text
-//! loaded), `traced` (the DATC cases traced).
+//! loaded), `traced` (the DATC cases traced); `opening_text` (the opening's orders parsed, then
+//! the workspace); and the `diplomacy` crate 0.2.0 (a dev-dependency) on the same opening:
+//! `theirs_opening` (its orders cloned, then adjudicated) and `theirs_opening_text` (parsed,
+//! then adjudicated), for instruction counts that compare the two whatever the load.
 
 use dipsandbox::adjudicator::trace::Recorder;
 use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement};
@@ -119,11 +122,72 @@ fn main() {
                 .collect()
         })
         .collect();
+    let their_units: Vec<String> = units
+        .iter()
+        .map(|u| {
+            let loc = map.location(u.loc);
+            let mut place = map.province(loc.province).abbr.clone();
+            if let Some(c) = loc.coast {
+                place.push_str(&format!("({})", c.abbr()));
+            }
+            let nation: String = map.power(u.power).name.chars().take(3).collect();
+            format!("{}: {} {place}", nation.to_uppercase(), u.kind.letter())
+        })
+        .collect();
+    // The same orders in the crate's notation (as benches/compare.rs writes them).
+    let their_text: Vec<String> = OPENING
+        .iter()
+        .map(|(p, t)| {
+            let nation: String = p.chars().take(3).collect();
+            let mut words: Vec<String> = Vec::new();
+            for w in t.split(' ') {
+                words.push(match w {
+                    "A" | "F" => w.to_string(),
+                    "-" => "->".to_string(),
+                    "S" => "supports".to_string(),
+                    "H" => "holds".to_string(),
+                    "Stp/sc" => "stp(sc)".to_string(),
+                    w => w.to_lowercase(),
+                });
+            }
+            format!("{}: {}", nation.to_uppercase(), words.join(" "))
+        })
+        .collect();
+    let their_positions: Vec<diplomacy::UnitPosition<'static, diplomacy::geo::RegionKey>> =
+        their_units
+            .iter()
+            .map(|u| u.parse().expect("unit"))
+            .collect();
+    let their_orders: Vec<diplomacy::judge::MappedMainOrder> = their_text
+        .iter()
+        .map(|t| t.parse().expect("order"))
+        .collect();
+    let theirs = |orders: Vec<diplomacy::judge::MappedMainOrder>| {
+        diplomacy::judge::Submission::new(diplomacy::geo::standard_map(), &their_positions, orders)
+            .adjudicate(diplomacy::judge::Rulebook::default())
+            .all_orders_with_outcomes()
+            .count()
+    };
     let mut adj = Adjudicator::new();
+    let mut buf: Vec<(PowerId, Order)> = Vec::new();
     let mut total = 0usize;
     for _ in 0..n {
         total += match what.as_str() {
             "opening" => adj.adjudicate(&map, &units, &orders, &rules).len(),
+            "opening_text" => {
+                buf.clear();
+                buf.extend(
+                    OPENING
+                        .iter()
+                        .zip(&powers)
+                        .filter_map(|((_, t), p)| parse_order(&map, t).ok().map(|o| (*p, o))),
+                );
+                adj.adjudicate(&map, &units, &buf, &rules).len()
+            }
+            "theirs_opening" => theirs(their_orders.clone()),
+            "theirs_opening_text" => {
+                theirs(their_text.iter().filter_map(|t| t.parse().ok()).collect())
+            }
             "opening_fn" => adjudicate_movement(&map, &units, &orders, &rules)
                 .outcomes
                 .len(),

@@ -105,6 +105,9 @@ struct Tok<'s> {
 
 /// Splits an order into tokens without copying: each token is a slice of `s`.
 fn tokenize(s: &str) -> Vec<Tok<'_>> {
+    if s.is_ascii() {
+        return tokenize_ascii(s);
+    }
     let mut toks = Vec::with_capacity(12);
     // (byte offset, char) pairs, walked with a character count for the columns.
     let mut it = s.char_indices().peekable();
@@ -166,6 +169,55 @@ fn tokenize(s: &str) -> Vec<Tok<'_>> {
     toks
 }
 
+/// [`tokenize`] for ASCII text: the same tokens, found by bytes (a column is a byte offset
+/// plus one).
+fn tokenize_ascii(s: &str) -> Vec<Tok<'_>> {
+    let b = s.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'\'' || c == b'_';
+    let mut toks = Vec::with_capacity(12);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        // (char::is_whitespace also counts the vertical tab.)
+        if c.is_ascii_whitespace() || c == 0x0B || c == b',' || c == b';' {
+            i += 1;
+            continue;
+        }
+        if (c == b'-' || c == b'=') && b.get(i + 1) == Some(&b'>') {
+            toks.push(Tok {
+                text: "->",
+                col: i + 1,
+            });
+            i += 2;
+            continue;
+        }
+        if !word(c) {
+            toks.push(Tok {
+                text: &s[i..i + 1],
+                col: i + 1,
+            });
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < b.len() {
+            if word(b[i])
+                || (b[i] == b'-' && b.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric()))
+            {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        toks.push(Tok {
+            text: &s[start..i],
+            col: start + 1,
+        });
+    }
+    toks
+}
+
 fn is_kw(t: &Tok<'_>, kws: &[&str]) -> bool {
     // A trailing full stop ("A Paris Holds.") does not change the word.
     let text = t
@@ -202,7 +254,11 @@ impl<'m, 's> Parser<'m, 's> {
             map,
             toks: tokenize(text),
             pos: 0,
-            end_col: text.chars().count() + 1,
+            end_col: if text.is_ascii() {
+                text.len()
+            } else {
+                text.chars().count()
+            } + 1,
             key: String::with_capacity(32),
         }
     }

@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement};
+use dipsandbox::map::{Map, ProvinceSpec};
 use dipsandbox::rules::Rules;
-use dipsandbox::synth::{Pattern, Synthetic, grid_map, position, ring_map};
+use dipsandbox::synth::{POWERS, Pattern, Synthetic, grid_provinces, position, ring_provinces};
 
 /// The system allocator, counting the bytes in use and their peak.
 struct Counting;
@@ -182,25 +183,31 @@ fn bench_scale(c: &mut Criterion) {
         }
         rows.push((pattern.name().to_string(), row));
     }
-    // Map building (validation included), rings and grids.
-    for (name, build) in [
-        (
-            "map_ring",
-            Box::new(|n: usize| ring_map(n).map(|m| m.province_count()))
-                as Box<dyn Fn(usize) -> Result<usize, _>>,
-        ),
-        (
-            "map_grid",
-            Box::new(|n: usize| {
-                let w = (n as f64).sqrt().ceil() as usize;
-                grid_map(w, n.div_ceil(w)).map(|m| m.province_count())
-            }),
-        ),
-    ] {
+    // Map loading (`Map::from_lists`: names indexed, borders resolved and checked from both
+    // sides), rings and grids; the lists are made outside the timing.
+    let lists = |name: &str, n: usize| -> Vec<ProvinceSpec> {
+        if name == "map_ring" {
+            ring_provinces(n)
+        } else {
+            let w = (n as f64).sqrt().ceil() as usize;
+            grid_provinces(w, n.div_ceil(w))
+        }
+    };
+    for name in ["map_ring", "map_grid"] {
         let mut row = Vec::new();
         for &n in &sizes {
             let runs = if n >= 1_000_000 { 2 } else { 4 };
-            let (t, m) = best(runs, || build(n).expect("map"));
+            let (mut t, mut m) = (Duration::MAX, usize::MAX);
+            for _ in 0..runs {
+                let specs = lists(name, n);
+                let expect = specs.len();
+                let (dt, dm, map) = measured(|| Map::from_lists(name, name, &POWERS, specs));
+                let map = map.expect("map");
+                assert_eq!(map.province_count(), expect);
+                drop(map);
+                t = t.min(dt);
+                m = m.min(dm);
+            }
             let per = t.as_secs_f64() * 1e9 / n as f64;
             let mem = m as f64 / n as f64;
             println!(

@@ -60,12 +60,14 @@ fn main() {
         return;
     }
     if what == "map_ring" || what == "map_grid" {
-        let m = if what == "map_ring" {
-            dipsandbox::synth::ring_map(n)
+        // The lists first, then the map loaded from them (`Map::from_lists`, to profile alone).
+        let specs = if what == "map_ring" {
+            dipsandbox::synth::ring_provinces(n)
         } else {
             let w = (n as f64).sqrt().ceil() as usize;
-            dipsandbox::synth::grid_map(w, n.div_ceil(w))
+            dipsandbox::synth::grid_provinces(w, n.div_ceil(w))
         };
+        let m = Map::from_lists(&what, &what, &dipsandbox::synth::POWERS, specs);
         println!("{what} {n}: {:?}", m.map(|m| m.province_count()));
         return;
     }

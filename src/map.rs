@@ -678,15 +678,19 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     }
 
     let mut provinces = Vec::with_capacity(raw.provinces.len());
-    let mut locations = Vec::new();
-    let mut names: Names<ProvinceId> = Names::default();
+    let mut locations = Vec::with_capacity(location_count);
+    // Sized once for every name, so that a big map's index is never rebuilt as it grows.
+    let name_count: usize = raw.provinces.iter().map(|p| 2 + p.aliases.len()).sum();
+    let mut names: Names<ProvinceId> =
+        Names::with_capacity_and_hasher(name_count, Default::default());
 
     // Pass 1: provinces, names and locations.
     for (i, rp) in raw.provinces.iter().enumerate() {
         let id = ProvinceId(i as u32);
         // The province's own `abbr: "…"` value.
-        let anchor = format!("abbr: \"{}\"", rp.abbr);
-        let pos = || loc.find_after(&anchor, "provinces").shifted(6);
+        // (Built only for an error.)
+        let anchor = || format!("abbr: \"{}\"", rp.abbr);
+        let pos = || loc.find_after(&anchor(), "provinces").shifted(6);
         if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
             return Err(err(
                 pos(),
@@ -706,7 +710,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             {
                 let other_abbr = &raw.provinces[other.0 as usize].abbr;
                 return Err(err(
-                    loc.find_after(&format!("\"{n}\""), &anchor),
+                    loc.find_after(&format!("\"{n}\""), &anchor()),
                     format!(
                         "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
                         rp.abbr
@@ -784,12 +788,19 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         });
     }
 
+    // Border names are folded into one reused buffer (no string per border).
+    let key = std::cell::RefCell::new(String::new());
     let resolve_loc = |s: &str| -> Option<LocId> {
         let (p, c) = match s.split_once('/') {
             Some((p, c)) => (p, Some(c)),
             None => (s, None),
         };
-        let pid = *names.get(&normalize_name(p))?;
+        let pid = {
+            let mut k = key.borrow_mut();
+            k.clear();
+            normalize_into(p, &mut k);
+            *names.get(k.as_str())?
+        };
         let prov = &provinces[pid.0 as usize];
         match c {
             None => Some(prov.main),
@@ -1024,7 +1035,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let mut prefixes: HashSet<String, BuildHasherDefault<NameHasher>> = HashSet::default();
     for key in names.keys() {
         for (i, b) in key.bytes().enumerate() {
-            if b == b' ' {
+            if b == b' ' && !prefixes.contains(&key[..=i]) {
                 prefixes.insert(key[..=i].to_string());
             }
         }

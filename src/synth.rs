@@ -70,7 +70,8 @@ pub struct Synthetic {
     pub orders: Vec<(PowerId, Order)>,
 }
 
-const POWERS: [(&str, &str); 7] = [
+/// The seven powers of every synthetic map (name, adjective).
+pub const POWERS: [(&str, &str); 7] = [
     ("Alpha", "Alphan"),
     ("Beta", "Betan"),
     ("Gamma", "Gamman"),
@@ -94,21 +95,35 @@ fn inland(i: usize, army: Vec<String>) -> ProvinceSpec {
 /// A ring of `n` inland provinces `p0`..`p{n-1}`, each bordering the one before and the one
 /// after (n ≥ 3), with seven powers.
 pub fn ring_map(n: usize) -> Result<Map, MapError> {
+    Map::from_lists("ring", "Synthetic ring", &POWERS, ring_provinces(n))
+}
+
+/// The provinces of [`ring_map`], as lists (for timing [`Map::from_lists`] alone).
+pub fn ring_provinces(n: usize) -> Vec<ProvinceSpec> {
     let n = n.max(3);
-    let provinces = (0..n)
+    (0..n)
         .map(|i| {
             inland(
                 i,
                 vec![format!("p{}", (i + n - 1) % n), format!("p{}", (i + 1) % n)],
             )
         })
-        .collect();
-    Map::from_lists("ring", "Synthetic ring", &POWERS, provinces)
+        .collect()
 }
 
 /// A grid of `width` × `height` inland provinces (`p{y*width+x}`), each bordering its up to
 /// eight neighbours, with seven powers.
 pub fn grid_map(width: usize, height: usize) -> Result<Map, MapError> {
+    Map::from_lists(
+        "grid",
+        "Synthetic grid",
+        &POWERS,
+        grid_provinces(width, height),
+    )
+}
+
+/// The provinces of [`grid_map`], as lists (for timing [`Map::from_lists`] alone).
+pub fn grid_provinces(width: usize, height: usize) -> Vec<ProvinceSpec> {
     let (w, h) = (width.max(1), height.max(1));
     let mut provinces = Vec::with_capacity(w * h);
     for y in 0..h {
@@ -122,7 +137,7 @@ pub fn grid_map(width: usize, height: usize) -> Result<Map, MapError> {
             provinces.push(inland(y * w + x, army));
         }
     }
-    Map::from_lists("grid", "Synthetic grid", &POWERS, provinces)
+    provinces
 }
 
 const NEIGHBOURS: [(isize, isize); 8] = [

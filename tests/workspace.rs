@@ -107,7 +107,10 @@ fn synthetic_patterns_have_their_expected_results() {
     for n in [3, 10, 1000] {
         let ring = position(Pattern::Ring, n, 0).unwrap();
         let out = adj.adjudicate(&ring.map, &ring.units, &ring.orders, &rules);
-        assert!(out.iter().all(|o| o.verdict == Verdict::Succeeds), "ring {n}");
+        assert!(
+            out.iter().all(|o| o.verdict == Verdict::Succeeds),
+            "ring {n}"
+        );
         assert!(adj.backup_applied(), "the ring is circular movement");
 
         let chain = position(Pattern::ChainBounce, n, 0).unwrap();
@@ -118,7 +121,10 @@ fn synthetic_patterns_have_their_expected_results() {
 
         let hold = position(Pattern::SupportHold, n, 0).unwrap();
         let out = adj.adjudicate(&hold.map, &hold.units, &hold.orders, &rules);
-        assert!(out.iter().all(|o| o.verdict == Verdict::Succeeds), "hold {n}");
+        assert!(
+            out.iter().all(|o| o.verdict == Verdict::Succeeds),
+            "hold {n}"
+        );
     }
 }
 

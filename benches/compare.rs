@@ -19,7 +19,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use diplomacy::UnitPosition;
 use diplomacy::geo::{RegionKey, standard_map};
 use diplomacy::judge::{MappedMainOrder, Rulebook, Submission};
-use dipsandbox::adjudicator::adjudicate_movement;
+use dipsandbox::adjudicator::trace::{NoTrace, Recorder};
+use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement, adjudicate_movement_traced};
 use dipsandbox::board::{PhaseKind, Unit};
 use dipsandbox::map::{Map, PowerId, UnitKind};
 use dipsandbox::menu::movement_orders;
@@ -260,7 +261,33 @@ fn midgame(map: &Map, seed: u64) -> Option<Case> {
     case(map, units, orders)
 }
 
+/// The DATC movement scenario files both programs can express: each file's text and its case.
+fn datc_files(map: &Map) -> Vec<(String, Case)> {
+    let mut files: Vec<_> = std::fs::read_dir("scenarios/datc")
+        .expect("scenarios/datc")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(f).ok()?;
+            let s = Scenario::from_ron(&text, &f.display().to_string()).ok()?;
+            if s.phase.kind != PhaseKind::Movement || s.map.name != "standard" {
+                return None;
+            }
+            let orders = s
+                .orders
+                .iter()
+                .map(|e| (e.power, e.order.clone()))
+                .collect();
+            Some((text, case(map, s.units.clone(), orders)?))
+        })
+        .collect()
+}
+
 /// The DATC movement scenarios both programs can express.
+#[allow(dead_code)]
 fn datc(map: &Map) -> Vec<Case> {
     let mut files: Vec<_> = std::fs::read_dir("scenarios/datc")
         .expect("scenarios/datc")
@@ -286,6 +313,46 @@ fn ours(map: &Map, c: &Case, rules: &Rules) -> usize {
     adjudicate_movement(map, &c.units, &c.orders, rules)
         .outcomes
         .len()
+}
+
+/// The reusable workspace: typed outcomes, no words.
+fn ws(adj: &mut Adjudicator, map: &Map, c: &Case, rules: &Rules) -> usize {
+    adj.adjudicate(map, &c.units, &c.orders, rules).len()
+}
+
+/// The workspace, traced.
+fn ws_traced(adj: &mut Adjudicator, map: &Map, c: &Case, rules: &Rules) -> usize {
+    adj.adjudicate_with(map, &c.units, &c.orders, rules, Recorder::default())
+        .events
+        .len()
+}
+
+/// Order text parsed, then the workspace.
+fn ws_from_text(
+    adj: &mut Adjudicator,
+    map: &Map,
+    c: &Case,
+    rules: &Rules,
+    buf: &mut Vec<(PowerId, Order)>,
+) -> usize {
+    buf.clear();
+    buf.extend(
+        c.text
+            .iter()
+            .filter_map(|(p, t)| parse_order(map, t).ok().map(|o| (*p, o))),
+    );
+    adj.adjudicate(map, &c.units, buf, rules).len()
+}
+
+/// The scenario file's text loaded (parsed, names looked up, validated), then the workspace.
+fn ws_from_scenario(adj: &mut Adjudicator, text: &str) -> usize {
+    let s = Scenario::from_ron(text, "case.ron").expect("loads");
+    let orders: Vec<(PowerId, Order)> = s
+        .orders
+        .iter()
+        .map(|e| (e.power, e.order.clone()))
+        .collect();
+    adj.adjudicate(&s.map, &s.units, &orders, &s.rules).len()
 }
 
 fn ours_from_text(map: &Map, c: &Case, rules: &Rules) -> usize {
@@ -327,7 +394,20 @@ fn bench(c: &mut Criterion) {
     let rules = Rules::default();
     let open = opening(&map);
     let mids: Vec<Case> = (0..50).filter_map(|s| midgame(&map, s)).collect();
-    let cases = datc(&map);
+    let files = datc_files(&map);
+    let cases: Vec<Case> = files
+        .iter()
+        .map(|(_, c)| Case {
+            units: c.units.clone(),
+            orders: c.orders.clone(),
+            text: c.text.clone(),
+            their_units: c.their_units.clone(),
+            their_orders: c.their_orders.clone(),
+            their_text: c.their_text.clone(),
+        })
+        .collect();
+    let mut adj = Adjudicator::new();
+    let mut buf: Vec<(PowerId, Order)> = Vec::new();
     assert!(mids.len() >= 40, "{} mid-game positions", mids.len());
     assert!(cases.len() >= 100, "{} DATC cases", cases.len());
 
@@ -344,6 +424,20 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("dipsandbox_from_text", |b| {
         b.iter(|| ours_from_text(black_box(&map), black_box(&open), &rules))
+    });
+    g.bench_function("dipsandbox_workspace", |b| {
+        b.iter(|| ws(&mut adj, black_box(&map), black_box(&open), &rules))
+    });
+    g.bench_function("dipsandbox_workspace_from_text", |b| {
+        b.iter(|| {
+            ws_from_text(
+                &mut adj,
+                black_box(&map),
+                black_box(&open),
+                &rules,
+                &mut buf,
+            )
+        })
     });
     g.bench_function("diplomacy_from_text", |b| {
         b.iter(|| theirs_from_text(black_box(&open)))
@@ -376,6 +470,30 @@ fn bench(c: &mut Criterion) {
     g.bench_function("dipsandbox", |b| {
         b.iter(|| cases.iter().map(|m| ours(&map, m, &rules)).sum::<usize>())
     });
+    g.bench_function("dipsandbox_workspace", |b| {
+        b.iter(|| {
+            cases
+                .iter()
+                .map(|m| ws(&mut adj, &map, m, &rules))
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("dipsandbox_workspace_traced", |b| {
+        b.iter(|| {
+            cases
+                .iter()
+                .map(|m| ws_traced(&mut adj, &map, m, &rules))
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("dipsandbox_scenario_load", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|(t, _)| Scenario::from_ron(t, "case.ron").map_or(0, |s| s.units.len()))
+                .sum::<usize>()
+        })
+    });
     g.bench_function("diplomacy", |b| {
         b.iter_batched(
             || {
@@ -401,62 +519,143 @@ fn bench(c: &mut Criterion) {
     let clone_open = mean(|| {
         black_box(open.their_orders.clone());
     });
+    let clone_cases = mean(|| {
+        black_box(
+            cases
+                .iter()
+                .map(|m| m.their_orders.clone())
+                .collect::<Vec<_>>(),
+        );
+    }) / cases.len() as u32;
+    let clone_mids = mean(|| {
+        black_box(
+            mids.iter()
+                .map(|m| m.their_orders.clone())
+                .collect::<Vec<_>>(),
+        );
+    }) / mids.len() as u32;
+    let k = cases.len() as u32;
+    let theirs_open = mean(|| {
+        black_box(theirs(&open, open.their_orders.clone()));
+    })
+    .saturating_sub(clone_open);
+    let theirs_open_text = mean(|| {
+        black_box(theirs_from_text(&open));
+    });
+    let theirs_mid = (mean(|| {
+        black_box(
+            mids.iter()
+                .map(|m| theirs(m, m.their_orders.clone()))
+                .sum::<usize>(),
+        );
+    }) / mids.len() as u32)
+        .saturating_sub(clone_mids);
+    let theirs_case = (mean(|| {
+        black_box(
+            cases
+                .iter()
+                .map(|m| theirs(m, m.their_orders.clone()))
+                .sum::<usize>(),
+        );
+    }) / k)
+        .saturating_sub(clone_cases);
+    let theirs_case_text = mean(|| {
+        black_box(cases.iter().map(theirs_from_text).sum::<usize>());
+    }) / k;
     let rows = [
         (
-            "opening (adjudicate)",
+            "opening: adjudicate (workspace, typed)",
+            mean(|| {
+                black_box(ws(&mut adj, &map, &open, &rules));
+            }),
+            theirs_open,
+        ),
+        (
+            "opening: adjudicate (function, words)",
             mean(|| {
                 black_box(ours(&map, &open, &rules));
             }),
-            mean(|| {
-                black_box(theirs(&open, open.their_orders.clone()));
-            })
-            .saturating_sub(clone_open),
+            theirs_open,
         ),
         (
-            "opening (end to end from text)",
+            "opening: end to end from text (workspace)",
+            mean(|| {
+                black_box(ws_from_text(&mut adj, &map, &open, &rules, &mut buf));
+            }),
+            theirs_open_text,
+        ),
+        (
+            "opening: end to end from text (function)",
             mean(|| {
                 black_box(ours_from_text(&map, &open, &rules));
             }),
-            mean(|| {
-                black_box(theirs_from_text(&open));
-            }),
+            theirs_open_text,
         ),
         (
-            "34-unit mid-game (per position)",
-            mean(|| {
-                black_box(mids.iter().map(|m| ours(&map, m, &rules)).sum::<usize>());
-            }) / mids.len() as u32,
+            "34-unit mid-game (workspace, per position)",
             mean(|| {
                 black_box(
                     mids.iter()
-                        .map(|m| theirs(m, m.their_orders.clone()))
+                        .map(|m| ws(&mut adj, &map, m, &rules))
                         .sum::<usize>(),
                 );
             }) / mids.len() as u32,
+            theirs_mid,
         ),
         (
-            "DATC case (per case)",
-            mean(|| {
-                black_box(cases.iter().map(|m| ours(&map, m, &rules)).sum::<usize>());
-            }) / cases.len() as u32,
+            "DATC case (workspace, per case)",
             mean(|| {
                 black_box(
                     cases
                         .iter()
-                        .map(|m| theirs(m, m.their_orders.clone()))
+                        .map(|m| ws(&mut adj, &map, m, &rules))
                         .sum::<usize>(),
                 );
-            }) / cases.len() as u32,
+            }) / k,
+            theirs_case,
+        ),
+        (
+            "DATC case (function, words, per case)",
+            mean(|| {
+                black_box(cases.iter().map(|m| ours(&map, m, &rules)).sum::<usize>());
+            }) / k,
+            theirs_case,
+        ),
+        (
+            "DATC case from text (workspace)",
+            mean(|| {
+                black_box(
+                    cases
+                        .iter()
+                        .map(|m| ws_from_text(&mut adj, &map, m, &rules, &mut buf))
+                        .sum::<usize>(),
+                );
+            }) / k,
+            theirs_case_text,
+        ),
+        (
+            "DATC case from its scenario file",
+            mean(|| {
+                black_box(
+                    files
+                        .iter()
+                        .map(|(t, _)| ws_from_scenario(&mut adj, t))
+                        .sum::<usize>(),
+                );
+            }) / k,
+            theirs_case_text,
         ),
     ];
-    println!("\ndipsandbox vs diplomacy 0.2.0 (same process, same positions):");
     println!(
-        "  {:<34} {:>12} {:>12} {:>8}",
+        "\ndipsandbox vs diplomacy 0.2.0 (same process, same positions; ratio = theirs / ours):"
+    );
+    println!(
+        "  {:<44} {:>11} {:>11} {:>8}",
         "", "dipsandbox", "diplomacy", "ratio"
     );
     for (name, a, b) in rows {
         println!(
-            "  {name:<34} {:>10.2}µs {:>10.2}µs {:>7.1}×",
+            "  {name:<44} {:>9.2}µs {:>9.2}µs {:>7.1}×",
             a.as_secs_f64() * 1e6,
             b.as_secs_f64() * 1e6,
             b.as_secs_f64() / a.as_secs_f64().max(1e-12)
@@ -466,6 +665,85 @@ fn bench(c: &mut Criterion) {
         "  ({} mid-game positions, {} DATC movement cases)",
         mids.len(),
         cases.len()
+    );
+
+    // dipsandbox alone: loading a scenario against adjudicating it, tracing on against off.
+    let load = mean(|| {
+        black_box(
+            files
+                .iter()
+                .map(|(t, _)| Scenario::from_ron(t, "case.ron").map_or(0, |s| s.units.len()))
+                .sum::<usize>(),
+        );
+    }) / k;
+    let adjudicate_ws = mean(|| {
+        black_box(
+            cases
+                .iter()
+                .map(|m| ws(&mut adj, &map, m, &rules))
+                .sum::<usize>(),
+        );
+    }) / k;
+    let adjudicate_fn = mean(|| {
+        black_box(cases.iter().map(|m| ours(&map, m, &rules)).sum::<usize>());
+    }) / k;
+    let traced_ws = mean(|| {
+        black_box(
+            cases
+                .iter()
+                .map(|m| ws_traced(&mut adj, &map, m, &rules))
+                .sum::<usize>(),
+        );
+    }) / k;
+    let untraced_ws = mean(|| {
+        black_box(
+            cases
+                .iter()
+                .map(|m| {
+                    adj.adjudicate_with(&map, &m.units, &m.orders, &rules, NoTrace);
+                    adj.outcomes().len()
+                })
+                .sum::<usize>(),
+        );
+    }) / k;
+    let traced_fn = mean(|| {
+        black_box(
+            cases
+                .iter()
+                .map(|m| {
+                    adjudicate_movement_traced(&map, &m.units, &m.orders, &rules)
+                        .outcomes
+                        .len()
+                })
+                .sum::<usize>(),
+        );
+    }) / k;
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64().max(1e-12);
+    println!("\ndipsandbox alone, per DATC movement case:");
+    println!(
+        "  load the scenario file (text in memory)     {:>9.2}µs",
+        us(load)
+    );
+    println!(
+        "  adjudicate (workspace, typed)               {:>9.2}µs   load / adjudicate {:>5.2}× (target ≤ 1)",
+        us(adjudicate_ws),
+        ratio(load, adjudicate_ws)
+    );
+    println!(
+        "  adjudicate (function, words, graph)         {:>9.2}µs   load / adjudicate {:>5.2}×",
+        us(adjudicate_fn),
+        ratio(load, adjudicate_fn)
+    );
+    println!(
+        "  traced (workspace)                          {:>9.2}µs   on / off {:>5.2}× (target ≤ 2)",
+        us(traced_ws),
+        ratio(traced_ws, untraced_ws)
+    );
+    println!(
+        "  traced (function)                           {:>9.2}µs   on / off {:>5.2}×",
+        us(traced_fn),
+        ratio(traced_fn, adjudicate_fn)
     );
 }
 

@@ -68,6 +68,19 @@ impl MapArt {
                 ),
             ));
         }
+        // Cells hold a province index in 16 bits (NONE is the border): checked before any
+        // index is stored, so a bigger map is refused rather than wrapped.
+        if anchors.len() >= NONE as usize {
+            return Err(err(
+                None,
+                None,
+                format!(
+                    "a map with art has at most {} provinces; this one has {}",
+                    NONE - 1,
+                    anchors.len()
+                ),
+            ));
+        }
         let lines: Vec<String> = lines.into_iter().map(|l| format!("{l:<width$}")).collect();
         let blank = |x: usize, y: usize| lines[y].as_bytes()[x] == b' ';
         let mut cell = vec![NONE; width * height];
@@ -184,7 +197,7 @@ impl MapArt {
             return None;
         }
         let c = self.cell[y as usize * self.width as usize + x as usize];
-        (c != NONE).then_some(ProvinceId(c))
+        (c != NONE).then_some(ProvinceId(u32::from(c)))
     }
 
     /// The cells of a province's region.
@@ -193,7 +206,7 @@ impl MapArt {
         self.cell
             .iter()
             .enumerate()
-            .filter(move |(_, c)| **c == p.0)
+            .filter(move |(_, c)| u32::from(**c) == p.0)
             .map(move |(k, _)| ((k % w) as u16, (k / w) as u16))
     }
 
@@ -224,6 +237,6 @@ impl MapArt {
                 best = Some((score, i));
             }
         }
-        best.map(|(_, i)| ProvinceId(i as u16))
+        best.map(|(_, i)| ProvinceId(i as u32))
     }
 }

@@ -640,7 +640,7 @@ pub fn export_case(s: &Scenario, name: &str, positions: &[Unit], dislodged: &[Un
         let _ = writeln!(out, "PRESTATE_SUPPLYCENTER_OWNERS");
         for (i, o) in owners.iter().enumerate() {
             if let Some(p) = o {
-                let prov = map.province(ProvinceId(i as u16));
+                let prov = map.province(ProvinceId(i as u32));
                 let _ = writeln!(out, "\t{}: A {}", map.power(*p).name, prov.abbr);
             }
         }

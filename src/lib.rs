@@ -26,6 +26,7 @@
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
+//! - [`synth`]: synthetic ring and grid boards of any size, for measuring scale.
 //! - [`error`], [`source`]: errors with file, line and column.
 //! - [`tui`]: the terminal UI: board, orders, decision stepper, rules and compare.
 //!
@@ -53,5 +54,6 @@ pub mod report;
 pub mod rules;
 pub mod scenario;
 pub mod source;
+pub mod synth;
 pub mod tui;
 pub mod turn;

@@ -4,8 +4,9 @@
 //! powers are small integer ids, and adjacency is stored as per-id lists, so the adjudicator's hot
 //! paths never touch strings. Names are only used when parsing and printing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Deserialize;
 
@@ -15,11 +16,11 @@ use crate::source::Locator;
 
 /// Index of a province in [`Map::provinces`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ProvinceId(pub u16);
+pub struct ProvinceId(pub u32);
 
 /// Index of a location in [`Map::locations`]: a province as a whole, or one coast of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct LocId(pub u16);
+pub struct LocId(pub u32);
 
 /// Index of a power in [`Map::powers`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,14 +97,27 @@ impl Coast {
 
     /// Parses `nc`, `north`, `north coast`, `n` (any case).
     pub fn parse(s: &str) -> Option<Coast> {
-        let s = s.trim().to_ascii_lowercase();
-        let s = s.strip_suffix(" coast").unwrap_or(&s).trim();
-        match s {
-            "nc" | "n" | "north" | "ncs" => Some(Coast::North),
-            "sc" | "s" | "south" | "scs" => Some(Coast::South),
-            "ec" | "e" | "east" | "ecs" => Some(Coast::East),
-            "wc" | "w" | "west" | "wcs" => Some(Coast::West),
-            _ => None,
+        // Compared without case and without building a lower-case copy.
+        let s = s.trim();
+        let s = match s
+            .len()
+            .checked_sub(6)
+            .and_then(|k| s.get(k..).map(|t| (k, t)))
+        {
+            Some((k, tail)) if tail.eq_ignore_ascii_case(" coast") => s[..k].trim(),
+            _ => s,
+        };
+        let is = |words: &[&str]| words.iter().any(|w| s.eq_ignore_ascii_case(w));
+        if is(&["nc", "n", "north", "ncs"]) {
+            Some(Coast::North)
+        } else if is(&["sc", "s", "south", "scs"]) {
+            Some(Coast::South)
+        } else if is(&["ec", "e", "east", "ecs"]) {
+            Some(Coast::East)
+        } else if is(&["wc", "w", "west", "wcs"]) {
+            Some(Coast::West)
+        } else {
+            None
         }
     }
 }
@@ -189,10 +203,51 @@ pub struct Map {
     pub locations: Vec<Location>,
     army_adj: Vec<Vec<ProvinceId>>,
     fleet_adj: Vec<Vec<LocId>>,
-    names: HashMap<String, ProvinceId>,
-    power_names: HashMap<String, PowerId>,
+    names: Names<ProvinceId>,
+    /// Every normalized name's prefixes that end at a space (`"gulf "`, `"gulf of "`): the
+    /// index that tells the order parser a word starts a longer name.
+    prefixes: HashSet<String, BuildHasherDefault<NameHasher>>,
+    power_names: Names<PowerId>,
     art: Option<MapArt>,
 }
+
+/// A map from normalized names, hashed with [`NameHasher`].
+type Names<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+
+/// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
+/// hash over 8-byte words; names come from the map file, not from an adversary).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The most provinces a map may have (ids are 32-bit; the limit leaves room for the
+/// adjudicator's per-unit decision ids, up to eight per unit, in 32 bits too).
+pub const MAX_PROVINCES: usize = 1 << 26;
+
+/// The most locations (provinces plus the coasts of multi-coast provinces) a map may have.
+pub const MAX_LOCATIONS: usize = 1 << 27;
+
+/// The most powers a map may have (power ids are 8-bit).
+pub const MAX_POWERS: usize = 250;
 
 /// The standard map's RON source, compiled into the binary.
 pub const STANDARD_RON: &str = include_str!("../maps/standard.ron");
@@ -225,7 +280,10 @@ impl Map {
         static STANDARD: std::sync::OnceLock<std::sync::Arc<Map>> = std::sync::OnceLock::new();
         STANDARD
             .get_or_init(|| {
-                // The data is checked by the test suite; failing here is a build defect, not user input.
+                // Audited exception to `clippy::expect_used`: the map is compiled in and checked
+                // by the test suite (tests/map.rs), so failing here is a build defect, never
+                // something a user's input can cause.
+                #[allow(clippy::expect_used)]
                 std::sync::Arc::new(
                     Map::from_ron(STANDARD_RON, "maps/standard.ron")
                         .expect("built-in standard map is valid"),
@@ -298,7 +356,7 @@ impl Map {
 
     /// All province ids.
     pub fn province_ids(&self) -> impl Iterator<Item = ProvinceId> + '_ {
-        (0..self.provinces.len()).map(|i| ProvinceId(i as u16))
+        (0..self.provinces.len()).map(|i| ProvinceId(i as u32))
     }
 
     /// All power ids.
@@ -364,6 +422,23 @@ impl Map {
         self.names.get(&normalize_name(name)).copied()
     }
 
+    /// Looks a province up by a name already normalized ([`normalize_into`]): no string is
+    /// built.
+    pub fn find_province_normalized(&self, key: &str) -> Option<ProvinceId> {
+        self.names.get(key).copied()
+    }
+
+    /// Looks a power up by a name already normalized ([`normalize_into`]).
+    pub fn find_power_normalized(&self, key: &str) -> Option<PowerId> {
+        self.power_names.get(key).copied()
+    }
+
+    /// Whether some province name starts with `prefix`, a normalized name followed by a space
+    /// (`"gulf of "`): one look-up in a prebuilt index.
+    pub fn is_name_prefix_normalized(&self, prefix: &str) -> bool {
+        self.prefixes.contains(prefix)
+    }
+
     /// Looks a power up by name, adjective or alias (any case).
     pub fn find_power(&self, name: &str) -> Option<PowerId> {
         self.power_names.get(&normalize_name(name)).copied()
@@ -416,18 +491,107 @@ impl Map {
     }
 }
 
+/// One province of a map built from lists (see [`Map::from_lists`]): the same fields a map file
+/// gives, with borders named by abbreviation.
+#[derive(Clone, Debug)]
+pub struct ProvinceSpec {
+    /// Abbreviation (unique, no '/').
+    pub abbr: String,
+    /// Full name (unique).
+    pub name: String,
+    /// Sea, coastal or inland.
+    pub kind: ProvinceKind,
+    /// Whether it is a supply centre.
+    pub supply_center: bool,
+    /// Army borders, by abbreviation.
+    pub army: Vec<String>,
+    /// Fleet borders, by abbreviation (`"spa/nc"` for a coast).
+    pub fleet: Vec<String>,
+}
+
+impl Map {
+    /// Builds and validates a map from lists instead of RON text (for generated maps, e.g.
+    /// [`crate::synth`]): the same checks as [`Map::from_ron`] (unique names, borders listed from
+    /// both sides, limits), without a file to point into. `powers` are (name, adjective) pairs
+    /// with no home centres or starting units.
+    pub fn from_lists(
+        name: &str,
+        title: &str,
+        powers: &[(&str, &str)],
+        provinces: Vec<ProvinceSpec>,
+    ) -> Result<Map, MapError> {
+        let raw = RawMap {
+            name: name.to_string(),
+            title: title.to_string(),
+            powers: powers
+                .iter()
+                .map(|(n, a)| RawPower {
+                    name: n.to_string(),
+                    adjective: a.to_string(),
+                    aliases: Vec::new(),
+                    home: Vec::new(),
+                    start: Vec::new(),
+                })
+                .collect(),
+            provinces: provinces
+                .into_iter()
+                .map(|p| RawProvince {
+                    abbr: p.abbr,
+                    name: p.name,
+                    aliases: Vec::new(),
+                    kind: p.kind,
+                    supply_center: p.supply_center,
+                    army: p.army,
+                    fleet: p.fleet,
+                    coasts: Vec::new(),
+                    anchor: None,
+                })
+                .collect(),
+            art: Vec::new(),
+        };
+        build(raw, "", name)
+    }
+}
+
 /// Folds case, dots, hyphens and repeated spaces so that "St. Petersburg", "st petersburg" and
 /// "ST-PETERSBURG" are one key.
 pub fn normalize_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    normalize_into(s, &mut out);
+    out
+}
+
+/// [`normalize_name`] appended to `out` (which is not cleared), so that a caller can reuse one
+/// buffer: the words of `s` (after what `out` already holds, if anything) are folded the same way.
+pub fn normalize_into(s: &str, out: &mut String) {
+    let base = out.len();
     let mut space = false;
+    if s.is_ascii() {
+        // The same folding on bytes (every name of the standard map, and most of any map).
+        for &b in s.trim().as_bytes() {
+            let c = b.to_ascii_lowercase();
+            if c == b'.' || c == b'\'' {
+                continue;
+            }
+            if c == b' ' || c == b'-' || c == b'_' {
+                space = out.len() > base;
+                continue;
+            }
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(char::from(c));
+        }
+        return;
+    }
     for ch in s.trim().chars() {
         let c = ch.to_ascii_lowercase();
         if c == '.' || c == '\'' {
             continue;
         }
         if c == ' ' || c == '-' || c == '_' {
-            space = !out.is_empty();
+            space = out.len() > base;
             continue;
         }
         if space {
@@ -436,7 +600,6 @@ pub fn normalize_name(s: &str) -> String {
         }
         out.push(c);
     }
-    out
 }
 
 #[derive(Deserialize)]
@@ -491,16 +654,46 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
+    // Hard limits, checked before any id is made from an index, so nothing wraps: province and
+    // location ids are 32-bit, power ids 8-bit.
+    if raw.powers.len() > MAX_POWERS {
+        return Err(err(
+            SourcePos::start(file),
+            format!(
+                "a map has at most {MAX_POWERS} powers; this one has {}",
+                raw.powers.len()
+            ),
+        ));
+    }
+    let location_count = raw
+        .provinces
+        .iter()
+        .map(|p| 1 + p.coasts.len())
+        .fold(0usize, usize::saturating_add);
+    if raw.provinces.len() > MAX_PROVINCES || location_count > MAX_LOCATIONS {
+        return Err(err(
+            SourcePos::start(file),
+            format!(
+                "a map has at most {MAX_PROVINCES} provinces and {MAX_LOCATIONS} locations; this one has {} provinces and {location_count} locations",
+                raw.provinces.len()
+            ),
+        ));
+    }
+
     let mut provinces = Vec::with_capacity(raw.provinces.len());
-    let mut locations = Vec::new();
-    let mut names: HashMap<String, ProvinceId> = HashMap::new();
+    let mut locations = Vec::with_capacity(location_count);
+    // Sized once for every name, so that a big map's index is never rebuilt as it grows.
+    let name_count: usize = raw.provinces.iter().map(|p| 2 + p.aliases.len()).sum();
+    let mut names: Names<ProvinceId> =
+        Names::with_capacity_and_hasher(name_count, Default::default());
 
     // Pass 1: provinces, names and locations.
     for (i, rp) in raw.provinces.iter().enumerate() {
-        let id = ProvinceId(i as u16);
+        let id = ProvinceId(i as u32);
         // The province's own `abbr: "…"` value.
-        let anchor = format!("abbr: \"{}\"", rp.abbr);
-        let pos = || loc.find_after(&anchor, "provinces").shifted(6);
+        // (Built only for an error.)
+        let anchor = || format!("abbr: \"{}\"", rp.abbr);
+        let pos = || loc.find_after(&anchor(), "provinces").shifted(6);
         if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
             return Err(err(
                 pos(),
@@ -520,7 +713,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             {
                 let other_abbr = &raw.provinces[other.0 as usize].abbr;
                 return Err(err(
-                    loc.find_after(&format!("\"{n}\""), &anchor),
+                    loc.find_after(&format!("\"{n}\""), &anchor()),
                     format!(
                         "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
                         rp.abbr
@@ -529,7 +722,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             }
             names.insert(key, id);
         }
-        let main = LocId(locations.len() as u16);
+        let main = LocId(locations.len() as u32);
         locations.push(Location {
             province: id,
             coast: None,
@@ -579,7 +772,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         format!("province {:?} lists coast {c} twice", rp.abbr),
                     ));
                 }
-                coasts.push((c, LocId(locations.len() as u16)));
+                coasts.push((c, LocId(locations.len() as u32)));
                 locations.push(Location {
                     province: id,
                     coast: Some(c),
@@ -598,12 +791,19 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         });
     }
 
+    // Border names are folded into one reused buffer (no string per border).
+    let key = std::cell::RefCell::new(String::new());
     let resolve_loc = |s: &str| -> Option<LocId> {
         let (p, c) = match s.split_once('/') {
             Some((p, c)) => (p, Some(c)),
             None => (s, None),
         };
-        let pid = *names.get(&normalize_name(p))?;
+        let pid = {
+            let mut k = key.borrow_mut();
+            k.clear();
+            normalize_into(p, &mut k);
+            *names.get(k.as_str())?
+        };
         let prov = &provinces[pid.0 as usize];
         match c {
             None => Some(prov.main),
@@ -696,7 +896,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     // Symmetry.
     for (i, list) in army_adj.iter().enumerate() {
         for j in list {
-            if !army_adj[j.0 as usize].contains(&ProvinceId(i as u16)) {
+            if !army_adj[j.0 as usize].contains(&ProvinceId(i as u32)) {
                 let a = &provinces[i].abbr;
                 let b = &provinces[j.0 as usize].abbr;
                 return Err(err(
@@ -718,8 +918,8 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     };
     for (i, list) in fleet_adj.iter().enumerate() {
         for j in list {
-            if !fleet_adj[j.0 as usize].contains(&LocId(i as u16)) {
-                let a = loc_name(LocId(i as u16));
+            if !fleet_adj[j.0 as usize].contains(&LocId(i as u32)) {
+                let a = loc_name(LocId(i as u32));
                 let b = loc_name(*j);
                 let b_abbr = &provinces[locations[j.0 as usize].province.0 as usize].abbr;
                 return Err(err(
@@ -734,7 +934,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
 
     // Powers.
     let mut powers = Vec::new();
-    let mut power_names = HashMap::new();
+    let mut power_names: Names<PowerId> = Names::default();
     let mut home_of: Vec<Option<PowerId>> = vec![None; provinces.len()];
     for (pi, rp) in raw.powers.iter().enumerate() {
         let pid = PowerId(pi as u8);
@@ -802,18 +1002,6 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             start,
         });
     }
-    if powers.len() > 250 {
-        return Err(err(
-            SourcePos::start(file),
-            "a map has at most 250 powers".into(),
-        ));
-    }
-    if provinces.len() > 60000 {
-        return Err(err(
-            SourcePos::start(file),
-            "a map has at most 60000 provinces".into(),
-        ));
-    }
     for list in army_adj.iter_mut() {
         list.sort();
         list.dedup();
@@ -847,8 +1035,17 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         })?;
         Some(built)
     };
+    let mut prefixes: HashSet<String, BuildHasherDefault<NameHasher>> = HashSet::default();
+    for key in names.keys() {
+        for (i, b) in key.bytes().enumerate() {
+            if b == b' ' && !prefixes.contains(&key[..=i]) {
+                prefixes.insert(key[..=i].to_string());
+            }
+        }
+    }
     Ok(Map {
         name: raw.name,
+        prefixes,
         title: raw.title,
         powers,
         provinces,

@@ -95,82 +95,136 @@ pub enum NameStyle {
     Full,
 }
 
-#[derive(Clone, Debug)]
-struct Tok {
-    text: String,
+/// A token: a slice of the order text (or a fixed separator), and its column.
+#[derive(Clone, Copy, Debug)]
+struct Tok<'s> {
+    text: &'s str,
     /// Column (1-based, in characters) in the order text.
     col: usize,
 }
 
-fn tokenize(s: &str) -> Vec<Tok> {
-    let mut toks = Vec::new();
-    let chars: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+/// Splits an order into tokens without copying: each token is a slice of `s`.
+fn tokenize(s: &str) -> Vec<Tok<'_>> {
+    if s.is_ascii() {
+        return tokenize_ascii(s);
+    }
+    let mut toks = Vec::with_capacity(12);
+    // (byte offset, char) pairs, walked with a character count for the columns.
+    let mut it = s.char_indices().peekable();
+    let mut col = 0usize;
+    while let Some((i, c)) = it.next() {
+        col += 1;
         if c.is_whitespace() || c == ',' || c == ';' {
-            i += 1;
             continue;
         }
         // `->` and `=>` are both the move arrow.
-        if (c == '-' || c == '=') && chars.get(i + 1) == Some(&'>') {
+        if (c == '-' || c == '=') && it.peek().is_some_and(|&(_, n)| n == '>') {
+            it.next();
+            toks.push(Tok { text: "->", col });
+            col += 1;
+            continue;
+        }
+        let single = |i: usize, c: char| &s[i..i + c.len_utf8()];
+        if matches!(c, '-' | '(' | ')' | '/' | ':' | '>') {
             toks.push(Tok {
-                text: "->".into(),
+                text: single(i, c),
+                col,
+            });
+            continue;
+        }
+        if !(c.is_alphanumeric() || c == '.' || c == '\'' || c == '_') {
+            toks.push(Tok {
+                text: single(i, c),
+                col,
+            });
+            continue;
+        }
+        // A word: letters, digits, `.`, `'`, `_`, and hyphens inside it (`Mid-Atlantic`,
+        // `spa-nc`, `Par-Bur`; split later if not part of a name).
+        let start_col = col;
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = it.peek() {
+            if d.is_alphanumeric() || d == '.' || d == '\'' || d == '_' {
+                it.next();
+                col += 1;
+                end = j + d.len_utf8();
+            } else if d == '-'
+                && s[j + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(|n| n.is_alphanumeric())
+            {
+                it.next();
+                col += 1;
+                end = j + 1;
+            } else {
+                break;
+            }
+        }
+        toks.push(Tok {
+            text: &s[i..end],
+            col: start_col,
+        });
+    }
+    toks
+}
+
+/// [`tokenize`] for ASCII text: the same tokens, found by bytes (a column is a byte offset
+/// plus one).
+fn tokenize_ascii(s: &str) -> Vec<Tok<'_>> {
+    let b = s.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'\'' || c == b'_';
+    let mut toks = Vec::with_capacity(12);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        // (char::is_whitespace also counts the vertical tab.)
+        if c.is_ascii_whitespace() || c == 0x0B || c == b',' || c == b';' {
+            i += 1;
+            continue;
+        }
+        if (c == b'-' || c == b'=') && b.get(i + 1) == Some(&b'>') {
+            toks.push(Tok {
+                text: "->",
                 col: i + 1,
             });
             i += 2;
             continue;
         }
-        if matches!(c, '-' | '(' | ')' | '/' | ':' | '>') {
+        if !word(c) {
             toks.push(Tok {
-                text: c.to_string(),
+                text: &s[i..i + 1],
                 col: i + 1,
             });
             i += 1;
             continue;
         }
         let start = i;
-        let mut word = String::new();
-        while i < chars.len() {
-            let d = chars[i];
-            if d.is_alphanumeric() || d == '.' || d == '\'' || d == '_' {
-                word.push(d);
-                i += 1;
-            } else if d == '-'
-                && !word.is_empty()
-                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric())
+        i += 1;
+        while i < b.len() {
+            if word(b[i])
+                || (b[i] == b'-' && b.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric()))
             {
-                // A hyphen inside a word (`Mid-Atlantic`, `spa-nc`, `Par-Bur`); split later if it is
-                // not part of a name.
-                word.push(d);
                 i += 1;
             } else {
                 break;
             }
         }
-        if word.is_empty() {
-            toks.push(Tok {
-                text: c.to_string(),
-                col: i + 1,
-            });
-            i += 1;
-        } else {
-            toks.push(Tok {
-                text: word,
-                col: start + 1,
-            });
-        }
+        toks.push(Tok {
+            text: &s[start..i],
+            col: start + 1,
+        });
     }
     toks
 }
 
-fn is_kw(t: &Tok, kws: &[&str]) -> bool {
+fn is_kw(t: &Tok<'_>, kws: &[&str]) -> bool {
     // A trailing full stop ("A Paris Holds.") does not change the word.
     let text = t
         .text
         .strip_suffix('.')
         .filter(|w| !w.is_empty())
-        .unwrap_or(&t.text);
+        .unwrap_or(t.text);
     kws.iter().any(|k| text.eq_ignore_ascii_case(k))
 }
 
@@ -185,20 +239,83 @@ const BUILD_KW: &[&str] = &["build", "builds", "b"];
 const REMOVE_KW: &[&str] = &["remove", "removes", "rem"];
 const WAIVE_KW: &[&str] = &["waive", "waives", "w"];
 
-struct Parser<'m> {
+struct Parser<'m, 's> {
     map: &'m Map,
-    toks: Vec<Tok>,
+    toks: Vec<Tok<'s>>,
     pos: usize,
     end_col: usize,
+    /// The buffer names are normalized into for look-ups (reused: no string per look-up).
+    key: String,
 }
 
-impl<'m> Parser<'m> {
-    fn peek(&self) -> Option<&Tok> {
+impl<'m, 's> Parser<'m, 's> {
+    fn new(map: &'m Map, text: &'s str) -> Self {
+        Parser {
+            map,
+            toks: tokenize(text),
+            pos: 0,
+            end_col: if text.is_ascii() {
+                text.len()
+            } else {
+                text.chars().count()
+            } + 1,
+            key: String::with_capacity(32),
+        }
+    }
+
+    fn peek(&self) -> Option<&Tok<'s>> {
         self.toks.get(self.pos)
     }
 
-    fn peek_at(&self, k: usize) -> Option<&Tok> {
+    fn peek_at(&self, k: usize) -> Option<&Tok<'s>> {
         self.toks.get(self.pos + k)
+    }
+
+    /// `words` normalized into the key buffer, joined by single spaces.
+    fn normalize(&mut self, words: &[&str]) -> &str {
+        self.key.clear();
+        for w in words {
+            if !self.key.is_empty() {
+                self.key.push(' ');
+            }
+            crate::map::normalize_into(w, &mut self.key);
+        }
+        &self.key
+    }
+
+    /// The province named by the next `n` tokens, if they are all words and a name.
+    fn province_of_words(&mut self, n: usize) -> Option<ProvinceId> {
+        if self.pos + n > self.toks.len() {
+            return None;
+        }
+        let mut words: [&str; 5] = [""; 5];
+        for (k, w) in self.toks[self.pos..self.pos + n].iter().enumerate() {
+            if !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()) {
+                return None;
+            }
+            *words.get_mut(k)? = w.text;
+        }
+        let map = self.map;
+        map.find_province_normalized(self.normalize(&words[..n]))
+    }
+
+    /// How many of the next tokens (at most `max`) are words.
+    fn word_run(&self, max: usize) -> usize {
+        self.toks[self.pos.min(self.toks.len())..]
+            .iter()
+            .take(max)
+            .take_while(|w| w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
+            .count()
+    }
+
+    fn find_province_word(&mut self, word: &str) -> Option<ProvinceId> {
+        let map = self.map;
+        map.find_province_normalized(self.normalize(&[word]))
+    }
+
+    fn find_power_word(&mut self, word: &str) -> Option<PowerId> {
+        let map = self.map;
+        map.find_power_normalized(self.normalize(&[word]))
     }
 
     fn col(&self) -> usize {
@@ -214,7 +331,7 @@ impl<'m> Parser<'m> {
 
     fn found(&self) -> String {
         match self.peek() {
-            Some(t) => format!("found {}", crate::error::quoted(&t.text)),
+            Some(t) => format!("found {}", crate::error::quoted(t.text)),
             None => "found the end of the order".to_string(),
         }
     }
@@ -239,10 +356,13 @@ impl<'m> Parser<'m> {
 
     fn unit_kind(&mut self) -> Option<UnitKind> {
         let t = self.peek()?;
-        let k = match t.text.to_ascii_lowercase().as_str() {
-            "a" | "army" => UnitKind::Army,
-            "f" | "fleet" => UnitKind::Fleet,
-            _ => return None,
+        let w = t.text;
+        let k = if w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("army") {
+            UnitKind::Army
+        } else if w.eq_ignore_ascii_case("f") || w.eq_ignore_ascii_case("fleet") {
+            UnitKind::Fleet
+        } else {
+            return None;
         };
         // `A` followed by nothing that could be a place is not a unit letter.
         self.peek_at(1)?;
@@ -252,18 +372,17 @@ impl<'m> Parser<'m> {
 
     /// Splits a hyphenated word at the cursor when it is not (the start of) a name.
     fn split_hyphen_word(&mut self) {
-        let Some(t) = self.peek() else { return };
+        let Some(&t) = self.peek() else { return };
         if !t.text.contains('-') || t.text.len() < 3 {
             return;
         }
-        if self.map.find_province(&t.text).is_some() || self.is_name_prefix(&t.text) {
+        if self.find_province_word(t.text).is_some() || self.is_name_prefix(t.text) {
             return;
         }
         let t = self.toks.remove(self.pos);
-        let parts: Vec<&str> = t.text.split('-').collect();
         let mut col = t.col;
         let mut new = Vec::new();
-        for (i, p) in parts.iter().enumerate() {
+        for (i, p) in t.text.split('-').enumerate() {
             if i > 0 {
                 // `spa-nc` is a coast; `Par-Bur` is a move.
                 let sep = if Coast::parse(p).is_some() && p.len() == 2 {
@@ -271,16 +390,10 @@ impl<'m> Parser<'m> {
                 } else {
                     "-"
                 };
-                new.push(Tok {
-                    text: sep.into(),
-                    col,
-                });
+                new.push(Tok { text: sep, col });
                 col += 1;
             }
-            new.push(Tok {
-                text: p.to_string(),
-                col,
-            });
+            new.push(Tok { text: p, col });
             col += p.chars().count();
         }
         for (k, tok) in new.into_iter().enumerate() {
@@ -288,12 +401,11 @@ impl<'m> Parser<'m> {
         }
     }
 
-    fn is_name_prefix(&self, word: &str) -> bool {
-        let key = crate::map::normalize_name(word);
-        let with_space = format!("{key} ");
-        self.map
-            .all_names()
-            .any(|(n, _)| n.starts_with(&with_space))
+    /// Whether `word` (normalized) followed by a space starts some province name.
+    fn is_name_prefix(&mut self, word: &str) -> bool {
+        self.normalize(&[word]);
+        self.key.push(' ');
+        self.map.is_name_prefix_normalized(&self.key)
     }
 
     /// The next `n` tokens joined by spaces, if they are all words.
@@ -305,13 +417,7 @@ impl<'m> Parser<'m> {
         {
             return None;
         }
-        Some(
-            words
-                .iter()
-                .map(|w| w.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-        )
+        Some(words.iter().map(|w| w.text).collect::<Vec<_>>().join(" "))
     }
 
     fn province(&mut self) -> Result<ProvinceId, OrderError> {
@@ -322,6 +428,7 @@ impl<'m> Parser<'m> {
                 "expected a province name, found the end of the order",
             );
         };
+        let first = *first;
         let col = first.col;
         if !first
             .text
@@ -333,22 +440,24 @@ impl<'m> Parser<'m> {
                 col,
                 format!(
                     "expected a province name, found {}",
-                    crate::error::quoted(&first.text)
+                    crate::error::quoted(first.text)
                 ),
             );
         }
-        // Longest run of words that is a name.
-        let max = 5.min(self.toks.len() - self.pos);
-        for n in (1..=max).rev() {
-            let Some(joined) = self.joined_words(n) else {
-                continue;
-            };
-            if let Some(p) = self.map.find_province(&joined) {
+        // Longest run of words that is a name: at most the run of words ahead (up to five),
+        // and only one word unless that word starts a longer name (one look-up in the map's
+        // index of name prefixes).
+        let mut run = self.word_run(5);
+        if run > 1 && !self.is_name_prefix(first.text) {
+            run = 1;
+        }
+        for n in (1..=run).rev() {
+            if let Some(p) = self.province_of_words(n) {
                 self.pos += n;
                 return Ok(p);
             }
         }
-        let mut msg = format!("unknown province {}", crate::error::quoted(&first.text));
+        let mut msg = format!("unknown province {}", crate::error::quoted(first.text));
         // Suggest for the longest run of words that is close to a name ("Norht Sea", "Gulf of Lyons").
         let mut best = None;
         for n in (1..=3.min(self.toks.len() - self.pos)).rev() {
@@ -415,21 +524,23 @@ impl<'m> Parser<'m> {
     /// `nc`, `north coast`, `north`, `coast north`.
     fn coast_words(&mut self) -> Option<Coast> {
         let t = self.peek()?;
-        let lower = t.text.to_ascii_lowercase();
-        let bare_ok = matches!(lower.as_str(), "nc" | "sc" | "ec" | "wc");
+        let lower = t.text;
+        let bare_ok = ["nc", "sc", "ec", "wc"]
+            .iter()
+            .any(|c| lower.eq_ignore_ascii_case(c));
         let next_is_coast = self
             .peek_at(1)
             .is_some_and(|n| n.text.eq_ignore_ascii_case("coast"));
         if bare_ok {
             self.pos += 1;
-            return Coast::parse(&lower);
+            return Coast::parse(lower);
         }
-        if next_is_coast && let Some(c) = Coast::parse(&lower) {
+        if next_is_coast && let Some(c) = Coast::parse(lower) {
             self.pos += 2;
             return Some(c);
         }
-        if lower == "coast"
-            && let Some(c) = self.peek_at(1).and_then(|n| Coast::parse(&n.text))
+        if lower.eq_ignore_ascii_case("coast")
+            && let Some(c) = self.peek_at(1).and_then(|n| Coast::parse(n.text))
         {
             self.pos += 2;
             return Some(c);
@@ -437,7 +548,7 @@ impl<'m> Parser<'m> {
         // Inside parentheses a bare `north` is a coast.
         if self.pos > 0
             && self.toks[self.pos - 1].text == "("
-            && let Some(c) = Coast::parse(&lower)
+            && let Some(c) = Coast::parse(lower)
         {
             self.pos += 1;
             return Some(c);
@@ -458,18 +569,15 @@ impl<'m> Parser<'m> {
     }
 
     fn nationality(&mut self) -> Option<PowerId> {
-        let t = self.peek()?;
+        let t = *self.peek()?;
         // Only a nationality when followed by a unit letter or a place.
-        let p = self.map.find_power(&t.text)?;
-        if self.map.find_province(&t.text).is_some() {
+        let p = self.find_power_word(t.text)?;
+        if self.find_province_word(t.text).is_some() {
             return None;
         }
         // "English Channel": the word starts a province name, it is not a nationality.
         let max = 5.min(self.toks.len() - self.pos);
-        if (2..=max).any(|n| {
-            self.joined_words(n)
-                .is_some_and(|w| self.map.find_province(&w).is_some())
-        }) {
+        if (2..=max).any(|n| self.province_of_words(n).is_some()) {
             return None;
         }
         self.pos += 1;
@@ -502,7 +610,7 @@ impl<'m> Parser<'m> {
                 t.col,
                 format!(
                     "unexpected {} after the end of the order",
-                    crate::error::quoted(&t.text)
+                    crate::error::quoted(t.text)
                 ),
             ),
         }
@@ -511,11 +619,11 @@ impl<'m> Parser<'m> {
     fn order(&mut self) -> Result<Order, OrderError> {
         // Optional `England:` prefix.
         let mut power = None;
-        if let (Some(a), Some(b)) = (self.peek(), self.peek_at(1))
+        if let (Some(&a), Some(b)) = (self.peek(), self.peek_at(1))
             && b.text == ":"
         {
             let col = a.col;
-            match self.map.find_power(&a.text) {
+            match self.find_power_word(a.text) {
                 Some(p) => {
                     power = Some(p);
                     self.pos += 2;
@@ -527,7 +635,7 @@ impl<'m> Parser<'m> {
                         col,
                         format!(
                             "unknown power {}; expected one of {}",
-                            crate::error::quoted(&a.text),
+                            crate::error::quoted(a.text),
                             names.join(", ")
                         ),
                     );
@@ -601,14 +709,15 @@ impl<'m> Parser<'m> {
             }
             Some(t) if is_kw(t, MOVE_KW) => {
                 self.eat_move();
-                let mut stops = vec![self.loc()?];
+                // The last stop is the destination; the ones before it, a written path.
+                let mut dest = self.loc()?;
+                let mut path = Vec::new();
                 let mut via_convoy = self.via_convoy();
                 while !via_convoy && self.eat_move() {
-                    stops.push(self.loc()?);
+                    path.push(dest.province);
+                    dest = self.loc()?;
                     via_convoy = self.via_convoy();
                 }
-                let dest = stops.pop().expect("at least one stop");
-                let path = stops.iter().map(|s| s.province).collect();
                 OrderKind::Move { dest, via_convoy, path }
             }
             Some(t) if is_kw(t, SUPPORT_KW) => {
@@ -636,7 +745,7 @@ impl<'m> Parser<'m> {
             }
             Some(t) => {
                 let col = t.col;
-                return self.err(col, format!("expected Hold, '-', Supports, Convoys, Disband, Build or Remove after the unit, found {}", crate::error::quoted(&t.text)));
+                return self.err(col, format!("expected Hold, '-', Supports, Convoys, Disband, Build or Remove after the unit, found {}", crate::error::quoted(t.text)));
             }
         };
         self.expect_end()?;
@@ -704,25 +813,13 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
-    let toks = tokenize(text);
-    let mut p = Parser {
-        map,
-        toks,
-        pos: 0,
-        end_col: text.chars().count() + 1,
-    };
+    let mut p = Parser::new(map, text);
     p.order()
 }
 
 /// Parses a unit as listed in a position: `A Paris`, `F Spain(nc)`, `F stp/sc`.
 pub fn parse_unit(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
-    let toks = tokenize(text);
-    let mut p = Parser {
-        map,
-        toks,
-        pos: 0,
-        end_col: text.chars().count() + 1,
-    };
+    let mut p = Parser::new(map, text);
     let unit = p.unit_spec()?;
     if unit.kind.is_none() {
         return p.err(1, "expected a unit letter, A or F, before the province");
@@ -733,13 +830,7 @@ pub fn parse_unit(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
 
 /// Parses a single place: `Spain(nc)`, `stp/sc`, `Paris`.
 pub fn parse_loc(map: &Map, text: &str) -> Result<LocSpec, OrderError> {
-    let toks = tokenize(text);
-    let mut p = Parser {
-        map,
-        toks,
-        pos: 0,
-        end_col: text.chars().count() + 1,
-    };
+    let mut p = Parser::new(map, text);
     let l = p.loc()?;
     p.expect_end()?;
     Ok(l)

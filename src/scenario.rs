@@ -439,11 +439,29 @@ impl Scenario {
                 found.and_then(|p| std::fs::canonicalize(p).ok()),
             )
         };
-        let mut s = Builder {
+        // A first pass that does not locate anything (finding every value in the text costs
+        // more than the rest of loading); only when it fails is the text read again with a
+        // locator, so that the error names its line and column. Both passes are the same code
+        // on the same input, so the second fails with the same error.
+        let quiet = Builder {
             map: &map,
-            loc: Locator::new(text, file),
+            loc: Locator::quiet(text, file),
         }
-        .build(raw, map.clone())?;
+        .build(raw, map.clone());
+        let mut s = match quiet {
+            Ok(s) => s,
+            Err(_) => {
+                let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
+                    pos: SourcePos::from_ron(file, &e),
+                    message: crate::error::ron_message_in(&e, text),
+                })?;
+                Builder {
+                    map: &map,
+                    loc: Locator::new(text, file),
+                }
+                .build(raw, map.clone())?
+            }
+        };
         s.map_file = map_file;
         Ok(s)
     }

@@ -16,6 +16,9 @@ pub struct Locator<'a> {
     /// scans the rest of the text, so after [`MAX_MISSES`] of them a missing value is no longer
     /// searched for (it is located at the cursor), which keeps locating linear in the text.
     misses: usize,
+    /// When false, [`Locator::seek`] and [`Locator::next_literal`] search nothing (positions
+    /// are then meaningless): for a first pass whose errors are located by a second one.
+    searching: bool,
 }
 
 /// How many searches may scan the whole rest of the text in vain.
@@ -29,6 +32,17 @@ impl<'a> Locator<'a> {
             file,
             cursor: 0,
             misses: 0,
+            searching: true,
+        }
+    }
+
+    /// A locator that searches nothing: the cursor stays at the start, so positions it gives
+    /// are wrong. For a fast first pass over input that is usually valid, whose errors are
+    /// located by running the pass again with [`Locator::new`].
+    pub fn quiet(text: &'a str, file: &'a str) -> Self {
+        Locator {
+            searching: false,
+            ..Locator::new(text, file)
         }
     }
 
@@ -59,6 +73,9 @@ impl<'a> Locator<'a> {
     /// Moves the cursor to just after the first `anchor` at or after the cursor; returns whether
     /// it was found (the cursor stays put otherwise).
     pub fn seek(&mut self, anchor: &str) -> bool {
+        if !self.searching {
+            return true;
+        }
         match self.text[self.cursor..].find(anchor) {
             Some(i) => {
                 self.cursor += i + anchor.len();
@@ -72,6 +89,9 @@ impl<'a> Locator<'a> {
     /// cursor; the cursor moves past it. Falls back to the cursor when not found (a value
     /// written with escapes); after many such misses, without searching.
     pub fn next_literal(&mut self, content: &str) -> usize {
+        if !self.searching {
+            return self.cursor;
+        }
         let quoted = format!("\"{content}\"");
         let rest = &self.text[self.cursor..];
         if self.misses >= MAX_MISSES {

@@ -110,7 +110,7 @@ fn map_arc(map: &Map) -> std::sync::Arc<Map> {
 /// A random edit, drawn from raw choices interpreted against the standard map.
 fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
     let (kind, a, b, c) = raw;
-    let p = ProvinceId(a % map.province_count() as u16);
+    let p = ProvinceId(u32::from(a % map.province_count() as u16));
     let prov = map.province(p);
     let loc = if prov.coasts.is_empty() {
         prov.main
@@ -138,12 +138,15 @@ fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
             format!(
                 "A {} - {}",
                 prov.abbr,
-                map.province(ProvinceId(b % 75)).abbr
+                map.province(ProvinceId(u32::from(b % 75))).abbr
             ),
         ),
         7 => Edit::RemoveOrder(b as usize % 4),
-        8 => Edit::MoveUnit(ProvinceId(b % 75), loc),
-        9 => Edit::Dislodge(p, (b % 3 != 0).then_some((ProvinceId(b % 75), b % 2 == 0))),
+        8 => Edit::MoveUnit(ProvinceId(u32::from(b % 75)), loc),
+        9 => Edit::Dislodge(
+            p,
+            (b % 3 != 0).then_some((ProvinceId(u32::from(b % 75)), b % 2 == 0)),
+        ),
         10 => Edit::Contested(p, b % 2 == 0),
         11 => Edit::Replace(Box::new(if b % 2 == 0 {
             Scenario::opening(map_arc(map), "standard")

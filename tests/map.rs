@@ -297,7 +297,7 @@ fn standard_map_borders_are_symmetric() {
         }
     }
     for i in 0..map.locations.len() {
-        let l = LocId(i as u16);
+        let l = LocId(i as u32);
         for m in map.fleet_neighbours(l) {
             if !map.fleet_neighbours(*m).contains(&l) {
                 wrong.push(format!("fleet {} -> {}", map.loc_abbr(l), map.loc_abbr(*m)));

@@ -560,14 +560,14 @@ fn build(raw: &RawCase) -> Case {
 
     // Junk orders: a random province (maybe empty), a random power, a random move.
     for (p, ro) in &raw.junk {
-        let province = ProvinceId(p.index(np) as u16);
+        let province = ProvinceId(p.index(np) as u32);
         let power = PowerId(ro.a.index(map.powers.len()) as u8);
         let kind = if ro.kind < 50 {
             OrderKind::Hold
         } else {
             OrderKind::Move {
                 dest: LocSpec {
-                    province: ProvinceId(ro.b.index(np) as u16),
+                    province: ProvinceId(ro.b.index(np) as u32),
                     coast: None,
                 },
                 via_convoy: ro.junk_via(),
@@ -1159,7 +1159,7 @@ fn any_power() -> impl Strategy<Value = PowerId> {
 }
 
 fn any_province() -> impl Strategy<Value = ProvinceId> {
-    any::<Index>().prop_map(|i| ProvinceId(i.index(map().province_count()) as u16))
+    any::<Index>().prop_map(|i| ProvinceId(i.index(map().province_count()) as u32))
 }
 
 fn any_loc() -> impl Strategy<Value = LocSpec> {

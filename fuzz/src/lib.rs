@@ -394,7 +394,7 @@ impl RawOrder {
             UnitKind::Fleet => map.fleet_neighbours(l).to_vec(),
         };
         if ns.is_empty() || self.bit(15) {
-            let p = ProvinceId((choice as usize % map.province_count()) as u16);
+            let p = ProvinceId((choice as usize % map.province_count()) as u32);
             map.province(p).main
         } else {
             ns[choice as usize % ns.len()]
@@ -411,7 +411,7 @@ impl RawOrder {
         phase: PhaseKind,
     ) -> (PowerId, Order) {
         let np = map.powers.len();
-        let random_province = |x: u8| ProvinceId((x as usize % map.province_count()) as u16);
+        let random_province = |x: u8| ProvinceId((x as usize % map.province_count()) as u32);
         // The ordered unit: one of the pool, or (rarely) whatever stands in a random province.
         // Builds mostly name a province rather than a unit.
         let build = phase == PhaseKind::Adjustment && self.kind % 12 == 9 && !self.bit(0);
@@ -569,7 +569,7 @@ pub fn first_scenario(g: &Game) -> (Scenario, Rules) {
     let np = map.province_count();
     let mut taken = vec![false; np];
     for ru in g.units.iter().take(90) {
-        let p = ProvinceId((ru.province as usize % np) as u16);
+        let p = ProvinceId((ru.province as usize % np) as u32);
         if taken[p.0 as usize] {
             continue;
         }
@@ -601,7 +601,7 @@ pub fn first_scenario(g: &Game) -> (Scenario, Rules) {
             used[p.0 as usize] = true;
             let (kind, loc) = place(&map, p, d.fleet, d.coast);
             let power = PowerId((d.power as usize % map.powers.len()) as u8);
-            let from = ProvinceId((d.from as usize % np) as u16);
+            let from = ProvinceId((d.from as usize % np) as u32);
             s.dislodged.push(Dislodged {
                 unit: Unit { power, kind, loc },
                 attacker_from: from,
@@ -609,7 +609,7 @@ pub fn first_scenario(g: &Game) -> (Scenario, Rules) {
             });
         }
         for &c in g.contested.iter().take(10) {
-            let p = ProvinceId((c as usize % np) as u16);
+            let p = ProvinceId((c as usize % np) as u32);
             if !taken[p.0 as usize] && !s.contested.contains(&p) {
                 s.contested.push(p);
             }

@@ -615,7 +615,7 @@ enum Act {
 impl Act {
     fn public(self) -> DpOrder {
         let opt = |x: u32| (x != NONE).then_some(x as usize);
-        let prov = |x: u32| ProvinceId(x as u16);
+        let prov = |x: u32| ProvinceId(x);
         match self {
             Act::Hold => DpOrder::Hold,
             Act::Move {
@@ -713,10 +713,7 @@ impl<'a, T: Sink> Engine<'a, T> {
     ) -> Self {
         let n = units.len();
         let np = map.province_count();
-        let here: Vec<u32> = units
-            .iter()
-            .map(|u| map.province_of(u.loc).0 as u32)
-            .collect();
+        let here: Vec<u32> = units.iter().map(|u| map.province_of(u.loc).0).collect();
         let mut occupant = vec![NONE; np];
         for (u, &p) in here.iter().enumerate() {
             if let Some(o) = occupant.get_mut(p as usize) {
@@ -745,10 +742,10 @@ impl<'a, T: Sink> Engine<'a, T> {
                         && let Some(p) = path
                     {
                         written[u] = (paths.len() as u32, p.len() as u32);
-                        paths.extend(p.iter().map(|x| x.0 as u32));
+                        paths.extend(p.iter().map(|x| x.0));
                     }
                     Act::Move {
-                        dest: dest.0 as u32,
+                        dest: dest.0,
                         dest_loc: *dest_loc,
                         convoyed,
                     }
@@ -764,14 +761,14 @@ impl<'a, T: Sink> Engine<'a, T> {
                     }
                     Act::Support {
                         target: idx(*target),
-                        dest: dest.map_or(NONE, |d| d.0 as u32),
+                        dest: dest.map_or(NONE, |d| d.0),
                     }
                 }
                 UnitOrder::Convoy { army, dest, void } => {
                     designation_void[u] = designation(void.as_ref());
                     Act::Convoy {
                         army: idx(*army),
-                        dest: dest.0 as u32,
+                        dest: dest.0,
                     }
                 }
             };
@@ -800,11 +797,11 @@ impl<'a, T: Sink> Engine<'a, T> {
                 order[u] = match &o.kind {
                     OrderKind::Support { dest, .. } => Act::Support {
                         target: NONE,
-                        dest: dest.map_or(NONE, |d| d.province.0 as u32),
+                        dest: dest.map_or(NONE, |d| d.province.0),
                     },
                     OrderKind::Convoy { dest, .. } => Act::Convoy {
                         army: NONE,
-                        dest: dest.province.0 as u32,
+                        dest: dest.province.0,
                     },
                     _ => continue,
                 };
@@ -969,7 +966,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         self.tail[p as usize] = e;
         self.slot[k] = p;
         self.ev(|| DpEvent::Combat {
-            space: ProvinceId(p as u16),
+            space: ProvinceId(p),
             unit: (e >> 1) as usize,
             entry: if e & 1 == 0 {
                 Entry::Order
@@ -1001,7 +998,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         self.next[k] = NONE;
         self.slot[k] = NONE;
         self.ev(|| DpEvent::Combat {
-            space: ProvinceId(p as u16),
+            space: ProvinceId(p),
             unit: (e >> 1) as usize,
             entry: if e & 1 == 0 {
                 Entry::Order
@@ -1238,16 +1235,16 @@ impl<'a, T: Sink> Engine<'a, T> {
     /// Whether seas stamped `s` form a route from army `a`'s space to its destination; marks
     /// the seas it reaches `s + 1` (all of them with `full`, else until a route is found).
     fn route_exists(&mut self, a: u32, s: u32, full: bool) -> bool {
-        let from = ProvinceId(self.here[a as usize] as u16);
+        let from = ProvinceId(self.here[a as usize]);
         let dest = self.dest(a);
         if dest == NONE {
             return false;
         }
-        let to = ProvinceId(dest as u16);
+        let to = ProvinceId(dest);
         let map = self.map;
         self.queue.clear();
         for (p, st) in self.stamp.iter_mut().enumerate() {
-            if *st == s && map.provinces_adjacent(from, ProvinceId(p as u16)) {
+            if *st == s && map.provinces_adjacent(from, ProvinceId(p as u32)) {
                 *st = s + 1;
                 self.queue.push(p as u32);
             }
@@ -1256,7 +1253,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         let mut i = 0;
         while let Some(&p) = self.queue.get(i) {
             i += 1;
-            let pid = ProvinceId(p as u16);
+            let pid = ProvinceId(p);
             if map.provinces_adjacent(pid, to) {
                 found = true;
                 if !full {
@@ -1278,7 +1275,7 @@ impl<'a, T: Sink> Engine<'a, T> {
     fn unbounce(&mut self, mut p: u32, work: &mut Vec<u32>) {
         loop {
             self.ev(|| DpEvent::Unbounce {
-                space: ProvinceId(p as u16),
+                space: ProvinceId(p),
             });
             let t = self.top(p);
             if t.at_max != 1 || t.first & 1 == 1 {
@@ -1289,7 +1286,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                 return;
             }
             let cause = Cause::Unbounced {
-                space: ProvinceId(p as u16),
+                space: ProvinceId(p),
             };
             self.clear_mark(w, Mark::Bounce, Some(cause));
             self.cause[w as usize] = Some(cause);
@@ -1424,13 +1421,13 @@ impl<'a, T: Sink> Engine<'a, T> {
     fn written_path(&mut self, a: u32, dest: u32) -> Result<(), NoRoute> {
         let (start, len) = self.written[a as usize];
         let map = self.map;
-        let mut prev = ProvinceId(self.here[a as usize] as u16);
+        let mut prev = ProvinceId(self.here[a as usize]);
         for i in start..start + len {
             let Some(&s) = self.paths.get(i as usize) else {
                 return Err(NoRoute::BrokenPath);
             };
             let f = self.occupant_of(s);
-            let sea = ProvinceId(s as u16);
+            let sea = ProvinceId(s);
             if f == NONE || self.units[f as usize].kind != UnitKind::Fleet {
                 return Err(NoRoute::NoFleet { space: sea });
             }
@@ -1443,7 +1440,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             self.route_fleets.push(f);
             prev = sea;
         }
-        if len == 0 || !map.provinces_adjacent(prev, ProvinceId(dest as u16)) {
+        if len == 0 || !map.provinces_adjacent(prev, ProvinceId(dest)) {
             return Err(NoRoute::BrokenPath);
         }
         Ok(())
@@ -1460,7 +1457,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         for f in 0..n {
             if self.convoys(f, a, dest) {
                 let p = self.here[f as usize] as usize;
-                if map.province(ProvinceId(p as u16)).kind == ProvinceKind::Sea {
+                if map.province(ProvinceId(p as u32)).kind == ProvinceKind::Sea {
                     self.stamp[p] = s;
                     any = true;
                 }
@@ -1474,11 +1471,11 @@ impl<'a, T: Sink> Engine<'a, T> {
             return Err(NoRoute::NoRoute);
         }
         let reached = s + 1;
-        let to = ProvinceId(dest as u16);
+        let to = ProvinceId(dest);
         self.queue.clear();
         let back = self.next_stamp();
         for (p, st) in self.stamp.iter_mut().enumerate() {
-            if *st == reached && map.provinces_adjacent(ProvinceId(p as u16), to) {
+            if *st == reached && map.provinces_adjacent(ProvinceId(p as u32), to) {
                 *st = back;
                 self.queue.push(p as u32);
             }
@@ -1486,7 +1483,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         let mut i = 0;
         while let Some(&p) = self.queue.get(i) {
             i += 1;
-            for l in map.fleet_neighbours(map.province(ProvinceId(p as u16)).main) {
+            for l in map.fleet_neighbours(map.province(ProvinceId(p)).main) {
                 let q = map.province_of(*l).0 as usize;
                 if self.stamp.get(q) == Some(&reached) {
                     self.stamp[q] = back;
@@ -1843,7 +1840,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         out.sort_unstable();
         out.dedup();
         out.retain(|p| {
-            p.0 as u32 != attacker_from && self.head.get(p.0 as usize).is_none_or(|h| *h == NONE)
+            p.0 != attacker_from && self.head.get(p.0 as usize).is_none_or(|h| *h == NONE)
         });
         out
     }
@@ -2042,7 +2039,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             if by != NONE {
                 dislodged.push(Dislodged {
                     unit,
-                    attacker_from: ProvinceId(self.here[by as usize] as u16),
+                    attacker_from: ProvinceId(self.here[by as usize]),
                     by_convoy: self.convoyed(by),
                 });
                 continue;
@@ -2063,7 +2060,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         }
         let contested = (0..self.head.len())
             .filter(|&p| !occupied[p] && self.head[p] != NONE)
-            .map(|p| ProvinceId(p as u16))
+            .map(|p| ProvinceId(p as u32))
             .collect();
         let mut retreats = self.retreats;
         retreats.sort_by_key(|r| r.0);

@@ -202,7 +202,7 @@ pub enum OrderStatus {
 }
 
 /// Result of classing all orders of a movement phase.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Prepared {
     /// Per unit, its effective order.
     pub orders: Vec<UnitOrder>,
@@ -221,6 +221,15 @@ pub fn occupancy(map: &Map, units: &[Unit]) -> Vec<Option<usize>> {
     occ
 }
 
+/// Fills `occ` with the unit index at each province (dense), reusing its buffer.
+pub fn occupancy_into(map: &Map, units: &[Unit], occ: &mut Vec<Option<usize>>) {
+    occ.clear();
+    occ.resize(map.province_count(), None);
+    for (i, u) in units.iter().enumerate() {
+        occ[map.province_of(u.loc).0 as usize] = Some(i);
+    }
+}
+
 /// Whether fleets at `a` (a sea) and `b` (any province) border for convoy purposes.
 fn convoy_adjacent(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
     map.provinces_adjacent(a, b)
@@ -228,6 +237,9 @@ fn convoy_adjacent(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
 
 /// Sea provinces holding a fleet, by the given predicate, through which an army at `from` could be
 /// convoyed to `to`: returns whether a chain exists.
+///
+/// The search starts from the seas that border `from` and visits only seas holding fleets, so its
+/// cost is the size of the fleets' component, not of the board.
 pub fn convoy_chain_exists(
     map: &Map,
     from: ProvinceId,
@@ -239,14 +251,14 @@ pub fn convoy_chain_exists(
     {
         return false;
     }
-    let n = map.province_count();
-    let mut seen = vec![false; n];
+    let mut seen: Visited = Visited::default();
     let mut stack: Vec<ProvinceId> = Vec::new();
-    for p in map.province_ids() {
-        if map.province(p).kind == ProvinceKind::Sea && is_fleet(p) && convoy_adjacent(map, from, p)
-        {
-            seen[p.0 as usize] = true;
-            stack.push(p);
+    for l in map.locations_of(from) {
+        for &m in map.fleet_neighbours(l) {
+            let p = map.province_of(m);
+            if map.province(p).kind == ProvinceKind::Sea && is_fleet(p) && seen.insert(p.0) {
+                stack.push(p);
+            }
         }
     }
     while let Some(p) = stack.pop() {
@@ -254,14 +266,17 @@ pub fn convoy_chain_exists(
             return true;
         }
         for q in sea_neighbours(map, p) {
-            if !seen[q.0 as usize] && is_fleet(q) {
-                seen[q.0 as usize] = true;
+            if is_fleet(q) && seen.insert(q.0) {
                 stack.push(q);
             }
         }
     }
     false
 }
+
+/// A set of province ids, sized by what it holds rather than by the board.
+type Visited =
+    std::collections::HashSet<u32, std::hash::BuildHasherDefault<crate::map::NameHasher>>;
 
 fn sea_neighbours(map: &Map, p: ProvinceId) -> impl Iterator<Item = ProvinceId> + '_ {
     let main = map.province(p).main;
@@ -274,6 +289,33 @@ fn sea_neighbours(map: &Map, p: ProvinceId) -> impl Iterator<Item = ProvinceId> 
 /// Whether the fleet at sea `f` is on some chordless convoy route from `from` to `to` through
 /// seas holding fleets (DATC 4.E.1 / 6.G.19: a convoy order for a fleet that no route needs is
 /// illegal).
+///
+/// A route is a sequence of fleet-holding seas `q1 … qm`: `q1` borders `from` and no later one
+/// does, `qm` borders `to` and no earlier one does, consecutive seas border each other and no
+/// others do. These are exactly the minimal sets of fleets that connect `from` to `to` (a
+/// minimal set's shortest route through it uses all of it and is chordless; a chordless route's
+/// fleets lose the connection if any one is removed), so "on some chordless route" is "necessary
+/// for some route", the DATC's words.
+///
+/// Deciding it is NP-complete on arbitrary sea graphs (it is "is there an induced path from
+/// `from` to `to` through `f`", and three-in-a-path reduces to it; see `docs/performance.md`), so
+/// no exact method is polynomial unless P = NP. This one is exact on every board and depends only
+/// on the seas of `f`'s fleet component, never on the board's size:
+///
+/// 1. The seas holding fleets that `f` reaches through seas holding fleets are numbered (a route
+///    through `f` lies in that component).
+/// 2. Routes are grown from `from` (a depth-first search with an explicit stack) only up to `f`:
+///    each step keeps the route chordless and avoids seas bordering `to` (a route ends at the
+///    first such sea).
+/// 3. Once a route reaches `f`, whether it can be finished is one breadth-first search from `f`
+///    through the seas that border none of the route before `f` (nor `from`): the shortest way
+///    to a sea bordering `to` through them is itself chordless, so the route is finished if and
+///    only if that search reaches one.
+///
+/// Only step 2 branches, and only over chordless routes from `from` to `f` that can still reach
+/// `f` and then `to` (checked before each step by one search), so the work is polynomial per
+/// route prefix; the number of prefixes is small on real maps (at most 19 seas on the standard
+/// one) and is the exponential part only on contrived sea graphs.
 pub fn fleet_on_some_route(
     map: &Map,
     from: ProvinceId,
@@ -281,77 +323,198 @@ pub fn fleet_on_some_route(
     f: ProvinceId,
     is_fleet: &dyn Fn(ProvinceId) -> bool,
 ) -> bool {
-    let seas: Vec<ProvinceId> = map
-        .province_ids()
-        .filter(|p| map.province(*p).kind == ProvinceKind::Sea && is_fleet(*p))
+    if map.province(f).kind != ProvinceKind::Sea || !is_fleet(f) {
+        return false;
+    }
+    // 1. f's component of fleet-holding seas, numbered from 0 (f itself).
+    let mut comp: Vec<ProvinceId> = vec![f];
+    let mut index: std::collections::HashMap<
+        u32,
+        usize,
+        std::hash::BuildHasherDefault<crate::map::NameHasher>,
+    > = std::collections::HashMap::default();
+    index.insert(f.0, 0);
+    let mut at = 0;
+    while at < comp.len() {
+        let p = comp[at];
+        at += 1;
+        for q in sea_neighbours(map, p) {
+            if is_fleet(q) && !index.contains_key(&q.0) {
+                index.insert(q.0, comp.len());
+                comp.push(q);
+            }
+        }
+    }
+    let k = comp.len();
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (i, &p) in comp.iter().enumerate() {
+        for q in sea_neighbours(map, p) {
+            if let Some(&j) = index.get(&q.0)
+                && j != i
+                && !adj[i].contains(&j)
+            {
+                adj[i].push(j);
+            }
+        }
+    }
+    let by_from: Vec<bool> = comp
+        .iter()
+        .map(|&p| convoy_adjacent(map, from, p))
         .collect();
-    if seas.len() > 20 {
-        // Large synthetic boards: fall back to "reachable from both ends".
-        let reach_from = |start: ProvinceId, goal: ProvinceId| {
-            let mut seen = vec![false; map.province_count()];
-            let mut stack = vec![start];
-            seen[start.0 as usize] = true;
-            while let Some(p) = stack.pop() {
-                if convoy_adjacent(map, p, goal) {
-                    return true;
-                }
-                for q in sea_neighbours(map, p) {
-                    if !seen[q.0 as usize] && is_fleet(q) {
-                        seen[q.0 as usize] = true;
-                        stack.push(q);
-                    }
-                }
-            }
-            false
+    let by_to: Vec<bool> = comp.iter().map(|&p| convoy_adjacent(map, p, to)).collect();
+    if !by_from.iter().any(|b| *b) || !by_to.iter().any(|b| *b) {
+        return false;
+    }
+    RouteSearch {
+        adj: &adj,
+        by_from: &by_from,
+        by_to: &by_to,
+        blocked: vec![0; k],
+        seen: vec![false; k],
+        queue: Vec::new(),
+    }
+    .run()
+}
+
+/// The search of [`fleet_on_some_route`] over f's component (f is sea 0).
+struct RouteSearch<'a> {
+    adj: &'a [Vec<usize>],
+    by_from: &'a [bool],
+    by_to: &'a [bool],
+    /// Per sea, how many seas of the route before its last border it or are it: a sea with a
+    /// count above zero cannot come next (it would be a chord, or a repeat).
+    blocked: Vec<u32>,
+    seen: Vec<bool>,
+    queue: Vec<usize>,
+}
+
+impl RouteSearch<'_> {
+    /// Blocks (or unblocks) sea `v` and its neighbours.
+    fn mark(&mut self, v: usize, up: bool) {
+        let step = |c: &mut u32| {
+            if up { *c += 1 } else { *c -= 1 }
         };
-        return reach_from(f, from) && reach_from(f, to);
-    }
-    // Depth-first search over chordless paths (small: at most 20 fleet-holding seas), with an
-    // explicit stack: `path` holds the seas so far, `next` the next candidate index for each.
-    let adj = |a: ProvinceId, b: ProvinceId| convoy_adjacent(map, a, b);
-    for &s in &seas {
-        if !adj(from, s) {
-            continue;
+        step(&mut self.blocked[v]);
+        for &w in &self.adj[v] {
+            step(&mut self.blocked[w]);
         }
-        let mut path: Vec<ProvinceId> = vec![s];
-        let mut next: Vec<usize> = vec![0];
-        while let Some(&top) = path.last() {
-            let k = path.len() - 1;
-            if next[k] == 0 && adj(top, to) {
-                // A route ends here. Going further would add a chord to the destination.
-                if path.contains(&f) {
-                    return true;
+    }
+
+    /// Breadth-first search from `start` through open seas (not blocked, not bordering `from`
+    /// unless it is `start`), passing through no sea that borders `to` (such a sea ends a route):
+    /// whether it reaches a sea for which `goal` holds.
+    fn reaches(&mut self, start: usize, goal: &dyn Fn(usize) -> bool) -> bool {
+        self.seen.iter_mut().for_each(|s| *s = false);
+        self.queue.clear();
+        self.queue.push(start);
+        self.seen[start] = true;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let v = self.queue[head];
+            head += 1;
+            if goal(v) {
+                return true;
+            }
+            if self.by_to[v] && v != start {
+                continue;
+            }
+            for i in 0..self.adj[v].len() {
+                let w = self.adj[v][i];
+                if !self.seen[w] && self.blocked[w] == 0 && !self.by_from[w] {
+                    self.seen[w] = true;
+                    self.queue.push(w);
                 }
-                path.pop();
-                next.pop();
-                continue;
             }
-            let i = next[k];
-            if i >= seas.len() {
-                path.pop();
-                next.pop();
-                continue;
-            }
-            next[k] += 1;
-            let cand = seas[i];
-            if path.contains(&cand) || !adj(top, cand) {
-                continue;
-            }
-            // Chordless: `cand` touches no earlier sea but `top`, and not the origin.
-            if adj(from, cand) || path[..k].iter().any(|p| adj(*p, cand)) {
-                continue;
-            }
-            path.push(cand);
-            next.push(0);
         }
+        false
     }
-    false
+
+    /// Whether the route whose last sea is f (the rest marked in `blocked`) can be finished.
+    fn finish_from_f(&mut self) -> bool {
+        if self.by_to[0] {
+            return true;
+        }
+        let by_to = self.by_to;
+        self.reaches(0, &|v| v != 0 && by_to[v])
+    }
+
+    fn run(&mut self) -> bool {
+        // Routes that start at f.
+        if self.by_from[0] && self.finish_from_f() {
+            return true;
+        }
+        // Routes grown from each sea bordering `from` (not f, not bordering `to`) up to f.
+        let starts: Vec<usize> = (1..self.adj.len())
+            .filter(|&v| self.by_from[v] && !self.by_to[v])
+            .collect();
+        // The route is `path`; `next[i]` the next neighbour of path[i] to try. Every sea of the
+        // route but the last is marked in `blocked`.
+        let mut path: Vec<usize> = Vec::new();
+        let mut next: Vec<usize> = Vec::new();
+        for s in starts {
+            path.push(s);
+            next.push(0);
+            while let Some(&top) = path.last() {
+                let d = path.len() - 1;
+                let i = next[d];
+                if i == 0 && !self.can_reach_f_then_to(top) {
+                    next[d] = usize::MAX;
+                }
+                let i = next[d];
+                if i >= self.adj[top].len() {
+                    path.pop();
+                    next.pop();
+                    if let Some(&below) = path.last() {
+                        self.mark(below, false);
+                    }
+                    continue;
+                }
+                next[d] += 1;
+                let w = self.adj[top][i];
+                // Chordless: w borders no earlier sea of the route (nor is one), nor `from`.
+                if self.blocked[w] > 0 || self.by_from[w] || path.contains(&w) {
+                    continue;
+                }
+                self.mark(top, true);
+                if w == 0 {
+                    let done = self.finish_from_f();
+                    self.mark(top, false);
+                    if done {
+                        return true;
+                    }
+                    continue;
+                }
+                if self.by_to[w] {
+                    // The route would end at w, without f.
+                    self.mark(top, false);
+                    continue;
+                }
+                path.push(w);
+                next.push(0);
+            }
+        }
+        false
+    }
+
+    /// With the route up to `top` (earlier seas marked), whether f is still reachable from `top`
+    /// through open seas and `to` from f: a necessary condition for finishing through f, which
+    /// prunes routes that cannot.
+    fn can_reach_f_then_to(&mut self, top: usize) -> bool {
+        if !self.reaches(top, &|v| v == 0) {
+            return false;
+        }
+        if self.by_to[0] {
+            return true;
+        }
+        let by_to = self.by_to;
+        self.reaches(0, &|v| v != 0 && by_to[v])
+    }
 }
 
 struct Ctx<'a> {
     map: &'a Map,
     units: &'a [Unit],
-    occ: Vec<Option<usize>>,
+    occ: &'a [Option<usize>],
     rules: &'a Rules,
 }
 
@@ -370,13 +533,20 @@ impl Ctx<'_> {
     fn fleet_dest(&self, from: LocId, dest: &LocSpec) -> Result<LocId, IllegalReason> {
         let map = self.map;
         let prov = map.province(dest.province);
-        let reachable: Vec<LocId> = map
-            .fleet_neighbours(from)
-            .iter()
-            .copied()
-            .filter(|l| map.province_of(*l) == dest.province)
-            .collect();
-        if reachable.is_empty() {
+        let reachable = || {
+            map.fleet_neighbours(from)
+                .iter()
+                .copied()
+                .filter(|l| map.province_of(*l) == dest.province)
+        };
+        let only = {
+            let mut r = reachable();
+            match (r.next(), r.next()) {
+                (Some(l), None) => Some(l),
+                _ => None,
+            }
+        };
+        if reachable().next().is_none() {
             return Err(IllegalReason::NotAdjacent);
         }
         if !prov.is_multi_coast() {
@@ -394,22 +564,24 @@ impl Ctx<'_> {
             }
             other => other,
         };
-        match written {
-            Some(c) => {
-                let l = prov.coast(c).expect("checked");
-                if reachable.contains(&l) {
+        // `written` is a coast of this province (others became `None` above).
+        match written.and_then(|c| prov.coast(c)) {
+            Some(l) => {
+                if reachable().any(|r| r == l) {
                     Ok(l)
-                } else if self.rules.impossible_coast == ImpossibleCoast::Ignore
-                    && reachable.len() == 1
+                } else if let Some(only) = only
+                    && self.rules.impossible_coast == ImpossibleCoast::Ignore
                 {
-                    Ok(reachable[0])
+                    Ok(only)
                 } else {
                     Err(IllegalReason::ImpossibleCoast)
                 }
             }
             None => {
-                if reachable.len() == 1 && self.rules.one_coast_omitted == OneCoastOmitted::Infer {
-                    Ok(reachable[0])
+                if let Some(only) = only
+                    && self.rules.one_coast_omitted == OneCoastOmitted::Infer
+                {
+                    Ok(only)
                 } else {
                     Err(IllegalReason::CoastNotSpecified)
                 }
@@ -478,11 +650,11 @@ impl Ctx<'_> {
                     && self.army_move_possible(tp, dest.province, Some(supporter))
             }
             UnitKind::Fleet => match dest.coast {
-                Some(c) if self.map.province(dest.province).coast(c).is_some() => {
-                    let l = self.map.province(dest.province).coast(c).expect("checked");
-                    self.map.fleet_adjacent(unit.loc, l)
-                }
-                _ => self.map.fleet_reaches_province(unit.loc, dest.province),
+                Some(c) => match self.map.province(dest.province).coast(c) {
+                    Some(l) => self.map.fleet_adjacent(unit.loc, l),
+                    None => self.map.fleet_reaches_province(unit.loc, dest.province),
+                },
+                None => self.map.fleet_reaches_province(unit.loc, dest.province),
             },
         }
     }
@@ -711,28 +883,113 @@ fn imperfect(units: &[Unit], o: &Order, u: usize, rules: &Rules, occ: &[Option<u
 
 /// Classes every order of a movement phase and matches supports and convoys.
 pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &Rules) -> Prepared {
+    let mut occ = Vec::new();
+    occupancy_into(map, units, &mut occ);
+    let mut out = Prepared {
+        orders: Vec::new(),
+        status: Vec::new(),
+        source: Vec::new(),
+    };
+    prepare_into(
+        map,
+        units,
+        orders,
+        rules,
+        &occ,
+        &mut out,
+        &mut PrepareScratch::default(),
+    );
+    out
+}
+
+/// Buffers [`prepare_into`] reuses between calls.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PrepareScratch {
+    /// Per submitted order, its classed order (taken when applied).
+    classed: Vec<Option<UnitOrder>>,
+    /// Per unit, its first submitted order; per submitted order, the unit's next one.
+    first: Vec<u32>,
+    next: Vec<u32>,
+    /// Valid convoy orders per army, (fleet, destination), in one buffer.
+    convoy_off: Vec<u32>,
+    convoys: Vec<(usize, ProvinceId)>,
+    /// New routes of moves to adjacent provinces.
+    routes: Vec<Option<Route>>,
+    failed_mover: Vec<bool>,
+}
+
+const NO_ORDER: u32 = u32::MAX;
+
+/// [`prepare`] into `out`, reusing its buffers and `scratch`'s; `occ` is the position's
+/// occupancy ([`occupancy_into`]).
+pub(crate) fn prepare_into(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    rules: &Rules,
+    occ: &[Option<usize>],
+    out: &mut Prepared,
+    scratch: &mut PrepareScratch,
+) {
     let ctx = Ctx {
         map,
         units,
-        occ: occupancy(map, units),
+        occ,
         rules,
     };
-    let mut status: Vec<OrderStatus> = Vec::with_capacity(orders.len());
-    let mut per_unit: Vec<Vec<(usize, UnitOrder)>> = vec![Vec::new(); units.len()];
-    for (i, (power, o)) in orders.iter().enumerate() {
+    let n = units.len();
+    let status = &mut out.status;
+    status.clear();
+    let classed = &mut scratch.classed;
+    classed.clear();
+    let (first, next) = (&mut scratch.first, &mut scratch.next);
+    first.clear();
+    first.resize(n, NO_ORDER);
+    next.clear();
+    next.resize(orders.len(), NO_ORDER);
+    for (power, o) in orders.iter() {
         match ctx.classify(*power, o) {
             Ok((u, uo)) => {
-                per_unit[u].push((i, uo));
+                classed.push(Some(uo));
                 status.push(OrderStatus::Applied(u));
             }
-            Err(r) => status.push(OrderStatus::Illegal(r)),
+            Err(r) => {
+                classed.push(None);
+                status.push(OrderStatus::Illegal(r));
+            }
         }
     }
-    let mut eff: Vec<UnitOrder> = vec![UnitOrder::Hold; units.len()];
-    let mut source: Vec<Option<usize>> = vec![None; units.len()];
-    for (u, list) in per_unit.iter_mut().enumerate() {
-        if list.is_empty() {
+    // Each unit's orders, linked in submission order (built back to front).
+    for i in (0..orders.len()).rev() {
+        if let OrderStatus::Applied(u) = status[i] {
+            next[i] = first[u];
+            first[u] = i as u32;
+        }
+    }
+    let eff = &mut out.orders;
+    eff.clear();
+    eff.resize(n, UnitOrder::Hold);
+    let source = &mut out.source;
+    source.clear();
+    source.resize(n, None);
+    for u in 0..n {
+        let head = first[u];
+        if head == NO_ORDER {
             continue;
+        }
+        if next[head as usize] == NO_ORDER {
+            // One order: it applies.
+            let i = head as usize;
+            eff[u] = classed[i].take().unwrap_or(UnitOrder::Hold);
+            source[u] = Some(i);
+            continue;
+        }
+        let mut list: Vec<(usize, UnitOrder)> = Vec::new();
+        let mut at = head;
+        while at != NO_ORDER {
+            let i = at as usize;
+            list.push((i, classed[i].take().unwrap_or(UnitOrder::Hold)));
+            at = next[i];
         }
         // Orders identical as written (but for a `Power:` prefix) count once: each order's
         // class is the first of its kind in the list (hashed, so thousands of orders to one
@@ -757,7 +1014,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
             let perfect: Vec<usize> = distinct
                 .iter()
                 .copied()
-                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, &ctx.occ))
+                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, ctx.occ))
                 .collect();
             if !perfect.is_empty() && perfect.len() < distinct.len() {
                 let mut kept = vec![false; list.len()];
@@ -777,7 +1034,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         } else {
             match rules.multiple_orders {
                 MultipleOrders::First => Some(distinct[0]),
-                MultipleOrders::Last => Some(*distinct.last().expect("non-empty")),
+                MultipleOrders::Last => distinct.last().copied(),
                 MultipleOrders::Hold => None,
             }
         };
@@ -798,28 +1055,55 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
     }
 
     // 4.A.3: routes of moves to adjacent provinces.
-    // Valid convoy orders per army: (fleet, destination).
-    let mut convoys_of: Vec<Vec<(usize, ProvinceId)>> = vec![Vec::new(); units.len()];
-    for (f, o) in eff.iter().enumerate() {
+    // Valid convoy orders per army: (fleet, destination), in one buffer.
+    let (convoy_off, convoys) = (&mut scratch.convoy_off, &mut scratch.convoys);
+    convoy_off.clear();
+    convoy_off.resize(n + 1, 0);
+    for o in eff.iter() {
         if let UnitOrder::Convoy {
-            army,
-            dest,
-            void: None,
+            army, void: None, ..
         } = o
         {
-            convoys_of[*army].push((f, *dest));
+            convoy_off[*army + 1] += 1;
         }
     }
-    let own_convoy = |u: usize, dest: ProvinceId, _: &[UnitOrder]| {
-        convoys_of[u]
+    for k in 0..n {
+        convoy_off[k + 1] += convoy_off[k];
+    }
+    convoys.clear();
+    convoys.resize(convoy_off[n] as usize, (0, ProvinceId(0)));
+    {
+        // Filled in fleet order, as the lists were pushed before.
+        let mut fill: Vec<u32> = Vec::new();
+        if !convoys.is_empty() {
+            fill.extend_from_slice(&convoy_off[..n]);
+        }
+        for (f, o) in eff.iter().enumerate() {
+            if let UnitOrder::Convoy {
+                army,
+                dest,
+                void: None,
+            } = o
+            {
+                convoys[fill[*army] as usize] = (f, *dest);
+                fill[*army] += 1;
+            }
+        }
+    }
+    let convoys_of = |u: usize| &convoys[convoy_off[u] as usize..convoy_off[u + 1] as usize];
+    let own_convoy = |u: usize, dest: ProvinceId| {
+        convoys_of(u)
             .iter()
             .any(|&(f, d)| d == dest && units[f].power == units[u].power)
     };
-    let any_convoy =
-        |u: usize, dest: ProvinceId, _: &[UnitOrder]| convoys_of[u].iter().any(|&(_, d)| d == dest);
-    let snapshot = eff.clone();
-    for u in 0..units.len() {
-        let UnitOrder::Move { dest, route, .. } = &mut eff[u] else {
+    let any_convoy = |u: usize, dest: ProvinceId| convoys_of(u).iter().any(|&(_, d)| d == dest);
+    // New routes are worked out first and set after, so that every decision reads the orders
+    // as classed (only routes change here, and no decision reads another's route).
+    let routes = &mut scratch.routes;
+    routes.clear();
+    routes.resize(n, None);
+    for u in 0..n {
+        let UnitOrder::Move { dest, .. } = &eff[u] else {
             continue;
         };
         let here = map.province_of(units[u].loc);
@@ -838,7 +1122,7 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         let d = *dest;
         let new_route = match rules.adjacent_convoy {
             AdjacentConvoy::Intent => {
-                if (via && any_convoy(u, d, &snapshot)) || own_convoy(u, d, &snapshot) {
+                if (via && any_convoy(u, d)) || own_convoy(u, d) {
                     Route::Convoy
                 } else if via {
                     // `via convoy` with no convoy ordered at all: the convoy route has no path.
@@ -858,25 +1142,34 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                 // Only when the unit at the destination moves the opposite way, and only while
                 // the convoy is not disrupted.
                 let opposite = ctx.unit_at(d).is_some_and(
-                    |t| matches!(&snapshot[t], UnitOrder::Move { dest: td, .. } if *td == here),
+                    |t| matches!(&eff[t], UnitOrder::Move { dest: td, .. } if *td == here),
                 );
-                if opposite && any_convoy(u, d, &snapshot) {
+                if opposite && any_convoy(u, d) {
                     Route::ConvoyOrLand
                 } else {
                     Route::Land
                 }
             }
         };
-        *route = if new_route == Route::Convoy && rules.adjacent_convoy_fallback {
-            Route::ConvoyOrLand
-        } else {
-            new_route
-        };
+        routes[u] = Some(
+            if new_route == Route::Convoy && rules.adjacent_convoy_fallback {
+                Route::ConvoyOrLand
+            } else {
+                new_route
+            },
+        );
+    }
+    for (o, r) in eff.iter_mut().zip(routes.iter()) {
+        if let (UnitOrder::Move { route, .. }, Some(r)) = (o, r) {
+            *route = *r;
+        }
     }
 
     // 4.E.1 choice "Fail": an illegal move stays the unit's order and fails, so the unit is not
     // holding and cannot be supported in place.
-    let mut failed_mover = vec![false; units.len()];
+    let failed_mover = &mut scratch.failed_mover;
+    failed_mover.clear();
+    failed_mover.resize(n, false);
     if rules.illegal_orders == IllegalOrders::Fail {
         for (i, st) in status.iter().enumerate() {
             let OrderStatus::Illegal(reason) = st else {
@@ -901,13 +1194,14 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
         }
     }
 
-    // Matching of supports and convoys.
-    let snapshot = eff.clone();
-    for (u, o) in eff.iter_mut().enumerate() {
-        match o {
+    // Matching of supports and convoys. A decision reads the supported or convoyed unit's
+    // order, which this pass never changes (it only sets `void` of supports and convoys), so the
+    // orders are updated in place.
+    for u in 0..n {
+        let void = match &eff[u] {
             UnitOrder::Support { target, dest, void } if void.is_none() => {
                 let t = *target;
-                *void = match (&snapshot[t], dest) {
+                match (&eff[t], dest) {
                     (UnitOrder::Move { .. }, None) => Some(VoidReason::SupportedUnitMoves),
                     (_, None) if failed_mover[t] => Some(VoidReason::SupportedUnitIllegalMove),
                     (_, None) => None,
@@ -929,23 +1223,19 @@ pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &R
                         }
                     }
                     _ => Some(VoidReason::MoveDoesNotMatch),
-                };
+                }
             }
-            UnitOrder::Convoy { army, dest, void } if void.is_none() => {
-                let a = *army;
-                *void = match &snapshot[a] {
-                    UnitOrder::Move {
-                        dest: ad, route, ..
-                    } if ad == dest && *route != Route::Land => None,
-                    _ => Some(VoidReason::ConvoyDoesNotMatch),
-                };
-            }
-            _ => {}
+            UnitOrder::Convoy { army, dest, void } if void.is_none() => match &eff[*army] {
+                UnitOrder::Move {
+                    dest: ad, route, ..
+                } if ad == dest && *route != Route::Land => None,
+                _ => Some(VoidReason::ConvoyDoesNotMatch),
+            },
+            _ => continue,
+        };
+        if let UnitOrder::Support { void: v, .. } | UnitOrder::Convoy { void: v, .. } = &mut eff[u]
+        {
+            *v = void;
         }
-    }
-    Prepared {
-        orders: eff,
-        status,
-        source,
     }
 }

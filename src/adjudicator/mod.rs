@@ -41,7 +41,7 @@ use crate::rules::Rules;
 
 use legality::{OrderStatus, Prepared, Route, UnitOrder};
 pub use reason::{Against, Reason};
-use resolver::{Board, Graph, NodeKind, Solver};
+use resolver::{Board, BoardBuf, Graph, NodeKind, Solver, SolverBuf};
 use trace::{BackupRule, Event, NoTrace, Recorder, Tracer};
 
 /// Which engine adjudicates movement phases: the decision model of DATC chapter 5 (the
@@ -197,6 +197,221 @@ pub struct MovementResult {
     pub trace: Option<Vec<Event>>,
 }
 
+/// The typed outcome of one submitted order, as [`Adjudicator`] returns it: no words until asked
+/// for ([`Adjudicator::reason_text`], or [`adjudicate_movement`], which renders every one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Succeeds, fails, illegal or void.
+    pub verdict: Verdict,
+    /// Why, as data: the units involved by index.
+    pub reason: Reason,
+    /// The backup rule that decided it, if any.
+    pub backup: Option<BackupRule>,
+    /// For a move (or a convoy Szykman's rule cancelled) whose unit was also dislodged: by whom
+    /// (the words add `, and is dislodged by …`).
+    pub dislodged_by: Option<usize>,
+}
+
+/// A reusable movement adjudicator: it keeps every buffer between calls (orders classed, the
+/// board's tables, the decisions and their dependency lists in flat arrays, outcomes), so that
+/// after the first call on a board of a given size, adjudicating allocates nothing, and returns
+/// typed outcomes ([`Outcome`]: [`Verdict`] and [`Reason`]) that are turned into words only
+/// when asked.
+///
+/// ```
+/// use dipsandbox::adjudicator::{Adjudicator, Verdict, Reason};
+/// use dipsandbox::board::Unit;
+/// use dipsandbox::map::{Map, UnitKind};
+/// use dipsandbox::orders::parse_order;
+/// use dipsandbox::rules::Rules;
+///
+/// let map = Map::standard();
+/// let ger = map.find_power("Germany").unwrap();
+/// let rus = map.find_power("Russia").unwrap();
+/// let unit = |p, k, name: &str| Unit { power: p, kind: k, loc: map.province(map.find_province(name).unwrap()).main };
+/// let units = vec![unit(ger, UnitKind::Army, "ber"), unit(rus, UnitKind::Army, "war")];
+/// let orders = vec![
+///     (ger, parse_order(&map, "A Ber - Sil").unwrap()),
+///     (rus, parse_order(&map, "A War - Sil").unwrap()),
+/// ];
+/// let mut adj = Adjudicator::new();
+/// let out = adj.adjudicate(&map, &units, &orders, &Rules::default());
+/// assert_eq!(out[0].verdict, Verdict::Fails);
+/// assert!(matches!(out[0].reason, Reason::Bounced { unit: 1, .. }));
+/// assert_eq!(adj.reason_text(&map, &units, &orders, 0).unwrap(), "attack 1 does not beat prevent 1 of A War - Sil");
+/// assert_eq!(adj.contested().len(), 1);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Adjudicator {
+    prepared: Prepared,
+    scratch: legality::PrepareScratch,
+    board: BoardBuf,
+    solver: SolverBuf,
+    outcomes: Vec<Outcome>,
+    units: Vec<UnitResult>,
+    final_units: Vec<Unit>,
+    dislodged: Vec<Dislodged>,
+    contested: Vec<ProvinceId>,
+    occupied_after: Vec<bool>,
+}
+
+impl Adjudicator {
+    /// An adjudicator with empty buffers (they grow on the first call).
+    pub fn new() -> Adjudicator {
+        Adjudicator::default()
+    }
+
+    /// Adjudicates a movement phase: one typed outcome per submitted order, in order. The
+    /// other results of the call are kept until the next one ([`Adjudicator::units`],
+    /// [`Adjudicator::final_units`], [`Adjudicator::dislodged`], [`Adjudicator::contested`]).
+    pub fn adjudicate(
+        &mut self,
+        map: &Map,
+        units: &[Unit],
+        orders: &[(PowerId, Order)],
+        rules: &Rules,
+    ) -> &[Outcome] {
+        self.adjudicate_with(map, units, orders, rules, NoTrace);
+        &self.outcomes
+    }
+
+    /// [`Adjudicator::adjudicate`] with a tracer (e.g. [`Recorder`]), which it gives back with
+    /// the resolver's reasoning recorded; the outcomes are in [`Adjudicator::outcomes`].
+    pub fn adjudicate_with<T: Tracer>(
+        &mut self,
+        map: &Map,
+        units: &[Unit],
+        orders: &[(PowerId, Order)],
+        rules: &Rules,
+        tracer: T,
+    ) -> T {
+        legality::occupancy_into(map, units, &mut self.board.occ);
+        legality::prepare_into(
+            map,
+            units,
+            orders,
+            rules,
+            &self.board.occ,
+            &mut self.prepared,
+            &mut self.scratch,
+        );
+        self.board.fill(map, units, &self.prepared.orders);
+        let board = Board::new(map, units, &self.prepared.orders, rules, &self.board);
+        let tracer = Solver::new(&board, &mut self.solver, tracer).solve();
+        Report {
+            map,
+            units,
+            board: &board,
+            g: &self.solver,
+            prepared: &self.prepared,
+        }
+        .finish(Out {
+            outcomes: &mut self.outcomes,
+            units: &mut self.units,
+            final_units: &mut self.final_units,
+            dislodged: &mut self.dislodged,
+            contested: &mut self.contested,
+            occupied_after: &mut self.occupied_after,
+        });
+        tracer
+    }
+
+    /// The outcomes of the last call, one per submitted order.
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// Per unit of the last call, what happened to it.
+    pub fn units(&self) -> &[UnitResult] {
+        &self.units
+    }
+
+    /// Units after the last call's phase (not counting the dislodged).
+    pub fn final_units(&self) -> &[Unit] {
+        &self.final_units
+    }
+
+    /// Units the last call dislodged, with where their attackers came from.
+    pub fn dislodged(&self) -> &[Dislodged] {
+        &self.dislodged
+    }
+
+    /// Provinces the last call left empty by a standoff.
+    pub fn contested(&self) -> &[ProvinceId] {
+        &self.contested
+    }
+
+    /// The classed orders of the last call.
+    pub fn prepared(&self) -> &Prepared {
+        &self.prepared
+    }
+
+    /// Whether a backup rule decided anything in the last call.
+    pub fn backup_applied(&self) -> bool {
+        self.solver.forced.iter().any(|f| *f)
+            || self.solver.disabled.iter().any(|d| *d)
+            || self.solver.forced_fail.iter().any(|f| *f)
+    }
+
+    /// The words for the outcome of submitted order `i` of the last call (as
+    /// [`adjudicate_movement`] gives them), with the same map, units and orders; None for an
+    /// order the call did not have.
+    pub fn reason_text(
+        &self,
+        map: &Map,
+        units: &[Unit],
+        orders: &[(PowerId, Order)],
+        i: usize,
+    ) -> Option<String> {
+        let o = self.outcomes.get(i)?;
+        Some(render_reason(map, units, orders, &self.prepared.source, o))
+    }
+}
+
+/// The text of the order that applies to unit `u`, abbreviated; or the unit itself.
+fn order_text(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    source: &[Option<usize>],
+    u: usize,
+) -> String {
+    match source.get(u).copied().flatten() {
+        Some(i) => {
+            let mut o = orders[i].1.clone();
+            o.power = None;
+            format_order(map, &o, NameStyle::Abbr)
+        }
+        None => units
+            .get(u)
+            .map(|unit| format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc)))
+            .unwrap_or_default(),
+    }
+}
+
+/// A typed outcome in words (the one place movement reasons become words), plus, for a unit
+/// that did not stay, by whom it was dislodged.
+fn render_reason(
+    map: &Map,
+    units: &[Unit],
+    orders: &[(PowerId, Order)],
+    source: &[Option<usize>],
+    o: &Outcome,
+) -> String {
+    let order = |u: usize| order_text(map, units, orders, source, u);
+    let unit = |u: usize| {
+        units
+            .get(u)
+            .map(|unit| format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc)))
+            .unwrap_or_default()
+    };
+    let mut reason = o.reason.render(&order, &unit, &|l| map.loc_name(l));
+    if let Some(c) = o.dislodged_by {
+        reason.push_str(&format!(", and is dislodged by {}", order(c)));
+    }
+    reason
+}
+
 /// Adjudicates a movement phase without tracing.
 pub fn adjudicate_movement(
     map: &Map,
@@ -226,32 +441,32 @@ fn run<T: Tracer>(
     rules: &Rules,
     tracer: T,
 ) -> (MovementResult, T) {
-    let prepared = legality::prepare(map, units, orders, rules);
-    let board = Board::new(map, units, &prepared.orders, rules);
-    let (graph, disabled, forced_fail, tracer) = Solver::new(&board, tracer).solve();
-    let result = Report {
-        map,
-        units,
-        orders,
-        board: &board,
-        graph: &graph,
-        disabled: &disabled,
-        forced_fail: &forced_fail,
-        prepared: &prepared,
-    }
-    .finish();
-    let (outcomes, unit_results, final_units, dislodged, contested) = result;
-    let cancelled_convoys = (0..units.len()).filter(|&u| disabled[u]).collect();
-    let forced_hold = (0..units.len()).filter(|&u| forced_fail[u]).collect();
+    let mut a = Adjudicator::new();
+    let tracer = a.adjudicate_with(map, units, orders, rules, tracer);
+    let outcomes = a
+        .outcomes
+        .iter()
+        .map(|o| OrderOutcome {
+            verdict: o.verdict,
+            reason: render_reason(map, units, orders, &a.prepared.source, o),
+            cause: o.reason.clone(),
+            backup: o.backup,
+        })
+        .collect();
+    let cancelled_convoys = (0..units.len()).filter(|&u| a.solver.disabled[u]).collect();
+    let forced_hold = (0..units.len())
+        .filter(|&u| a.solver.forced_fail[u])
+        .collect();
+    let graph = a.solver.to_graph();
     (
         MovementResult {
-            prepared,
+            prepared: a.prepared,
             graph,
             outcomes,
-            units: unit_results,
-            final_units,
-            dislodged,
-            contested,
+            units: a.units,
+            final_units: a.final_units,
+            dislodged: a.dislodged,
+            contested: a.contested,
             cancelled_convoys,
             forced_hold,
             trace: None,
@@ -260,58 +475,37 @@ fn run<T: Tracer>(
     )
 }
 
-type Finished = (
-    Vec<OrderOutcome>,
-    Vec<UnitResult>,
-    Vec<Unit>,
-    Vec<Dislodged>,
-    Vec<ProvinceId>,
-);
+/// Where [`Report::finish`] writes.
+struct Out<'a> {
+    outcomes: &'a mut Vec<Outcome>,
+    units: &'a mut Vec<UnitResult>,
+    final_units: &'a mut Vec<Unit>,
+    dislodged: &'a mut Vec<Dislodged>,
+    contested: &'a mut Vec<ProvinceId>,
+    occupied_after: &'a mut Vec<bool>,
+}
 
 struct Report<'a, 'b> {
     map: &'a Map,
     units: &'a [Unit],
-    orders: &'a [(PowerId, Order)],
     board: &'a Board<'b>,
-    graph: &'a Graph,
-    disabled: &'a [bool],
-    forced_fail: &'a [bool],
+    g: &'a SolverBuf,
     prepared: &'a Prepared,
 }
 
 impl Report<'_, '_> {
     fn val(&self, u: usize, kind: NodeKind) -> Option<i32> {
-        self.graph.node_of(u, kind).map(|id| self.graph.value(id))
+        self.g.node_of(u, kind).map(|id| self.g.value(id))
     }
 
     fn forced(&self, u: usize, kind: NodeKind) -> bool {
-        self.graph
+        self.g
             .node_of(u, kind)
-            .is_some_and(|id| self.graph.forced[id as usize])
+            .is_some_and(|id| self.g.forced[id as usize])
     }
 
     fn moved(&self, u: usize) -> bool {
         self.val(u, NodeKind::Move) == Some(1)
-    }
-
-    /// The text of the order that applies to unit `u`, abbreviated; or the unit itself.
-    fn order_text(&self, u: usize) -> String {
-        match self.prepared.source[u] {
-            Some(i) => {
-                let mut o = self.orders[i].1.clone();
-                o.power = None;
-                format_order(self.map, &o, NameStyle::Abbr)
-            }
-            None => {
-                let unit = &self.units[u];
-                format!("{} {}", unit.kind.letter(), self.map.loc_abbr(unit.loc))
-            }
-        }
-    }
-
-    fn unit_text(&self, u: usize) -> String {
-        let unit = &self.units[u];
-        format!("{} {}", unit.kind.letter(), self.map.loc_abbr(unit.loc))
     }
 
     fn dislodger(&self, u: usize) -> Option<usize> {
@@ -363,7 +557,7 @@ impl Report<'_, '_> {
         }
         // All Hold is the cause only where it decided the move; a move that had already failed
         // on its own is explained by its own cause below.
-        if self.forced_fail[u] && self.forced(u, NodeKind::Move) {
+        if self.g.forced_fail[u] && self.forced(u, NodeKind::Move) {
             return (Verdict::Fails, Reason::AllHold, Some(BackupRule::AllHold));
         }
         if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) {
@@ -371,7 +565,7 @@ impl Report<'_, '_> {
             if fleets.is_empty() {
                 return (Verdict::Fails, Reason::NoConvoy, None);
             }
-            if let Some(&fleet) = fleets.iter().find(|f| self.disabled[**f]) {
+            if let Some(&fleet) = fleets.iter().find(|f| self.g.disabled[**f]) {
                 return (
                     Verdict::Fails,
                     Reason::ConvoyCancelled { fleet },
@@ -485,36 +679,38 @@ impl Report<'_, '_> {
         }
     }
 
-    /// An outcome with its reason rendered (the one place reasons become words), plus, for a
-    /// unit that did not stay, by whom it was dislodged.
+    /// A typed outcome; `dislodged_by` names who dislodged a unit whose order did not keep it
+    /// in place.
     fn outcome(
         &self,
         verdict: Verdict,
         cause: Reason,
         backup: Option<BackupRule>,
         dislodged_by: Option<usize>,
-    ) -> OrderOutcome {
-        let mut reason = cause.render(&|u| self.order_text(u), &|u| self.unit_text(u), &|l| {
-            self.map.loc_name(l)
-        });
-        if let Some(c) = dislodged_by {
-            reason.push_str(&format!(", and is dislodged by {}", self.order_text(c)));
-        }
-        OrderOutcome {
+    ) -> Outcome {
+        Outcome {
             verdict,
-            reason,
-            cause,
+            reason: cause,
             backup,
+            dislodged_by,
         }
     }
 
-    fn finish(self) -> Finished {
+    fn finish(self, out: Out<'_>) {
         let map = self.map;
         let b = self.board;
         let n = self.units.len();
-        let mut unit_results = Vec::with_capacity(n);
-        let mut final_units = Vec::with_capacity(n);
-        let mut dislodged = Vec::new();
+        let Out {
+            outcomes,
+            units: unit_results,
+            final_units,
+            dislodged,
+            contested,
+            occupied_after,
+        } = out;
+        unit_results.clear();
+        final_units.clear();
+        dislodged.clear();
         for u in 0..n {
             let by = self.dislodger(u);
             let unit = self.units[u];
@@ -546,7 +742,7 @@ impl Report<'_, '_> {
                 dislodged_by: by,
             });
         }
-        let mut outcomes = Vec::with_capacity(self.orders.len());
+        outcomes.clear();
         for st in &self.prepared.status {
             let out = match st {
                 OrderStatus::Illegal(r) => {
@@ -575,7 +771,7 @@ impl Report<'_, '_> {
                             self.outcome(verdict, cause, None, None)
                         }
                         UnitOrder::Convoy { army, .. } => {
-                            if self.disabled[u] {
+                            if self.g.disabled[u] {
                                 self.outcome(
                                     Verdict::Fails,
                                     Reason::ConvoyHolds,
@@ -584,7 +780,7 @@ impl Report<'_, '_> {
                                 )
                             } else if let Some(by) = dis {
                                 self.outcome(Verdict::Fails, Reason::Disrupted { by }, None, None)
-                            } else if self.forced_fail[*army] {
+                            } else if self.g.forced_fail[*army] {
                                 self.outcome(
                                     Verdict::Fails,
                                     Reason::ConvoyAllHold,
@@ -600,15 +796,20 @@ impl Report<'_, '_> {
             };
             outcomes.push(out);
         }
-        // Standoffs: nobody moved in, and some move there still had strength to prevent.
-        let mut contested = Vec::new();
+        // Standoffs: nobody moved in, and some move there still had strength to prevent. Which
+        // provinces are occupied after the phase is marked once (not searched per province).
+        occupied_after.clear();
+        occupied_after.resize(map.province_count(), false);
+        for u in final_units.iter() {
+            occupied_after[map.province_of(u.loc).0 as usize] = true;
+        }
+        contested.clear();
         for p in map.province_ids() {
             let movers = b.movers_into(p);
             if movers.is_empty() || movers.iter().any(|&c| self.moved(c)) {
                 continue;
             }
-            let occupied_after = final_units.iter().any(|u| map.province_of(u.loc) == p);
-            if !occupied_after
+            if !occupied_after[p.0 as usize]
                 && movers
                     .iter()
                     .any(|&c| self.val(c, NodeKind::Prevent).unwrap_or(0) > 0)
@@ -616,7 +817,6 @@ impl Report<'_, '_> {
                 contested.push(p);
             }
         }
-        (outcomes, unit_results, final_units, dislodged, contested)
     }
 }
 

@@ -115,18 +115,109 @@ impl Graph {
 
     /// Node id of a unit's decision of the given kind, if it has one.
     pub fn node_of(&self, unit: usize, kind: NodeKind) -> Option<u32> {
-        let n = &self.ids[unit];
-        let id = match kind {
-            NodeKind::Move => n.mv,
-            NodeKind::Support => n.support,
-            NodeKind::Dislodge => n.dislodge,
-            NodeKind::Path => n.path,
-            NodeKind::Attack => n.attack,
-            NodeKind::Hold => n.hold,
-            NodeKind::Prevent => n.prevent,
-            NodeKind::Defend => n.defend,
-        };
-        (id != NONE).then_some(id)
+        node_of(&self.ids, unit, kind)
+    }
+}
+
+/// A list per key in one buffer (compressed sparse rows): key `k`'s items are
+/// `items[off[k]..off[k + 1]]`, in the order they were added.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lists {
+    off: Vec<u32>,
+    items: Vec<usize>,
+    cursor: Vec<u32>,
+}
+
+impl Lists {
+    /// Refills the lists for `keys` keys from `(key, item)` pairs, which `pairs` produces
+    /// twice (once to count, once to place) in the same order.
+    fn fill(&mut self, keys: usize, pairs: impl Fn(&mut dyn FnMut(usize, usize))) {
+        self.off.clear();
+        self.off.resize(keys + 1, 0);
+        pairs(&mut |k, _| self.off[k + 1] += 1);
+        for k in 0..keys {
+            self.off[k + 1] += self.off[k];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.off[..keys]);
+        self.items.clear();
+        self.items.resize(self.off[keys] as usize, 0);
+        pairs(&mut |k, item| {
+            let at = self.cursor[k];
+            self.items[at as usize] = item;
+            self.cursor[k] = at + 1;
+        });
+    }
+
+    fn get(&self, k: usize) -> &[usize] {
+        &self.items[self.off[k] as usize..self.off[k + 1] as usize]
+    }
+}
+
+/// The board's tables, kept between calls so that their buffers are reused.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BoardBuf {
+    /// Unit at each province.
+    pub occ: Vec<Option<usize>>,
+    here: Vec<ProvinceId>,
+    /// Valid supports of each unit's move.
+    move_supporters: Lists,
+    /// Valid hold supports of each unit.
+    hold_supporters: Lists,
+    /// Units moving into each province.
+    movers_into: Lists,
+    /// Valid convoying fleets of each army.
+    convoy_fleets: Lists,
+}
+
+impl BoardBuf {
+    /// Fills the tables for a position (`occ` must already hold its occupancy).
+    pub fn fill(&mut self, map: &Map, units: &[Unit], orders: &[UnitOrder]) {
+        let n = units.len();
+        self.here.clear();
+        self.here
+            .extend(units.iter().map(|u| map.province_of(u.loc)));
+        self.move_supporters.fill(n, |add| {
+            for (u, o) in orders.iter().enumerate() {
+                if let UnitOrder::Support {
+                    target,
+                    dest: Some(_),
+                    void: None,
+                } = o
+                {
+                    add(*target, u);
+                }
+            }
+        });
+        self.hold_supporters.fill(n, |add| {
+            for (u, o) in orders.iter().enumerate() {
+                if let UnitOrder::Support {
+                    target,
+                    dest: None,
+                    void: None,
+                } = o
+                {
+                    add(*target, u);
+                }
+            }
+        });
+        self.movers_into.fill(map.province_count(), |add| {
+            for (u, o) in orders.iter().enumerate() {
+                if let UnitOrder::Move { dest, .. } = o {
+                    add(dest.0 as usize, u);
+                }
+            }
+        });
+        self.convoy_fleets.fill(n, |add| {
+            for (u, o) in orders.iter().enumerate() {
+                if let UnitOrder::Convoy {
+                    army, void: None, ..
+                } = o
+                {
+                    add(*army, u);
+                }
+            }
+        });
     }
 }
 
@@ -137,81 +228,52 @@ pub(crate) struct Board<'a> {
     pub orders: &'a [UnitOrder],
     pub rules: &'a Rules,
     /// Unit at each province.
-    pub occ: Vec<Option<usize>>,
-    here: Vec<ProvinceId>,
-    /// Valid supports of each unit's move.
-    move_supporters: Vec<Vec<usize>>,
-    /// Valid hold supports of each unit.
-    hold_supporters: Vec<Vec<usize>>,
-    /// Units moving into each province.
-    movers_into: Vec<Vec<usize>>,
-    /// Valid convoying fleets of each army.
-    convoy_fleets: Vec<Vec<usize>>,
+    pub occ: &'a [Option<usize>],
+    buf: &'a BoardBuf,
 }
 
 impl<'a> Board<'a> {
-    pub fn new(map: &'a Map, units: &'a [Unit], orders: &'a [UnitOrder], rules: &'a Rules) -> Self {
-        let n = units.len();
-        let occ = super::legality::occupancy(map, units);
-        let here: Vec<ProvinceId> = units.iter().map(|u| map.province_of(u.loc)).collect();
-        let mut move_supporters = vec![Vec::new(); n];
-        let mut hold_supporters = vec![Vec::new(); n];
-        let mut movers_into = vec![Vec::new(); map.province_count()];
-        let mut convoy_fleets = vec![Vec::new(); n];
-        for (u, o) in orders.iter().enumerate() {
-            match o {
-                UnitOrder::Support {
-                    target,
-                    dest,
-                    void: None,
-                } => match dest {
-                    None => hold_supporters[*target].push(u),
-                    Some(_) => move_supporters[*target].push(u),
-                },
-                UnitOrder::Move { dest, .. } => movers_into[dest.0 as usize].push(u),
-                UnitOrder::Convoy {
-                    army, void: None, ..
-                } => convoy_fleets[*army].push(u),
-                _ => {}
-            }
-        }
+    /// The board over tables already filled for this position.
+    pub fn new(
+        map: &'a Map,
+        units: &'a [Unit],
+        orders: &'a [UnitOrder],
+        rules: &'a Rules,
+        buf: &'a BoardBuf,
+    ) -> Self {
         Board {
             map,
             units,
             orders,
             rules,
-            occ,
-            here,
-            move_supporters,
-            hold_supporters,
-            movers_into,
-            convoy_fleets,
+            occ: &buf.occ,
+            buf,
         }
     }
 
     /// Where the unit is.
     pub fn here(&self, u: usize) -> ProvinceId {
-        self.here[u]
+        self.buf.here[u]
     }
 
     /// The units moving into a province.
     pub fn movers_into(&self, p: ProvinceId) -> &[usize] {
-        &self.movers_into[p.0 as usize]
+        self.buf.movers_into.get(p.0 as usize)
     }
 
     /// Valid supports of a unit's move.
     pub fn move_supporters(&self, u: usize) -> &[usize] {
-        &self.move_supporters[u]
+        self.buf.move_supporters.get(u)
     }
 
     /// Valid hold supports of a unit.
     pub fn hold_supporters(&self, u: usize) -> &[usize] {
-        &self.hold_supporters[u]
+        self.buf.hold_supporters.get(u)
     }
 
     /// Valid convoying fleets for an army.
     pub fn convoy_fleets(&self, u: usize) -> &[usize] {
-        &self.convoy_fleets[u]
+        self.buf.convoy_fleets.get(u)
     }
 
     fn move_of(&self, u: usize) -> Option<(ProvinceId, Route)> {
@@ -228,7 +290,7 @@ impl<'a> Board<'a> {
 
     /// Whether `t` moves to `u`'s province (an opposing move, head-to-head or by convoy).
     pub fn opposing(&self, u: usize, t: usize) -> bool {
-        self.move_of(t).is_some_and(|(d, _)| d == self.here[u])
+        self.move_of(t).is_some_and(|(d, _)| d == self.here(u))
     }
 
     /// Fleets a convoy path of army `u` may use (valid, matching, not cancelled, on the written
@@ -238,11 +300,11 @@ impl<'a> Board<'a> {
             UnitOrder::Move { path, .. } => path.clone(),
             _ => None,
         };
-        self.convoy_fleets[u]
+        self.convoy_fleets(u)
             .iter()
             .copied()
             .filter(|f| !disabled[*f])
-            .filter(|f| path.as_ref().is_none_or(|p| p.contains(&self.here[*f])))
+            .filter(|f| path.as_ref().is_none_or(|p| p.contains(&self.here(*f))))
             .collect()
     }
 
@@ -251,24 +313,24 @@ impl<'a> Board<'a> {
         let Some((dest, _)) = self.move_of(u) else {
             return false;
         };
-        let from = self.here[u];
+        let from = self.here(u);
         let map = self.map;
         let mut seen: Vec<usize> = Vec::new();
         let mut stack: Vec<usize> = Vec::new();
         for &f in fleets {
-            if usable(f) && map.provinces_adjacent(from, self.here[f]) {
+            if usable(f) && map.provinces_adjacent(from, self.here(f)) {
                 seen.push(f);
                 stack.push(f);
             }
         }
         while let Some(f) = stack.pop() {
-            if map.provinces_adjacent(self.here[f], dest) {
+            if map.provinces_adjacent(self.here(f), dest) {
                 return true;
             }
             for &g in fleets {
                 if usable(g)
                     && !seen.contains(&g)
-                    && map.provinces_adjacent(self.here[f], self.here[g])
+                    && map.provinces_adjacent(self.here(f), self.here(g))
                 {
                     seen.push(g);
                     stack.push(g);
@@ -288,14 +350,14 @@ impl<'a> Board<'a> {
             let mut seen: Vec<usize> = Vec::new();
             let mut stack: Vec<usize> = Vec::new();
             for &f in fleets {
-                if start_adj(self.here[f]) {
+                if start_adj(self.here(f)) {
                     seen.push(f);
                     stack.push(f);
                 }
             }
             while let Some(f) = stack.pop() {
                 for &g in fleets {
-                    if !seen.contains(&g) && map.provinces_adjacent(self.here[f], self.here[g]) {
+                    if !seen.contains(&g) && map.provinces_adjacent(self.here(f), self.here(g)) {
                         seen.push(g);
                         stack.push(g);
                     }
@@ -303,7 +365,7 @@ impl<'a> Board<'a> {
             }
             seen
         };
-        let from = self.here[u];
+        let from = self.here(u);
         let a = reach(&|p| map.provinces_adjacent(from, p));
         let b = reach(&|p| map.provinces_adjacent(p, dest));
         a.into_iter().filter(|f| b.contains(f)).collect()
@@ -311,7 +373,7 @@ impl<'a> Board<'a> {
 
     /// 2000/2023 rule: is fleet `f` necessary for army `u`'s convoy (on every route)?
     fn necessary(&self, u: usize, f: usize) -> bool {
-        let fleets = &self.convoy_fleets[u];
+        let fleets = self.convoy_fleets(u);
         if !fleets.contains(&f) {
             return false;
         }
@@ -328,14 +390,14 @@ impl<'a> Board<'a> {
         match self.rules.paradox {
             Paradox::Szykman | Paradox::AllHold => false,
             Paradox::Rule1982 => {
-                let p = dest.unwrap_or(self.here[*target]);
+                let p = dest.unwrap_or(self.here(*target));
                 self.map.province(p).kind == ProvinceKind::Sea
                     && self.occ[p.0 as usize].is_some_and(|f| {
                         matches!(self.orders[f], UnitOrder::Convoy { void: None, .. })
                     })
             }
             Paradox::Rule1971 => dest.is_some_and(|d| {
-                self.occ[d.0 as usize].is_some_and(|f| self.convoy_fleets[c].contains(&f))
+                self.occ[d.0 as usize].is_some_and(|f| self.convoy_fleets(c).contains(&f))
             }),
             Paradox::Rule2000 => {
                 dest.is_some_and(|d| self.occ[d.0 as usize].is_some_and(|f| self.necessary(c, f)))
@@ -380,18 +442,104 @@ impl Iv {
     }
 }
 
-/// The resolver state.
-pub(crate) struct Solver<'b, 'a, T: Tracer> {
-    b: &'b Board<'a>,
-    g: Graph,
+/// The resolver's decisions, kept between calls so that their buffers are reused: decisions and
+/// their dependency lists in flat arrays (offsets into one buffer), no list per decision.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SolverBuf {
+    /// All decisions.
+    pub nodes: Vec<Node>,
+    /// Lower bounds.
+    pub lo: Vec<i32>,
+    /// Upper bounds.
+    pub hi: Vec<i32>,
+    /// Decisions that were part of a cycle handed to a backup rule.
+    pub in_cycle: Vec<bool>,
+    /// Decisions whose value a backup rule forced.
+    pub forced: Vec<bool>,
+    ids: Vec<UnitNodes>,
+    /// Dependencies of decision `i`: `deps[deps_off[i]..deps_off[i + 1]]`, sorted.
+    deps_off: Vec<u32>,
+    deps: Vec<u32>,
+    /// Dependents (the reverse edges), the same way.
+    rdeps_off: Vec<u32>,
+    rdeps: Vec<u32>,
+    rcursor: Vec<u32>,
     /// Szykman: fleets whose convoy is cancelled.
-    disabled: Vec<bool>,
+    pub disabled: Vec<bool>,
     /// All Hold: units whose move is forced to fail.
-    forced_fail: Vec<bool>,
+    pub forced_fail: Vec<bool>,
     fixed: Vec<bool>,
-    dependents: Vec<Vec<u32>>,
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
+    /// Every decision open after the first propagation, ascending; `open[open_head..]` holds
+    /// every decision still open (and some closed since, skipped as they are met).
+    open: Vec<u32>,
+    open_head: usize,
+    /// The PATH decisions, ascending.
+    paths: Vec<u32>,
+    /// Decisions the cycle search indexed (reset after each search).
+    touched: Vec<u32>,
+    /// The cycle search's state (reset after each search, entry by entry).
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    call: Vec<(u32, u32)>,
+    /// How many convoys Szykman's rule has cancelled.
+    cancelled: usize,
+}
+
+impl SolverBuf {
+    /// The decisions that decision `id` reads.
+    pub fn deps(&self, id: usize) -> &[u32] {
+        &self.deps[self.deps_off[id] as usize..self.deps_off[id + 1] as usize]
+    }
+
+    /// Node id of a unit's decision of the given kind, if it has one.
+    pub fn node_of(&self, unit: usize, kind: NodeKind) -> Option<u32> {
+        node_of(&self.ids, unit, kind)
+    }
+
+    /// The value of a decision (its lower bound; equal to the upper once resolved).
+    pub fn value(&self, id: u32) -> i32 {
+        self.lo[id as usize]
+    }
+
+    /// The decision graph with its final values, as its own lists.
+    pub fn to_graph(&self) -> Graph {
+        Graph {
+            nodes: self.nodes.clone(),
+            deps: (0..self.nodes.len())
+                .map(|i| self.deps(i).to_vec())
+                .collect(),
+            lo: self.lo.clone(),
+            hi: self.hi.clone(),
+            in_cycle: self.in_cycle.clone(),
+            forced: self.forced.clone(),
+            ids: self.ids.clone(),
+        }
+    }
+}
+
+fn node_of(ids: &[UnitNodes], unit: usize, kind: NodeKind) -> Option<u32> {
+    let n = ids.get(unit)?;
+    let id = match kind {
+        NodeKind::Move => n.mv,
+        NodeKind::Support => n.support,
+        NodeKind::Dislodge => n.dislodge,
+        NodeKind::Path => n.path,
+        NodeKind::Attack => n.attack,
+        NodeKind::Hold => n.hold,
+        NodeKind::Prevent => n.prevent,
+        NodeKind::Defend => n.defend,
+    };
+    (id != NONE).then_some(id)
+}
+
+/// The resolver: the board, the decisions' buffers and the tracer.
+pub(crate) struct Solver<'b, 'a, T: Tracer> {
+    b: &'b Board<'a>,
+    g: &'b mut SolverBuf,
     pub tracer: T,
 }
 
@@ -401,10 +549,11 @@ fn add(nodes: &mut Vec<Node>, kind: NodeKind, unit: usize) -> u32 {
 }
 
 impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
-    pub fn new(b: &'b Board<'a>, tracer: T) -> Self {
+    pub fn new(b: &'b Board<'a>, g: &'b mut SolverBuf, tracer: T) -> Self {
         let n = b.units.len();
-        let mut nodes = Vec::new();
-        let mut ids = Vec::with_capacity(n);
+        let nodes = &mut g.nodes;
+        nodes.clear();
+        g.ids.clear();
         for u in 0..n {
             let mut un = UnitNodes {
                 mv: NONE,
@@ -418,39 +567,45 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             };
             match &b.orders[u] {
                 UnitOrder::Move { route, .. } => {
-                    un.mv = add(&mut nodes, NodeKind::Move, u);
-                    un.attack = add(&mut nodes, NodeKind::Attack, u);
-                    un.prevent = add(&mut nodes, NodeKind::Prevent, u);
-                    un.defend = add(&mut nodes, NodeKind::Defend, u);
+                    un.mv = add(nodes, NodeKind::Move, u);
+                    un.attack = add(nodes, NodeKind::Attack, u);
+                    un.prevent = add(nodes, NodeKind::Prevent, u);
+                    un.defend = add(nodes, NodeKind::Defend, u);
                     if *route != Route::Land {
-                        un.path = add(&mut nodes, NodeKind::Path, u);
+                        un.path = add(nodes, NodeKind::Path, u);
                     }
                 }
                 UnitOrder::Support { void: None, .. } => {
-                    un.support = add(&mut nodes, NodeKind::Support, u);
+                    un.support = add(nodes, NodeKind::Support, u);
                 }
                 _ => {}
             }
-            un.dislodge = add(&mut nodes, NodeKind::Dislodge, u);
-            un.hold = add(&mut nodes, NodeKind::Hold, u);
-            ids.push(un);
+            un.dislodge = add(nodes, NodeKind::Dislodge, u);
+            un.hold = add(nodes, NodeKind::Hold, u);
+            g.ids.push(un);
         }
-        let m = nodes.len();
-        let mut g = Graph {
-            nodes,
-            deps: vec![Vec::new(); m],
-            lo: vec![0; m],
-            hi: vec![0; m],
-            in_cycle: vec![false; m],
-            forced: vec![false; m],
-            ids,
+        let m = g.nodes.len();
+        let reset = |v: &mut Vec<bool>, len: usize, x: bool| {
+            v.clear();
+            v.resize(len, x);
         };
+        g.lo.clear();
+        g.lo.resize(m, 0);
+        g.hi.clear();
+        g.hi.resize(m, 0);
+        reset(&mut g.in_cycle, m, false);
+        reset(&mut g.forced, m, false);
+        g.deps_off.clear();
+        g.deps_off.push(0);
+        g.deps.clear();
         // Initial bounds and dependencies.
         for id in 0..m {
             let node = g.nodes[id];
             let u = node.unit;
             let un = g.ids[u];
-            let mut deps: Vec<u32> = Vec::new();
+            // This decision's list is built at the end of the shared buffer.
+            let at = g.deps.len();
+            let deps = &mut g.deps;
             let path_dep = |x: usize, deps: &mut Vec<u32>, ids: &[UnitNodes]| {
                 if ids[x].path != NONE {
                     deps.push(ids[x].path);
@@ -463,14 +618,16 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                         deps.push(g.ids[t].hold);
                         if b.opposing(u, t) {
                             deps.push(g.ids[t].defend);
-                            path_dep(t, &mut deps, &g.ids);
+                            path_dep(t, deps, &g.ids);
                         }
                     }
-                    path_dep(u, &mut deps, &g.ids);
-                    let (dest, _) = b.move_of(u).expect("mover");
-                    for &c in b.movers_into(dest) {
-                        if c != u {
-                            deps.push(g.ids[c].prevent);
+                    path_dep(u, deps, &g.ids);
+                    // A MOVE decision exists only for a unit ordered to move.
+                    if let Some((dest, _)) = b.move_of(u) {
+                        for &c in b.movers_into(dest) {
+                            if c != u {
+                                deps.push(g.ids[c].prevent);
+                            }
                         }
                     }
                     1
@@ -480,14 +637,14 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                         deps.push(g.ids[s].support);
                     }
                     if node.kind != NodeKind::Defend {
-                        path_dep(u, &mut deps, &g.ids);
+                        path_dep(u, deps, &g.ids);
                         if let Some(t) = b.target_unit(u) {
                             if node.kind == NodeKind::Attack && g.ids[t].mv != NONE {
                                 deps.push(g.ids[t].mv);
                             }
                             if b.opposing(u, t) {
                                 deps.push(g.ids[t].mv);
-                                path_dep(t, &mut deps, &g.ids);
+                                path_dep(t, deps, &g.ids);
                                 if node.kind == NodeKind::Prevent
                                     && b.rules.dislodged_no_effect == DislodgedNoEffect::Always
                                 {
@@ -508,7 +665,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     for &c in b.movers_into(b.here(u)) {
                         deps.push(g.ids[c].attack);
                         deps.push(g.ids[c].mv);
-                        path_dep(c, &mut deps, &g.ids);
+                        path_dep(c, deps, &g.ids);
                     }
                     1
                 }
@@ -533,28 +690,57 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     }
                 }
             };
-            deps.sort_unstable();
-            deps.dedup();
-            g.deps[id] = deps;
+            deps[at..].sort_unstable();
+            let mut len = at;
+            for k in at..deps.len() {
+                if k == at || deps[k] != deps[len - 1] {
+                    deps[len] = deps[k];
+                    len += 1;
+                }
+            }
+            deps.truncate(len);
+            g.deps_off.push(len as u32);
             g.hi[id] = hi;
         }
-        let mut dependents = vec![Vec::new(); m];
-        for (id, ds) in g.deps.iter().enumerate() {
-            for &d in ds {
-                dependents[d as usize].push(id as u32);
+        // Dependents: the same edges reversed, each list in ascending order.
+        g.rdeps_off.clear();
+        g.rdeps_off.resize(m + 1, 0);
+        for &d in &g.deps {
+            g.rdeps_off[d as usize + 1] += 1;
+        }
+        for k in 0..m {
+            g.rdeps_off[k + 1] += g.rdeps_off[k];
+        }
+        g.rcursor.clear();
+        g.rcursor.extend_from_slice(&g.rdeps_off[..m]);
+        g.rdeps.clear();
+        g.rdeps.resize(g.deps.len(), 0);
+        for id in 0..m {
+            for k in g.deps_off[id]..g.deps_off[id + 1] {
+                let d = g.deps[k as usize] as usize;
+                g.rdeps[g.rcursor[d] as usize] = id as u32;
+                g.rcursor[d] += 1;
             }
         }
-        Solver {
-            b,
-            g,
-            disabled: vec![false; n],
-            forced_fail: vec![false; n],
-            fixed: vec![false; m],
-            dependents,
-            queue: (0..m as u32).collect(),
-            queued: vec![true; m],
-            tracer,
-        }
+        reset(&mut g.disabled, n, false);
+        reset(&mut g.forced_fail, n, false);
+        reset(&mut g.fixed, m, false);
+        reset(&mut g.queued, m, true);
+        g.queue.clear();
+        g.queue.extend(0..m as u32);
+        g.open.clear();
+        g.open.extend(0..m as u32);
+        g.open_head = 0;
+        g.paths.clear();
+        g.paths
+            .extend((0..m as u32).filter(|&id| g.nodes[id as usize].kind == NodeKind::Path));
+        g.index.clear();
+        g.index.resize(m, u32::MAX);
+        g.low.clear();
+        g.low.resize(m, 0);
+        reset(&mut g.on_stack, m, false);
+        g.cancelled = 0;
+        Solver { b, g, tracer }
     }
 
     fn tri(&self, id: u32) -> Tri {
@@ -570,7 +756,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
 
     /// Whether `u`'s move can reach its destination at all: PATH for convoy routes.
     fn path_ok(&self, u: usize) -> Tri {
-        if self.forced_fail[u] {
+        if self.g.forced_fail[u] {
             return Tri::F;
         }
         match self.b.move_of(u) {
@@ -715,11 +901,14 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
             }
             NodeKind::Move => {
-                if self.forced_fail[u] {
+                if self.g.forced_fail[u] {
                     return Iv(0, 0);
                 }
                 let a = self.iv(ids[u].attack);
-                let (dest, _) = b.move_of(u).expect("mover");
+                // A MOVE decision exists only for a unit ordered to move.
+                let Some((dest, _)) = b.move_of(u) else {
+                    return Iv(0, 0);
+                };
                 // Competitors: prevent strengths of other units moving to the same province.
                 let mut comp_must = true; // attack surely beats every prevent
                 let mut comp_can = true; // attack may beat every prevent
@@ -770,7 +959,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 Iv(i32::from(sure), i32::from(possible))
             }
             NodeKind::Path => {
-                let fleets = b.path_fleets(u, &self.disabled);
+                let fleets = b.path_fleets(u, &self.g.disabled);
                 let dis = |f: usize| {
                     (
                         self.g.lo[ids[f].dislodge as usize],
@@ -840,16 +1029,16 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
     }
 
     fn push(&mut self, id: u32) {
-        if !self.queued[id as usize] && !self.fixed[id as usize] {
-            self.queued[id as usize] = true;
-            self.queue.push_back(id);
+        if !self.g.queued[id as usize] && !self.g.fixed[id as usize] {
+            self.g.queued[id as usize] = true;
+            self.g.queue.push_back(id);
         }
     }
 
     fn propagate(&mut self) {
-        while let Some(id) = self.queue.pop_front() {
-            self.queued[id as usize] = false;
-            if self.fixed[id as usize] {
+        while let Some(id) = self.g.queue.pop_front() {
+            self.g.queued[id as usize] = false;
+            if self.g.fixed[id as usize] {
                 continue;
             }
             let i = id as usize;
@@ -867,7 +1056,9 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             self.g.lo[i] = lo;
             self.g.hi[i] = hi;
             if T::ON {
-                let inputs = self.g.deps[i]
+                let inputs = self
+                    .g
+                    .deps(i)
                     .iter()
                     .map(|&d| (d, self.g.lo[d as usize], self.g.hi[d as usize]))
                     .collect();
@@ -884,8 +1075,8 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     });
                 }
             }
-            for k in 0..self.dependents[i].len() {
-                let d = self.dependents[i][k];
+            for k in self.g.rdeps_off[i]..self.g.rdeps_off[i + 1] {
+                let d = self.g.rdeps[k as usize];
                 self.push(d);
             }
         }
@@ -896,36 +1087,71 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
     }
 
     /// A strongly connected component of open decisions that depends on no other open decision,
-    /// found with an iterative Tarjan search. Returns the first non-trivial one.
-    fn sink_cycle(&self) -> Option<Vec<u32>> {
-        let m = self.g.nodes.len();
-        let mut index = vec![u32::MAX; m];
-        let mut low = vec![0u32; m];
-        let mut on_stack = vec![false; m];
-        let mut stack: Vec<u32> = Vec::new();
+    /// found with an iterative Tarjan search over the open decisions only (roots in ascending
+    /// order). Returns the first non-trivial one, sorted, in `comp`.
+    ///
+    /// After a propagation every open decision reads another open one, so the search from the
+    /// first open root ends at a cycle within the part of the graph that root reads: a call
+    /// costs time in what it visits (reset entry by entry afterwards), and the list of open
+    /// decisions is only ever advanced past closed ones, so many cycles on a large board cost
+    /// time linear in the board, not cycles times open decisions.
+    fn sink_cycle(&mut self, comp: &mut Vec<u32>) -> bool {
+        let g = &mut *self.g;
+        if g.open.len() == g.nodes.len() && g.open_head == 0 {
+            // First call: from all decisions to the open ones (once).
+            let (lo, hi) = (&g.lo, &g.hi);
+            g.open.retain(|&id| lo[id as usize] != hi[id as usize]);
+        }
+        comp.clear();
+        let SolverBuf {
+            lo,
+            hi,
+            deps_off,
+            deps,
+            open,
+            open_head,
+            index,
+            low,
+            on_stack,
+            stack,
+            call,
+            touched,
+            ..
+        } = g;
+        let is_open = |id: u32| lo[id as usize] != hi[id as usize];
+        while *open_head < open.len() && !is_open(open[*open_head]) {
+            *open_head += 1;
+        }
+        let deps_of =
+            |id: u32| &deps[deps_off[id as usize] as usize..deps_off[id as usize + 1] as usize];
         let mut counter = 0u32;
-        let mut call: Vec<(u32, usize)> = Vec::new();
-        for root in 0..m as u32 {
-            if !self.open(root) || index[root as usize] != u32::MAX {
+        stack.clear();
+        call.clear();
+        touched.clear();
+        let mut found = false;
+        'roots: for &root in open[*open_head..].iter() {
+            if !is_open(root) || index[root as usize] != u32::MAX {
                 continue;
             }
             call.push((root, 0));
             index[root as usize] = counter;
             low[root as usize] = counter;
+            touched.push(root);
             counter += 1;
             stack.push(root);
             on_stack[root as usize] = true;
             while let Some(&mut (v, ref mut k)) = call.last_mut() {
-                let deps = &self.g.deps[v as usize];
-                if *k < deps.len() {
-                    let w = deps[*k];
+                let ds = deps_of(v);
+                if (*k as usize) < ds.len() {
+                    let w = ds[*k as usize];
                     *k += 1;
-                    if !self.open(w) {
+                    if !is_open(w) {
                         continue;
                     }
                     if index[w as usize] == u32::MAX {
                         index[w as usize] = counter;
                         low[w as usize] = counter;
+                        touched.push(w);
                         counter += 1;
                         stack.push(w);
                         on_stack[w as usize] = true;
@@ -940,24 +1166,32 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     low[parent as usize] = low[parent as usize].min(low[v as usize]);
                 }
                 if low[v as usize] == index[v as usize] {
-                    let mut comp = Vec::new();
-                    loop {
-                        let w = stack.pop().expect("tarjan stack");
+                    comp.clear();
+                    while let Some(w) = stack.pop() {
                         on_stack[w as usize] = false;
                         comp.push(w);
                         if w == v {
                             break;
                         }
                     }
-                    let cyclic = comp.len() > 1 || self.g.deps[v as usize].contains(&v);
+                    let cyclic = comp.len() > 1 || deps_of(v).contains(&v);
                     if cyclic {
                         comp.sort_unstable();
-                        return Some(comp);
+                        found = true;
+                        break 'roots;
                     }
                 }
             }
         }
-        None
+        // Reset what the search touched.
+        for &id in touched.iter() {
+            index[id as usize] = u32::MAX;
+            on_stack[id as usize] = false;
+        }
+        if !found {
+            comp.clear();
+        }
+        found
     }
 
     fn force(&mut self, id: u32, value: i32, forced: &mut Vec<(u32, i32)>) {
@@ -965,17 +1199,17 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         self.g.lo[i] = value;
         self.g.hi[i] = value;
         self.g.forced[i] = true;
-        self.fixed[i] = true;
+        self.g.fixed[i] = true;
         forced.push((id, value));
-        for k in 0..self.dependents[i].len() {
-            let d = self.dependents[i][k];
+        for k in self.g.rdeps_off[i]..self.g.rdeps_off[i + 1] {
+            let d = self.g.rdeps[k as usize];
             self.push(d);
         }
     }
 
     fn apply_backup(&mut self, cycle: &[u32]) {
         let b = self.b;
-        let cancelled_before = self.disabled.iter().filter(|d| **d).count();
+        let cancelled_before = self.g.cancelled;
         for &id in cycle {
             self.g.in_cycle[id as usize] = true;
         }
@@ -1032,14 +1266,15 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     let n = self.g.nodes[id as usize];
                     if n.kind == NodeKind::Dislodge
                         && matches!(b.orders[n.unit], UnitOrder::Convoy { void: None, .. })
-                        && !self.disabled[n.unit]
+                        && !self.g.disabled[n.unit]
                     {
                         fleets.push(n.unit);
                     }
                 }
                 for &f in &fleets {
-                    self.disabled[f] = true;
+                    self.g.disabled[f] = true;
                 }
+                self.g.cancelled += fleets.len();
                 if T::ON {
                     self.tracer.event(Event::ConvoysCancelled {
                         fleets: fleets.clone(),
@@ -1047,8 +1282,12 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
                 // The paths that used them: a path the cancellation decides is set by the rule
                 // (and listed as forced); the others are evaluated again.
-                let paths: Vec<u32> = (0..self.g.nodes.len() as u32)
-                    .filter(|&id| self.g.nodes[id as usize].kind == NodeKind::Path && self.open(id))
+                let paths: Vec<u32> = self
+                    .g
+                    .paths
+                    .iter()
+                    .copied()
+                    .filter(|&id| self.open(id))
                     .collect();
                 for p in paths {
                     let Iv(lo, hi) = self.eval(p);
@@ -1088,7 +1327,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     if self.g.lo[self.g.ids[u].mv as usize] == 1 {
                         continue;
                     }
-                    self.forced_fail[u] = true;
+                    self.g.forced_fail[u] = true;
                     let un = self.g.ids[u];
                     for id in [un.attack, un.prevent] {
                         if self.open(id) {
@@ -1107,7 +1346,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         };
         // Guarantee progress: a rule that changed nothing (no value forced, no convoy cancelled)
         // would find the same cycle again; settle the cycle at its lower bounds instead.
-        let cancelled = self.disabled.iter().filter(|d| **d).count();
+        let cancelled = self.g.cancelled;
         if forced.is_empty() && cancelled == cancelled_before {
             for &id in cycle {
                 if self.open(id) {
@@ -1157,7 +1396,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             touched.push(at);
             let mut found = None;
             'search: while let Some(v) = queue.pop_front() {
-                for &w in &self.g.deps[v as usize] {
+                for &w in self.g.deps(v as usize) {
                     let target = remaining == 0 && w == start;
                     if !inside(w) || (parent[w as usize] != NONE && !target) {
                         continue;
@@ -1203,8 +1442,8 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         }
     }
 
-    /// Resolves every decision.
-    pub fn solve(mut self) -> (Graph, Vec<bool>, Vec<bool>, T) {
+    /// Resolves every decision; the values are left in the buffer. Returns the tracer.
+    pub fn solve(mut self) -> T {
         if T::ON {
             let bounds = self
                 .g
@@ -1215,11 +1454,12 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 .collect();
             self.tracer.event(Event::Start { bounds });
         }
+        let mut cycle = Vec::new();
         loop {
             self.propagate();
-            let Some(cycle) = self.sink_cycle() else {
+            if !self.sink_cycle(&mut cycle) {
                 break;
-            };
+            }
             self.apply_backup(&cycle);
         }
         // Anything still open (should not happen) is settled pessimistically and reported.
@@ -1237,6 +1477,6 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
             }
         }
-        (self.g, self.disabled, self.forced_fail, self.tracer)
+        self.tracer
     }
 }

@@ -153,7 +153,7 @@ pub fn adjudicate_retreats(
             (0, _) => None,
             (1, _) => Some(distinct[0]),
             (_, MultipleOrders::First) => Some(distinct[0]),
-            (_, MultipleOrders::Last) => Some(*distinct.last().expect("non-empty")),
+            (_, MultipleOrders::Last) => distinct.last().copied(),
             (_, MultipleOrders::Hold) => None,
         };
         for (k, (i, l)) in legal.iter().enumerate() {

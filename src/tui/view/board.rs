@@ -362,7 +362,7 @@ pub fn neighbour(app: &App, dx: i8, dy: i8) -> Option<ProvinceId> {
     let rows = g.height as isize;
     let i = from.0 as isize;
     let j = i + dy as isize + dx as isize * rows;
-    (0..n).contains(&j).then_some(ProvinceId(j as u16))
+    (0..n).contains(&j).then_some(ProvinceId(j as u32))
 }
 
 /// The province under a click at (x, y).

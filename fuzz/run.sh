@@ -52,6 +52,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! "${fuzz[@]}" build "${fuzz_flags[@]}" >"$tmp/build.log" 2>&1; then
     tail -20 "$tmp/build.log"
+    # A compile error in the harness or the library is ours to fix, not a missing tool: the
+    # step fails. Anything else (no nightly features, no libFuzzer) skips it.
+    if grep -qE 'could not compile `dipsandbox(-fuzz)?`' "$tmp/build.log"; then
+        echo "fuzz: the fuzz targets do not compile (see above): fix the harness in fuzz/"
+        exit 1
+    fi
     skip "the fuzz targets do not build with $how (see above)"
 fi
 status=0

@@ -6,6 +6,11 @@
 //! The slot at an anchor `(x, y)` is five cells of row `y`: `x-1` (the unit letter), `x..=x+2`
 //! (the abbreviation) and `x+3` (the supply-centre mark). They must be blank.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): cells are indexed by (x, y)
+// inside the art's width and height, which are measured from the lines the art is made of before
+// the cell table is allocated.
+#![allow(clippy::indexing_slicing)]
+
 use crate::map::ProvinceId;
 
 const NONE: u16 = u16::MAX;

@@ -81,22 +81,19 @@ impl Phase {
             .map(|w| w.to_ascii_lowercase())
             .collect();
         let expected = "expected \"<Spring|Fall|Winter> <year> <Movement|Retreat|Adjustment>\", e.g. \"Spring 1901 Movement\"";
-        if words.len() != 3 {
+        let [season, year, kind] = words.as_slice() else {
             return Err(format!("phase {s:?}: {expected}"));
-        }
-        let season = match words[0].as_str() {
+        };
+        let season = match season.as_str() {
             "spring" => Season::Spring,
             "fall" | "autumn" => Season::Fall,
             "winter" => Season::Winter,
             w => return Err(format!("phase {s:?}: unknown season {w:?}; {expected}")),
         };
-        let year: i32 = words[1].parse().map_err(|_| {
-            format!(
-                "phase {s:?}: year {:?} is not a number; {expected}",
-                words[1]
-            )
-        })?;
-        let kind = match words[2].as_str() {
+        let year: i32 = year
+            .parse()
+            .map_err(|_| format!("phase {s:?}: year {year:?} is not a number; {expected}"))?;
+        let kind = match kind.as_str() {
             "movement" | "moves" | "move" => PhaseKind::Movement,
             "retreat" | "retreats" => PhaseKind::Retreat,
             "adjustment" | "adjustments" | "builds" | "build" => PhaseKind::Adjustment,

@@ -178,12 +178,19 @@ fn compare_phase(
     let mut checks = 0;
     for (i, _key, exp) in &expect.results {
         checks += 1;
-        let out = &result.outcomes[*i];
+        let (Some(out), Some(order)) = (result.outcomes.get(*i), orders.get(*i)) else {
+            bad.push(format!(
+                "{prefix}expectation for order {} of {}: no such order",
+                i + 1,
+                orders.len()
+            ));
+            continue;
+        };
         if !meets(*exp, out.verdict) {
             bad.push(format!(
                 "{prefix}{}: {}: expected {:?}, got {:?} ({})",
-                map.power(orders[*i].power).name,
-                orders[*i].text,
+                map.power(order.power).name,
+                order.text,
                 exp,
                 out.verdict,
                 out.reason

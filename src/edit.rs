@@ -171,7 +171,10 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
                 return err(format!("{} is not a supply centre", prov.name));
             }
             let mut owners = s.owners_or_home();
-            owners[p.0 as usize] = owner;
+            let Some(slot) = owners.get_mut(p.0 as usize) else {
+                return err("no such province".into());
+            };
+            *slot = owner;
             s.owners = Some(owners);
         }
         Edit::AddOrder(power, text) => {
@@ -227,16 +230,18 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
             if to.0 as usize >= map.locations.len() {
                 return err("no such place on this map".into());
             }
-            let moved = Unit {
-                loc: to,
-                ..s.units[i]
+            let Some(&unit) = s.units.get(i) else {
+                return err(format!("no unit in {}", name(&map, from)));
             };
+            let moved = Unit { loc: to, ..unit };
             check_standing(&map, &moved)?;
             let dest = map.province_of(to);
             if dest != from && s.units.iter().any(|x| map.province_of(x.loc) == dest) {
                 return err(format!("{} already has a unit", map.province(dest).name));
             }
-            s.units[i] = moved;
+            if let Some(slot) = s.units.get_mut(i) {
+                *slot = moved;
+            }
         }
         Edit::Dislodge(p, by) => {
             if s.phase.kind != PhaseKind::Retreat {

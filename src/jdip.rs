@@ -380,7 +380,7 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             if let Some(w) = wrong {
                 return Err(err(*n, format!("{l:?}: {w}")));
             }
-            if let Some(other) = held[p.0 as usize] {
+            if let Some(other) = held.get(p.0 as usize).copied().flatten() {
                 return Err(err(
                     *n,
                     format!(
@@ -391,7 +391,9 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                     ),
                 ));
             }
-            held[p.0 as usize] = Some(u);
+            if let Some(slot) = held.get_mut(p.0 as usize) {
+                *slot = Some(u);
+            }
             out.push(u);
         }
         Ok(out)
@@ -413,7 +415,9 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                     format!("{l:?}: {} is not a supply centre", map.province(p).name),
                 ));
             }
-            o[p.0 as usize] = Some(u.power);
+            if let Some(slot) = o.get_mut(p.0 as usize) {
+                *slot = Some(u.power);
+            }
         }
         Some(o)
     };

@@ -33,8 +33,26 @@
 //! Only [`tui`] depends on the terminal-UI crates (a test checks it): the core — map, orders,
 //! rules, adjudicator, trace, scenario — can be embedded anywhere.
 
+//!
+//! # Panics
+//! The library does not panic on any input. Outside tests, `unwrap`, `expect`, `panic!` and
+//! unchecked indexing are denied by the lints below; the modules whose dense tables are indexed
+//! by ids the library made itself (a province id below the map's province count, a unit index
+//! below the unit count, a decision id below the decision count) allow indexing at the top of the
+//! file, each with a comment saying what is indexed and why it is in bounds (`docs/limits.md`,
+//! "Panics"). The fuzz targets and the invariant checker test that claim.
+
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 pub mod adjudicator;
 pub mod art;

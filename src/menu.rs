@@ -6,6 +6,10 @@
 //! each dislodged unit's retreats and disband; adjustment phases each power's builds, removals
 //! and waive.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): per-province and per-power
+// tables are sized to the map's counts and indexed by ids of that map.
+#![allow(clippy::indexing_slicing)]
+
 use crate::adjudicator::adjust::adjustments_due;
 use crate::adjudicator::legality::{convoy_chain_exists, fleet_on_some_route};
 use crate::adjudicator::retreat::retreat_options;

@@ -4,6 +4,12 @@
 //! nationality — so that the adjudicator can apply the DATC 4.B / 4.C rule choices later.
 //! Parsing is not legality checking: `F North Sea - Picardy` parses fine.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): token positions are checked
+// against the token count before a slice is taken (`self.pos + n` only after `n` tokens were
+// counted ahead); the edit-distance table is allocated as (a+1)x(b+1) and indexed inside those
+// bounds; byte positions range over the text being scanned.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write as _;
 
 use crate::error::OrderError;

@@ -1,5 +1,11 @@
 //! Plain-text rendering of positions, orders and outcomes.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): the trace renderers
+// index a result's decision graph by the ids its own trace names, and the scenario's units by
+// the unit indices of that result, which was adjudicated from this scenario; the adjustment
+// summary indexes per-power tables sized to the map's power count.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write as _;
 
 use crate::adjudicator::trace::{CycleKind, Event};

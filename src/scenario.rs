@@ -230,7 +230,7 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
     for _ in common..a.len() {
         out.push("..");
     }
-    for c in &b[common..] {
+    for c in b.iter().skip(common) {
         out.push(c.as_os_str());
     }
     out
@@ -564,7 +564,7 @@ impl Scenario {
                     .iter()
                     .enumerate()
                     .filter(|(_, o)| **o == Some(p))
-                    .map(|(i, _)| q(&map.provinces[i].name))
+                    .filter_map(|(i, _)| map.provinces.get(i).map(|p| q(&p.name)))
                     .collect();
                 if !names.is_empty() {
                     let _ = writeln!(
@@ -650,10 +650,9 @@ fn write_expect(s: &mut String, map: &Map, orders: &[OrderEntry], e: &Expect, de
     let _ = writeln!(s, "{ind}expect: (");
     let _ = writeln!(s, "{ind}    results: [");
     for (i, key, r) in &e.results {
-        let key = if key.is_empty() {
-            &orders[*i].text
-        } else {
-            key
+        let key = match orders.get(*i) {
+            Some(o) if key.is_empty() => &o.text,
+            _ => key,
         };
         let _ = writeln!(s, "{ind}        ({}, {:?}),", q(key), r);
     }
@@ -782,7 +781,7 @@ impl Builder<'_> {
                 let save = self.loc.cursor();
                 let unit = self.unit(p, u)?;
                 let prov = self.map.province_of(unit.loc);
-                if let Some(other) = &held[prov.0 as usize] {
+                if let Some(other) = held.get(prov.0 as usize).copied().flatten() {
                     let msg = format!(
                         "two units in {}: {} and {}; a province holds one unit",
                         self.map.province(prov).name,
@@ -793,7 +792,9 @@ impl Builder<'_> {
                     let at = self.loc.next_literal(u);
                     return Err(self.invalid(at, msg));
                 }
-                held[prov.0 as usize] = Some(unit);
+                if let Some(slot) = held.get_mut(prov.0 as usize) {
+                    *slot = Some(unit);
+                }
                 out.push(unit);
             }
         }
@@ -856,7 +857,10 @@ impl Builder<'_> {
         }
         fn next_unused(list: Option<&mut (Vec<usize>, usize)>, used: &[bool]) -> Option<usize> {
             let (v, cursor) = list?;
-            while *cursor < v.len() && used[v[*cursor]] {
+            while v
+                .get(*cursor)
+                .is_some_and(|&i| used.get(i).copied().unwrap_or(true))
+            {
                 *cursor += 1;
             }
             v.get(*cursor).copied()
@@ -883,7 +887,9 @@ impl Builder<'_> {
                     format!("result for {}, but `orders` has no such order (or it already has a result); keys must repeat an order's text", crate::error::quoted(key)),
                 ));
             };
-            used[i] = true;
+            if let Some(u) = used.get_mut(i) {
+                *u = true;
+            }
             results.push((i, key.clone(), *r));
         }
         let dislodged = match raw.dislodged {
@@ -999,7 +1005,7 @@ impl Builder<'_> {
                                 ),
                             ));
                         }
-                        if let Some(other) = owners[l.province.0 as usize]
+                        if let Some(other) = owners.get(l.province.0 as usize).copied().flatten()
                             && other != power
                         {
                             return Err(self.invalid(
@@ -1012,7 +1018,9 @@ impl Builder<'_> {
                                 ),
                             ));
                         }
-                        owners[l.province.0 as usize] = Some(power);
+                        if let Some(slot) = owners.get_mut(l.province.0 as usize) {
+                            *slot = Some(power);
+                        }
                     }
                 }
                 Some(owners)

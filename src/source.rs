@@ -251,7 +251,7 @@ fn decode(bytes: Vec<u8>, file: String) -> Result<String, ReadError> {
         let byte = bytes.get(good).copied().unwrap_or(0);
         // The valid prefix locates the bad byte: its line, and the column after the last good
         // character.
-        let text = String::from_utf8_lossy(&bytes[..good]);
+        let text = String::from_utf8_lossy(bytes.get(..good).unwrap_or(&bytes));
         ReadError::NotUtf8 {
             pos: Locator::new(&text, &file).pos(good),
             byte,

@@ -21,8 +21,10 @@ pub fn update_owners(
     let mut o = owners.to_vec();
     for u in units {
         let p = map.province_of(u.loc);
-        if map.province(p).supply_center {
-            o[p.0 as usize] = Some(u.power);
+        if map.province(p).supply_center
+            && let Some(slot) = o.get_mut(p.0 as usize)
+        {
+            *slot = Some(u.power);
         }
     }
     o
@@ -37,7 +39,8 @@ pub fn victory_threshold(map: &Map) -> usize {
 pub fn winner(map: &Map, owners: &[Option<PowerId>]) -> Option<PowerId> {
     let counts = crate::adjudicator::adjust::centre_counts(map, owners);
     let need = victory_threshold(map);
-    map.power_ids().find(|p| counts[p.0 as usize] >= need)
+    map.power_ids()
+        .find(|p| counts.get(p.0 as usize).is_some_and(|&c| c >= need))
 }
 
 /// Adjudicates the scenario's own phase with the given orders.

@@ -1,5 +1,10 @@
 //! The adjustment phase: builds, removals, waives and civil disorder (DATC 6.I, 6.J).
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): per-power and per-province
+// tables are sized to the map's power and province counts, and every power and province id comes
+// from that map.
+#![allow(clippy::indexing_slicing)]
+
 use std::collections::VecDeque;
 
 use crate::board::Unit;

@@ -107,6 +107,12 @@
 //! assert!(r.marks[1].contains(Mark::Bounce));
 //! ```
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): unit indices index the per-
+// unit marks, counts and lists, province ids the per-province tables (combat lists, occupancy),
+// all sized from the board and the map before the steps run; every id comes from the board or the
+// map it was sized from.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt;
 
 use super::legality::{self, IllegalReason, OrderStatus, Prepared, Route, UnitOrder, VoidReason};

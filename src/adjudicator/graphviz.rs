@@ -3,6 +3,10 @@
 //! values forced by a backup rule drawn bold with a double border, a fleet whose convoy the
 //! Szykman rule cancelled marked, and a legend.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): decision ids index the
+// graph's tables and the union-find parents, all of the graph's decision count.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write as _;
 
 use super::MovementResult;

@@ -1,6 +1,12 @@
 //! Classing orders before resolution (DATC 4.E.1): illegal, void (legal but unmatched) or valid,
 //! and turning the valid ones into dense per-unit orders for the resolver.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): unit indices come from the
+// occupancy table built from this board's units, province and location ids from the map (a parsed
+// order names only provinces of the map it was parsed against); per-unit and per-province buffers
+// are resized to the unit and province counts before use.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt;
 
 use crate::board::Unit;

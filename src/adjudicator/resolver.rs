@@ -11,6 +11,13 @@
 //! Nothing here recurses: the work list and the strongly-connected-component search use explicit
 //! stacks, so a ring of thousands of units costs time linear in its size, not stack depth.
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): decision ids index the
+// decision graph's flat arrays (bounds, dependency offsets), unit indices the per-unit tables and
+// province ids the occupancy table; every id is made here, below the length of the table it
+// indexes, which is sized once per call from the same board (the unit count, the map's province
+// count, the decisions pushed).
+#![allow(clippy::indexing_slicing)]
+
 use crate::board::Unit;
 use crate::map::{Map, ProvinceId, ProvinceKind, UnitKind};
 use crate::rules::{

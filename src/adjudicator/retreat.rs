@@ -1,5 +1,10 @@
 //! The retreat phase: each dislodged unit retreats or disbands (DATC 6.H).
 
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): dislodged-unit and order
+// indices range over the lists given; per-province tables are sized to the map's province count
+// and indexed by ids of that map.
+#![allow(clippy::indexing_slicing)]
+
 use crate::board::{Dislodged, Unit};
 use crate::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{NameStyle, Order, OrderKind, format_order};

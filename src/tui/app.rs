@@ -560,7 +560,9 @@ impl App {
                 } else {
                     (i + n - 1) % n
                 };
-                self.focus = panels[j];
+                if let Some(&p) = panels.get(j) {
+                    self.focus = p;
+                }
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.arrow(action),
             Action::PageUp | Action::PageDown => {
@@ -627,8 +629,9 @@ impl App {
                 } else {
                     (i + 1).min(SPEEDS.len() - 1)
                 };
-                self.speed = Duration::from_millis(SPEEDS[j]);
-                self.info(format!("autoplay: one step every {} ms", SPEEDS[j]));
+                let ms = SPEEDS.get(j).copied().unwrap_or(ms);
+                self.speed = Duration::from_millis(ms);
+                self.info(format!("autoplay: one step every {ms} ms"));
             }
             Action::ToggleAfter => {
                 self.after = !self.after;
@@ -1290,7 +1293,9 @@ impl App {
 
     fn set_view(&mut self, v: View) {
         self.view = v;
-        self.focus = self.panels()[0];
+        if let Some(&p) = self.panels().first() {
+            self.focus = p;
+        }
     }
 
     /// Re-adjudicates under `r`, compared with the scenario's own rules (or, when `r` are the
@@ -1375,7 +1380,9 @@ impl App {
         };
         let n = row.values.len() as isize;
         let i = row.values.iter().position(|v| *v == row.value).unwrap_or(0) as isize;
-        let v = row.values[((i + step).rem_euclid(n)) as usize];
+        let Some(&v) = row.values.get((i + step).rem_euclid(n.max(1)) as usize) else {
+            return;
+        };
         let mut r = self.session.rules;
         if r.set(row.field, v).is_ok() {
             self.set_rules(r);
@@ -1499,10 +1506,12 @@ impl App {
         if target < 0 || target as usize > steps.len() {
             return false;
         }
-        let k = if target == 0 {
-            0
-        } else {
-            steps[target as usize - 1] + 1
+        let k = match (target as usize).checked_sub(1) {
+            None => 0,
+            Some(j) => match steps.get(j) {
+                Some(s) => s + 1,
+                None => return false,
+            },
         };
         if k == cur {
             return false;

@@ -239,7 +239,7 @@ impl OrderEditor {
         text: String,
     ) -> OrderEditor {
         // Offers of several powers (adjustments) name the power in the full reading.
-        let several = offers.windows(2).any(|w| w[0].0 != w[1].0);
+        let several = offers.windows(2).any(|w| matches!(w, [a, b] if a.0 != b.0));
         let offers = offers
             .into_iter()
             .map(|(p, o)| {
@@ -393,7 +393,10 @@ impl OrderEditor {
             && c.candidates.len() > 1
         {
             c.index = (c.index + 1) % c.candidates.len();
-            let (start, word) = (c.start, c.candidates[c.index].clone());
+            let (start, word) = (
+                c.start,
+                c.candidates.get(c.index).cloned().unwrap_or_default(),
+            );
             self.text.truncate(start);
             self.text.push_str(&word);
             self.reparse(map);
@@ -422,7 +425,7 @@ impl OrderEditor {
         }
         if !from_offers.is_empty() {
             let start = self.text.len();
-            let first = from_offers[0].clone();
+            let first = from_offers.first().cloned().unwrap_or_default();
             self.text.push_str(&first);
             self.reparse(map);
             self.completion = Some(Completion {
@@ -506,7 +509,9 @@ pub fn offers_at(s: &Scenario, p: Option<ProvinceId>) -> Vec<(PowerId, Order)> {
             else {
                 return Vec::new();
             };
-            let power = s.units[i].power;
+            let Some(power) = s.units.get(i).map(|u| u.power) else {
+                return Vec::new();
+            };
             crate::menu::movement_orders(map, &s.units, i)
                 .into_iter()
                 .map(|o| (power, o))
@@ -520,7 +525,9 @@ pub fn offers_at(s: &Scenario, p: Option<ProvinceId>) -> Vec<(PowerId, Order)> {
             }) else {
                 return Vec::new();
             };
-            let power = s.dislodged[i].unit.power;
+            let Some(power) = s.dislodged.get(i).map(|d| d.unit.power) else {
+                return Vec::new();
+            };
             crate::menu::retreat_orders(s, i)
                 .into_iter()
                 .map(|o| (power, o))

@@ -764,7 +764,7 @@ impl Keymap {
         self.active(contexts)
             .into_iter()
             .filter(|(_, _, b)| !b.hint.is_empty())
-            .map(|(_, keys, b)| (keys[0].to_string(), b.hint))
+            .filter_map(|(_, keys, b)| Some((keys.first()?.to_string(), b.hint)))
             .collect()
     }
 

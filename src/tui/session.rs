@@ -601,7 +601,10 @@ pub fn next_preset(rules: &Rules, step: isize) -> Rules {
         None if step >= 0 => 0,
         None => n - 1,
     };
-    Rules::preset(PRESETS[i as usize].0).unwrap_or_default()
+    PRESETS
+        .get(i as usize)
+        .and_then(|p| Rules::preset(p.0))
+        .unwrap_or_default()
 }
 
 /// Short decision-kind names for narrow panels.

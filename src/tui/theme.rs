@@ -55,7 +55,10 @@ impl Theme {
 
     /// A power's colour (by its index on the map).
     pub fn power(&self, index: usize) -> Style {
-        self.fg(POWER_COLORS[index % POWER_COLORS.len()])
+        match POWER_COLORS.get(index % POWER_COLORS.len()) {
+            Some(&c) => self.fg(c),
+            None => Style::default(),
+        }
     }
 
     /// A neutral supply centre.

@@ -56,7 +56,9 @@ pub fn grid(map: &Map, width: u16) -> Grid {
         let (c, r) = (i as u16 / rows, i as u16 % rows);
         let x = c * LIST_COL + 1;
         anchors.push((x, r));
-        let line = &mut lines[r as usize];
+        let Some(line) = lines.get_mut(r as usize) else {
+            continue;
+        };
         let start = (x + 5) as usize;
         while line.chars().count() < start {
             line.push(' ');
@@ -300,7 +302,9 @@ fn draw_footer(frame: &mut Frame, app: &App, foot: Rect) {
                 let (g, st) = t.verdict(s.verdict_now(i));
                 spans.push(Span::raw(" · "));
                 spans.push(Span::styled(g, st));
-                spans.push(Span::raw(format!(" {}", s.scenario().orders[i].text)));
+                if let Some(o) = s.scenario().orders.get(i) {
+                    spans.push(Span::raw(format!(" {}", o.text)));
+                }
             }
             Line::from(spans)
         }
@@ -382,7 +386,9 @@ pub fn province_at(app: &App, panes: &Panes, x: u16, y: u16) -> Option<ProvinceI
     }
     // On a slot (or a list entry): the province whose anchor row and columns contain it.
     map.province_ids().find(|p| {
-        let (ax, ay) = g.anchors[p.0 as usize];
+        let Some(&(ax, ay)) = g.anchors.get(p.0 as usize) else {
+            return false;
+        };
         let right = if g.art { ax + 4 } else { ax + LIST_COL - 1 };
         ay == gy && gx + 1 >= ax && gx < right
     })

@@ -50,7 +50,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::styled("(no orders)", app.theme.dim()));
     }
     for i in top..(top + h).min(n) {
-        let o = &s.scenario().orders[i];
+        let Some(o) = s.scenario().orders.get(i) else {
+            break;
+        };
         let v = s.verdict_now(i);
         let (glyph, gstyle) = app.theme.verdict(v);
         let power = &s.scenario().map.power(o.power).name;

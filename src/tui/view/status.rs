@@ -59,7 +59,7 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
             let applied = s.steps.partition_point(|&i| i < st.cursor());
             let (text, style) = match applied.checked_sub(1) {
                 None => ("start: nothing decided yet".to_string(), app.theme.dim()),
-                Some(k) => super::trace::describe(app, s.steps[k]),
+                Some(k) => super::trace::describe(app, s.steps.get(k).copied().unwrap_or(0)),
             };
             let play = if app.playing {
                 format!(" ▶ {} ms", app.speed.as_millis())
@@ -129,7 +129,11 @@ pub fn expectations(s: &Session) -> Option<(String, bool)> {
         (format!("expectations: all {n} met"), true)
     } else {
         (
-            format!("expectations: {} of {n} differ — {}", bad.len(), bad[0]),
+            format!(
+                "expectations: {} of {n} differ — {}",
+                bad.len(),
+                bad.first().map_or("", |b| b.as_str())
+            ),
             false,
         )
     })

@@ -149,7 +149,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let applied = s.steps.partition_point(|&i| i < st.cursor());
         let (text, style) = match applied.checked_sub(1) {
             None => ("start: every decision open".to_string(), app.theme.dim()),
-            Some(k) => describe(app, s.steps[k]),
+            Some(k) => describe(app, s.steps.get(k).copied().unwrap_or(0)),
         };
         let lines = vec![
             ratatui::text::Line::styled("─".repeat(d.width as usize), app.theme.dim()),
@@ -167,7 +167,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let (text, style) = if row == 0 {
             ("start: every decision open".to_string(), app.theme.dim())
         } else {
-            describe(app, s.steps[row - 1])
+            describe(app, s.steps.get(row - 1).copied().unwrap_or(0))
         };
         let num = format!("{row:>4} ");
         let future = row > applied;
@@ -195,7 +195,6 @@ pub fn cursor_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
     let s = &app.session;
     match row {
         0 => Some(0),
-        r if r <= s.steps.len() => Some(s.steps[r - 1] + 1),
-        _ => None,
+        r => s.steps.get(r - 1).map(|k| k + 1),
     }
 }

@@ -46,7 +46,7 @@ pub fn rows(app: &App) -> Vec<TreeRow> {
             break;
         }
         let id = *path.last().unwrap_or(&root);
-        let children = &deps[id as usize];
+        let children: &[u32] = deps.get(id as usize).map_or(&[], |d| d.as_slice());
         let open = !back_edge && app.tree.open.contains(&path);
         if open {
             for &c in children.iter().rev() {

@@ -772,22 +772,103 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
     // Ranked by distance, then names the word begins, then the name itself: the same answer
     // every time, whatever order the names are stored in.
     let mut best: Option<(usize, bool, &str, ProvinceId)> = None;
-    let wn = w.chars().count();
+    let wc: Vec<char> = w.chars().collect();
+    let mut scratch = Banded::default();
     for (name, pid) in map.all_names() {
         let nn = name.chars().count();
-        let limit = (wn.max(nn) / 3).max(1);
+        let mut limit = (wc.len().max(nn) / 3).max(1);
         // The distance is at least the difference in length: no need to compute it (and a
         // megabyte-long word costs nothing).
-        if wn.abs_diff(nn) > limit {
+        if wc.len().abs_diff(nn) > limit {
             continue;
         }
-        let d = edit_distance(&w, name);
+        // A name is only worth computing if it could beat the best so far.
+        if let Some((bd, ..)) = best {
+            limit = limit.min(bd);
+        }
+        let Some(d) = scratch.distance_within(&wc, name, limit) else {
+            continue;
+        };
         let key = (d, !name.starts_with(&w), name, pid);
-        if d <= limit && best.is_none_or(|b| key < b) {
+        if best.is_none_or(|b| key < b) {
             best = Some(key);
         }
     }
     best.map(|(_, _, _, pid)| format!("{} ({})", map.province(pid).name, map.province(pid).abbr))
+}
+
+/// Buffers for [`Banded::distance_within`], reused from one name to the next.
+#[derive(Default)]
+struct Banded {
+    b: Vec<char>,
+    rows: [Vec<usize>; 3],
+}
+
+impl Banded {
+    /// [`edit_distance`] of `a` and `b` when it is at most `limit`, else `None`: only the cells
+    /// within `limit` of the diagonal are computed, and the search stops at the first row whose
+    /// every cell is over the limit (time O(len × limit) instead of O(len²)).
+    fn distance_within(&mut self, a: &[char], b: &str, limit: usize) -> Option<usize> {
+        self.b.clear();
+        self.b.extend(b.chars());
+        let (a, b) = (a, &self.b[..]);
+        let (n, m) = (a.len(), b.len());
+        if n.abs_diff(m) > limit {
+            return None;
+        }
+        const FAR: usize = usize::MAX / 2;
+        let [r2, r1, r0] = &mut self.rows;
+        for r in [&mut *r2, &mut *r1, &mut *r0] {
+            r.clear();
+            r.resize(m + 1, FAR);
+        }
+        // Row 0: j insertions.
+        for (j, cell) in r1.iter_mut().enumerate().take(limit.min(m) + 1) {
+            *cell = j;
+        }
+        let mut prev_a: Option<char> = None;
+        for (i, &ca) in a.iter().enumerate() {
+            let i = i + 1;
+            let lo = i.saturating_sub(limit).max(1);
+            let hi = (i + limit).min(m);
+            // Row i: cells outside the band stay far.
+            r0.iter_mut().for_each(|c| *c = FAR);
+            if i <= limit
+                && let Some(c) = r0.get_mut(0)
+            {
+                *c = i;
+            }
+            let mut row_min = r0.first().copied().unwrap_or(FAR);
+            for j in lo..=hi {
+                let (Some(&cb), Some(&up), Some(&diag), Some(&left)) =
+                    (b.get(j - 1), r1.get(j), r1.get(j - 1), r0.get(j - 1))
+                else {
+                    continue;
+                };
+                let mut v = (up + 1).min(left + 1).min(diag + usize::from(ca != cb));
+                // An adjacent transposition: a[i-2..i] is b[j-1], b[j-2] swapped.
+                if j > 1
+                    && prev_a == Some(cb)
+                    && b.get(j - 2) == Some(&ca)
+                    && let Some(&d2) = r2.get(j - 2)
+                {
+                    v = v.min(d2 + 1);
+                }
+                if let Some(c) = r0.get_mut(j) {
+                    *c = v;
+                }
+                row_min = row_min.min(v);
+            }
+            if row_min > limit {
+                return None;
+            }
+            prev_a = Some(ca);
+            // Rotate: r2 <- r1 <- r0 (r0 is overwritten next row).
+            std::mem::swap(r2, r1);
+            std::mem::swap(r1, r0);
+        }
+        r1.get(m).copied().filter(|&d| d <= limit)
+    }
 }
 
 /// Edit distance counting an adjacent transposition as one edit (optimal string alignment).
@@ -950,4 +1031,33 @@ pub fn format_order(map: &Map, o: &Order, style: NameStyle) -> String {
         (_, None) => s.push_str("Waive"),
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The banded distance agrees with the full table wherever it answers, and answers
+        /// exactly when the distance is within the limit.
+        #[test]
+        fn banded_distance_agrees_with_the_full_table(
+            a in "[abc]{0,9}",
+            b in "[abc]{0,9}",
+            limit in 0usize..6,
+        ) {
+            let full = edit_distance(&a, &b);
+            let ac: Vec<char> = a.chars().collect();
+            let got = Banded::default().distance_within(&ac, &b, limit);
+            prop_assert_eq!(got, (full <= limit).then_some(full));
+        }
+    }
+
+    #[test]
+    fn banded_distance_counts_a_transposition_once() {
+        let a: Vec<char> = "prais".chars().collect();
+        assert_eq!(Banded::default().distance_within(&a, "paris", 2), Some(1));
+        assert_eq!(Banded::default().distance_within(&a, "paris", 0), None);
+    }
 }

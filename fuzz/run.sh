@@ -2,6 +2,7 @@
 # Runs the fuzz targets, each for a bounded time, and prints what each did.
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]     # default: 12 s each, every target
+#   FUZZ_RUNS=10000000 fuzz/run.sh 86400 adjudicate   # stop after that many executions
 #
 # cargo fuzz needs a nightly compiler: `cargo +nightly fuzz` when rustup has a nightly, else the
 # stable compiler with RUSTC_BOOTSTRAP=1. When cargo-fuzz is not installed, or neither compiler
@@ -73,7 +74,8 @@ for t in "${targets[@]}"; do
     log="$tmp/$t.log"
     start=$(date +%s)
     if "${fuzz[@]}" run "${fuzz_flags[@]}" "$t" "${dirs[@]}" -- \
-        -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1; then
+        -max_total_time="$secs" ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 >"$log" 2>&1; then
         result=ok
     else
         result="CRASH: see fuzz/artifacts/$t/"

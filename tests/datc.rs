@@ -3,26 +3,15 @@
 //! Every result is also checked against the invariants of [`dipsandbox::invariants`], and
 //! re-adjudicated with units and orders listed in another order and traced.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::ron_files;
+
+use std::path::Path;
 
 use dipsandbox::check::{compare, run};
 use dipsandbox::invariants::{check_phase_stable, check_run};
 use dipsandbox::scenario::Scenario;
-
-fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ron_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ron") {
-            out.push(p);
-        }
-    }
-}
 
 fn check_dir(dir: &str) -> usize {
     let mut files = Vec::new();

@@ -4,8 +4,10 @@
 
 mod common;
 
+use common::ron_files;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use dipsandbox::adjudicator::dpjudge::{
     Cause, DpEvent, DpOrder, DpStepper, DpjudgeResult, Entry, Mark, Marks, StepVia,
@@ -90,21 +92,6 @@ fn trace_text(s: &Scenario, r: &DpjudgeResult) -> Vec<String> {
     (0..st.len())
         .map(|i| st.describe(&s.map, &s.units, i))
         .collect()
-}
-
-fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ron_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ron") {
-            out.push(p);
-        }
-    }
 }
 
 /// Every movement scenario of `scenarios/datc`, with its file stem.

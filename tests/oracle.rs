@@ -9,7 +9,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use common::ron_files;
+
+use std::path::Path;
 use std::sync::OnceLock;
 
 use dipsandbox::adjudicator::adjudicate_movement;
@@ -125,21 +127,6 @@ fn compare(
             "{} solutions, but the resolver applied no backup rule",
             o.count
         )),
-    }
-}
-
-fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ron_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ron") {
-            out.push(p);
-        }
     }
 }
 

@@ -3,7 +3,11 @@
 //! typed outcomes, words, unit fates, dislodgements and standoffs as a fresh call. Plus maps
 //! beyond 16-bit ids, and the synthetic patterns' expected results.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::ron_files;
+
+use std::path::Path;
 
 use dipsandbox::adjudicator::{Adjudicator, Verdict, adjudicate_movement};
 use dipsandbox::board::PhaseKind;
@@ -12,21 +16,6 @@ use dipsandbox::orders::Order;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
 use dipsandbox::synth::{Pattern, position, ring_map};
-
-fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            ron_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ron") {
-            out.push(p);
-        }
-    }
-}
 
 /// Everything the two entry points report, compared.
 fn same(

@@ -853,17 +853,7 @@ impl MovementResult {
         orders: &[(PowerId, Order)],
         u: usize,
     ) -> String {
-        match self.prepared.source.get(u).copied().flatten() {
-            Some(i) => {
-                let mut o = orders[i].1.clone();
-                o.power = None;
-                format_order(map, &o, NameStyle::Abbr)
-            }
-            None => units
-                .get(u)
-                .map(|unit| format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc)))
-                .unwrap_or_default(),
-        }
+        order_text(map, units, orders, &self.prepared.source, u)
     }
 
     /// A label for a decision: `MOVE A ber - sil = moves`.

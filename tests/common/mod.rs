@@ -94,3 +94,19 @@ pub fn dipsandbox(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Every `.ron` file under `dir`, in sorted order (folders walked depth first).
+pub fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            ron_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "ron") {
+            out.push(p);
+        }
+    }
+}

@@ -727,6 +727,18 @@ fn newcomer_papercuts() {
         ),
         "{out}"
     );
+    // A file that is read but does not load is named in the last line too.
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scenario(\n    title: \"x\",\n    units: [],\n)").expect("write");
+    let bad = bad.to_str().expect("utf-8");
+    let (code, out, _) = dipsandbox(&["check", "scenarios/datc/6.A.1.ron", bad]);
+    assert_eq!(code, 2);
+    assert!(
+        out.ends_with(&format!(
+            "1 passed, 1 failed; 1 file(s) could not be loaded (see ERROR above): {bad}\n"
+        )),
+        "{out}"
+    );
     let text = std::fs::read("scenarios/datc/6.F.14.ron").expect("read");
     let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
         .args(["solve", "-"])

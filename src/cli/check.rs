@@ -74,6 +74,8 @@ pub fn check(
     let mut unreadable = 0;
     let mut cases: Vec<Value> = Vec::new();
     let mut problems: Vec<Value> = Vec::new();
+    // Files that were read but did not load (each reported by an ERROR line).
+    let mut not_loaded: Vec<String> = Vec::new();
     for p in paths {
         let problem = if !p.exists() && !super::is_stdin(p) {
             Some("no such file or folder".to_string())
@@ -136,6 +138,7 @@ pub fn check(
                     "file": name, "title": null, "status": "error", "checks": 0,
                     "mismatches": [], "positions_only": false, "error": e.to_string(),
                 }));
+                not_loaded.push(name.clone());
                 unreadable += 1;
                 failed += 1;
                 continue;
@@ -217,10 +220,22 @@ pub fn check(
                 )
             })
             .collect();
-        outln!(
-            "{passed} passed, {failed} failed; {unreadable} path(s) could not be read: {}",
-            what.join(", ")
-        )?;
+        let mut why = Vec::new();
+        if !what.is_empty() {
+            why.push(format!(
+                "{} path(s) could not be read: {}",
+                what.len(),
+                what.join(", ")
+            ));
+        }
+        if !not_loaded.is_empty() {
+            why.push(format!(
+                "{} file(s) could not be loaded (see ERROR above): {}",
+                not_loaded.len(),
+                not_loaded.join(", ")
+            ));
+        }
+        outln!("{passed} passed, {failed} failed; {}", why.join("; "))?;
     } else {
         outln!("{passed} passed, {failed} failed")?;
     }

@@ -133,3 +133,44 @@ END
     assert!(check_scenario(s, &s.rules, 3).is_empty());
     assert!(Scenario::from_ron(&s.to_ron(), "back.ron").is_ok());
 }
+
+/// Found by `adjudicate` (the long run): under `multiple_orders: Hold`, a unit given an
+/// imperfectly designated order twice (an army's letter for a fleet, `wrong_unit_type:
+/// ValidUnlessOther`) and two distinct perfect orders. The imperfect order yields to the
+/// perfect ones, which conflict, so the unit holds; but only the imperfect order's first copy
+/// was marked "another order counts" and the second "several orders", so which copy said what
+/// depended on the order the orders were listed in. Every copy now says the unit has several
+/// orders and holds, in every listing.
+#[test]
+fn copies_of_an_imperfect_order_share_their_reason_in_any_listing() {
+    let text = r#"Scenario(
+    title: "Several orders, two of them imperfect copies",
+    map: "standard",
+    phase: "Spring 1901 Movement",
+    rules: (multiple_orders: Hold, wrong_unit_type: ValidUnlessOther),
+    units: { "Austria": ["F Trieste"] },
+    orders: {
+        "Austria": ["A Tri - Adr", "F Tri - Adr", "A Tri - Adr", "F Tri H"],
+    },
+)"#;
+    let s = Scenario::from_ron(text, "regression.ron").expect("loads");
+    let run = dipsandbox::check::run(&s, None, false).expect("runs");
+    let reasons: Vec<String> = run
+        .movement
+        .expect("a movement phase")
+        .outcomes
+        .iter()
+        .map(|o| o.reason.clone())
+        .collect();
+    assert_eq!(reasons.len(), 4);
+    for r in &reasons {
+        assert_eq!(
+            r, "illegal: the unit has several orders (4.D.3): it holds",
+            "{reasons:?}"
+        );
+    }
+    for seed in 0..16 {
+        let v = check_scenario(&s, &s.rules, seed);
+        assert!(v.is_empty(), "seed {seed}: {}", report(&v));
+    }
+}

@@ -1022,16 +1022,11 @@ pub(crate) fn prepare_into(
                 .copied()
                 .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, ctx.occ))
                 .collect();
+            // The imperfect orders are then not chosen, and are marked with every other copy
+            // of their text below: superseded when another order counts, several orders when
+            // none does (marking only the first copy here made the reason of each copy depend
+            // on the order the orders were listed in; found by fuzzing).
             if !perfect.is_empty() && perfect.len() < distinct.len() {
-                let mut kept = vec![false; list.len()];
-                for &k in &perfect {
-                    kept[k] = true;
-                }
-                for &k in &distinct {
-                    if !kept[k] {
-                        status[list[k].0] = OrderStatus::Illegal(IllegalReason::Superseded);
-                    }
-                }
                 distinct = perfect;
             }
         }

@@ -680,9 +680,13 @@ pub fn check_movement(
                 format!("{} is contested (a standoff) but occupied", c.province(p)),
             );
         }
+        // A move there that failed: its unit stayed, or was dislodged where it stood (a
+        // dislodged unit's failed move still makes a standoff).
         let attempted = (0..n).any(|u| {
             matches!(r.prepared.orders[u], UnitOrder::Move { dest, .. } if dest == p)
-                && r.units[u].ends == Some(units[u])
+                && r.units[u]
+                    .ends
+                    .is_none_or(|e| c.province_of(e.loc) != Some(p))
         });
         if !attempted {
             c.fail(

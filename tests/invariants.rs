@@ -92,6 +92,38 @@ fn sound_results_have_no_violations() {
     }
 }
 
+/// Found by the property tests: two armies bounce in Piedmont and both are dislodged where
+/// they stand. Piedmont is still a standoff (a dislodged unit's failed move contests its
+/// target); the checker took only units that stayed as having tried, and reported a sound
+/// result as a violation.
+#[test]
+fn a_standoff_between_dislodged_units_is_sound() {
+    let s = scenario(
+        r#"Scenario(
+    title: "Piedmont contested by two dislodged armies",
+    map: "standard",
+    phase: "Spring 1901 Movement",
+    units: {
+        "France": ["A Rome"],
+        "Austria": ["A Marseilles", "A Venice"],
+        "England": ["F Adriatic Sea", "F Gulf of Lyon", "F Spain(sc)"],
+    },
+    orders: {
+        "France": ["Rom S English Adr - Ven"],
+        "Austria": ["Mar - Pie", "Ven - Pie"],
+        "England": ["Adr - Ven", "Lyo S English Spa - Mar", "Spa - Mar"],
+    },
+)"#,
+    );
+    let o = orders(&s);
+    let r = adjudicate_movement(&s.map, &s.units, &o, &s.rules);
+    assert_eq!(r.dislodged.len(), 2);
+    let pie = s.map.find_province("Piedmont").expect("Piedmont");
+    assert_eq!(r.contested, vec![pie]);
+    let v = movement_violations(&s, &o, &r);
+    assert!(v.is_empty(), "{}", report(&v));
+}
+
 #[test]
 fn a_missing_outcome_is_caught() {
     let (s, o, mut r) = dislodge();

@@ -323,7 +323,7 @@ impl Map {
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(text)
             .map_err(|e| MapError::Syntax {
-                pos: SourcePos::from_ron(file, &e),
+                pos: SourcePos::from_ron(file, text, &e),
                 message: crate::error::ron_message_in(&e, text),
             })?;
         build(raw, text, file)

@@ -416,7 +416,7 @@ impl Scenario {
         let opts = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
-            pos: SourcePos::from_ron(file, &e),
+            pos: SourcePos::from_ron(file, text, &e),
             message: crate::error::ron_message_in(&e, text),
         })?;
         let (map, map_file) = if raw.map == "standard" {
@@ -452,7 +452,7 @@ impl Scenario {
             Ok(s) => s,
             Err(_) => {
                 let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
-                    pos: SourcePos::from_ron(file, &e),
+                    pos: SourcePos::from_ron(file, text, &e),
                     message: crate::error::ron_message_in(&e, text),
                 })?;
                 Builder {

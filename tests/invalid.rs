@@ -24,8 +24,11 @@ fn cases() -> Vec<(&'static str, String)> {
             "5:5: unknown field `unitz`; expected one of: `title`, `description`, `source`, `map`, `phase`, `rules`, `units`, `dislodged`, `contested`, `owners`, `orders`, `expect`, `retreats`".into(),
         ),
         ("missing_title.ron", "4:1: missing field `title`".into()),
-        ("syntax_error.ron", "4:5: Expected comma".into()),
-        ("unclosed_list.ron", "7:5: Expected string".into()),
+        ("syntax_error.ron", "4:5: expected `,`, found `phase`".into()),
+        (
+            "unclosed_list.ron",
+            "7:5: expected a string in double quotes, found `}`".into(),
+        ),
         (
             "unknown_rule_value.ron",
             "5:22: unknown value `Rule1999`; expected one of: `Szykman`, `Rule1971`, `Rule1982`, `Rule2000`, `AllHold`".into(),

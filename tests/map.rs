@@ -533,7 +533,7 @@ fn invalid_map_unknown_field() {
 fn invalid_map_syntax_error() {
     assert_eq!(
         map_error("syntax_error.ron"),
-        "tests/invalid/maps/syntax_error.ron:9:13: Expected comma"
+        "tests/invalid/maps/syntax_error.ron:9:13: expected `,`, found `name`"
     );
 }
 

@@ -46,7 +46,7 @@ fn cases() -> Vec<(&'static str, String)> {
         ),
         (
             "winter_movement.ron",
-            "4:12: phase \"Winter 1901 Movement\": Winter has only the adjustment phase".into(),
+            "4:12: phase \"Winter 1901 Movement\": Winter has only the adjustment phase; expected \"Winter 1901 Adjustment\"".into(),
         ),
         // Units.
         (
@@ -65,7 +65,8 @@ fn cases() -> Vec<(&'static str, String)> {
         ),
         (
             "fleet_wrong_coast.ron",
-            "6:20: unit \"F Spain(ec)\": Spain has no east coast".into(),
+            "6:20: unit \"F Spain(ec)\": Spain has no east coast; expected Spain(nc) or Spain(sc)"
+                .into(),
         ),
         (
             "two_units_one_province.ron",
@@ -87,7 +88,7 @@ fn cases() -> Vec<(&'static str, String)> {
         ),
         (
             "dislodged_in_movement.ron",
-            "8:15: `dislodged` units belong to a retreat phase, but the phase is Spring 1901 Movement"
+            "8:5: `dislodged` units belong to a retreat phase, but the phase is Spring 1901 Movement"
                 .into(),
         ),
         // Supply-centre owners.
@@ -97,7 +98,8 @@ fn cases() -> Vec<(&'static str, String)> {
         ),
         (
             "owners_twice.ron",
-            "7:32: Belgium is listed as owned by both France and Germany".into(),
+            "7:32: Belgium is listed as owned by both France and Germany; a centre has one owner"
+                .into(),
         ),
         // Orders: the column is that of the bad word inside the string.
         (

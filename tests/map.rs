@@ -542,7 +542,7 @@ fn invalid_map_syntax_error() {
 fn invalid_map_unknown_border() {
     assert_eq!(
         map_error("unknown_border.ron"),
-        "tests/invalid/maps/unknown_border.ron:12:21: unknown location \"zzz\" in the fleet borders of \"aaa\""
+        "tests/invalid/maps/unknown_border.ron:12:21: unknown location \"zzz\" in the fleet borders of \"aaa\"; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several"
     );
 }
 

@@ -52,13 +52,17 @@ impl MapArt {
             line,
             message,
         };
-        if let Some((i, _)) = lines.iter().enumerate().find(|(_, l)| !l.is_ascii()) {
+        if let Some((i, l)) = lines.iter().enumerate().find(|(_, l)| !l.is_ascii()) {
+            let (at, c) = l
+                .chars()
+                .enumerate()
+                .find(|(_, c)| !c.is_ascii())
+                .unwrap_or((0, '?'));
             return Err(err(
                 None,
                 Some(i),
                 format!(
-                    "art line {} has a non-ASCII character; the art is plain ASCII, one character a cell",
-                    i + 1
+                    "art row {i} has the non-ASCII character {c:?} at column {at}; the art is plain ASCII, one character a cell"
                 ),
             ));
         }

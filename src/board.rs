@@ -102,7 +102,9 @@ impl Phase {
         if (season == Season::Winter) != (kind == PhaseKind::Adjustment)
             && kind != PhaseKind::Adjustment
         {
-            return Err(format!("phase {s:?}: Winter has only the adjustment phase"));
+            return Err(format!(
+                "phase {s:?}: Winter has only the adjustment phase; expected \"Winter {year} Adjustment\""
+            ));
         }
         Ok(Phase { season, year, kind })
     }

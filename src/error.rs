@@ -26,12 +26,13 @@ impl SourcePos {
         }
     }
 
-    /// The start position of a RON error.
-    pub fn from_ron(file: &str, e: &ron::error::SpannedError) -> Self {
+    /// The position of a RON error: where what was expected is missing.
+    pub fn from_ron(file: &str, text: &str, e: &ron::error::SpannedError) -> Self {
+        let at = ron_position(e, text);
         SourcePos {
             file: file.to_string(),
-            line: e.span.start.line.max(1),
-            col: e.span.start.col.max(1),
+            line: at.line.max(1),
+            col: at.col.max(1),
         }
     }
 
@@ -51,22 +52,123 @@ impl fmt::Display for SourcePos {
     }
 }
 
-/// [`ron_message`], with a hint where the text shows a common slip: a string in single quotes
-/// (`'Paris'`: RON strings take double quotes).
+/// [`ron_message`], saying what was found at the error's position where the RON error says
+/// only what was expected (expected `,`, found `name`), with a hint where the text shows a
+/// common slip: a string in single quotes (`'Paris'`: RON strings take double quotes).
 pub fn ron_message_in(e: &ron::error::SpannedError, text: &str) -> String {
     let mut m = ron_message(&e.code);
-    let line = text
-        .lines()
-        .nth(e.span.start.line.saturating_sub(1))
-        .unwrap_or("");
-    let next = line
-        .chars()
-        .skip(e.span.start.col.saturating_sub(1))
-        .find(|c| !c.is_whitespace());
-    if next == Some('\'') {
+    let at = ron_position(e, text);
+    let rest = rest_at(text, at.line, at.col);
+    if e.code == ron::error::Error::Eof {
+        m = "expected the rest of the value, found the end of the file (a bracket or a string is not closed)".into();
+    } else if let Some(mut expected) = syntax_expectation(&e.code) {
+        if rest.trim().is_empty() && e.code == ron::error::Error::ExpectedComma {
+            // Nothing follows: the closing bracket is missing as much as a comma.
+            expected.push_str(" or a closing bracket");
+        }
+        m = format!("{expected}, found {}", found_token(rest));
+    }
+    if rest.trim_start().starts_with('\'') {
         m.push_str("; strings take double quotes (\"Paris\"), not single quotes");
     }
     m
+}
+
+/// Where a RON error is: the start of its span, except where a syntax error's span ends at the
+/// end of the file or the error is a missing comma: the span may then start at the value before what is
+/// missing (`paradox: Szykman` or `[` at the end of the file), and it ends where that is.
+fn ron_position(e: &ron::error::SpannedError, text: &str) -> ron::error::Position {
+    let syntax = e.code == ron::error::Error::Eof || syntax_expectation(&e.code).is_some();
+    let at_end = syntax
+        && rest_at(text, e.span.end.line, e.span.end.col)
+            .trim()
+            .is_empty();
+    if at_end || e.code == ron::error::Error::ExpectedComma {
+        e.span.end
+    } else {
+        e.span.start
+    }
+}
+
+/// The text from a 1-based line and column (in characters) to the end.
+fn rest_at(text: &str, line: usize, col: usize) -> &str {
+    let mut offset = 0;
+    for _ in 1..line.max(1) {
+        match text.get(offset..).and_then(|t| t.find('\n')) {
+            Some(i) => offset += i + 1,
+            None => return "",
+        }
+    }
+    let here = text.get(offset..).unwrap_or("");
+    match here.char_indices().nth(col.saturating_sub(1)) {
+        Some((i, _)) => here.get(i..).unwrap_or(""),
+        None => "",
+    }
+}
+
+/// What an error's position holds, for `found …`: a string (`"Paris"`), a word (`name`), a
+/// number, one character (`}`), or the end of the file.
+fn found_token(rest: &str) -> String {
+    let rest = rest.trim_start();
+    let mut chars = rest.char_indices();
+    let Some((_, first)) = chars.next() else {
+        return "the end of the file".into();
+    };
+    let token = if first == '"' {
+        // Up to the closing quote (an escaped quote does not close), or the end of the line.
+        let mut escaped = false;
+        let end = chars
+            .find(|&(_, c)| {
+                let close = (c == '"' && !escaped) || c == '\n';
+                escaped = c == '\\' && !escaped;
+                close
+            })
+            .map_or(rest.len(), |(i, c)| if c == '"' { i + 1 } else { i });
+        rest.get(..end).unwrap_or(rest)
+    } else if first.is_alphanumeric() || first == '_' {
+        let end = rest
+            .char_indices()
+            .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .map_or(rest.len(), |(i, _)| i);
+        rest.get(..end).unwrap_or(rest)
+    } else {
+        rest.get(..first.len_utf8()).unwrap_or(rest)
+    };
+    let shown: String = token.chars().take(60).collect();
+    if shown.len() < token.len() {
+        format!("`{shown}…`")
+    } else {
+        format!("`{shown}`")
+    }
+}
+
+/// For a RON syntax error that says only what was expected, that expectation in words (the
+/// caller adds what was found); None for the others, whose message is complete.
+fn syntax_expectation(code: &ron::error::Error) -> Option<String> {
+    use ron::error::Error as E;
+    Some(match code {
+        E::ExpectedArray => "expected `[` (a list)".into(),
+        E::ExpectedArrayEnd => "expected the closing `]`".into(),
+        E::ExpectedBoolean => "expected `true` or `false`".into(),
+        E::ExpectedComma => "expected `,`".into(),
+        E::ExpectedChar => "expected a character in single quotes".into(),
+        E::ExpectedFloat | E::ExpectedInteger => "expected a number".into(),
+        E::ExpectedOption => "expected `Some(…)` or `None`".into(),
+        E::ExpectedOptionEnd | E::ExpectedStructLikeEnd => "expected the closing `)`".into(),
+        E::ExpectedMap => "expected `{` (a map)".into(),
+        E::ExpectedMapColon => "expected `:`".into(),
+        E::ExpectedMapEnd => "expected the closing `}`".into(),
+        E::ExpectedStructLike => "expected `(`".into(),
+        E::ExpectedNamedStructLike(name) if !name.is_empty() => {
+            format!("expected `{name}(` or `(`")
+        }
+        E::ExpectedUnit => "expected `()`".into(),
+        E::ExpectedString => "expected a string in double quotes".into(),
+        E::ExpectedStringEnd => "expected the closing `\"` of the string".into(),
+        E::ExpectedIdentifier => "expected a field or value name".into(),
+        E::TrailingCharacters => "expected nothing after the end of the value".into(),
+        _ => return None,
+    })
 }
 
 /// Describes a RON error in words a newcomer can act on: unknown fields and values with the
@@ -85,6 +187,9 @@ pub fn ron_message(code: &ron::error::Error) -> String {
                 .join(", ")
         ),
         E::MissingStructField { field, .. } => format!("missing field `{field}`"),
+        E::DuplicateStructField { field, .. } => {
+            format!("field `{field}` is given twice; give each field once")
+        }
         E::NoSuchEnumVariant {
             expected, found, ..
         } => format!(

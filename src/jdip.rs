@@ -4,7 +4,7 @@
 //!
 //! Each case becomes a [`Scenario`] whose expectations are **positions only** (the format says
 //! nothing about each order's success). A line that cannot be read, or a case that cannot be
-//! expressed, is a [`Problem`] with its line number; the other cases still come through.
+//! expressed, is a [`Problem`] with its file, line and column; the other cases still come through.
 
 use std::sync::Arc;
 
@@ -13,15 +13,55 @@ use crate::map::{Map, PowerId, ProvinceId};
 use crate::orders::{OrderKind, parse_order, parse_unit};
 use crate::scenario::{Expect, OrderEntry, Scenario};
 
-/// Something in a jDip file that could not be taken in.
+/// Something in a jDip file that could not be taken in: `file:line:col: case NAME: message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// The file the line is in: the test file, or a rules pairing file.
+    pub file: String,
     /// Line (1-based).
     pub line: usize,
+    /// Column (1-based, in characters) of what is wrong on the line.
+    pub col: usize,
     /// The case it belongs to, if any.
     pub case: Option<String>,
-    /// What was wrong, and what was expected.
+    /// What was found, and what was expected.
     pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file, self.line, self.col)?;
+        if let Some(c) = &self.case {
+            write!(f, "case {c}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// The column (1-based, in characters) at which `part`, a slice of `line`, starts; 1 when it is
+/// not a slice of it.
+fn col_of(line: &str, part: &str) -> usize {
+    let offset = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    match line.get(..offset) {
+        Some(before) if offset <= line.len() => before.chars().count() + 1,
+        _ => 1,
+    }
+}
+
+/// One line of a section: where it is (line; column of its first character) and its text
+/// (without a comment, trimmed).
+#[derive(Clone, Debug, Default)]
+struct Item {
+    line: usize,
+    col: usize,
+    text: String,
+}
+
+impl Item {
+    /// The column of `part`, a slice of this item's text.
+    fn col_of(&self, part: &str) -> usize {
+        self.col + col_of(&self.text, part) - 1
+    }
 }
 
 /// A case imported from a jDip file.
@@ -82,41 +122,48 @@ enum Section {
 struct Raw {
     name: String,
     line: usize,
+    /// Where its END is.
+    end: (usize, usize),
     comment: String,
-    phase: Option<(usize, String)>,
-    prestate: Vec<(usize, String)>,
-    dislodged: Vec<(usize, String)>,
-    owners: Vec<(usize, String)>,
-    results: Vec<(usize, bool, String)>,
-    orders: Vec<(usize, String)>,
-    post: Option<Vec<(usize, String)>>,
+    phase: Option<Item>,
+    prestate: Vec<Item>,
+    dislodged: Vec<Item>,
+    owners: Vec<Item>,
+    results: Vec<(Item, bool)>,
+    orders: Vec<Item>,
+    post: Option<Vec<Item>>,
     post_same: bool,
-    post_dislodged: Vec<(usize, String)>,
-    rules: Option<(usize, String)>,
+    post_dislodged: Vec<Item>,
+    rules: Option<Item>,
 }
 
 /// Applies a side file of rule pairings (`CASE-NAME RULES` per line, `#` comments), as kept next
 /// to a test file that cannot be edited: each named case is adjudicated under those rules.
 pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
+    for (i, full) in text.lines().enumerate() {
+        let line = full.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let problem = |m: String| Problem {
+        let problem = |part: &str, m: String| Problem {
+            file: file.to_string(),
             line: i + 1,
+            col: col_of(full, part),
             case: None,
-            message: format!("{file}: {m}"),
+            message: m,
         };
         let Some((name, spec)) = line.split_once(char::is_whitespace) else {
-            f.problems
-                .push(problem(format!("{line:?}: expected \"CASE-NAME RULES\"")));
+            f.problems.push(problem(
+                line,
+                format!("{line:?}: expected \"CASE-NAME RULES\", e.g. \"6.G.8 adjacent_convoy_fallback=true\""),
+            ));
             continue;
         };
-        let rules = match crate::rules::Rules::parse_spec(spec.trim()) {
+        let spec = spec.trim();
+        let rules = match crate::rules::Rules::parse_spec(spec) {
             Ok(r) => r,
             Err(e) => {
-                f.problems.push(problem(format!("{spec:?}: {e}")));
+                f.problems.push(problem(spec, format!("{spec:?}: {e}")));
                 continue;
             }
         };
@@ -124,14 +171,24 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
             Some(c) => {
                 c.scenario.rules = rules;
                 c.warnings
-                    .push(format!("adjudicated under {} ({file})", spec.trim()));
+                    .push(format!("adjudicated under {spec} ({file})"));
             }
-            None => f.problems.push(problem(format!("no case named {name:?}"))),
+            None if f.problems.iter().any(|p| p.case.as_deref() == Some(name)) => {
+                f.problems.push(problem(
+                    name,
+                    format!("case {name:?} was not imported (its problem is reported with it)"),
+                ));
+            }
+            None => f.problems.push(problem(
+                name,
+                format!("no case named {name:?} in the test file; expected the name after a CASE"),
+            )),
         }
     }
 }
 
-/// Parses a jDip test file for the standard map. `file` names it in the scenarios' sources.
+/// Parses a jDip test file for the standard map. `file` names it in problems and in the
+/// scenarios' sources.
 pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
     let mut out = File::default();
     let mut raw: Option<Raw> = None;
@@ -148,7 +205,12 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             .and_then(|c| c.strip_prefix(RULES_DIRECTIVE))
             && let Some(r) = &mut raw
         {
-            r.rules = Some((n, spec.trim().to_string()));
+            let spec = spec.trim();
+            r.rules = Some(Item {
+                line: n,
+                col: col_of(full, spec),
+                text: spec.to_string(),
+            });
             continue;
         }
         if line.is_empty() {
@@ -163,10 +225,13 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
         }
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
-            None => (line, ""),
+            // Nothing after the word: an empty slice at the end of the line (for its column).
+            None => (line, line.get(line.len()..).unwrap_or("")),
         };
-        let problem = |m: String, raw: &Option<Raw>| Problem {
+        let problem = |part: &str, m: String, raw: &Option<Raw>| Problem {
+            file: file.to_string(),
             line: n,
+            col: col_of(full, part),
             case: raw.as_ref().map(|r| r.name.clone()),
             message: m,
         };
@@ -175,20 +240,21 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
                 out.variant = Some(rest.to_string());
                 if !rest.eq_ignore_ascii_case("standard") {
                     out.problems.push(problem(
+                        rest,
                         format!(
-                            "variant {rest:?}: only the standard map is known; its cases are read as standard"
+                            "variant {rest:?}: only the standard map is known (expected Standard); its cases are read as standard"
                         ),
                         &raw,
                     ));
                 }
             }
             "CASE" => {
-                if let Some(r) = raw.take() {
-                    out.problems.push(Problem {
-                        line: n,
-                        case: Some(r.name),
-                        message: "a new CASE before END; the unfinished case is skipped".into(),
-                    });
+                if raw.is_some() {
+                    out.problems.push(problem(
+                        word,
+                        "expected END before the next CASE; the unfinished case is skipped".into(),
+                        &raw,
+                    ));
                 }
                 raw = Some(Raw {
                     name: rest.to_string(),
@@ -200,25 +266,37 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             }
             "END" => {
                 match raw.take() {
-                    Some(r) => match build(&r, file, map.clone()) {
-                        Ok(c) => out.cases.push(c),
-                        Err(p) => out.problems.push(p),
-                    },
-                    None => out
-                        .problems
-                        .push(problem("END without a CASE".into(), &raw)),
+                    Some(mut r) => {
+                        r.end = (n, col_of(full, word));
+                        match build(&r, file, map.clone()) {
+                            Ok(c) => out.cases.push(c),
+                            Err(p) => out.problems.push(p),
+                        }
+                    }
+                    None => out.problems.push(problem(
+                        word,
+                        "END without a CASE before it; expected CASE <name> first".into(),
+                        &raw,
+                    )),
                 }
                 section = Section::None;
             }
             _ if raw.is_none() => {
                 out.problems.push(problem(
-                    format!("{line:?} outside a CASE … END block"),
+                    line,
+                    format!(
+                        "{line:?} outside a CASE … END block; expected CASE <name> or VARIANT_ALL"
+                    ),
                     &raw,
                 ));
             }
             "PRESTATE_SETPHASE" => {
                 if let Some(r) = &mut raw {
-                    r.phase = Some((n, rest.to_string()));
+                    r.phase = Some(Item {
+                        line: n,
+                        col: col_of(full, rest),
+                        text: rest.to_string(),
+                    });
                 }
             }
             "PRESTATE" => section = Section::Prestate,
@@ -241,7 +319,11 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             }
             _ => {
                 let Some(r) = &mut raw else { continue };
-                let item = (n, line.to_string());
+                let item = Item {
+                    line: n,
+                    col: col_of(full, line),
+                    text: line.to_string(),
+                };
                 match section {
                     Section::Prestate => r.prestate.push(item),
                     Section::Dislodged => r.dislodged.push(item),
@@ -256,14 +338,22 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
                             (false, x)
                         } else {
                             out.problems.push(problem(
+                                line,
                                 format!("{line:?}: expected SUCCESS: or FAILURE: and an order"),
                                 &raw,
                             ));
                             continue;
                         };
-                        r.results.push((n, ok, what.trim().to_string()));
+                        let what = what.trim();
+                        let item = Item {
+                            line: n,
+                            col: col_of(full, what),
+                            text: what.to_string(),
+                        };
+                        r.results.push((item, ok));
                     }
                     Section::None => out.problems.push(problem(
+                        line,
                         format!(
                             "{line:?}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)"
                         ),
@@ -274,10 +364,16 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
         }
     }
     if let Some(r) = raw {
+        let last = text.lines().last().unwrap_or("");
         out.problems.push(Problem {
-            line: text.lines().count(),
+            file: file.to_string(),
+            line: text.lines().count().max(1),
+            col: last.chars().count() + 1,
             case: Some(r.name),
-            message: "the file ends inside a case (no END)".into(),
+            message: format!(
+                "the file ends inside the case begun on line {}; expected END",
+                r.line
+            ),
         });
     }
     out
@@ -309,56 +405,100 @@ fn misspelled_power<'a>(map: &Map, line: &'a str) -> Option<(PowerId, &'a str, S
     }
 }
 
-fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
-    let err = |line: usize, m: String| Problem {
+/// `Power: rest` of a line (the power, and the rest as a slice of the line's text), accepting a
+/// misspelled power when only one is close (with a warning); else what is wrong, for a problem
+/// at the line's start. `what` is what follows the power, and `form` how the line reads.
+fn split_power<'a>(
+    map: &Map,
+    it: &'a Item,
+    (what, form): (&str, &str),
+    warnings: &std::cell::RefCell<Vec<String>>,
+) -> Result<(PowerId, &'a str), String> {
+    let line = it.text.as_str();
+    if let Some(found) = power_and_rest(map, line) {
+        return Ok(found);
+    }
+    if let Some((id, rest, written)) = misspelled_power(map, line) {
+        warnings.borrow_mut().push(format!(
+            "line {}: power {written:?} read as {} (the only power that close)",
+            it.line,
+            map.power(id).name
+        ));
+        return Ok((id, rest));
+    }
+    let first = line.split([':', ' ', '\t']).next().unwrap_or(line);
+    Err(if line.contains(':') {
+        let powers: Vec<&str> = map.powers.iter().map(|p| p.name.as_str()).collect();
+        format!(
+            "{line:?}: unknown power {first:?}; expected one of {} before the {what}",
+            powers.join(", ")
+        )
+    } else {
+        format!("{line:?}: expected \"{form}\", found {first:?} where the power should be")
+    })
+}
+
+fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
+    let err = |line: usize, col: usize, m: String| Problem {
+        file: file.to_string(),
         line,
+        col,
         case: Some(r.name.clone()),
         message: m,
     };
     let warnings = std::cell::RefCell::new(Vec::new());
-    // `Power: rest`, accepting a misspelled power when only one is close (with a warning).
-    let split = |n: usize, line: &'a str| -> Option<(PowerId, &'a str)> {
-        power_and_rest(&map, line).or_else(|| {
-            let (id, rest, written) = misspelled_power(&map, line)?;
-            warnings.borrow_mut().push(format!(
-                "line {n}: power {written:?} read as {} (the only power that close)",
-                map.power(id).name
-            ));
-            Some((id, rest))
-        })
+    let split = |it: &'r Item, what: &str, form: &str| -> Result<(PowerId, &'r str), Problem> {
+        split_power(&map, it, (what, form), &warnings).map_err(|m| err(it.line, it.col, m))
     };
     let phase = match &r.phase {
-        Some((n, p)) => Phase::parse(p).map_err(|m| err(*n, m))?,
-        None => Phase::parse("Spring 1901 Movement").unwrap_or(Phase {
+        Some(it) => Phase::parse(&it.text).map_err(|m| err(it.line, it.col, m))?,
+        None => Phase {
             season: crate::board::Season::Spring,
             year: 1901,
             kind: PhaseKind::Movement,
-        }),
+        },
     };
-    let unit = |n: usize, line: &'a str| -> Result<Unit, Problem> {
-        let (power, rest) = split(n, line)
-            .ok_or_else(|| err(n, format!("{line:?}: expected \"Power: A|F province\"")))?;
-        let spec =
-            parse_unit(&map, rest).map_err(|e| err(n, format!("{line:?}: {}", e.message)))?;
-        let kind = spec
-            .kind
-            .ok_or_else(|| err(n, format!("{line:?}: the unit type (A or F) is missing")))?;
+    // A unit (`Power: A|F province`), with the column of its text after the power.
+    let unit = |it: &'r Item| -> Result<(Unit, usize), Problem> {
+        let line = it.text.as_str();
+        let (power, rest) = split(it, "unit", "Power: A|F province")?;
+        let col = it.col_of(rest);
+        let spec = parse_unit(&map, rest)
+            .map_err(|e| err(it.line, col + e.col - 1, format!("{line:?}: {}", e.message)))?;
+        // parse_unit refuses a unit without A or F, so `kind` is always there; the default is
+        // never used.
+        let kind = spec.kind.unwrap_or(crate::map::UnitKind::Army);
         let prov = map.province(spec.loc.province);
         let loc = match spec.loc.coast {
-            Some(c) => prov
-                .coast(c)
-                .ok_or_else(|| err(n, format!("{line:?}: no such coast")))?,
+            Some(c) => prov.coast(c).ok_or_else(|| {
+                let named: Vec<String> = prov
+                    .coasts
+                    .iter()
+                    .map(|(c, _)| format!("{}/{c}", prov.abbr))
+                    .collect();
+                let expected = if named.is_empty() {
+                    format!("write {} without a coast", prov.abbr)
+                } else {
+                    format!("expected {}", named.join(" or "))
+                };
+                err(
+                    it.line,
+                    col,
+                    format!("{line:?}: {} has no {}; {expected}", prov.name, c.name()),
+                )
+            })?,
             None => prov.main,
         };
-        Ok(Unit { power, kind, loc })
+        Ok((Unit { power, kind, loc }, col))
     };
     // A unit of a position: where its kind can stand (a fleet in a two-coast province on a
     // coast), and one to a province — what the scenario loader asks of every position.
-    let units_of = |list: &'a [(usize, String)]| -> Result<Vec<Unit>, Problem> {
+    let units_of = |list: &'r [Item]| -> Result<Vec<Unit>, Problem> {
         let mut out: Vec<Unit> = Vec::with_capacity(list.len());
         let mut held: Vec<Option<Unit>> = vec![None; map.province_count()];
-        for (n, l) in list {
-            let u = unit(*n, l)?;
+        for it in list {
+            let l = &it.text;
+            let (u, col) = unit(it)?;
             let p = map.province_of(u.loc);
             let prov = map.province(p);
             let wrong = match (u.kind, prov.kind) {
@@ -370,19 +510,30 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                     prov.name
                 )),
                 (crate::map::UnitKind::Fleet, _) if prov.is_multi_coast() && u.loc == prov.main => {
-                    Some(format!("a fleet in {} must name its coast", prov.name))
+                    let named: Vec<String> = prov
+                        .coasts
+                        .iter()
+                        .map(|(c, _)| format!("{}/{c}", prov.abbr))
+                        .collect();
+                    Some(format!(
+                        "a fleet in {} must name its coast: {}",
+                        prov.name,
+                        named.join(" or ")
+                    ))
                 }
-                (crate::map::UnitKind::Army, _) if u.loc != prov.main => {
-                    Some("an army stands in a province, not on a coast".to_string())
-                }
+                (crate::map::UnitKind::Army, _) if u.loc != prov.main => Some(format!(
+                    "an army stands in a province, not on a coast: write A {}",
+                    prov.abbr
+                )),
                 _ => None,
             };
             if let Some(w) = wrong {
-                return Err(err(*n, format!("{l:?}: {w}")));
+                return Err(err(it.line, col, format!("{l:?}: {w}")));
             }
             if let Some(other) = held.get(p.0 as usize).copied().flatten() {
                 return Err(err(
-                    *n,
+                    it.line,
+                    col,
                     format!(
                         "{l:?}: two units in {}: {} and {}; a province holds one unit",
                         prov.name,
@@ -406,13 +557,18 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         None
     } else {
         let mut o: Vec<Option<PowerId>> = vec![None; map.province_count()];
-        for (n, l) in &r.owners {
-            let u = unit(*n, l)?;
+        for it in &r.owners {
+            let (u, col) = unit(it)?;
             let p = map.province_of(u.loc);
             if !map.province(p).supply_center {
                 return Err(err(
-                    *n,
-                    format!("{l:?}: {} is not a supply centre", map.province(p).name),
+                    it.line,
+                    col,
+                    format!(
+                        "{:?}: {} is not a supply centre; expected the supply centres the power owns",
+                        it.text,
+                        map.province(p).name
+                    ),
                 ));
             }
             if let Some(slot) = o.get_mut(p.0 as usize) {
@@ -425,15 +581,15 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     let results: Vec<(bool, crate::orders::Order)> = r
         .results
         .iter()
-        .filter_map(|(_, ok, text)| {
-            let (_, rest) = power_and_rest(&map, text)?;
+        .filter_map(|(it, ok)| {
+            let (_, rest) = power_and_rest(&map, &it.text)?;
             parse_order(&map, rest).ok().map(|o| (*ok, o))
         })
         .collect();
     // A dislodged unit's attacker: the successful move into its province among the results
     // (by convoy when written so, or when a successful convoy carried it).
     let mut dislodged = Vec::new();
-    for (d, (n, _)) in dislodged_units.iter().zip(&r.dislodged) {
+    for (d, it) in dislodged_units.iter().zip(&r.dislodged) {
         let here = map.province_of(d.loc);
         let from = results.iter().rev().find_map(|(ok, o)| match (ok, o.unit, &o.kind) {
             (true, Some(u), OrderKind::Move { dest, via_convoy, .. }) if dest.province == here => {
@@ -448,7 +604,8 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         });
         let (attacker_from, by_convoy) = from.unwrap_or_else(|| {
             warnings.borrow_mut().push(format!(
-                "line {n}: the results name no attacker of {}; no province is barred to its retreat",
+                "line {}: the results name no attacker of {}; no province is barred to its retreat",
+                it.line,
                 d.describe(&map)
             ));
             (here, false)
@@ -479,24 +636,31 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             }
         }
     }
-    if !dislodged.is_empty() && phase.kind != PhaseKind::Retreat {
+    if let Some(first) = r.dislodged.first()
+        && phase.kind != PhaseKind::Retreat
+    {
         return Err(err(
-            r.line,
-            format!("dislodged units in a {phase}: only a retreat phase has them"),
+            first.line,
+            first.col,
+            format!(
+                "PRESTATE_DISLODGED lists units, but the phase is {phase}; only a retreat phase has dislodged units (PRESTATE_SETPHASE Fall 1901, Retreat)"
+            ),
         ));
     }
     let mut orders = Vec::new();
-    for (n, l) in &r.orders {
-        let (power, rest) =
-            split(*n, l).ok_or_else(|| err(*n, format!("{l:?}: expected \"Power: order\"")))?;
+    for it in &r.orders {
+        let l = &it.text;
+        let (power, rest) = split(it, "order", "Power: order")?;
+        let col = it.col_of(rest);
         let order = parse_order(&map, rest)
-            .map_err(|e| err(*n, format!("{l:?}: column {}: {}", e.col, e.message)))?;
+            .map_err(|e| err(it.line, col + e.col - 1, format!("{l:?}: {}", e.message)))?;
         // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
         if let Some(p) = order.power
             && p != power
         {
             return Err(err(
-                *n,
+                it.line,
+                col,
                 format!(
                     "{l:?}: the order is prefixed {} but given by {}",
                     map.power(p).name,
@@ -517,8 +681,9 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             Some(p) => units_of(p)?,
             None => {
                 return Err(err(
-                    r.line,
-                    "no POSTSTATE or POSTSTATE_SAME: nothing to expect".into(),
+                    r.end.0,
+                    r.end.1,
+                    "END without POSTSTATE or POSTSTATE_SAME; expected one of them, to say what the case expects".into(),
                 ));
             }
         }
@@ -535,9 +700,10 @@ fn build<'a>(r: &'a Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         format!("{}: {}", r.name, r.comment)
     };
     s.source = format!("{file}, line {} (jDip test file, case {})", r.line, r.name);
-    if let Some((n, spec)) = &r.rules {
+    if let Some(it) = &r.rules {
+        let spec = &it.text;
         s.rules = crate::rules::Rules::parse_spec(spec)
-            .map_err(|e| err(*n, format!("{RULES_DIRECTIVE} {spec}: {e}")))?;
+            .map_err(|e| err(it.line, it.col, format!("{RULES_DIRECTIVE} {spec}: {e}")))?;
     }
     s.phase = phase;
     s.units = units;

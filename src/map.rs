@@ -323,7 +323,7 @@ impl Map {
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(text)
             .map_err(|e| MapError::Syntax {
-                pos: SourcePos::from_ron(file, &e),
+                pos: SourcePos::from_ron(file, text, &e),
                 message: crate::error::ron_message_in(&e, text),
             })?;
         build(raw, text, file)
@@ -655,6 +655,17 @@ struct RawCoast {
     fleet: Vec<String>,
 }
 
+/// The position of `value` in the list `field` (`home:`, `start:`) of the power named `power`:
+/// the first such string after the power's name and the field, else as near as found.
+fn in_power_list(loc: &Locator, power: &str, field: &str, value: &str) -> SourcePos {
+    let mut at = loc.clone();
+    at.seek("powers");
+    at.seek(&format!("\"{power}\""));
+    at.seek(field);
+    let offset = at.next_literal(value);
+    loc.pos(offset)
+}
+
 fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
@@ -662,8 +673,15 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     // Hard limits, checked before any id is made from an index, so nothing wraps: province and
     // location ids are 32-bit, power ids 8-bit.
     if raw.powers.len() > MAX_POWERS {
+        // At the name of the first power over the limit.
+        let mut at = loc.clone();
+        at.seek("powers");
+        let mut offset = 0;
+        for p in raw.powers.iter().take(MAX_POWERS + 1) {
+            offset = at.next_literal(&p.name);
+        }
         return Err(err(
-            SourcePos::start(file),
+            loc.pos(offset),
             format!(
                 "a map has at most {MAX_POWERS} powers; this one has {}",
                 raw.powers.len()
@@ -774,7 +792,10 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 if coasts.iter().any(|(x, _)| *x == c) {
                     return Err(err(
                         pos(),
-                        format!("province {:?} lists coast {c} twice", rp.abbr),
+                        format!(
+                            "province {:?} lists coast {c} twice; list each coast once",
+                            rp.abbr
+                        ),
                     ));
                 }
                 coasts.push((c, LocId(locations.len() as u32)));
@@ -827,7 +848,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 return Err(err(
                     p(),
                     format!(
-                        "unknown province {n:?} in the army borders of {:?}",
+                        "unknown province {n:?} in the army borders of {:?}; expected a province's abbreviation, name or alias",
                         rp.abbr
                     ),
                 ));
@@ -869,7 +890,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                     return Err(err(
                         p(),
                         format!(
-                            "unknown location {n:?} in the fleet borders of {:?}",
+                            "unknown location {n:?} in the fleet borders of {:?}; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several",
                             rp.abbr
                         ),
                     ));
@@ -948,17 +969,32 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             .into_iter()
             .chain(rp.aliases.iter())
         {
-            if power_names.insert(normalize_name(n), pid).is_some() {
-                return Err(err(ppos(), format!("power name {n:?} is used twice")));
+            if let Some(other) = power_names.insert(normalize_name(n), pid) {
+                let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
+                let pos = if other == pid { ppos() } else { at };
+                let message = match raw.powers.get(other.0 as usize) {
+                    Some(o) if other != pid => format!(
+                        "power name {n:?} of {} is already used by {}; names must be unique",
+                        rp.name, o.name
+                    ),
+                    _ => format!(
+                        "power name {n:?} is given twice for {} (as its name, adjective or an alias); give each name once",
+                        rp.name
+                    ),
+                };
+                return Err(err(pos, message));
             }
         }
         let mut home = Vec::new();
         for h in &rp.home {
-            let p = || loc.find_after(&format!("\"{h}\""), &format!("name: \"{}\"", rp.name));
+            let p = || in_power_list(&loc, &rp.name, "home:", h);
             let Some(id) = names.get(&normalize_name(h)).copied() else {
                 return Err(err(
                     p(),
-                    format!("unknown home centre {h:?} of {}", rp.name),
+                    format!(
+                        "unknown home centre {h:?} of {}; expected a province's abbreviation, name or alias",
+                        rp.name
+                    ),
                 ));
             };
             let prov = &provinces[id.0 as usize];
@@ -971,15 +1007,25 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                     ),
                 ));
             }
-            if home_of[id.0 as usize].is_some() {
-                return Err(err(p(), format!("{h:?} is the home centre of two powers")));
+            if let Some(other) = home_of[id.0 as usize] {
+                let other = raw
+                    .powers
+                    .get(other.0 as usize)
+                    .map_or("", |o| o.name.as_str());
+                return Err(err(
+                    p(),
+                    format!(
+                        "home centre {h:?} of {} is already a home centre of {other}; a centre has one home power",
+                        rp.name
+                    ),
+                ));
             }
             home_of[id.0 as usize] = Some(pid);
             home.push(id);
         }
         let mut start = Vec::new();
         for s in &rp.start {
-            let p = || loc.find_after(&format!("\"{s}\""), &format!("name: \"{}\"", rp.name));
+            let p = || in_power_list(&loc, &rp.name, "start:", s);
             let parsed = s.trim().split_once(' ').and_then(|(k, l)| {
                 let kind = match k.to_ascii_uppercase().as_str() {
                     "A" => UnitKind::Army,

@@ -416,7 +416,7 @@ impl Scenario {
         let opts = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
-            pos: SourcePos::from_ron(file, &e),
+            pos: SourcePos::from_ron(file, text, &e),
             message: crate::error::ron_message_in(&e, text),
         })?;
         let (map, map_file) = if raw.map == "standard" {
@@ -452,7 +452,7 @@ impl Scenario {
             Ok(s) => s,
             Err(_) => {
                 let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
-                    pos: SourcePos::from_ron(file, &e),
+                    pos: SourcePos::from_ron(file, text, &e),
                     message: crate::error::ron_message_in(&e, text),
                 })?;
                 Builder {
@@ -688,6 +688,19 @@ impl Builder<'_> {
         }
     }
 
+    /// [`Self::seek_field`], returning where the field's name is: found from the cursor, or,
+    /// when the cursor is already past it, from the start of the text.
+    fn field_at(&mut self, field: &str) -> SourcePos {
+        let key = format!("{field}:");
+        let save = self.loc.cursor();
+        if self.loc.seek(&key) {
+            self.loc.pos(self.loc.cursor().saturating_sub(key.len()))
+        } else {
+            self.loc.set_cursor(save);
+            self.loc.find_after(&key, "")
+        }
+    }
+
     fn power(&mut self, name: &str) -> Result<PowerId, ScenarioError> {
         let at = self.loc.next_literal(name);
         self.map.find_power(name).ok_or_else(|| {
@@ -716,13 +729,19 @@ impl Builder<'_> {
                 Some(l) => l,
                 None if !prov.is_multi_coast() => prov.main,
                 None => {
+                    let named: Vec<String> = prov
+                        .coasts
+                        .iter()
+                        .map(|(c, _)| format!("{}({})", prov.name, c.abbr()))
+                        .collect();
                     return Err(self.invalid(
                         at,
                         format!(
-                            "unit {}: {} has no {}",
+                            "unit {}: {} has no {}; expected {}",
                             crate::error::quoted(text),
                             prov.name,
-                            c.name()
+                            c.name(),
+                            named.join(" or ")
                         ),
                     ));
                 }
@@ -928,14 +947,14 @@ impl Builder<'_> {
 
         let mut dislodged = Vec::new();
         if !raw.dislodged.0.is_empty() {
-            self.seek_field("dislodged");
+            let at = self.field_at("dislodged");
             if phase.kind != PhaseKind::Retreat {
-                return Err(self.invalid(
-                    self.loc.cursor(),
-                    format!(
+                return Err(ScenarioError::Invalid {
+                    pos: at,
+                    message: format!(
                         "`dislodged` units belong to a retreat phase, but the phase is {phase}"
                     ),
-                ));
+                });
             }
             for (pname, list) in &raw.dislodged.0 {
                 let power = self.power(pname)?;
@@ -1011,7 +1030,7 @@ impl Builder<'_> {
                             return Err(self.invalid(
                                 at,
                                 format!(
-                                    "{} is listed as owned by both {} and {}",
+                                    "{} is listed as owned by both {} and {}; a centre has one owner",
                                     prov.name,
                                     self.map.power(other).name,
                                     self.map.power(power).name
@@ -1039,13 +1058,15 @@ impl Builder<'_> {
         let retreats = match raw.retreats {
             None => None,
             Some(r) => {
+                let at = self.field_at("retreats");
                 if phase.kind != PhaseKind::Movement {
-                    return Err(self.invalid(
-                        self.loc.cursor(),
-                        format!("`retreats` follow a movement phase, but the phase is {phase}"),
-                    ));
+                    return Err(ScenarioError::Invalid {
+                        pos: at,
+                        message: format!(
+                            "`retreats` follow a movement phase, but the phase is {phase}"
+                        ),
+                    });
                 }
-                self.seek_field("retreats");
                 self.seek_field("orders");
                 let orders = self.orders(&r.orders)?;
                 let expect = match r.expect {

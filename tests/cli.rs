@@ -716,7 +716,7 @@ fn newcomer_papercuts() {
     let (code, _, err) = dipsandbox(&["show", sq.to_str().expect("utf-8")]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("quotes.ron:2:11: Expected string; strings take double quotes"),
+        err.contains("quotes.ron:2:11: expected a string in double quotes, found `'`; strings take double quotes"),
         "{err}"
     );
     let (code, out, _) = dipsandbox(&["check", "scenarios/datc/6.A.1.ron", "nope"]);

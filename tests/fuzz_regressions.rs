@@ -73,7 +73,7 @@ fn jdip_positions_are_checked_like_scenario_positions() {
         ),
         (
             "Russia: F stp",
-            "line 4: \"Russia: F stp\": a fleet in St Petersburg must name its coast",
+            "line 4: \"Russia: F stp\": a fleet in St Petersburg must name its coast: stp/nc or stp/sc",
         ),
         (
             "Russia: F stp/nc\nRussia: F stp/sc",

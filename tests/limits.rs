@@ -97,17 +97,17 @@ fn deep_nesting_is_refused_where_it_starts() {
     let cases = [
         (
             format!("{open}{close}"),
-            "deep1.ron:1:1: Expected opening `(` for struct `Scenario`",
+            "deep1.ron:1:1: expected `Scenario(` or `(`, found `[`",
         ),
         (
             format!("Scenario(title: {open}{close}, phase: \"Spring 1901 Movement\")"),
-            "deep2.ron:1:16: Expected string",
+            "deep2.ron:1:16: expected a string in double quotes, found `[`",
         ),
         (
             format!(
                 "Scenario(title: \"t\", phase: \"Spring 1901 Movement\", units: {{\"England\": {open}{close}}})"
             ),
-            "deep3.ron:1:73: Expected string",
+            "deep3.ron:1:73: expected a string in double quotes, found `[`",
         ),
         (
             format!(
@@ -115,7 +115,7 @@ fn deep_nesting_is_refused_where_it_starts() {
                 "(".repeat(n),
                 ")".repeat(n)
             ),
-            "deep4.ron:1:61: Expected identifier",
+            "deep4.ron:1:61: expected a field or value name, found `(`",
         ),
     ];
     for (k, (text, message)) in cases.iter().enumerate() {
@@ -139,7 +139,7 @@ fn deep_nesting_is_refused_where_it_starts() {
     assert_eq!(code, 2);
     assert!(err.contains("map \"deep_map.ron\""), "{err}");
     assert!(
-        err.contains("deep_map.ron:1:43: Expected opening `(` for struct `Power`"),
+        err.contains("deep_map.ron:1:43: expected `Power(` or `(`, found `[`"),
         "{err}"
     );
     let e = Map::from_ron(&format!("{open}{close}"), "m.ron").expect_err("refused");

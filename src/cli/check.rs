@@ -101,19 +101,7 @@ pub fn check(
         match read_jdip(f, pairing.as_ref()) {
             Some(jf) => {
                 for p in &jf.problems {
-                    items.push((
-                        format!("{}:{}", f.display(), p.line),
-                        Err(format!(
-                            "{}:{}: {}{}",
-                            f.display(),
-                            p.line,
-                            p.case
-                                .as_ref()
-                                .map_or(String::new(), |c| format!("case {c}: ")),
-                            p.message
-                        )),
-                        true,
-                    ));
+                    items.push((format!("{}:{}", p.file, p.line), Err(p.to_string()), true));
                 }
                 for c in jf.cases {
                     for w in &c.warnings {

@@ -68,15 +68,7 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
         }
     }
     for p in &jf.problems {
-        eprintln!(
-            "{}:{}: {}{}",
-            file.display(),
-            p.line,
-            p.case
-                .as_ref()
-                .map_or(String::new(), |c| format!("case {c}: ")),
-            p.message
-        );
+        eprintln!("{p}");
     }
     outln!(
         "{} case(s) written to {}{}",

@@ -134,20 +134,8 @@ fn case(map: &Map, units: Vec<Unit>, orders: Vec<(PowerId, Order)>) -> Option<Ca
 }
 
 fn opening(map: &Map) -> Case {
-    let units: Vec<Unit> = map
-        .power_ids()
-        .flat_map(|p| {
-            map.power(p)
-                .start
-                .iter()
-                .map(move |&(kind, loc)| Unit {
-                    power: p,
-                    kind,
-                    loc,
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let units: Vec<Unit> =
+        dipsandbox::scenario::Scenario::opening(std::sync::Arc::new(map.clone()), "standard").units;
     let text = [
         ("England", "F Lon - Nth"),
         ("England", "F Edi - Nwg"),

@@ -62,20 +62,8 @@ fn position(map: Map, units: &[&str], orders: &[&str]) -> Position {
 /// The standard map's 22 starting units with a typical Spring 1901 opening.
 fn spring_1901() -> Position {
     let map = Map::standard();
-    let units: Vec<Unit> = map
-        .power_ids()
-        .flat_map(|p| {
-            map.power(p)
-                .start
-                .iter()
-                .map(move |&(kind, loc)| Unit {
-                    power: p,
-                    kind,
-                    loc,
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let units: Vec<Unit> =
+        dipsandbox::scenario::Scenario::opening(std::sync::Arc::new(map.clone()), "standard").units;
     assert_eq!(units.len(), 22);
     let orders = [
         "England: F Lon - Nth",

@@ -73,20 +73,8 @@ fn main() {
     }
     let map = Map::standard();
     let rules = Rules::default();
-    let units: Vec<Unit> = map
-        .power_ids()
-        .flat_map(|p| {
-            map.power(p)
-                .start
-                .iter()
-                .map(move |&(kind, loc)| Unit {
-                    power: p,
-                    kind,
-                    loc,
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let units: Vec<Unit> =
+        dipsandbox::scenario::Scenario::opening(std::sync::Arc::new(map.clone()), "standard").units;
     let powers: Vec<PowerId> = OPENING
         .iter()
         .map(|(p, _)| map.find_power(p).expect("power"))

@@ -9,7 +9,7 @@
 // limits are checked, and always below the table lengths.
 #![allow(clippy::indexing_slicing)]
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -208,16 +208,47 @@ pub struct Map {
     pub locations: Vec<Location>,
     army_adj: Vec<Vec<ProvinceId>>,
     fleet_adj: Vec<Vec<LocId>>,
-    names: Names<ProvinceId>,
-    /// Every normalized name's prefixes that end at a space (`"gulf "`, `"gulf of "`): the
-    /// index that tells the order parser a word starts a longer name.
-    prefixes: HashSet<String, BuildHasherDefault<NameHasher>>,
+    /// Every normalized name, and every prefix of one that ends before a space (`"gulf"`,
+    /// `"gulf of"`): one look-up tells the order parser both whether the words read so far
+    /// name a province and whether another word could make a longer name.
+    names: Names<NameEntry>,
     power_names: Names<PowerId>,
     art: Option<MapArt>,
 }
 
 /// A map from normalized names, hashed with [`NameHasher`].
 type Names<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+
+/// What a normalized string is in a map's name index ([`Map::lookup_normalized`]): the
+/// province it names, if any, and whether it is followed by a space and more words in some
+/// longer name (`"gulf of"` in `"gulf of lyon"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NameEntry(u32);
+
+impl NameEntry {
+    /// The low 31 bits when the string names no province.
+    const NONE: u32 = 0x7fff_ffff;
+    /// The bit set when a longer name continues the string.
+    const CONTINUES: u32 = 0x8000_0000;
+    /// Not in the index at all: no province, no longer name.
+    pub const ABSENT: NameEntry = NameEntry(Self::NONE);
+
+    fn named(p: ProvinceId) -> NameEntry {
+        // Province ids are below MAX_PROVINCES (2^26), checked before any is made.
+        NameEntry(p.0 & Self::NONE)
+    }
+
+    /// The province this string names, if any.
+    pub fn province(self) -> Option<ProvinceId> {
+        let id = self.0 & Self::NONE;
+        (id != Self::NONE).then_some(ProvinceId(id))
+    }
+
+    /// Whether some longer name starts with this string followed by a space.
+    pub fn continues(self) -> bool {
+        self.0 & Self::CONTINUES != 0
+    }
+}
 
 /// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
 /// hash over 8-byte words; names come from the map file, not from an adversary).
@@ -424,13 +455,19 @@ impl Map {
 
     /// Looks a province up by abbreviation, name or alias (any case, spaces and dots folded).
     pub fn find_province(&self, name: &str) -> Option<ProvinceId> {
-        self.names.get(&normalize_name(name)).copied()
+        self.names.get(&normalize_name(name))?.province()
     }
 
     /// Looks a province up by a name already normalized ([`normalize_into`]): no string is
     /// built.
     pub fn find_province_normalized(&self, key: &str) -> Option<ProvinceId> {
-        self.names.get(key).copied()
+        self.names.get(key)?.province()
+    }
+
+    /// What a normalized string ([`normalize_into`]) is in the name index: the province it
+    /// names and whether a longer name continues it, in one look-up.
+    pub fn lookup_normalized(&self, key: &str) -> NameEntry {
+        self.names.get(key).copied().unwrap_or(NameEntry::ABSENT)
     }
 
     /// Looks a power up by a name already normalized ([`normalize_into`]).
@@ -441,7 +478,9 @@ impl Map {
     /// Whether some province name starts with `prefix`, a normalized name followed by a space
     /// (`"gulf of "`): one look-up in a prebuilt index.
     pub fn is_name_prefix_normalized(&self, prefix: &str) -> bool {
-        self.prefixes.contains(prefix)
+        prefix
+            .strip_suffix(' ')
+            .is_some_and(|p| self.lookup_normalized(p).continues())
     }
 
     /// Looks a power up by name, adjective or alias (any case).
@@ -451,7 +490,9 @@ impl Map {
 
     /// All names a province can be written as (for suggestions).
     pub fn all_names(&self) -> impl Iterator<Item = (&str, ProvinceId)> + '_ {
-        self.names.iter().map(|(k, v)| (k.as_str(), *v))
+        self.names
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_str(), v.province()?)))
     }
 
     /// Formats a location short, as people write it: `Lon`, `Spa(nc)`.
@@ -571,6 +612,14 @@ pub fn normalize_name(s: &str) -> String {
 pub fn normalize_into(s: &str, out: &mut String) {
     let base = out.len();
     let mut space = false;
+    // A word of ASCII letters and digits (`Par`, `Burgundy`: most look-ups) is only lower-cased.
+    if s.bytes().all(|c| c.is_ascii_alphanumeric()) {
+        out.reserve(s.len());
+        for c in s.bytes() {
+            out.push(char::from(c.to_ascii_lowercase()));
+        }
+        return;
+    }
     if s.is_ascii() {
         // The same folding on bytes (every name of the standard map, and most of any map).
         for &b in s.trim().as_bytes() {
@@ -707,8 +756,10 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let mut locations = Vec::with_capacity(location_count);
     // Sized once for every name, so that a big map's index is never rebuilt as it grows.
     let name_count: usize = raw.provinces.iter().map(|p| 2 + p.aliases.len()).sum();
-    let mut names: Names<ProvinceId> =
+    let mut names: Names<NameEntry> =
         Names::with_capacity_and_hasher(name_count, Default::default());
+    // The names with a space, whose prefixes are added to the index at the end.
+    let mut spaced: Vec<String> = Vec::new();
 
     // Pass 1: provinces, names and locations.
     for (i, rp) in raw.provinces.iter().enumerate() {
@@ -731,8 +782,8 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             .chain(rp.aliases.iter())
         {
             let key = normalize_name(n);
-            if let Some(other) = names.get(&key)
-                && *other != id
+            if let Some(other) = names.get(&key).and_then(|e| e.province())
+                && other != id
             {
                 let other_abbr = &raw.provinces[other.0 as usize].abbr;
                 return Err(err(
@@ -743,7 +794,10 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                     ),
                 ));
             }
-            names.insert(key, id);
+            if key.contains(' ') {
+                spaced.push(key.clone());
+            }
+            names.insert(key, NameEntry::named(id));
         }
         let main = LocId(locations.len() as u32);
         locations.push(Location {
@@ -828,7 +882,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             let mut k = key.borrow_mut();
             k.clear();
             normalize_into(p, &mut k);
-            *names.get(k.as_str())?
+            names.get(k.as_str())?.province()?
         };
         let prov = &provinces[pid.0 as usize];
         match c {
@@ -988,7 +1042,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         let mut home = Vec::new();
         for h in &rp.home {
             let p = || in_power_list(&loc, &rp.name, "home:", h);
-            let Some(id) = names.get(&normalize_name(h)).copied() else {
+            let Some(id) = names.get(&normalize_name(h)).and_then(|e| e.province()) else {
                 return Err(err(
                     p(),
                     format!(
@@ -1086,17 +1140,18 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         })?;
         Some(built)
     };
-    let mut prefixes: HashSet<String, BuildHasherDefault<NameHasher>> = HashSet::default();
-    for key in names.keys() {
+    for key in &spaced {
         for (i, b) in key.bytes().enumerate() {
-            if b == b' ' && !prefixes.contains(&key[..=i]) {
-                prefixes.insert(key[..=i].to_string());
+            if b == b' ' {
+                let e = names
+                    .entry(key[..i].to_string())
+                    .or_insert(NameEntry::ABSENT);
+                e.0 |= NameEntry::CONTINUES;
             }
         }
     }
     Ok(Map {
         name: raw.name,
-        prefixes,
         title: raw.title,
         powers,
         provinces,

@@ -109,12 +109,9 @@ struct Tok<'s> {
     col: usize,
 }
 
-/// Splits an order into tokens without copying: each token is a slice of `s`.
-fn tokenize(s: &str) -> Vec<Tok<'_>> {
-    if s.is_ascii() {
-        return tokenize_ascii(s);
-    }
-    let mut toks = Vec::with_capacity(12);
+/// Splits an order into tokens (appended to `toks`) without copying: each token is a slice
+/// of `s`.
+fn tokenize<'s>(s: &'s str, toks: &mut Vec<Tok<'s>>) {
     // (byte offset, char) pairs, walked with a character count for the columns.
     let mut it = s.char_indices().peekable();
     let mut col = 0usize;
@@ -172,20 +169,18 @@ fn tokenize(s: &str) -> Vec<Tok<'_>> {
             col: start_col,
         });
     }
-    toks
 }
 
 /// [`tokenize`] for ASCII text: the same tokens, found by bytes (a column is a byte offset
 /// plus one).
-fn tokenize_ascii(s: &str) -> Vec<Tok<'_>> {
+fn tokenize_ascii<'s>(s: &'s str, toks: &mut Vec<Tok<'s>>) {
     let b = s.as_bytes();
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'\'' || c == b'_';
-    let mut toks = Vec::with_capacity(12);
+    let class = |c: u8| ASCII_CLASS[usize::from(c & 0x7f)];
+    let word = |c: u8| class(c) == WORD;
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        // (char::is_whitespace also counts the vertical tab.)
-        if c.is_ascii_whitespace() || c == 0x0B || c == b',' || c == b';' {
+        if class(c) == SKIP {
             i += 1;
             continue;
         }
@@ -221,7 +216,38 @@ fn tokenize_ascii(s: &str) -> Vec<Tok<'_>> {
             col: start + 1,
         });
     }
-    toks
+}
+
+/// A byte the tokenizer skips: white space (as `char::is_whitespace`, so with the vertical
+/// tab), `,` and `;`.
+const SKIP: u8 = 1;
+/// A byte of a word: a letter or digit, `.`, `'` or `_`.
+const WORD: u8 = 2;
+
+/// [`SKIP`], [`WORD`] or 0 (a token of its own) for each ASCII byte.
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        let c = i as u8;
+        t[i] = if matches!(c, b'\t'..=b'\r' | b' ' | b',' | b';') {
+            SKIP
+        } else if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'\'' | b'_') {
+            WORD
+        } else {
+            0
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Whether a token is a word (starts with a letter or digit), which a name can be.
+fn starts_word(text: &str) -> bool {
+    match text.as_bytes().first() {
+        Some(b) if b.is_ascii() => b.is_ascii_alphanumeric(),
+        _ => text.chars().next().is_some_and(char::is_alphanumeric),
+    }
 }
 
 fn is_kw(t: &Tok<'_>, kws: &[&str]) -> bool {
@@ -254,19 +280,55 @@ struct Parser<'m, 's> {
     key: String,
 }
 
+thread_local! {
+    /// The token list (empty) and name key of the last parse on this thread, lent to the next
+    /// one: parsing an order allocates nothing once the thread has parsed one.
+    static SPARE: std::cell::Cell<(Vec<Tok<'static>>, String)> =
+        const { std::cell::Cell::new((Vec::new(), String::new())) };
+}
+
+/// An emptied token list for text of another lifetime, in the same allocation (`Tok`s of any
+/// lifetime have one layout, so collecting the empty list's iterator reuses its buffer; the
+/// closure never runs).
+fn recycle<'b>(mut toks: Vec<Tok<'_>>) -> Vec<Tok<'b>> {
+    toks.clear();
+    toks.into_iter()
+        .map(|t| Tok {
+            text: "",
+            col: t.col,
+        })
+        .collect()
+}
+
 impl<'m, 's> Parser<'m, 's> {
-    fn new(map: &'m Map, text: &'s str) -> Self {
-        Parser {
+    /// Runs `f` on a parser of `text`, with the thread's spare buffers.
+    fn with<R>(map: &'m Map, text: &'s str, f: impl FnOnce(&mut Self) -> R) -> R {
+        let (spare_toks, mut key) = SPARE.take();
+        key.clear();
+        let ascii = text.is_ascii();
+        let mut toks = recycle(spare_toks);
+        if ascii {
+            tokenize_ascii(text, &mut toks);
+        } else {
+            tokenize(text, &mut toks);
+        }
+        let mut p = Parser {
             map,
-            toks: tokenize(text),
+            toks,
             pos: 0,
-            end_col: if text.is_ascii() {
+            end_col: if ascii {
                 text.len()
             } else {
                 text.chars().count()
             } + 1,
-            key: String::with_capacity(32),
+            key,
+        };
+        let r = f(&mut p);
+        // A huge order's buffers are not kept.
+        if p.toks.capacity() <= 64 && p.key.capacity() <= 256 {
+            SPARE.set((recycle(p.toks), p.key));
         }
+        r
     }
 
     fn peek(&self) -> Option<&Tok<'s>> {
@@ -289,34 +351,30 @@ impl<'m, 's> Parser<'m, 's> {
         &self.key
     }
 
-    /// The province named by the next `n` tokens, if they are all words and a name.
-    fn province_of_words(&mut self, n: usize) -> Option<ProvinceId> {
-        if self.pos + n > self.toks.len() {
-            return None;
-        }
-        let mut words: [&str; 5] = [""; 5];
-        for (k, w) in self.toks[self.pos..self.pos + n].iter().enumerate() {
-            if !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()) {
-                return None;
+    /// The longest run of words at the cursor (at most five) that names a province: how many
+    /// words and which province. The words are folded into the key one at a time, with one
+    /// look-up each in the map's index, which also says whether a longer name continues them;
+    /// the walk stops as soon as none does.
+    fn longest_name(&mut self) -> Option<(usize, ProvinceId)> {
+        self.key.clear();
+        let mut best = None;
+        for (k, w) in self.toks.iter().skip(self.pos).take(5).enumerate() {
+            if !starts_word(w.text) {
+                break;
             }
-            *words.get_mut(k)? = w.text;
+            if k > 0 {
+                self.key.push(' ');
+            }
+            crate::map::normalize_into(w.text, &mut self.key);
+            let e = self.map.lookup_normalized(&self.key);
+            if let Some(p) = e.province() {
+                best = Some((k + 1, p));
+            }
+            if !e.continues() {
+                break;
+            }
         }
-        let map = self.map;
-        map.find_province_normalized(self.normalize(&words[..n]))
-    }
-
-    /// How many of the next tokens (at most `max`) are words.
-    fn word_run(&self, max: usize) -> usize {
-        self.toks[self.pos.min(self.toks.len())..]
-            .iter()
-            .take(max)
-            .take_while(|w| w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
-            .count()
-    }
-
-    fn find_province_word(&mut self, word: &str) -> Option<ProvinceId> {
-        let map = self.map;
-        map.find_province_normalized(self.normalize(&[word]))
+        best
     }
 
     fn find_power_word(&mut self, word: &str) -> Option<PowerId> {
@@ -379,10 +437,12 @@ impl<'m, 's> Parser<'m, 's> {
     /// Splits a hyphenated word at the cursor when it is not (the start of) a name.
     fn split_hyphen_word(&mut self) {
         let Some(&t) = self.peek() else { return };
-        if !t.text.contains('-') || t.text.len() < 3 {
+        if t.text.len() < 3 || !t.text.bytes().any(|b| b == b'-') {
             return;
         }
-        if self.find_province_word(t.text).is_some() || self.is_name_prefix(t.text) {
+        let map = self.map;
+        let e = map.lookup_normalized(self.normalize(&[t.text]));
+        if e.province().is_some() || e.continues() {
             return;
         }
         let t = self.toks.remove(self.pos);
@@ -407,20 +467,10 @@ impl<'m, 's> Parser<'m, 's> {
         }
     }
 
-    /// Whether `word` (normalized) followed by a space starts some province name.
-    fn is_name_prefix(&mut self, word: &str) -> bool {
-        self.normalize(&[word]);
-        self.key.push(' ');
-        self.map.is_name_prefix_normalized(&self.key)
-    }
-
     /// The next `n` tokens joined by spaces, if they are all words.
     fn joined_words(&self, n: usize) -> Option<String> {
         let words = &self.toks[self.pos..self.pos + n];
-        if words
-            .iter()
-            .any(|w| !w.text.chars().next().is_some_and(|c| c.is_alphanumeric()))
-        {
+        if words.iter().any(|w| !starts_word(w.text)) {
             return None;
         }
         Some(words.iter().map(|w| w.text).collect::<Vec<_>>().join(" "))
@@ -436,12 +486,7 @@ impl<'m, 's> Parser<'m, 's> {
         };
         let first = *first;
         let col = first.col;
-        if !first
-            .text
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphanumeric())
-        {
+        if !starts_word(first.text) {
             return self.err(
                 col,
                 format!(
@@ -450,18 +495,9 @@ impl<'m, 's> Parser<'m, 's> {
                 ),
             );
         }
-        // Longest run of words that is a name: at most the run of words ahead (up to five),
-        // and only one word unless that word starts a longer name (one look-up in the map's
-        // index of name prefixes).
-        let mut run = self.word_run(5);
-        if run > 1 && !self.is_name_prefix(first.text) {
-            run = 1;
-        }
-        for n in (1..=run).rev() {
-            if let Some(p) = self.province_of_words(n) {
-                self.pos += n;
-                return Ok(p);
-            }
+        if let Some((n, p)) = self.longest_name() {
+            self.pos += n;
+            return Ok(p);
         }
         let mut msg = format!("unknown province {}", crate::error::quoted(first.text));
         // Suggest for the longest run of words that is close to a name ("Norht Sea", "Gulf of Lyons").
@@ -578,12 +614,8 @@ impl<'m, 's> Parser<'m, 's> {
         let t = *self.peek()?;
         // Only a nationality when followed by a unit letter or a place.
         let p = self.find_power_word(t.text)?;
-        if self.find_province_word(t.text).is_some() {
-            return None;
-        }
-        // "English Channel": the word starts a province name, it is not a nationality.
-        let max = 5.min(self.toks.len() - self.pos);
-        if (2..=max).any(|n| self.province_of_words(n).is_some()) {
+        // "English Channel": the word is or starts a province name, it is not a nationality.
+        if self.longest_name().is_some() {
             return None;
         }
         self.pos += 1;
@@ -900,27 +932,28 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
-    let mut p = Parser::new(map, text);
-    p.order()
+    Parser::with(map, text, Parser::order)
 }
 
 /// Parses a unit as listed in a position: `A Paris`, `F Spain(nc)`, `F stp/sc`.
 pub fn parse_unit(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
-    let mut p = Parser::new(map, text);
-    let unit = p.unit_spec()?;
-    if unit.kind.is_none() {
-        return p.err(1, "expected a unit letter, A or F, before the province");
-    }
-    p.expect_end()?;
-    Ok(unit)
+    Parser::with(map, text, |p| {
+        let unit = p.unit_spec()?;
+        if unit.kind.is_none() {
+            return p.err(1, "expected a unit letter, A or F, before the province");
+        }
+        p.expect_end()?;
+        Ok(unit)
+    })
 }
 
 /// Parses a single place: `Spain(nc)`, `stp/sc`, `Paris`.
 pub fn parse_loc(map: &Map, text: &str) -> Result<LocSpec, OrderError> {
-    let mut p = Parser::new(map, text);
-    let l = p.loc()?;
-    p.expect_end()?;
-    Ok(l)
+    Parser::with(map, text, |p| {
+        let l = p.loc()?;
+        p.expect_end()?;
+        Ok(l)
+    })
 }
 
 fn write_loc(out: &mut String, map: &Map, l: &LocSpec, style: NameStyle) {

@@ -251,13 +251,42 @@ impl NameEntry {
 }
 
 /// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
-/// hash over 8-byte words; names come from the map file, not from an adversary).
+/// hash over 8-byte words; names come from the map file, not from an adversary), also used for
+/// the small tables a scenario is built with (orders by their parse).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NameHasher(u64);
 
+impl NameHasher {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    fn mix(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
+    }
+}
+
 impl Hasher for NameHasher {
+    fn write_u8(&mut self, n: u8) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.mix(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+
     fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
+        const K: u64 = NameHasher::K;
         let mut h = self.0;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {

@@ -859,10 +859,16 @@ impl Builder<'_> {
         // The orders by their parse without a `Power:` prefix (and by power too), in file
         // order, each list with a cursor past the orders already used: matching every key costs
         // time linear in the orders, not their number squared.
-        type Lists<K> = std::collections::HashMap<K, (Vec<usize>, usize)>;
-        let mut by_order: Lists<Order> = Lists::new();
-        let mut by_power: Lists<(Order, PowerId)> = Lists::new();
+        type Fast = std::hash::BuildHasherDefault<crate::map::NameHasher>;
+        type Lists<K> = std::collections::HashMap<K, (Vec<usize>, usize), Fast>;
+        let mut by_order: Lists<Order> = Lists::default();
+        let mut by_power: Lists<(Order, PowerId)> = Lists::default();
+        // A key that repeats an order's text verbatim (as keys usually do) has that order's
+        // parse: the first order with each text, to skip parsing the key again.
+        let mut by_text: std::collections::HashMap<&str, usize, Fast> =
+            std::collections::HashMap::default();
         for (i, o) in orders.iter().enumerate() {
+            by_text.entry(o.text.as_str()).or_insert(i);
             let bare = Order {
                 power: None,
                 ..o.order.clone()
@@ -888,10 +894,13 @@ impl Builder<'_> {
         for (key, r) in &raw.results {
             let at = self.loc.next_literal(key);
             // A key is matched by its parse, not its spelling; an optional `Power:` prefix narrows it.
-            let parsed = parse_order(self.map, key).map_err(|e| ScenarioError::Invalid {
-                pos: self.loc.pos(at).shifted(e.col),
-                message: format!("result key {}: {}", crate::error::quoted(key), e.message),
-            })?;
+            let parsed = match by_text.get(key.as_str()).and_then(|&i| orders.get(i)) {
+                Some(o) => o.order.clone(),
+                None => parse_order(self.map, key).map_err(|e| ScenarioError::Invalid {
+                    pos: self.loc.pos(at).shifted(e.col),
+                    message: format!("result key {}: {}", crate::error::quoted(key), e.message),
+                })?,
+            };
             let bare = Order {
                 power: None,
                 ..parsed.clone()

@@ -925,6 +925,8 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let mut fleet_adj = vec![Vec::new(); locations.len()];
     for (i, rp) in raw.provinces.iter().enumerate() {
         let prov = &provinces[i];
+        // Each list allocated once, at its final size (before duplicates are removed).
+        army_adj[i].reserve_exact(rp.army.len());
         for n in &rp.army {
             let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
             let Some(l) = resolve_loc(n) else {
@@ -948,15 +950,20 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             }
             army_adj[i].push(locations[l.0 as usize].province);
         }
-        let mut fleet_lists: Vec<(LocId, &Vec<String>)> = Vec::new();
-        if prov.coasts.is_empty() {
-            fleet_lists.push((prov.main, &rp.fleet));
-        } else {
-            for (rc, (_, l)) in rp.coasts.iter().zip(prov.coasts.iter()) {
-                fleet_lists.push((*l, &rc.fleet));
-            }
-        }
+        // The province's own fleet borders, or each coast's (no list is built for this).
+        let own = [(prov.main, &rp.fleet)];
+        let fleet_lists = own
+            .iter()
+            .copied()
+            .take(usize::from(prov.coasts.is_empty()))
+            .chain(
+                rp.coasts
+                    .iter()
+                    .zip(prov.coasts.iter())
+                    .map(|(rc, (_, l))| (*l, &rc.fleet)),
+            );
         for (from, list) in fleet_lists {
+            fleet_adj[from.0 as usize].reserve_exact(list.len());
             if prov.kind == ProvinceKind::Land && !list.is_empty() {
                 let p = || loc.find_after("fleet", &format!("abbr: \"{}\"", rp.abbr));
                 return Err(err(

@@ -300,7 +300,10 @@ impl Hasher for NameHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // A product's low bits depend only on the factors' low bits, and the table picks its
+        // bucket by the low bits: the well-mixed middle bits are rotated down (a key of one
+        // integer would otherwise fill few buckets).
+        self.0.rotate_left(26)
     }
 }
 

@@ -1182,10 +1182,17 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     for key in &spaced {
         for (i, b) in key.bytes().enumerate() {
             if b == b' ' {
-                let e = names
-                    .entry(key[..i].to_string())
-                    .or_insert(NameEntry::ABSENT);
-                e.0 |= NameEntry::CONTINUES;
+                // (A string is made only for a prefix not seen before.)
+                let prefix = &key[..i];
+                match names.get_mut(prefix) {
+                    Some(e) => e.0 |= NameEntry::CONTINUES,
+                    None => {
+                        names.insert(
+                            prefix.to_string(),
+                            NameEntry(NameEntry::NONE | NameEntry::CONTINUES),
+                        );
+                    }
+                }
             }
         }
     }

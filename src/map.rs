@@ -300,10 +300,12 @@ impl Hasher for NameHasher {
     }
 
     fn finish(&self) -> u64 {
-        // A product's low bits depend only on the factors' low bits, and the table picks its
-        // bucket by the low bits: the well-mixed middle bits are rotated down (a key of one
-        // integer would otherwise fill few buckets).
-        self.0.rotate_left(26)
+        // A product's low bits depend only on the factors' low bits, and a hash table picks
+        // its bucket by the low bits: the high half is folded down before and after one more
+        // multiplication, so that keys differing only in their high bits (an integer key, the
+        // last word of a name) still spread.
+        let h = (self.0 ^ (self.0 >> 32)).wrapping_mul(Self::K);
+        h ^ (h >> 32)
     }
 }
 

@@ -286,17 +286,15 @@ impl Hasher for NameHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = NameHasher::K;
-        let mut h = self.0;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+            self.mix(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
         }
         for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+            self.mix(u64::from(b));
         }
-        self.0 = h;
     }
 
     fn finish(&self) -> u64 {
@@ -507,14 +505,6 @@ impl Map {
     /// Looks a power up by a name already normalized ([`normalize_into`]).
     pub fn find_power_normalized(&self, key: &str) -> Option<PowerId> {
         self.power_names.get(key).copied()
-    }
-
-    /// Whether some province name starts with `prefix`, a normalized name followed by a space
-    /// (`"gulf of "`): one look-up in a prebuilt index.
-    pub fn is_name_prefix_normalized(&self, prefix: &str) -> bool {
-        prefix
-            .strip_suffix(' ')
-            .is_some_and(|p| self.lookup_normalized(p).continues())
     }
 
     /// Looks a power up by name, adjective or alias (any case).

@@ -901,11 +901,12 @@ impl Builder<'_> {
                     message: format!("result key {}: {}", crate::error::quoted(key), e.message),
                 })?,
             };
+            let power = parsed.power;
             let bare = Order {
                 power: None,
-                ..parsed.clone()
+                ..parsed
             };
-            let found = match parsed.power {
+            let found = match power {
                 Some(p) => next_unused(by_power.get_mut(&(bare, p)), &used),
                 None => next_unused(by_order.get_mut(&bare), &used),
             };

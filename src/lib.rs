@@ -9,6 +9,8 @@
 //! - [`board`]: units, dislodged units, phases.
 //! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
 //! - [`scenario`]: scenarios as RON files — load with precise errors, save atomically.
+//! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
+//!   behind it for everything else and for every error.
 //! - [`adjudicator`]: the adjudicator — movement (legality, the DATC chapter 5 decisions, the
 //!   partial-information resolver with backup rules, a trace), retreats, adjustments and civil
 //!   disorder, with outcomes that give their reasons; and [`adjudicator::dpjudge`], a second,
@@ -69,6 +71,7 @@ pub mod minimize;
 pub mod oracle;
 pub mod orders;
 pub mod report;
+pub mod ron_subset;
 pub mod rules;
 pub mod scenario;
 pub mod source;

@@ -55,66 +55,135 @@ pub enum Expected {
     Void,
 }
 
-#[derive(Deserialize)]
+/// A string of the file: borrowed from the text when it has no escape (no allocation while
+/// reading), owned otherwise.
+#[derive(Debug, PartialEq, Default)]
+struct Text<'a>(std::borrow::Cow<'a, str>);
+
+fn standard_name<'a>() -> Text<'a> {
+    Text(std::borrow::Cow::Borrowed("standard"))
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(std::borrow::Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(std::borrow::Cow::Owned(v)))
+            }
+        }
+        d.deserialize_string(V)
+    }
+}
+
+/// [`OrderedMap`] with keys of the file's text ([`Text`]).
+#[derive(Debug, PartialEq)]
+struct Entries<'a, V>(Vec<(Text<'a>, V)>);
+
+impl<V> Default for Entries<'_, V> {
+    fn default() -> Self {
+        Entries(Vec::new())
+    }
+}
+
+impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Entries<'a, V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V2<'a, V>(std::marker::PhantomData<(&'a (), V)>);
+        impl<'de: 'a, 'a, V: Deserialize<'de>> Visitor<'de> for V2<'a, V> {
+            type Value = Entries<'a, V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map like { \"England\": [...] }")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<Text<'a>, V>()? {
+                    out.push((k, v));
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(V2(std::marker::PhantomData))
+    }
+}
+
+/// A scenario file as read, its strings borrowed from the text.
+#[derive(Deserialize, Debug, PartialEq)]
 #[serde(rename = "Scenario", deny_unknown_fields)]
-struct RawScenario {
-    title: String,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    source: String,
-    #[serde(default = "standard_name")]
-    map: String,
-    phase: String,
+struct RawScenario<'a> {
+    #[serde(borrow)]
+    title: Text<'a>,
+    #[serde(default, borrow)]
+    description: Text<'a>,
+    #[serde(default, borrow)]
+    source: Text<'a>,
+    #[serde(default = "standard_name", borrow)]
+    map: Text<'a>,
+    #[serde(borrow)]
+    phase: Text<'a>,
     #[serde(default)]
     rules: Rules,
-    #[serde(default)]
-    units: OrderedMap<Vec<String>>,
-    #[serde(default)]
-    dislodged: OrderedMap<Vec<RawDislodged>>,
-    #[serde(default)]
-    contested: Vec<String>,
-    #[serde(default)]
-    owners: Option<OrderedMap<Vec<String>>>,
-    #[serde(default)]
-    orders: OrderedMap<Vec<String>>,
-    #[serde(default)]
-    expect: Option<RawExpect>,
-    #[serde(default)]
-    retreats: Option<RawFollowUp>,
+    #[serde(default, borrow)]
+    units: Entries<'a, Vec<Text<'a>>>,
+    #[serde(default, borrow)]
+    dislodged: Entries<'a, Vec<RawDislodged<'a>>>,
+    #[serde(default, borrow)]
+    contested: Vec<Text<'a>>,
+    #[serde(default, borrow)]
+    owners: Option<Entries<'a, Vec<Text<'a>>>>,
+    #[serde(default, borrow)]
+    orders: Entries<'a, Vec<Text<'a>>>,
+    #[serde(default, borrow)]
+    expect: Option<RawExpect<'a>>,
+    #[serde(default, borrow)]
+    retreats: Option<RawFollowUp<'a>>,
 }
 
-fn standard_name() -> String {
-    "standard".to_string()
-}
-
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 #[serde(rename = "Dislodged", deny_unknown_fields)]
-struct RawDislodged {
-    unit: String,
-    from: String,
+struct RawDislodged<'a> {
+    #[serde(borrow)]
+    unit: Text<'a>,
+    #[serde(borrow)]
+    from: Text<'a>,
     #[serde(default)]
     by_convoy: bool,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct RawExpect {
-    #[serde(default)]
-    results: Vec<(String, Expected)>,
-    #[serde(default)]
-    dislodged: Option<Vec<String>>,
-    #[serde(default)]
-    positions: Option<OrderedMap<Vec<String>>>,
+struct RawExpect<'a> {
+    #[serde(default, borrow)]
+    results: Vec<(Text<'a>, Expected)>,
+    #[serde(default, borrow)]
+    dislodged: Option<Vec<Text<'a>>>,
+    #[serde(default, borrow)]
+    positions: Option<Entries<'a, Vec<Text<'a>>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct RawFollowUp {
-    #[serde(default)]
-    orders: OrderedMap<Vec<String>>,
-    #[serde(default)]
-    expect: Option<RawExpect>,
+struct RawFollowUp<'a> {
+    #[serde(default, borrow)]
+    orders: Entries<'a, Vec<Text<'a>>>,
+    #[serde(default, borrow)]
+    expect: Option<RawExpect<'a>>,
 }
 
 /// One order of a scenario: who gave it, the text as written, and its parse.
@@ -415,11 +484,15 @@ impl Scenario {
     pub fn from_ron(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         let opts = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        let raw: RawScenario = opts.from_str(text).map_err(|e| ScenarioError::Syntax {
-            pos: SourcePos::from_ron(file, text, &e),
-            message: crate::error::ron_message_in(&e, text),
-        })?;
-        let (map, map_file) = if raw.map == "standard" {
+        // The fast reader first; the `ron` crate for anything it leaves (including every error).
+        let raw: RawScenario = match crate::ron_subset::from_str(text) {
+            Some(raw) => raw,
+            None => opts.from_str(text).map_err(|e| ScenarioError::Syntax {
+                pos: SourcePos::from_ron(file, text, &e),
+                message: crate::error::ron_message_in(&e, text),
+            })?,
+        };
+        let (map, map_file) = if *raw.map == *"standard" {
             (Map::standard_arc(), None)
         } else {
             let found = find_map(Path::new(file), &raw.map);
@@ -428,7 +501,7 @@ impl Scenario {
                 None => Map::load(&raw.map),
             };
             let m = m.map_err(|source| {
-                let at = Locator::new(text, file).find_after(&format!("\"{}\"", raw.map), "map:");
+                let at = Locator::new(text, file).find_after(&format!("\"{}\"", &*raw.map), "map:");
                 ScenarioError::Invalid {
                     pos: at,
                     message: format!("map {}: {source}", crate::error::quoted(&raw.map)),
@@ -667,6 +740,65 @@ fn write_expect(s: &mut String, map: &Map, orders: &[OrderEntry], e: &Expect, de
     let _ = writeln!(s, "{ind}),");
 }
 
+/// Up to this many orders, a result key's order is found by scanning them; above, through an
+/// [`OrderIndex`].
+const SCAN_LIMIT: usize = 32;
+
+/// A phase's orders by their parse without a `Power:` prefix (and by power too), in file order,
+/// each list with a cursor past the orders already used; and the first order with each text.
+struct OrderIndex<'o> {
+    by_text: std::collections::HashMap<&'o str, usize, FastHash>,
+    by_order: OrderLists<Order>,
+    by_power: OrderLists<(Order, PowerId)>,
+}
+
+type FastHash = std::hash::BuildHasherDefault<crate::map::NameHasher>;
+type OrderLists<K> = std::collections::HashMap<K, (Vec<usize>, usize), FastHash>;
+
+impl<'o> OrderIndex<'o> {
+    fn new(orders: &'o [OrderEntry]) -> Self {
+        let mut ix = OrderIndex {
+            by_text: Default::default(),
+            by_order: Default::default(),
+            by_power: Default::default(),
+        };
+        for (i, o) in orders.iter().enumerate() {
+            ix.by_text.entry(o.text.as_str()).or_insert(i);
+            let bare = Order {
+                power: None,
+                ..o.order.clone()
+            };
+            ix.by_power
+                .entry((bare.clone(), o.power))
+                .or_default()
+                .0
+                .push(i);
+            ix.by_order.entry(bare).or_default().0.push(i);
+        }
+        ix
+    }
+
+    /// The first unused order matching `key` (see [`Builder::expect`]).
+    fn find(&mut self, key: Order, used: &[bool]) -> Option<usize> {
+        fn next_unused(list: Option<&mut (Vec<usize>, usize)>, used: &[bool]) -> Option<usize> {
+            let (v, cursor) = list?;
+            while v
+                .get(*cursor)
+                .is_some_and(|&i| used.get(i).copied().unwrap_or(true))
+            {
+                *cursor += 1;
+            }
+            v.get(*cursor).copied()
+        }
+        let power = key.power;
+        let bare = Order { power: None, ..key };
+        match power {
+            Some(p) => next_unused(self.by_power.get_mut(&(bare, p)), used),
+            None => next_unused(self.by_order.get_mut(&bare), used),
+        }
+    }
+}
+
 struct Builder<'a> {
     map: &'a Map,
     loc: Locator<'a>,
@@ -682,6 +814,9 @@ impl Builder<'_> {
 
     /// Positions the cursor on a top-level-ish field.
     fn seek_field(&mut self, field: &str) {
+        if !self.loc.is_searching() {
+            return;
+        }
         let save = self.loc.cursor();
         if !self.loc.seek(&format!("{field}:")) {
             self.loc.set_cursor(save);
@@ -790,7 +925,7 @@ impl Builder<'_> {
         Ok(Unit { power, kind, loc })
     }
 
-    fn units(&mut self, raw: &OrderedMap<Vec<String>>) -> Result<Vec<Unit>, ScenarioError> {
+    fn units(&mut self, raw: &Entries<Vec<Text>>) -> Result<Vec<Unit>, ScenarioError> {
         let mut out: Vec<Unit> = Vec::new();
         // The unit already in each province.
         let mut held: Vec<Option<Unit>> = vec![None; self.map.province_count()];
@@ -820,7 +955,7 @@ impl Builder<'_> {
         Ok(out)
     }
 
-    fn orders(&mut self, raw: &OrderedMap<Vec<String>>) -> Result<Vec<OrderEntry>, ScenarioError> {
+    fn orders(&mut self, raw: &Entries<Vec<Text>>) -> Result<Vec<OrderEntry>, ScenarioError> {
         let mut out = Vec::new();
         for (pname, list) in &raw.0 {
             let power = self.power(pname)?;
@@ -845,7 +980,7 @@ impl Builder<'_> {
                 }
                 out.push(OrderEntry {
                     power,
-                    text: text.clone(),
+                    text: text.to_string(),
                     order,
                 });
             }
@@ -854,61 +989,53 @@ impl Builder<'_> {
     }
 
     fn expect(&mut self, raw: RawExpect, orders: &[OrderEntry]) -> Result<Expect, ScenarioError> {
-        let mut results = Vec::new();
+        let mut results = Vec::with_capacity(raw.results.len());
         let mut used = vec![false; orders.len()];
-        // The orders by their parse without a `Power:` prefix (and by power too), in file
-        // order, each list with a cursor past the orders already used: matching every key costs
-        // time linear in the orders, not their number squared.
-        type Fast = std::hash::BuildHasherDefault<crate::map::NameHasher>;
-        type Lists<K> = std::collections::HashMap<K, (Vec<usize>, usize), Fast>;
-        let mut by_order: Lists<Order> = Lists::default();
-        let mut by_power: Lists<(Order, PowerId)> = Lists::default();
-        // A key that repeats an order's text verbatim (as keys usually do) has that order's
-        // parse: the first order with each text, to skip parsing the key again.
-        let mut by_text: std::collections::HashMap<&str, usize, Fast> =
-            std::collections::HashMap::default();
-        for (i, o) in orders.iter().enumerate() {
-            by_text.entry(o.text.as_str()).or_insert(i);
-            let bare = Order {
-                power: None,
-                ..o.order.clone()
-            };
-            by_power
-                .entry((bare.clone(), o.power))
-                .or_default()
-                .0
-                .push(i);
-            by_order.entry(bare).or_default().0.push(i);
-        }
-        fn next_unused(list: Option<&mut (Vec<usize>, usize)>, used: &[bool]) -> Option<usize> {
-            let (v, cursor) = list?;
-            while v
-                .get(*cursor)
-                .is_some_and(|&i| used.get(i).copied().unwrap_or(true))
-            {
-                *cursor += 1;
-            }
-            v.get(*cursor).copied()
-        }
+        // Each key names the first order not yet used (in file order) with the same parse, less
+        // any `Power:` prefix, in that power's list when the key has a prefix. A few orders are
+        // scanned; many are indexed by their parse, so that matching every key costs time
+        // linear in the orders, not their number squared.
+        let mut index = (orders.len() > SCAN_LIMIT).then(|| OrderIndex::new(orders));
+        // Every order before this one is used (the scan starts here).
+        let mut first_unused = 0;
         self.seek_field("results");
-        for (key, r) in &raw.results {
+        for (n, (key, r)) in raw.results.iter().enumerate() {
             let at = self.loc.next_literal(key);
-            // A key is matched by its parse, not its spelling; an optional `Power:` prefix narrows it.
-            let parsed = match by_text.get(key.as_str()).and_then(|&i| orders.get(i)) {
+            // A key that repeats an order's text verbatim (as keys usually do, and usually in
+            // the orders' order) has that order's parse.
+            let same_text = match &index {
+                Some(ix) => ix.by_text.get(&**key).and_then(|&i| orders.get(i)),
+                None => orders
+                    .get(n)
+                    .filter(|o| o.text == **key)
+                    .or_else(|| orders.iter().find(|o| o.text == **key)),
+            };
+            let parsed = match same_text {
                 Some(o) => o.order.clone(),
                 None => parse_order(self.map, key).map_err(|e| ScenarioError::Invalid {
                     pos: self.loc.pos(at).shifted(e.col),
                     message: format!("result key {}: {}", crate::error::quoted(key), e.message),
                 })?,
             };
-            let power = parsed.power;
-            let bare = Order {
-                power: None,
-                ..parsed
-            };
-            let found = match power {
-                Some(p) => next_unused(by_power.get_mut(&(bare, p)), &used),
-                None => next_unused(by_order.get_mut(&bare), &used),
+            let found = match &mut index {
+                Some(ix) => ix.find(parsed, &used),
+                None => {
+                    while used.get(first_unused).copied().unwrap_or(false) {
+                        first_unused += 1;
+                    }
+                    let mut found = None;
+                    for (i, o) in orders.iter().enumerate().skip(first_unused) {
+                        if !used.get(i).copied().unwrap_or(true)
+                            && parsed.power.is_none_or(|p| p == o.power)
+                            && o.order.unit == parsed.unit
+                            && o.order.kind == parsed.kind
+                        {
+                            found = Some(i);
+                            break;
+                        }
+                    }
+                    found
+                }
             };
             let Some(i) = found else {
                 return Err(self.invalid(
@@ -919,7 +1046,7 @@ impl Builder<'_> {
             if let Some(u) = used.get_mut(i) {
                 *u = true;
             }
-            results.push((i, key.clone(), *r));
+            results.push((i, key.to_string(), *r));
         }
         let dislodged = match raw.dislodged {
             None => None,
@@ -1090,11 +1217,11 @@ impl Builder<'_> {
             }
         };
         Ok(Scenario {
-            title: raw.title,
-            map_ref: raw.map.clone(),
+            title: raw.title.0.into_owned(),
+            map_ref: raw.map.0.into_owned(),
             map_file: None,
-            description: raw.description,
-            source: raw.source,
+            description: raw.description.0.into_owned(),
+            source: raw.source.0.into_owned(),
             map,
             phase,
             rules: raw.rules,
@@ -1106,5 +1233,226 @@ impl Builder<'_> {
             expect,
             retreats,
         })
+    }
+}
+
+/// The fast reader ([`crate::ron_subset`]) against the `ron` crate on the scenario types: every
+/// value it gives must be the value `ron` gives.
+#[cfg(test)]
+mod fast_reader {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::OnceLock;
+
+    fn by_ron(text: &str) -> Result<RawScenario<'_>, ron::error::SpannedError> {
+        ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(text)
+    }
+
+    /// The fast reader's value, checked against `ron`'s: Some when the fast reader read it.
+    fn checked(text: &str) -> Option<RawScenario<'_>> {
+        let fast = crate::ron_subset::from_str::<RawScenario>(text)?;
+        match by_ron(text) {
+            Ok(slow) => assert_eq!(fast, slow, "the two readers differ on:\n{text}"),
+            Err(e) => panic!("the fast reader accepted what ron rejects ({e}):\n{text}"),
+        }
+        Some(fast)
+    }
+
+    /// Every RON file under `dir`, recursively.
+    fn ron_files(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                ron_files(&p, out);
+            } else if p.extension().is_some_and(|e| e == "ron")
+                && let Ok(t) = std::fs::read_to_string(&p)
+            {
+                out.push((p, t));
+            }
+        }
+    }
+
+    fn scenario_files() -> &'static [(PathBuf, String)] {
+        static FILES: OnceLock<Vec<(PathBuf, String)>> = OnceLock::new();
+        FILES.get_or_init(|| {
+            let mut out = Vec::new();
+            ron_files(
+                &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
+                &mut out,
+            );
+            out
+        })
+    }
+
+    #[test]
+    fn reads_every_scenario_file_as_ron_does() {
+        let files = scenario_files();
+        assert!(
+            files.len() > 250,
+            "only {} scenario files found",
+            files.len()
+        );
+        for (path, text) in files {
+            assert!(
+                checked(text).is_some(),
+                "{} is outside the fast reader's subset",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
+    fn leaves_every_invalid_scenario_to_ron_or_agrees() {
+        let mut files = Vec::new();
+        ron_files(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/invalid/scenarios"),
+            &mut files,
+        );
+        assert!(files.len() > 40);
+        for (_, text) in &files {
+            checked(text);
+        }
+    }
+
+    #[test]
+    fn reads_the_subset_and_leaves_the_rest() {
+        let base = "Scenario(title: \"t\", phase: \"Spring 1901 Movement\"";
+        // In the subset: escapes, comments, struct names, explicit and implicit Some, trailing commas.
+        for tail in [
+            ")",
+            ",)",
+            ", description: \"a \\\"b\\\" \\\\ c\\n\\t\")",
+            ", // comment\n)",
+            ", rules: Rules(paradox: Rule1982))",
+            ", rules: (adjacent_convoy_fallback: true,),)",
+            ", expect: Some((results: [(\"A Par H\", Fails)])))",
+            ", expect: (results: [(\"A Par H\", Fails),], dislodged: None))",
+            ", owners: {\"France\": [\"Paris\"]}, orders: {})",
+        ] {
+            let text = format!("{base}{tail}");
+            assert!(checked(&text).is_some(), "not read: {text}");
+        }
+        // Outside the subset (or invalid): left to `ron`, whatever it says.
+        for tail in [
+            ", description: r\"raw\")",
+            ", /* block */)",
+            ", description: \"\\u{e9}\")",
+            ", rules: (paradox: 3))",
+            ", title: \"again\")",
+            ", unknown: true)",
+            ", rules: (paradox: Rule1982()))",
+            ") trailing",
+            ", expect: Some)",
+            ", rules: Other(paradox: Rule1982))",
+            " description: \"no comma\")",
+        ] {
+            let text = format!("{base}{tail}");
+            assert!(
+                crate::ron_subset::from_str::<RawScenario>(&text).is_none(),
+                "read: {text}"
+            );
+        }
+        assert!(
+            crate::ron_subset::from_str::<RawScenario>(&format!(
+                "#![enable(implicit_some)]\n{base})"
+            ))
+            .is_none()
+        );
+    }
+
+    /// Pieces that matter to a RON reader, inserted into valid files.
+    const PIECES: &[&str] = &[
+        ",", "(", ")", "[", "]", "{", "}", ":", "\"", "\\", "//", "/*", "*/", "None", "Some(",
+        "Some", "r#", "#", "1", " ", "\n", "\t", "Scenario", "Rules", "é", "\u{85}", "\u{b}", "_x",
+        "true", "Fails", "()", "\\n", "\\u{41}", "'", "b\"", "r\"",
+    ];
+
+    fn mutate(text: &str, kind: u8, at: usize, len: usize, piece: usize) -> String {
+        let floor = |mut i: usize| {
+            i = i.min(text.len());
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let a = floor(at % (text.len() + 1));
+        match kind % 4 {
+            0 => {
+                let b = floor(a + len % 8 + 1);
+                format!("{}{}", &text[..a], &text[b..])
+            }
+            1 => format!(
+                "{}{}{}",
+                &text[..a],
+                PIECES[piece % PIECES.len()],
+                &text[a..]
+            ),
+            2 => {
+                let b = floor(a + len % 8 + 1);
+                format!(
+                    "{}{}{}",
+                    &text[..a],
+                    PIECES[piece % PIECES.len()],
+                    &text[b..]
+                )
+            }
+            _ => {
+                // A line duplicated.
+                let lines: Vec<&str> = text.lines().collect();
+                let i = at % lines.len().max(1);
+                let mut out: Vec<&str> = lines.clone();
+                if let Some(l) = lines.get(i) {
+                    out.insert(i, l);
+                }
+                out.join("\n")
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn mutated_files_read_as_ron_reads_them(
+            file in 0usize..10_000,
+            kind in 0u8..4,
+            at in 0usize..100_000,
+            len in 0usize..16,
+            piece in 0usize..100,
+            twice in any::<bool>(),
+        ) {
+            let files = scenario_files();
+            let (_, text) = &files[file % files.len()];
+            let mut m = mutate(text, kind, at, len, piece);
+            if twice {
+                m = mutate(&m, kind.wrapping_add(1), at / 3, len, piece / 2);
+            }
+            checked(&m);
+        }
+    }
+
+    /// The fuzzers' corpus of scenario inputs (`fuzz/corpus/scenario_loader`, kept out of git),
+    /// when present: `cargo test --release --lib fuzz_corpus -- --ignored`.
+    #[test]
+    #[ignore = "reads fuzz/corpus/scenario_loader, which only a fuzzing machine has"]
+    fn fuzz_corpus_reads_as_ron_reads_it() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/scenario_loader");
+        let (mut inputs, mut read) = (0, 0);
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            for e in rd.flatten() {
+                let Ok(bytes) = std::fs::read(e.path()) else {
+                    continue;
+                };
+                let text = String::from_utf8_lossy(&bytes);
+                inputs += 1;
+                read += usize::from(checked(&text).is_some());
+            }
+        }
+        eprintln!("{inputs} corpus inputs, {read} read by the fast reader, all as ron reads them");
     }
 }

@@ -46,6 +46,11 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// Whether it searches (false for [`Locator::quiet`]).
+    pub fn is_searching(&self) -> bool {
+        self.searching
+    }
+
     /// The position of byte `offset` (1-based line and column, columns counted in characters).
     pub fn pos(&self, offset: usize) -> SourcePos {
         let offset = offset.min(self.text.len());

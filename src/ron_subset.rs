@@ -1,0 +1,454 @@
+//! A fast reader for the part of RON that scenario files use, with the `ron` crate behind it.
+//!
+//! Loading a scenario spent about two thirds of its time in the `ron` crate's deserializer
+//! (issue 11: "loading a scenario file no slower than adjudicating it"). This module is a serde
+//! [`Deserializer`](serde::Deserializer) for a strict subset of RON — named or anonymous structs,
+//! lists, `{ "key": value }` maps, tuples, strings with the common escapes, `true` / `false`,
+//! unit enum variants, `None` / `Some(…)` and implicit `Some` (the `IMPLICIT_SOME` extension the
+//! scenario loader enables), `//` comments — that reads a file in one pass over its bytes.
+//!
+//! It never decides anything on its own. [`from_str`] answers `None` for anything outside the
+//! subset *and* for anything wrong (a missing comma, an unknown field, a misspelt variant); the
+//! caller then reads the same text with the `ron` crate, which either accepts it or gives the
+//! error with its line and column, exactly as before. Whenever this reader gives a value, the
+//! `ron` crate gives the same value (tested on every scenario file and on mutated copies of
+//! them in `tests/ron_subset.rs`), so a file means what the `ron` crate says it means.
+//!
+//! Outside the subset, so left to `ron`: numbers, characters, byte strings, raw strings and raw
+//! identifiers, `/* */` comments, `#![enable(…)]` attributes, whitespace other than space, tab,
+//! CR and LF, non-ASCII identifiers, escapes other than `\" \\ \' \n \r \t \0`, enum variants
+//! with data, and `deserialize_any` (types that do not say what they expect). The nesting depth
+//! is the type's, not the input's: nothing here recurses on its own.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Visitor};
+
+/// Reads `text` as a `T` if it lies in the subset and is valid; `None` otherwise (read it with
+/// the `ron` crate, which gives the answer or the error).
+pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
+    let mut de = Reader {
+        src: text.as_bytes(),
+        text,
+        pos: 0,
+    };
+    de.skip_ws().ok()?;
+    let value = T::deserialize(&mut de).ok()?;
+    de.skip_ws().ok()?;
+    (de.pos == de.src.len()).then_some(value)
+}
+
+/// "Not read here": outside the subset, or invalid. Carries nothing; `ron` gives the message.
+#[derive(Debug)]
+pub struct Outside;
+
+impl fmt::Display for Outside {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("outside the RON subset read without the ron crate")
+    }
+}
+
+impl std::error::Error for Outside {}
+
+impl de::Error for Outside {
+    fn custom<T: fmt::Display>(_msg: T) -> Self {
+        Outside
+    }
+}
+
+type Result<T> = std::result::Result<T, Outside>;
+
+/// The cursor over the text.
+struct Reader<'de> {
+    src: &'de [u8],
+    text: &'de str,
+    pos: usize,
+}
+
+impl<'de> Reader<'de> {
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    /// Skips spaces, tabs, line ends and `//` comments.
+    fn skip_ws(&mut self) -> Result<()> {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(b'/') => match self.src.get(self.pos + 1) {
+                    Some(b'/') => {
+                        let rest = self.src.get(self.pos..).unwrap_or_default();
+                        match rest.iter().position(|&c| c == b'\n') {
+                            Some(n) => self.pos += n + 1,
+                            None => self.pos = self.src.len(),
+                        }
+                    }
+                    _ => return Err(Outside),
+                },
+                Some(c) if c >= 0x80 || c == 0x0B || c == 0x0C => return Err(Outside),
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Consumes `c` (after whitespace) if it comes next.
+    fn eat(&mut self, c: u8) -> Result<bool> {
+        self.skip_ws()?;
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    fn expect(&mut self, c: u8) -> Result<()> {
+        if self.eat(c)? { Ok(()) } else { Err(Outside) }
+    }
+
+    /// An ASCII identifier, or nothing (`Ok(None)`) when none starts here. Anything `ron` reads
+    /// differently (raw identifiers and strings, byte strings, a non-ASCII letter) is outside.
+    fn ident(&mut self) -> Result<Option<&'de str>> {
+        self.skip_ws()?;
+        let start = self.pos;
+        match self.peek() {
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' => {}
+            Some(c) if c >= 0x80 => return Err(Outside),
+            _ => return Ok(None),
+        }
+        while let Some(c) = self.peek() {
+            if c.is_ascii_alphanumeric() || c == b'_' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        if matches!(self.peek(), Some(b'#' | b'"' | b'\'') | Some(0x80..)) {
+            return Err(Outside);
+        }
+        // Boundaries are ASCII bytes, so the slice is on character boundaries.
+        self.text.get(start..self.pos).map(Some).ok_or(Outside)
+    }
+
+    /// The identifier `word` if it comes next (whole), consumed; otherwise nothing is consumed.
+    fn eat_word(&mut self, word: &str) -> Result<bool> {
+        self.skip_ws()?;
+        let end = self.pos + word.len();
+        if self.src.get(self.pos..end) == Some(word.as_bytes())
+            && !matches!(self.src.get(end), Some(c) if c.is_ascii_alphanumeric() || *c == b'_' || *c >= 0x80)
+        {
+            self.pos = end;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// A `"…"` string: borrowed when it has no escape.
+    fn string(&mut self) -> Result<Cow<'de, str>> {
+        self.expect(b'"')?;
+        let start = self.pos;
+        let rest = self.src.get(start..).ok_or(Outside)?;
+        let Some(n) = rest.iter().position(|&c| c == b'"' || c == b'\\') else {
+            return Err(Outside);
+        };
+        self.pos += n;
+        if self.peek() == Some(b'"') {
+            self.pos += 1;
+            return self
+                .text
+                .get(start..start + n)
+                .map(Cow::Borrowed)
+                .ok_or(Outside);
+        }
+        let mut out = String::from(self.text.get(start..start + n).ok_or(Outside)?);
+        loop {
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\\') => {
+                    let c = match self.src.get(self.pos + 1) {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'\'') => '\'',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'0') => '\0',
+                        _ => return Err(Outside),
+                    };
+                    out.push(c);
+                    self.pos += 2;
+                }
+                Some(_) => {
+                    let from = self.pos;
+                    let rest = self.src.get(from..).ok_or(Outside)?;
+                    let n = rest
+                        .iter()
+                        .position(|&c| c == b'"' || c == b'\\')
+                        .ok_or(Outside)?;
+                    self.pos += n;
+                    out.push_str(self.text.get(from..self.pos).ok_or(Outside)?);
+                }
+                None => return Err(Outside),
+            }
+        }
+    }
+
+    /// A struct's optional name, which must be `name` when given.
+    fn struct_name(&mut self, name: &str) -> Result<()> {
+        match self.ident()? {
+            None => Ok(()),
+            Some(found) if found == name && !name.is_empty() => Ok(()),
+            Some(_) => Err(Outside),
+        }
+    }
+}
+
+/// The elements of a list, map, tuple or struct up to `end`, separated by commas, with an
+/// optional trailing comma (as `ron` reads them).
+struct Separated<'a, 'de> {
+    de: &'a mut Reader<'de>,
+    end: u8,
+    had_comma: bool,
+}
+
+impl Separated<'_, '_> {
+    fn has_element(&mut self) -> Result<bool> {
+        self.de.skip_ws()?;
+        let more = self.de.peek() != Some(self.end);
+        match (self.had_comma, more) {
+            (true, more) => Ok(more),
+            (false, false) => Ok(false),
+            (false, true) => Err(Outside),
+        }
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Separated<'_, 'de> {
+    type Error = Outside;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !self.has_element()? {
+            return Ok(None);
+        }
+        let v = seed.deserialize(&mut *self.de)?;
+        self.had_comma = self.de.eat(b',')?;
+        Ok(Some(v))
+    }
+}
+
+impl<'de> de::MapAccess<'de> for Separated<'_, 'de> {
+    type Error = Outside;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if !self.has_element()? {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.de.expect(b':')?;
+        let v = seed.deserialize(&mut *self.de)?;
+        self.had_comma = self.de.eat(b',')?;
+        Ok(v)
+    }
+}
+
+impl<'de> Reader<'de> {
+    /// `open` elements `close`, each read by the visitor as a sequence.
+    fn seq<V: Visitor<'de>>(&mut self, open: u8, close: u8, visitor: V) -> Result<V::Value> {
+        self.expect(open)?;
+        let value = visitor.visit_seq(Separated {
+            de: &mut *self,
+            end: close,
+            had_comma: true,
+        })?;
+        self.expect(close)?;
+        Ok(value)
+    }
+
+    /// `open` entries `close`, each read by the visitor as a map.
+    fn map<V: Visitor<'de>>(&mut self, open: u8, close: u8, visitor: V) -> Result<V::Value> {
+        self.expect(open)?;
+        let value = visitor.visit_map(Separated {
+            de: &mut *self,
+            end: close,
+            had_comma: true,
+        })?;
+        self.expect(close)?;
+        Ok(value)
+    }
+}
+
+/// Kinds of value outside the subset: left to `ron`.
+macro_rules! outside {
+    ($($name:ident)*) => {
+        $(fn $name<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value> {
+            Err(Outside)
+        })*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = Outside;
+
+    outside! {
+        deserialize_any deserialize_ignored_any
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64 deserialize_char deserialize_bytes deserialize_byte_buf
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.ident()? {
+            Some("true") => visitor.visit_bool(true),
+            Some("false") => visitor.visit_bool(false),
+            _ => Err(Outside),
+        }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.string()? {
+            Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Cow::Owned(s) => visitor.visit_string(s),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.eat_word("None")? {
+            return visitor.visit_none();
+        }
+        let at = self.pos;
+        if self.eat_word("Some")? {
+            if self.eat(b'(')? {
+                let v = visitor.visit_some(&mut *self)?;
+                self.eat(b',')?;
+                self.expect(b')')?;
+                return Ok(v);
+            }
+            // `Some` not followed by `(`: `ron` reads that differently; leave it to it.
+            self.pos = at;
+            return Err(Outside);
+        }
+        // Implicit `Some` (the `IMPLICIT_SOME` extension).
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_ws()?;
+        if self.src.get(self.pos..self.pos + 2) == Some(b"()") {
+            self.pos += 2;
+            visitor.visit_unit()
+        } else {
+            Err(Outside)
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(Outside)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(Outside)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.seq(b'[', b']', visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.seq(b'(', b')', visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.struct_name(name)?;
+        self.seq(b'(', b')', visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.map(b'{', b'}', visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.struct_name(name)?;
+        self.map(b'(', b')', visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_enum(self)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.ident()? {
+            Some(s) => visitor.visit_borrowed_str(s),
+            None => Err(Outside),
+        }
+    }
+}
+
+impl<'de> de::EnumAccess<'de> for &mut Reader<'de> {
+    type Error = Outside;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let v = seed.deserialize(&mut *self)?;
+        Ok((v, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
+    type Error = Outside;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value> {
+        Err(Outside)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value> {
+        Err(Outside)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value> {
+        Err(Outside)
+    }
+}

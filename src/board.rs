@@ -75,29 +75,39 @@ impl Phase {
     /// Parses `Spring 1901 Movement`, `Fall 1901 Retreat`, `Winter 1901 Adjustment`
     /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, and a comma after the year).
     pub fn parse(s: &str) -> Result<Phase, String> {
-        let words: Vec<String> = s
+        let mut words = s
             .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|w| !w.is_empty())
-            .map(|w| w.to_ascii_lowercase())
-            .collect();
+            .filter(|w| !w.is_empty());
         let expected = "expected \"<Spring|Fall|Winter> <year> <Movement|Retreat|Adjustment>\", e.g. \"Spring 1901 Movement\"";
-        let [season, year, kind] = words.as_slice() else {
+        let (Some(season), Some(year), Some(kind), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
             return Err(format!("phase {s:?}: {expected}"));
         };
-        let season = match season.as_str() {
-            "spring" => Season::Spring,
-            "fall" | "autumn" => Season::Fall,
-            "winter" => Season::Winter,
-            w => return Err(format!("phase {s:?}: unknown season {w:?}; {expected}")),
+        let is = |w: &str, names: &[&str]| names.iter().any(|n| w.eq_ignore_ascii_case(n));
+        let season = if is(season, &["spring"]) {
+            Season::Spring
+        } else if is(season, &["fall", "autumn"]) {
+            Season::Fall
+        } else if is(season, &["winter"]) {
+            Season::Winter
+        } else {
+            let w = season.to_ascii_lowercase();
+            return Err(format!("phase {s:?}: unknown season {w:?}; {expected}"));
         };
-        let year: i32 = year
-            .parse()
-            .map_err(|_| format!("phase {s:?}: year {year:?} is not a number; {expected}"))?;
-        let kind = match kind.as_str() {
-            "movement" | "moves" | "move" => PhaseKind::Movement,
-            "retreat" | "retreats" => PhaseKind::Retreat,
-            "adjustment" | "adjustments" | "builds" | "build" => PhaseKind::Adjustment,
-            w => return Err(format!("phase {s:?}: unknown phase kind {w:?}; {expected}")),
+        let year: i32 = year.parse().map_err(|_| {
+            let year = year.to_ascii_lowercase();
+            format!("phase {s:?}: year {year:?} is not a number; {expected}")
+        })?;
+        let kind = if is(kind, &["movement", "moves", "move"]) {
+            PhaseKind::Movement
+        } else if is(kind, &["retreat", "retreats"]) {
+            PhaseKind::Retreat
+        } else if is(kind, &["adjustment", "adjustments", "builds", "build"]) {
+            PhaseKind::Adjustment
+        } else {
+            let w = kind.to_ascii_lowercase();
+            return Err(format!("phase {s:?}: unknown phase kind {w:?}; {expected}"));
         };
         if (season == Season::Winter) != (kind == PhaseKind::Adjustment)
             && kind != PhaseKind::Adjustment

@@ -80,7 +80,7 @@ impl<'de> Reader<'de> {
                 Some(b'/') => match self.src.get(self.pos + 1) {
                     Some(b'/') => {
                         let rest = self.src.get(self.pos..).unwrap_or_default();
-                        match rest.iter().position(|&c| c == b'\n') {
+                        match memchr::memchr(b'\n', rest) {
                             Some(n) => self.pos += n + 1,
                             None => self.pos = self.src.len(),
                         }
@@ -151,9 +151,7 @@ impl<'de> Reader<'de> {
         self.expect(b'"')?;
         let start = self.pos;
         let rest = self.src.get(start..).ok_or(Outside)?;
-        let Some(n) = rest.iter().position(|&c| c == b'"' || c == b'\\') else {
-            return Err(Outside);
-        };
+        let n = memchr::memchr2(b'"', b'\\', rest).ok_or(Outside)?;
         self.pos += n;
         if self.peek() == Some(b'"') {
             self.pos += 1;
@@ -187,10 +185,7 @@ impl<'de> Reader<'de> {
                 Some(_) => {
                     let from = self.pos;
                     let rest = self.src.get(from..).ok_or(Outside)?;
-                    let n = rest
-                        .iter()
-                        .position(|&c| c == b'"' || c == b'\\')
-                        .ok_or(Outside)?;
+                    let n = memchr::memchr2(b'"', b'\\', rest).ok_or(Outside)?;
                     self.pos += n;
                     out.push_str(self.text.get(from..self.pos).ok_or(Outside)?);
                 }

@@ -482,6 +482,11 @@ impl Scenario {
 
     /// Parses a scenario from RON text; `file` names it in errors.
     pub fn from_ron(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_ron_with(text, file, SCAN_LIMIT)
+    }
+
+    /// [`Scenario::from_ron`], matching result keys by a scan up to `scan_limit` orders.
+    fn from_ron_with(text: &str, file: &str, scan_limit: usize) -> Result<Scenario, ScenarioError> {
         let opts = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         // The fast reader first; the `ron` crate for anything it leaves (including every error).
@@ -519,6 +524,7 @@ impl Scenario {
         let quiet = Builder {
             map: &map,
             loc: Locator::quiet(text, file),
+            scan_limit,
         }
         .build(raw, map.clone());
         let mut s = match quiet {
@@ -531,6 +537,7 @@ impl Scenario {
                 Builder {
                     map: &map,
                     loc: Locator::new(text, file),
+                    scan_limit,
                 }
                 .build(raw, map.clone())?
             }
@@ -753,6 +760,9 @@ struct OrderIndex<'o> {
 }
 
 type FastHash = std::hash::BuildHasherDefault<crate::map::NameHasher>;
+
+/// Unit texts already read, with their kind and place.
+type KnownUnits<'t> = std::collections::HashMap<&'t str, (UnitKind, crate::map::LocId), FastHash>;
 type OrderLists<K> = std::collections::HashMap<K, (Vec<usize>, usize), FastHash>;
 
 impl<'o> OrderIndex<'o> {
@@ -802,6 +812,8 @@ impl<'o> OrderIndex<'o> {
 struct Builder<'a> {
     map: &'a Map,
     loc: Locator<'a>,
+    /// Up to this many orders, result keys are matched by a scan ([`SCAN_LIMIT`]).
+    scan_limit: usize,
 }
 
 impl Builder<'_> {
@@ -838,6 +850,14 @@ impl Builder<'_> {
 
     fn power(&mut self, name: &str) -> Result<PowerId, ScenarioError> {
         let at = self.loc.next_literal(name);
+        // A power's name as the map spells it (as files usually have it) is that power: names,
+        // adjectives and aliases are unique, so this is what the folded look-up would find.
+        let exact = self.map.powers.iter().position(|p| p.name == name);
+        if let Some(i) = exact
+            && let Ok(i) = u8::try_from(i)
+        {
+            return Ok(PowerId(i));
+        }
         self.map.find_power(name).ok_or_else(|| {
             let names: Vec<&str> = self.map.powers.iter().map(|p| p.name.as_str()).collect();
             self.invalid(
@@ -925,7 +945,29 @@ impl Builder<'_> {
         Ok(Unit { power, kind, loc })
     }
 
-    fn units(&mut self, raw: &Entries<Vec<Text>>) -> Result<Vec<Unit>, ScenarioError> {
+    /// A unit whose text was read before (in `units`) has the same kind and place: it is not
+    /// parsed again.
+    fn known_unit(
+        &mut self,
+        known: &KnownUnits,
+        power: PowerId,
+        text: &str,
+    ) -> Result<Unit, ScenarioError> {
+        match known.get(text) {
+            Some(&(kind, loc)) => {
+                // The cursor moves past the text as `unit` would move it.
+                self.loc.next_literal(text);
+                Ok(Unit { power, kind, loc })
+            }
+            None => self.unit(power, text),
+        }
+    }
+
+    fn units(
+        &mut self,
+        raw: &Entries<Vec<Text>>,
+        known: &KnownUnits,
+    ) -> Result<Vec<Unit>, ScenarioError> {
         let mut out: Vec<Unit> = Vec::new();
         // The unit already in each province.
         let mut held: Vec<Option<Unit>> = vec![None; self.map.province_count()];
@@ -933,7 +975,7 @@ impl Builder<'_> {
             let p = self.power(pname)?;
             for u in list {
                 let save = self.loc.cursor();
-                let unit = self.unit(p, u)?;
+                let unit = self.known_unit(known, p, u)?;
                 let prov = self.map.province_of(unit.loc);
                 if let Some(other) = held.get(prov.0 as usize).copied().flatten() {
                     let msg = format!(
@@ -988,14 +1030,19 @@ impl Builder<'_> {
         Ok(out)
     }
 
-    fn expect(&mut self, raw: RawExpect, orders: &[OrderEntry]) -> Result<Expect, ScenarioError> {
+    fn expect(
+        &mut self,
+        raw: RawExpect,
+        orders: &[OrderEntry],
+        known: &KnownUnits,
+    ) -> Result<Expect, ScenarioError> {
         let mut results = Vec::with_capacity(raw.results.len());
         let mut used = vec![false; orders.len()];
         // Each key names the first order not yet used (in file order) with the same parse, less
         // any `Power:` prefix, in that power's list when the key has a prefix. A few orders are
         // scanned; many are indexed by their parse, so that matching every key costs time
         // linear in the orders, not their number squared.
-        let mut index = (orders.len() > SCAN_LIMIT).then(|| OrderIndex::new(orders));
+        let mut index = (orders.len() > self.scan_limit).then(|| OrderIndex::new(orders));
         // Every order before this one is used (the scan starts here).
         let mut first_unused = 0;
         self.seek_field("results");
@@ -1055,7 +1102,7 @@ impl Builder<'_> {
                 let mut out = Vec::new();
                 for u in &list {
                     // Compared by unit type and place only; the owner is whoever stands there.
-                    out.push(self.unit(PowerId(0), u)?);
+                    out.push(self.known_unit(known, PowerId(0), u)?);
                 }
                 Some(out)
             }
@@ -1064,7 +1111,7 @@ impl Builder<'_> {
             None => None,
             Some(p) => {
                 self.seek_field("positions");
-                Some(self.units(&p)?)
+                Some(self.units(&p, known)?)
             }
         };
         Ok(Expect {
@@ -1080,7 +1127,16 @@ impl Builder<'_> {
         let phase = Phase::parse(&raw.phase).map_err(|m| self.invalid(phase_at, m))?;
         self.loc.set_cursor(0);
         self.seek_field("units");
-        let units = self.units(&raw.units)?;
+        let units = self.units(&raw.units, &KnownUnits::default())?;
+        // The units' texts, for the expected positions, which mostly repeat them.
+        let known: KnownUnits = raw
+            .units
+            .0
+            .iter()
+            .flat_map(|(_, list)| list.iter())
+            .zip(&units)
+            .map(|(text, u)| (&**text, (u.kind, u.loc)))
+            .collect();
 
         let mut dislodged = Vec::new();
         if !raw.dislodged.0.is_empty() {
@@ -1189,7 +1245,7 @@ impl Builder<'_> {
             None => None,
             Some(e) => {
                 self.seek_field("expect");
-                Some(self.expect(e, &orders)?)
+                Some(self.expect(e, &orders, &known)?)
             }
         };
         let retreats = match raw.retreats {
@@ -1210,7 +1266,7 @@ impl Builder<'_> {
                     None => None,
                     Some(e) => {
                         self.seek_field("expect");
-                        Some(self.expect(e, &orders)?)
+                        Some(self.expect(e, &orders, &known)?)
                     }
                 };
                 Some(FollowUp { orders, expect })
@@ -1454,5 +1510,67 @@ mod fast_reader {
             }
         }
         eprintln!("{inputs} corpus inputs, {read} read by the fast reader, all as ron reads them");
+    }
+
+    /// Result keys name the same orders whether they are matched by a scan or by the index.
+    #[test]
+    fn scan_and_index_match_the_same_orders() {
+        let mut texts: Vec<String> = scenario_files().iter().map(|(_, t)| t.clone()).collect();
+        // Repeated orders, keys with and without a power prefix, out of order, in other words.
+        texts.push(
+            r#"Scenario(
+    title: "keys",
+    phase: "Spring 1901 Movement",
+    units: { "France": ["A Paris", "A Marseilles"], "Germany": ["A Munich"], "Italy": ["A Venice"] },
+    orders: {
+        "France": ["A Paris - Burgundy", "A Marseilles - Burgundy", "A Paris - Burgundy", "A Par H"],
+        "Germany": ["A Munich - Burgundy", "A Paris - Burgundy"],
+        "Italy": ["A Venice H"],
+    },
+    expect: (results: [
+        ("Germany: A Paris - Burgundy", Illegal),
+        ("A Venice Holds", Succeeds),
+        ("A par - bur", Fails),
+        ("France: A Paris - Burgundy", Fails),
+        ("A Marseilles - Burgundy", Fails),
+        ("A Munich - Burgundy", Fails),
+    ]),
+)"#
+            .to_string(),
+        );
+        let mut compared = 0;
+        for text in &texts {
+            let scan = Scenario::from_ron_with(text, "scan.ron", usize::MAX);
+            let index = Scenario::from_ron_with(text, "index.ron", 0);
+            match (scan, index) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.expect, b.expect, "{text}");
+                    assert_eq!(a.retreats, b.retreats, "{text}");
+                    compared += usize::from(a.expect.is_some());
+                }
+                (Err(a), Err(b)) => assert_eq!(
+                    a.to_string().replace("scan.ron", "index.ron"),
+                    b.to_string()
+                ),
+                (a, b) => panic!(
+                    "one way loads, the other not: {:?} / {:?}",
+                    a.err(),
+                    b.err()
+                ),
+            }
+        }
+        assert!(compared > 200);
+        let last = texts.last().map(|t| Scenario::from_ron(t, "keys.ron"));
+        let Some(Ok(s)) = last else {
+            panic!("the keys scenario does not load: {last:?}");
+        };
+        let matched: Vec<usize> = s
+            .expect
+            .iter()
+            .flat_map(|e| e.results.iter().map(|r| r.0))
+            .collect();
+        // Germany's A Paris order (5); Italy's hold (6); the first unused French A Paris move
+        // (0), the next one (2); Marseilles (1); Munich (4).
+        assert_eq!(matched, vec![5, 6, 0, 2, 1, 4]);
     }
 }

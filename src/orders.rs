@@ -107,6 +107,46 @@ struct Tok<'s> {
     text: &'s str,
     /// Column (1-based, in characters) in the order text.
     col: usize,
+    /// The text as a keyword ([`kw_key`]), to compare with the keyword lists in one step.
+    kw: u64,
+}
+
+impl<'s> Tok<'s> {
+    fn new(text: &'s str, col: usize) -> Self {
+        Tok {
+            text,
+            col,
+            kw: kw_key(text),
+        }
+    }
+}
+
+/// A keyword folded into an integer: its bytes, lower-cased, little-endian (keywords are ASCII,
+/// without NUL, at most eight bytes long, so two keywords are equal exactly when their keys are).
+const fn pack(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let mut v = 0u64;
+    let mut i = 0;
+    while i < b.len() && i < 8 {
+        v |= (b[i].to_ascii_lowercase() as u64) << (8 * i);
+        i += 1;
+    }
+    v
+}
+
+/// A token's text as a keyword: [`pack`] of the text less one trailing full stop ("A Paris
+/// Holds."), or 0 — which is no keyword's key — when that is not one to eight ASCII bytes
+/// without NUL (so not any keyword, whatever its case).
+fn kw_key(text: &str) -> u64 {
+    let t = match text.strip_suffix('.') {
+        Some(w) if !w.is_empty() => w,
+        _ => text,
+    };
+    let b = t.as_bytes();
+    if b.is_empty() || b.len() > 8 || b.iter().any(|&c| c == 0 || c >= 0x80) {
+        return 0;
+    }
+    pack(t)
 }
 
 /// Splits an order into tokens (appended to `toks`) without copying: each token is a slice
@@ -123,23 +163,17 @@ fn tokenize<'s>(s: &'s str, toks: &mut Vec<Tok<'s>>) {
         // `->` and `=>` are both the move arrow.
         if (c == '-' || c == '=') && it.peek().is_some_and(|&(_, n)| n == '>') {
             it.next();
-            toks.push(Tok { text: "->", col });
+            toks.push(Tok::new("->", col));
             col += 1;
             continue;
         }
         let single = |i: usize, c: char| &s[i..i + c.len_utf8()];
         if matches!(c, '-' | '(' | ')' | '/' | ':' | '>') {
-            toks.push(Tok {
-                text: single(i, c),
-                col,
-            });
+            toks.push(Tok::new(single(i, c), col));
             continue;
         }
         if !(c.is_alphanumeric() || c == '.' || c == '\'' || c == '_') {
-            toks.push(Tok {
-                text: single(i, c),
-                col,
-            });
+            toks.push(Tok::new(single(i, c), col));
             continue;
         }
         // A word: letters, digits, `.`, `'`, `_`, and hyphens inside it (`Mid-Atlantic`,
@@ -164,10 +198,7 @@ fn tokenize<'s>(s: &'s str, toks: &mut Vec<Tok<'s>>) {
                 break;
             }
         }
-        toks.push(Tok {
-            text: &s[i..end],
-            col: start_col,
-        });
+        toks.push(Tok::new(&s[i..end], start_col));
     }
 }
 
@@ -185,18 +216,12 @@ fn tokenize_ascii<'s>(s: &'s str, toks: &mut Vec<Tok<'s>>) {
             continue;
         }
         if (c == b'-' || c == b'=') && b.get(i + 1) == Some(&b'>') {
-            toks.push(Tok {
-                text: "->",
-                col: i + 1,
-            });
+            toks.push(Tok::new("->", i + 1));
             i += 2;
             continue;
         }
         if !word(c) {
-            toks.push(Tok {
-                text: &s[i..i + 1],
-                col: i + 1,
-            });
+            toks.push(Tok::new(&s[i..i + 1], i + 1));
             i += 1;
             continue;
         }
@@ -211,10 +236,7 @@ fn tokenize_ascii<'s>(s: &'s str, toks: &mut Vec<Tok<'s>>) {
                 break;
             }
         }
-        toks.push(Tok {
-            text: &s[start..i],
-            col: start + 1,
-        });
+        toks.push(Tok::new(&s[start..i], start + 1));
     }
 }
 
@@ -250,26 +272,42 @@ fn starts_word(text: &str) -> bool {
     }
 }
 
-fn is_kw(t: &Tok<'_>, kws: &[&str]) -> bool {
-    // A trailing full stop ("A Paris Holds.") does not change the word.
-    let text = t
-        .text
-        .strip_suffix('.')
-        .filter(|w| !w.is_empty())
-        .unwrap_or(t.text);
-    kws.iter().any(|k| text.eq_ignore_ascii_case(k))
+fn is_kw(t: &Tok<'_>, kws: &[u64]) -> bool {
+    // A trailing full stop ("A Paris Holds.") does not change the word (see `kw_key`).
+    kws.contains(&t.kw)
 }
 
-const MOVE_KW: &[&str] = &[
-    "-", "->", "to", "moves", "move", "m", "r", "retreat", "retreats", ">",
+const MOVE_KW: &[u64] = &[
+    pack("-"),
+    pack("->"),
+    pack("to"),
+    pack("moves"),
+    pack("move"),
+    pack("m"),
+    pack("r"),
+    pack("retreat"),
+    pack("retreats"),
+    pack(">"),
 ];
-const SUPPORT_KW: &[&str] = &["s", "supports", "support", "sup", "supp"];
-const CONVOY_KW: &[&str] = &["c", "convoys", "convoy", "cvy"];
-const HOLD_KW: &[&str] = &["h", "hold", "holds", "stand", "stands"];
-const DISBAND_KW: &[&str] = &["d", "disband", "disbands"];
-const BUILD_KW: &[&str] = &["build", "builds", "b"];
-const REMOVE_KW: &[&str] = &["remove", "removes", "rem"];
-const WAIVE_KW: &[&str] = &["waive", "waives", "w"];
+const SUPPORT_KW: &[u64] = &[
+    pack("s"),
+    pack("supports"),
+    pack("support"),
+    pack("sup"),
+    pack("supp"),
+];
+const CONVOY_KW: &[u64] = &[pack("c"), pack("convoys"), pack("convoy"), pack("cvy")];
+const HOLD_KW: &[u64] = &[
+    pack("h"),
+    pack("hold"),
+    pack("holds"),
+    pack("stand"),
+    pack("stands"),
+];
+const DISBAND_KW: &[u64] = &[pack("d"), pack("disband"), pack("disbands")];
+const BUILD_KW: &[u64] = &[pack("build"), pack("builds"), pack("b")];
+const REMOVE_KW: &[u64] = &[pack("remove"), pack("removes"), pack("rem")];
+const WAIVE_KW: &[u64] = &[pack("waive"), pack("waives"), pack("w")];
 
 struct Parser<'m, 's> {
     map: &'m Map,
@@ -292,12 +330,7 @@ thread_local! {
 /// closure never runs).
 fn recycle<'b>(mut toks: Vec<Tok<'_>>) -> Vec<Tok<'b>> {
     toks.clear();
-    toks.into_iter()
-        .map(|t| Tok {
-            text: "",
-            col: t.col,
-        })
-        .collect()
+    toks.into_iter().map(|t| Tok::new("", t.col)).collect()
 }
 
 impl<'m, 's> Parser<'m, 's> {
@@ -400,7 +433,7 @@ impl<'m, 's> Parser<'m, 's> {
         }
     }
 
-    fn eat(&mut self, kws: &[&str]) -> bool {
+    fn eat(&mut self, kws: &[u64]) -> bool {
         if self.peek().is_some_and(|t| is_kw(t, kws)) {
             self.pos += 1;
             true
@@ -414,7 +447,7 @@ impl<'m, 's> Parser<'m, 's> {
         if !self.eat(MOVE_KW) {
             return false;
         }
-        while self.eat(&["to"]) {}
+        while self.eat(&[pack("to")]) {}
         true
     }
 
@@ -456,10 +489,10 @@ impl<'m, 's> Parser<'m, 's> {
                 } else {
                     "-"
                 };
-                new.push(Tok { text: sep, col });
+                new.push(Tok::new(sep, col));
                 col += 1;
             }
-            new.push(Tok { text: p, col });
+            new.push(Tok::new(p, col));
             col += p.chars().count();
         }
         for (k, tok) in new.into_iter().enumerate() {
@@ -536,7 +569,7 @@ impl<'m, 's> Parser<'m, 's> {
                     ),
                 );
             };
-            if !self.eat(&[")"]) {
+            if !self.eat(&[pack(")")]) {
                 return self.err(
                     self.col(),
                     format!("expected ')' after the coast, {}", self.found()),
@@ -630,10 +663,10 @@ impl<'m, 's> Parser<'m, 's> {
 
     fn via_convoy(&mut self) -> bool {
         let Some(t) = self.peek() else { return false };
-        if is_kw(t, &["via", "by"])
+        if is_kw(t, &[pack("via"), pack("by")])
             && self
                 .peek_at(1)
-                .is_some_and(|n| is_kw(n, &["convoy", "c", "convoys"]))
+                .is_some_and(|n| is_kw(n, &[pack("convoy"), pack("c"), pack("convoys")]))
         {
             self.pos += 2;
             return true;
@@ -1084,6 +1117,42 @@ mod tests {
             let ac: Vec<char> = a.chars().collect();
             let got = Banded::default().distance_within(&ac, &b, limit);
             prop_assert_eq!(got, (full <= limit).then_some(full));
+        }
+    }
+
+    /// Every keyword list, as text.
+    const KEYWORD_TEXTS: &[&[&str]] = &[
+        &[
+            "-", "->", "to", "moves", "move", "m", "r", "retreat", "retreats", ">",
+        ],
+        &["s", "supports", "support", "sup", "supp"],
+        &["c", "convoys", "convoy", "cvy"],
+        &["h", "hold", "holds", "stand", "stands"],
+        &["d", "disband", "disbands"],
+        &["build", "builds", "b"],
+        &["remove", "removes", "rem"],
+        &["waive", "waives", "w"],
+    ];
+
+    proptest! {
+        /// A token is a keyword by its integer key exactly when its text, less one trailing
+        /// full stop, equals the keyword in any ASCII case.
+        #[test]
+        fn keyword_keys_match_as_text_does(
+            word in prop_oneof![
+                "[a-zA-Z.>\\-]{0,10}",
+                "(MOVES|Supports|hOlD|retreats|disbands|to|Cvy|->)[.]{0,2}",
+                "[a-z\\x00\\u{e9}\\u{130}]{1,9}",
+            ],
+        ) {
+            let lists = [MOVE_KW, SUPPORT_KW, CONVOY_KW, HOLD_KW, DISBAND_KW, BUILD_KW, REMOVE_KW, WAIVE_KW];
+            let tok = Tok::new(&word, 1);
+            let text = word.strip_suffix('.').filter(|w| !w.is_empty()).unwrap_or(&word);
+            for (keys, texts) in lists.iter().zip(KEYWORD_TEXTS) {
+                prop_assert_eq!(keys.len(), texts.len());
+                let by_text = texts.iter().any(|k| text.eq_ignore_ascii_case(k));
+                prop_assert_eq!(is_kw(&tok, keys), by_text, "{:?} in {:?}", word, texts);
+            }
         }
     }
 

@@ -544,6 +544,7 @@ impl Scenario {
         let quiet = Builder {
             map: &map,
             loc: Locator::quiet(text, file),
+            key: String::new(),
             scan_limit,
         }
         .build(raw, map.clone());
@@ -557,6 +558,7 @@ impl Scenario {
                 Builder {
                     map: &map,
                     loc: Locator::new(text, file),
+                    key: String::new(),
                     scan_limit,
                 }
                 .build(raw, map.clone())?
@@ -829,9 +831,48 @@ impl<'o> OrderIndex<'o> {
     }
 }
 
+/// Most words a name can have that [`plain_unit`] reads (the order parser looks at five).
+const PLAIN_NAME_WORDS: usize = 5;
+
+/// `A Paris`, `F North Sea`: a capital unit letter, one space and a province's whole name (or
+/// abbreviation or alias) in words of ASCII letters separated by single spaces — as scenario
+/// files nearly always write units — read with one look-up of the folded name. `None` for
+/// anything else (a coast, a hyphen, an unknown name…), which the order parser reads; where
+/// this answers, the parser gives the same unit (a test checks it on every scenario file).
+fn plain_unit(map: &Map, text: &str, key: &mut String) -> Option<crate::orders::UnitSpec> {
+    let kind = match text.as_bytes().first()? {
+        b'A' => UnitKind::Army,
+        b'F' => UnitKind::Fleet,
+        _ => return None,
+    };
+    let name = text.strip_prefix(['A', 'F'])?.strip_prefix(' ')?;
+    let mut words = 0;
+    for w in name.split(' ') {
+        if w.is_empty() || !w.bytes().all(|c| c.is_ascii_alphabetic()) {
+            return None;
+        }
+        words += 1;
+    }
+    if words > PLAIN_NAME_WORDS {
+        return None;
+    }
+    key.clear();
+    crate::map::normalize_into(name, key);
+    let province = map.lookup_normalized(key).province()?;
+    Some(crate::orders::UnitSpec {
+        kind: Some(kind),
+        loc: crate::orders::LocSpec {
+            province,
+            coast: None,
+        },
+    })
+}
+
 struct Builder<'a> {
     map: &'a Map,
     loc: Locator<'a>,
+    /// A buffer for folded names ([`plain_unit`]).
+    key: String,
     /// Up to this many orders, result keys are matched by a scan ([`SCAN_LIMIT`]).
     scan_limit: usize,
 }
@@ -893,10 +934,13 @@ impl Builder<'_> {
 
     fn unit(&mut self, power: PowerId, text: &str) -> Result<Unit, ScenarioError> {
         let at = self.loc.next_literal(text);
-        let spec = parse_unit(self.map, text).map_err(|e| ScenarioError::Invalid {
-            pos: self.loc.pos(at).shifted(e.col),
-            message: format!("unit {}: {}", crate::error::quoted(text), e.message),
-        })?;
+        let spec = match plain_unit(self.map, text, &mut self.key) {
+            Some(spec) => spec,
+            None => parse_unit(self.map, text).map_err(|e| ScenarioError::Invalid {
+                pos: self.loc.pos(at).shifted(e.col),
+                message: format!("unit {}: {}", crate::error::quoted(text), e.message),
+            })?,
+        };
         let kind = spec.kind.unwrap_or(UnitKind::Army);
         let prov = self.map.province(spec.loc.province);
         let loc = match (kind, spec.loc.coast) {
@@ -1586,5 +1630,59 @@ mod fast_reader {
         // Germany's A Paris order (5); Italy's hold (6); the first unused French A Paris move
         // (0), the next one (2); Marseilles (1); Munich (4).
         assert_eq!(matched, vec![5, 6, 0, 2, 1, 4]);
+    }
+
+    /// Wherever the plain-unit reading answers, the order parser reads the same unit: every
+    /// unit text of every scenario file, and variants of them.
+    #[test]
+    fn plain_units_read_as_the_parser_reads_them() {
+        let map = Map::standard();
+        let mut key = String::new();
+        let mut texts: Vec<String> = Vec::new();
+        for (_, text) in scenario_files() {
+            let Some(raw) = crate::ron_subset::from_str::<RawScenario>(text) else {
+                continue;
+            };
+            for (_, list) in raw.units.0.iter().chain(
+                raw.expect
+                    .iter()
+                    .flat_map(|e| e.positions.iter().flat_map(|p| p.0.iter())),
+            ) {
+                texts.extend(list.iter().map(|t| t.to_string()));
+            }
+        }
+        let base = texts.len();
+        assert!(base > 1000, "{base} unit texts");
+        for t in texts.clone() {
+            texts.push(t.to_lowercase());
+            texts.push(t.replace(' ', "  "));
+            texts.push(format!("{t} nc"));
+            texts.push(t.replacen(' ', " F ", 1));
+        }
+        for t in [
+            "A Gulf of Bothnia",
+            "F North Atlantic Ocean",
+            "A St Petersburg",
+            "A Mid Atlantic Ocean",
+            "A Army",
+            "F F",
+            "A",
+            "A ",
+            "F English Channel",
+            "A A Paris",
+            "A Paris Burgundy",
+            "F North Sea Skagerrak Sweden Norway Denmark Kiel",
+        ] {
+            texts.push(t.to_string());
+        }
+        let mut plain = 0;
+        for t in &texts {
+            if let Some(spec) = plain_unit(&map, t, &mut key) {
+                plain += 1;
+                assert_eq!(Ok(spec), parse_unit(&map, t), "{t:?}");
+            }
+        }
+        // Most files' units are plain (those with a coast are not).
+        assert!(plain > base * 9 / 10, "only {plain} of {base} read plainly");
     }
 }

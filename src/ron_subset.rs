@@ -118,13 +118,11 @@ impl<'de> Reader<'de> {
             Some(c) if c >= 0x80 => return Err(Outside),
             _ => return Ok(None),
         }
-        while let Some(c) = self.peek() {
-            if c.is_ascii_alphanumeric() || c == b'_' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
+        let rest = self.src.get(start..).unwrap_or_default();
+        self.pos += rest
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+            .unwrap_or(rest.len());
         if matches!(self.peek(), Some(b'#' | b'"' | b'\'') | Some(0x80..)) {
             return Err(Outside);
         }

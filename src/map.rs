@@ -376,10 +376,35 @@ impl NameIndex {
     /// The entry of a normalized string ([`NameEntry::ABSENT`] if it is not in the index).
     fn get(&self, key: &str) -> NameEntry {
         let key = key.as_bytes();
-        match self.find(key, name_hash(key)) {
+        self.get_hashed(key, name_hash(key))
+    }
+
+    /// [`NameIndex::get`] with the key's [`name_hash`] already made.
+    fn get_hashed(&self, key: &[u8], hash: u64) -> NameEntry {
+        match self.find(key, hash) {
             Ok(i) => self.slots[i].entry,
             Err(_) => NameEntry::ABSENT,
         }
+    }
+
+    /// Reads the first slot of each hash, and the text of the key there, one after another
+    /// with nothing depending on them: the cache misses of a batch of look-ups overlap, instead
+    /// of each waiting in turn inside [`NameIndex::find`] (a big map's table is far larger than
+    /// the cache, and a key's slot is anywhere in it). What is read is returned, so that the
+    /// reads are made.
+    fn touch(&self, hashes: &[u64]) -> u64 {
+        let mask = self.slots.len() - 1;
+        let mut sink = 0u64;
+        for &h in hashes {
+            let s = self.slots[(h >> self.shift) as usize & mask];
+            sink = sink.wrapping_add(u64::from(s.start));
+        }
+        for &h in hashes {
+            let s = self.slots[(h >> self.shift) as usize & mask];
+            let b = self.text.as_bytes().get(s.start as usize).copied();
+            sink = sink.wrapping_add(u64::from(b.unwrap_or(0)));
+        }
+        sink
     }
 
     /// Adds a slot for `len` bytes of text from `start`, hashed `hash`, at the empty slot `at`
@@ -422,21 +447,15 @@ impl NameIndex {
         }
     }
 
-    /// Folds `name` ([`normalize_into`]) onto the end of the text, as the pending key.
-    fn push_pending(&mut self, name: &str) -> usize {
+    /// Indexes `key` (normalized, [`normalize_into`]; `hash` is its [`name_hash`]) as a name
+    /// of province `id`, with its prefixes that end before a space. The key's text is added only
+    /// if the key is new (not this province's already, nor a prefix of a longer name). Refused
+    /// if another province has the name; the index is then unchanged.
+    fn insert_key(&mut self, key: &str, hash: u64, id: ProvinceId) -> Result<(), NameClash> {
         let start = self.text.len();
-        normalize_into(name, &mut self.text);
-        start
-    }
-
-    /// Indexes the pending key (the text from `start`, [`NameIndex::push_pending`]) as a name
-    /// of province `id`, with its prefixes that end before a space; the key's text is dropped
-    /// again if the key was already there (this province's, or a prefix of a longer name).
-    /// Refused if another province has the name; the index is then unchanged.
-    fn insert_pending(&mut self, start: usize, id: ProvinceId) -> Result<(), NameClash> {
-        let len = self.text.len() - start;
+        self.text.push_str(key);
+        let len = key.len();
         let key = &self.text.as_bytes()[start..];
-        let hash = name_hash(key);
         match self.find(key, hash) {
             Ok(i) => {
                 let e = self.slots[i].entry;
@@ -490,6 +509,58 @@ impl NameIndex {
         })
     }
 }
+
+/// Normalized keys and their hashes, made for a batch of look-ups before any of them is made
+/// ([`NameIndex::touch`]). A name that is already normalized (lower-case letters and digits,
+/// like most abbreviations) is its own key and is not copied; the others are folded into one
+/// buffer.
+#[derive(Default)]
+struct KeyBatch {
+    /// The keys of the names that needed folding, concatenated.
+    folded: String,
+    /// Each key's place in `folded`, or `None` if the name is its own key.
+    spans: Vec<Option<(usize, usize)>>,
+    /// Each key's [`name_hash`].
+    hashes: Vec<u64>,
+}
+
+impl KeyBatch {
+    /// Empties the batch (its buffers are kept).
+    fn clear(&mut self) {
+        self.folded.clear();
+        self.spans.clear();
+        self.hashes.clear();
+    }
+
+    /// Adds the key of `name` ([`normalize_into`]).
+    fn push(&mut self, name: &str) {
+        if name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            self.hashes.push(name_hash(name.as_bytes()));
+            self.spans.push(None);
+        } else {
+            let start = self.folded.len();
+            normalize_into(name, &mut self.folded);
+            self.hashes
+                .push(name_hash(&self.folded.as_bytes()[start..]));
+            self.spans.push(Some((start, self.folded.len())));
+        }
+    }
+
+    /// The key of the `k`th name pushed, which was `name`, and its hash.
+    fn key<'a>(&'a self, k: usize, name: &'a str) -> (&'a str, u64) {
+        let key = match self.spans[k] {
+            None => name,
+            Some((a, b)) => &self.folded[a..b],
+        };
+        (key, self.hashes[k])
+    }
+}
+
+/// How many provinces' names or borders [`build`] folds and hashes before it looks them up.
+const BATCH: usize = 32;
 
 /// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
 /// hash over 8-byte words; names come from the map file, not from an adversary), also used for
@@ -844,20 +915,7 @@ impl Map {
                     start: Vec::new(),
                 })
                 .collect(),
-            provinces: provinces
-                .into_iter()
-                .map(|p| RawProvince {
-                    abbr: p.abbr,
-                    name: p.name,
-                    aliases: Vec::new(),
-                    kind: p.kind,
-                    supply_center: p.supply_center,
-                    army: p.army,
-                    fleet: p.fleet,
-                    coasts: Vec::new(),
-                    anchor: None,
-                })
-                .collect(),
+            provinces,
             art: Vec::new(),
         };
         build(raw, "", name)
@@ -919,13 +977,15 @@ pub fn normalize_into(s: &str, out: &mut String) {
     }
 }
 
+/// A map as read, before it is checked: from a map file (`P` = [`RawProvince`]) or from lists
+/// ([`ProvinceSpec`], [`Map::from_lists`], which are not copied into `RawProvince`s first).
 #[derive(Deserialize)]
 #[serde(rename = "Map", deny_unknown_fields)]
-struct RawMap {
+struct RawMap<P = RawProvince> {
     name: String,
     title: String,
     powers: Vec<RawPower>,
-    provinces: Vec<RawProvince>,
+    provinces: Vec<P>,
     #[serde(default)]
     art: Vec<String>,
 }
@@ -967,6 +1027,104 @@ struct RawCoast {
     fleet: Vec<String>,
 }
 
+/// What [`build`] reads of a province, from a map file ([`RawProvince`]) or a list
+/// ([`ProvinceSpec`]), and the strings it moves into the map.
+trait ProvinceSource {
+    fn abbr(&self) -> &str;
+    fn name(&self) -> &str;
+    fn aliases(&self) -> &[String];
+    fn kind(&self) -> ProvinceKind;
+    fn supply_center(&self) -> bool;
+    fn army(&self) -> &[String];
+    fn fleet(&self) -> &[String];
+    fn coasts(&self) -> &[RawCoast];
+    fn anchor(&self) -> Option<(u16, u16)>;
+    /// The abbreviation, to be moved out (leaving it empty).
+    fn abbr_mut(&mut self) -> &mut String;
+    /// The name, moved out.
+    fn take_name(&mut self) -> String;
+    /// The aliases, moved out.
+    fn take_aliases(&mut self) -> Vec<String>;
+}
+
+impl ProvinceSource for RawProvince {
+    fn abbr(&self) -> &str {
+        &self.abbr
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+    fn kind(&self) -> ProvinceKind {
+        self.kind
+    }
+    fn supply_center(&self) -> bool {
+        self.supply_center
+    }
+    fn army(&self) -> &[String] {
+        &self.army
+    }
+    fn fleet(&self) -> &[String] {
+        &self.fleet
+    }
+    fn coasts(&self) -> &[RawCoast] {
+        &self.coasts
+    }
+    fn anchor(&self) -> Option<(u16, u16)> {
+        self.anchor
+    }
+    fn abbr_mut(&mut self) -> &mut String {
+        &mut self.abbr
+    }
+    fn take_name(&mut self) -> String {
+        std::mem::take(&mut self.name)
+    }
+    fn take_aliases(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.aliases)
+    }
+}
+
+impl ProvinceSource for ProvinceSpec {
+    fn abbr(&self) -> &str {
+        &self.abbr
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn aliases(&self) -> &[String] {
+        &[]
+    }
+    fn kind(&self) -> ProvinceKind {
+        self.kind
+    }
+    fn supply_center(&self) -> bool {
+        self.supply_center
+    }
+    fn army(&self) -> &[String] {
+        &self.army
+    }
+    fn fleet(&self) -> &[String] {
+        &self.fleet
+    }
+    fn coasts(&self) -> &[RawCoast] {
+        &[]
+    }
+    fn anchor(&self) -> Option<(u16, u16)> {
+        None
+    }
+    fn abbr_mut(&mut self) -> &mut String {
+        &mut self.abbr
+    }
+    fn take_name(&mut self) -> String {
+        std::mem::take(&mut self.name)
+    }
+    fn take_aliases(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
 /// The position of `value` in the list `field` (`home:`, `start:`) of the power named `power`:
 /// the first such string after the power's name and the field, else as near as found.
 fn in_power_list(loc: &Locator, power: &str, field: &str, value: &str) -> SourcePos {
@@ -981,15 +1139,15 @@ fn in_power_list(loc: &Locator, power: &str, field: &str, value: &str) -> Source
 /// A province's abbreviation as its map wrote it: [`build`] moves an abbreviation that is already
 /// lower case into the map, leaving `raw`'s empty (a valid abbreviation is never empty), and
 /// copies one that is not.
-fn raw_abbr<'a>(raw: &'a RawProvince, built: &'a Province) -> &'a str {
-    if raw.abbr.is_empty() {
+fn raw_abbr<'a>(raw: &'a impl ProvinceSource, built: &'a Province) -> &'a str {
+    if raw.abbr().is_empty() {
         &built.abbr
     } else {
-        &raw.abbr
+        raw.abbr()
     }
 }
 
-fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
+fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
@@ -1014,11 +1172,11 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     // One pass over the provinces for every count the tables are sized by.
     let (mut location_count, mut name_count, mut name_bytes) = (0usize, 0usize, 0usize);
     for p in &raw.provinces {
-        location_count = location_count.saturating_add(1 + p.coasts.len());
-        name_count = name_count.saturating_add(2 + p.aliases.len());
+        location_count = location_count.saturating_add(1 + p.coasts().len());
+        name_count = name_count.saturating_add(2 + p.aliases().len());
         name_bytes = name_bytes
-            .saturating_add(p.abbr.len() + p.name.len())
-            .saturating_add(p.aliases.iter().map(String::len).sum());
+            .saturating_add(p.abbr().len() + p.name().len())
+            .saturating_add(p.aliases().iter().map(String::len).sum());
     }
     if raw.provinces.len() > MAX_PROVINCES || location_count > MAX_LOCATIONS {
         return Err(err(
@@ -1043,29 +1201,46 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     // Pass 1: provinces, names and locations. A province's abbreviation, name and aliases are
     // moved into the map (lower-cased in place), not copied; an abbreviation that was not lower
     // case stays in `raw` too, for messages that quote it as written ([`raw_abbr`]).
+    let mut batch = KeyBatch::default();
+    let mut next_key = 0;
     for i in 0..raw.provinces.len() {
+        if i % BATCH == 0 {
+            // The names of the next provinces, folded and hashed, and their slots read together.
+            batch.clear();
+            next_key = 0;
+            for rp in raw.provinces.iter().skip(i).take(BATCH) {
+                for n in [rp.abbr(), rp.name()]
+                    .into_iter()
+                    .chain(rp.aliases().iter().map(String::as_str))
+                {
+                    batch.push(n);
+                }
+            }
+            std::hint::black_box(names.touch(&batch.hashes));
+        }
         let (done, rest) = raw.provinces.split_at_mut(i);
         let Some(rp) = rest.first_mut() else { break };
         let id = ProvinceId(i as u32);
         // The province's own `abbr: "…"` value.
         // (Built only for an error.)
-        let anchor = || format!("abbr: \"{}\"", rp.abbr);
+        let anchor = || format!("abbr: \"{}\"", rp.abbr());
         let pos = || loc.find_after(&anchor(), "provinces").shifted(6);
-        if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
+        if rp.abbr().trim().is_empty() || rp.abbr().contains('/') {
             return Err(err(
                 pos(),
                 format!(
                     "province abbreviation {:?} must be non-empty and contain no '/'",
-                    rp.abbr
+                    rp.abbr()
                 ),
             ));
         }
-        for n in std::iter::once(&rp.abbr)
-            .chain(std::iter::once(&rp.name))
-            .chain(rp.aliases.iter())
+        for n in [rp.abbr(), rp.name()]
+            .into_iter()
+            .chain(rp.aliases().iter().map(String::as_str))
         {
-            let start = names.push_pending(n);
-            match names.insert_pending(start, id) {
+            let (key, hash) = batch.key(next_key, n);
+            next_key += 1;
+            match names.insert_key(key, hash, id) {
                 Ok(()) => {}
                 Err(NameClash::Province(other)) => {
                     let o = other.0 as usize;
@@ -1074,7 +1249,7 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         loc.find_after(&format!("\"{n}\""), &anchor()),
                         format!(
                             "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
-                            rp.abbr
+                            rp.abbr()
                         ),
                     ));
                 }
@@ -1083,7 +1258,7 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         loc.find_after(&format!("\"{n}\""), &anchor()),
                         format!(
                             "the names of a map add up to at most 4 GiB; at name {n:?} of province {:?} they pass it",
-                            rp.abbr
+                            rp.abbr()
                         ),
                     ));
                 }
@@ -1095,41 +1270,43 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             coast: None,
         });
         let mut coasts = Vec::new();
-        if !rp.coasts.is_empty() {
-            if rp.kind != ProvinceKind::Coast {
+        if !rp.coasts().is_empty() {
+            if rp.kind() != ProvinceKind::Coast {
                 return Err(err(
                     pos(),
                     format!(
                         "province {:?} is {:?} but lists coasts; only Coast provinces can have coasts",
-                        rp.abbr, rp.kind
+                        rp.abbr(),
+                        rp.kind()
                     ),
                 ));
             }
-            if rp.coasts.len() < 2 {
+            if rp.coasts().len() < 2 {
                 return Err(err(
                     pos(),
                     format!(
                         "province {:?} lists one coast; list two or more, or none",
-                        rp.abbr
+                        rp.abbr()
                     ),
                 ));
             }
-            if !rp.fleet.is_empty() {
+            if !rp.fleet().is_empty() {
                 return Err(err(
                     pos(),
                     format!(
                         "province {:?} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
-                        rp.abbr
+                        rp.abbr()
                     ),
                 ));
             }
-            for rc in &rp.coasts {
+            for rc in rp.coasts() {
                 let Some(c) = Coast::parse(&rc.name) else {
                     return Err(err(
                         loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
                         format!(
                             "unknown coast {:?} in province {:?}; expected nc, sc, ec or wc",
-                            rc.name, rp.abbr
+                            rc.name,
+                            rp.abbr()
                         ),
                     ));
                 };
@@ -1138,7 +1315,7 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         pos(),
                         format!(
                             "province {:?} lists coast {c} twice; list each coast once",
-                            rp.abbr
+                            rp.abbr()
                         ),
                     ));
                 }
@@ -1149,21 +1326,21 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 });
             }
         }
-        let abbr = if rp.abbr.bytes().any(|b| b.is_ascii_uppercase()) {
-            rp.abbr.to_ascii_lowercase()
+        let abbr = if rp.abbr().bytes().any(|b| b.is_ascii_uppercase()) {
+            rp.abbr().to_ascii_lowercase()
         } else {
-            std::mem::take(&mut rp.abbr)
+            std::mem::take(rp.abbr_mut())
         };
-        let mut aliases = std::mem::take(&mut rp.aliases);
+        let mut aliases = rp.take_aliases();
         for a in &mut aliases {
             a.make_ascii_lowercase();
         }
         provinces.push(Province {
             abbr,
-            name: std::mem::take(&mut rp.name),
+            name: rp.take_name(),
             aliases,
-            kind: rp.kind,
-            supply_center: rp.supply_center,
+            kind: rp.kind(),
+            supply_center: rp.supply_center(),
             home_of: None,
             main,
             coasts,
@@ -1190,17 +1367,65 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         }
     };
 
-    // Pass 2: adjacency.
+    // Pass 2: adjacency. The borders of the next provinces are resolved in a batch (their
+    // slots read together, [`NameIndex::touch`]), then checked one by one in order.
     let mut army_adj = vec![Vec::new(); provinces.len()];
     let mut fleet_adj = vec![Vec::new(); locations.len()];
+    let mut resolved: Vec<Option<LocId>> = Vec::new();
+    // Each border of the batch split at its '/': the province, and the coast if any.
+    let mut parts: Vec<(&str, Option<&str>)> = Vec::new();
+    let mut next_border = 0;
     for (i, rp) in raw.provinces.iter().enumerate() {
+        if i % BATCH == 0 {
+            batch.clear();
+            parts.clear();
+            resolved.clear();
+            next_border = 0;
+            for rp in raw.provinces.iter().skip(i).take(BATCH) {
+                // Army borders, then fleet borders, then each coast's: the order they are
+                // checked in below.
+                let lists = [rp.army(), rp.fleet()]
+                    .into_iter()
+                    .chain(rp.coasts().iter().map(|c| c.fleet.as_slice()));
+                for list in lists {
+                    for n in list {
+                        let part = match n.bytes().position(|b| b == b'/') {
+                            Some(k) => (&n[..k], Some(&n[k + 1..])),
+                            None => (n.as_str(), None),
+                        };
+                        batch.push(part.0);
+                        parts.push(part);
+                    }
+                }
+            }
+            std::hint::black_box(names.touch(&batch.hashes));
+            for (k, &(p, c)) in parts.iter().enumerate() {
+                let (key, hash) = batch.key(k, p);
+                let l = names
+                    .get_hashed(key.as_bytes(), hash)
+                    .province()
+                    .and_then(|pid| {
+                        let prov = &provinces[pid.0 as usize];
+                        match c {
+                            None => Some(prov.main),
+                            Some(c) => prov.coast(Coast::parse(c)?),
+                        }
+                    });
+                resolved.push(l);
+            }
+        }
+        let mut resolve_next = || {
+            let l = resolved.get(next_border).copied().flatten();
+            next_border += 1;
+            l
+        };
         let prov = &provinces[i];
         let abbr = raw_abbr(rp, prov);
         // Each list allocated once, at its final size (before duplicates are removed).
-        army_adj[i].reserve_exact(rp.army.len());
-        for n in &rp.army {
+        army_adj[i].reserve_exact(rp.army().len());
+        for n in rp.army() {
             let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", abbr));
-            let Some(l) = resolve_loc(n) else {
+            let Some(l) = resolve_next() else {
                 return Err(err(
                     p(),
                     format!(
@@ -1222,16 +1447,16 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             army_adj[i].push(locations[l.0 as usize].province);
         }
         // The province's own fleet borders, or each coast's (no list is built for this).
-        let own = [(prov.main, &rp.fleet)];
+        let own = [(prov.main, rp.fleet())];
         let fleet_lists = own
             .iter()
             .copied()
             .take(usize::from(prov.coasts.is_empty()))
             .chain(
-                rp.coasts
+                rp.coasts()
                     .iter()
                     .zip(prov.coasts.iter())
-                    .map(|(rc, (_, l))| (*l, &rc.fleet)),
+                    .map(|(rc, (_, l))| (*l, rc.fleet.as_slice())),
             );
         for (from, list) in fleet_lists {
             fleet_adj[from.0 as usize].reserve_exact(list.len());
@@ -1247,7 +1472,7 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             }
             for n in list {
                 let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", abbr));
-                let Some(l) = resolve_loc(n) else {
+                let Some(l) = resolve_next() else {
                     return Err(err(
                         p(),
                         format!(
@@ -1428,7 +1653,7 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let art = if raw.art.is_empty() {
         None
     } else {
-        let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor).collect();
+        let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor()).collect();
         let abbrs: Vec<&str> = raw
             .provinces
             .iter()
@@ -1439,7 +1664,7 @@ fn build(mut raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             let pos = match (e.province, e.line) {
                 (Some(i), _) => {
                     let abbr = format!("abbr: \"{}\"", raw_abbr(&raw.provinces[i], &provinces[i]));
-                    if raw.provinces[i].anchor.is_some() {
+                    if raw.provinces[i].anchor().is_some() {
                         loc.find_after("anchor:", &abbr)
                     } else {
                         loc.find_after(&abbr, "provinces").shifted(6)
@@ -1506,8 +1731,8 @@ mod tests {
         let mut clashes = Vec::new();
         for (n, id) in names {
             let before = (index.text.clone(), index.len);
-            let start = index.push_pending(n);
-            match index.insert_pending(start, ProvinceId(*id)) {
+            let key = normalize_name(n);
+            match index.insert_key(&key, name_hash(key.as_bytes()), ProvinceId(*id)) {
                 Ok(()) => clashes.push(None),
                 Err(NameClash::Province(other)) => {
                     assert_eq!(

@@ -211,7 +211,7 @@ pub struct Map {
     /// Every normalized name, and every prefix of one that ends before a space (`"gulf"`,
     /// `"gulf of"`): one look-up tells the order parser both whether the words read so far
     /// name a province and whether another word could make a longer name.
-    names: Names<NameEntry>,
+    names: NameIndex,
     power_names: Names<PowerId>,
     art: Option<MapArt>,
 }
@@ -249,6 +249,318 @@ impl NameEntry {
         self.0 & Self::CONTINUES != 0
     }
 }
+
+/// A map's name index: every normalized name, and every prefix of one that ends before a space,
+/// with its [`NameEntry`].
+///
+/// Dense, for maps of millions of names: the names are concatenated in one string, and an
+/// open-addressing table (linear probing, at most three quarters full) holds one 16-byte slot
+/// per key — where its text is, 32 bits of its hash, and its entry — so that a look-up reads one
+/// slot (a miss needs no string compare unless the hash bits agree) and then the text, usually
+/// one cache line away from the text of the names inserted near it. A prefix (`"gulf of"`) is a
+/// slot over the text of the name it begins; it has no text of its own.
+#[derive(Clone, Debug)]
+struct NameIndex {
+    /// The normalized names, concatenated.
+    text: String,
+    /// The table; a slot whose entry is [`NameEntry::ABSENT`] is empty.
+    slots: Vec<NameSlot>,
+    /// How many slots are used.
+    len: usize,
+    /// The hash's top bits pick the first slot: `hash >> shift` (64 minus log2 of the slots).
+    shift: u32,
+}
+
+/// One slot of a [`NameIndex`]: a key (`len` bytes of the index's text from `start`), the low
+/// 32 bits of its hash, and its entry.
+#[derive(Clone, Copy, Debug)]
+struct NameSlot {
+    start: u32,
+    len: u32,
+    tag: u32,
+    entry: NameEntry,
+}
+
+impl NameSlot {
+    const EMPTY: NameSlot = NameSlot {
+        start: 0,
+        len: 0,
+        tag: 0,
+        entry: NameEntry::ABSENT,
+    };
+}
+
+/// The hash of a key of a [`NameIndex`]: its 8-byte words (the last one read overlapping the
+/// one before, a short key's bytes gathered into one word) and its length, multiplied and
+/// folded so that both the top bits (the slot) and the low bits (the tag) depend on every byte.
+fn name_hash(key: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let n = key.len();
+    let word = |i: usize| {
+        key.get(i..)
+            .and_then(|s| s.first_chunk::<8>())
+            .map_or(0, |c| u64::from_le_bytes(*c))
+    };
+    let half = |i: usize| {
+        key.get(i..)
+            .and_then(|s| s.first_chunk::<4>())
+            .map_or(0, |c| u64::from(u32::from_le_bytes(*c)))
+    };
+    let byte = |i: usize| key.get(i).map_or(0, |&b| u64::from(b));
+    let mut h = (n as u64).wrapping_mul(K);
+    let last = if n >= 8 {
+        let mut i = 0;
+        while i + 8 < n {
+            h = (h.rotate_left(5) ^ word(i)).wrapping_mul(K);
+            i += 8;
+        }
+        word(n - 8)
+    } else if n >= 4 {
+        half(0) | (half(n - 4) << 32)
+    } else if n > 0 {
+        byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16)
+    } else {
+        0
+    };
+    h = (h.rotate_left(5) ^ last).wrapping_mul(K);
+    let h = (h ^ (h >> 32)).wrapping_mul(K);
+    h ^ (h >> 29)
+}
+
+/// Why [`NameIndex::insert_pending`] refused a name.
+enum NameClash {
+    /// Another province has the name already.
+    Province(ProvinceId),
+    /// The index's text would pass 4 GiB (its offsets are 32-bit).
+    TooLong,
+}
+
+impl NameIndex {
+    /// An index sized for `names` keys (prefixes included, or it grows) and `bytes` of text.
+    fn with_capacity(names: usize, bytes: usize) -> NameIndex {
+        let slots = (names.saturating_add(names / 3))
+            .max(16)
+            .next_power_of_two();
+        NameIndex {
+            text: String::with_capacity(bytes),
+            slots: vec![NameSlot::EMPTY; slots],
+            len: 0,
+            shift: 64 - slots.trailing_zeros(),
+        }
+    }
+
+    /// The slot holding `key`, or the empty slot where it would go.
+    fn find(&self, key: &[u8], hash: u64) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let tag = hash as u32;
+        let mut i = (hash >> self.shift) as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s.entry == NameEntry::ABSENT {
+                return Err(i);
+            }
+            if s.tag == tag
+                && s.len as usize == key.len()
+                && self
+                    .text
+                    .as_bytes()
+                    .get(s.start as usize..s.start as usize + key.len())
+                    == Some(key)
+            {
+                return Ok(i);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The entry of a normalized string ([`NameEntry::ABSENT`] if it is not in the index).
+    fn get(&self, key: &str) -> NameEntry {
+        let key = key.as_bytes();
+        self.get_hashed(key, name_hash(key))
+    }
+
+    /// [`NameIndex::get`] with the key's [`name_hash`] already made.
+    fn get_hashed(&self, key: &[u8], hash: u64) -> NameEntry {
+        match self.find(key, hash) {
+            Ok(i) => self.slots[i].entry,
+            Err(_) => NameEntry::ABSENT,
+        }
+    }
+
+    /// Reads the first slot of each hash, and the text of the key there, one after another
+    /// with nothing depending on them: the cache misses of a batch of look-ups overlap, instead
+    /// of each waiting in turn inside [`NameIndex::find`] (a big map's table is far larger than
+    /// the cache, and a key's slot is anywhere in it). What is read is returned, so that the
+    /// reads are made.
+    fn touch(&self, hashes: &[u64]) -> u64 {
+        let mask = self.slots.len() - 1;
+        let mut sink = 0u64;
+        for &h in hashes {
+            let s = self.slots[(h >> self.shift) as usize & mask];
+            sink = sink.wrapping_add(u64::from(s.start));
+        }
+        for &h in hashes {
+            let s = self.slots[(h >> self.shift) as usize & mask];
+            let b = self.text.as_bytes().get(s.start as usize).copied();
+            sink = sink.wrapping_add(u64::from(b.unwrap_or(0)));
+        }
+        sink
+    }
+
+    /// Adds a slot for `len` bytes of text from `start`, hashed `hash`, at the empty slot `at`
+    /// (from [`NameIndex::find`]), growing the table first if it is three quarters full.
+    fn put(&mut self, at: usize, start: usize, len: usize, hash: u64, entry: NameEntry) {
+        let mut at = at;
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+            let key = &self.text.as_bytes()[start..start + len];
+            at = match self.find(key, hash) {
+                Ok(i) | Err(i) => i,
+            };
+        }
+        self.slots[at] = NameSlot {
+            start: start as u32,
+            len: len as u32,
+            tag: hash as u32,
+            entry,
+        };
+        self.len += 1;
+    }
+
+    /// Doubles the table, rehashing every key from its text.
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let old = std::mem::replace(&mut self.slots, vec![NameSlot::EMPTY; n]);
+        self.shift = 64 - n.trailing_zeros();
+        let mask = n - 1;
+        for s in old {
+            if s.entry == NameEntry::ABSENT {
+                continue;
+            }
+            let start = s.start as usize;
+            let key = &self.text.as_bytes()[start..start + s.len as usize];
+            let mut i = (name_hash(key) >> self.shift) as usize & mask;
+            while self.slots[i].entry != NameEntry::ABSENT {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
+    }
+
+    /// Indexes `key` (normalized, [`normalize_into`]; `hash` is its [`name_hash`]) as a name
+    /// of province `id`, with its prefixes that end before a space. The key's text is added only
+    /// if the key is new (not this province's already, nor a prefix of a longer name). Refused
+    /// if another province has the name; the index is then unchanged.
+    fn insert_key(&mut self, key: &str, hash: u64, id: ProvinceId) -> Result<(), NameClash> {
+        let start = self.text.len();
+        self.text.push_str(key);
+        let len = key.len();
+        let key = &self.text.as_bytes()[start..];
+        match self.find(key, hash) {
+            Ok(i) => {
+                let e = self.slots[i].entry;
+                if let Some(other) = e.province()
+                    && other != id
+                {
+                    self.text.truncate(start);
+                    return Err(NameClash::Province(other));
+                }
+                // Its prefixes were indexed with it (or with the longer name it begins).
+                self.slots[i].entry =
+                    NameEntry(NameEntry::named(id).0 | (e.0 & NameEntry::CONTINUES));
+                self.text.truncate(start);
+                Ok(())
+            }
+            Err(at) => {
+                if self.text.len() > u32::MAX as usize {
+                    self.text.truncate(start);
+                    return Err(NameClash::TooLong);
+                }
+                self.put(at, start, len, hash, NameEntry::named(id));
+                for k in 0..len {
+                    if self.text.as_bytes()[start + k] == b' ' {
+                        let prefix = &self.text.as_bytes()[start..start + k];
+                        let h = name_hash(prefix);
+                        match self.find(prefix, h) {
+                            Ok(i) => self.slots[i].entry.0 |= NameEntry::CONTINUES,
+                            Err(at) => self.put(
+                                at,
+                                start,
+                                k,
+                                h,
+                                NameEntry(NameEntry::NONE | NameEntry::CONTINUES),
+                            ),
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Every key and its entry, in table order.
+    fn iter(&self) -> impl Iterator<Item = (&str, NameEntry)> + '_ {
+        self.slots.iter().filter_map(|s| {
+            if s.entry == NameEntry::ABSENT {
+                return None;
+            }
+            let start = s.start as usize;
+            Some((self.text.get(start..start + s.len as usize)?, s.entry))
+        })
+    }
+}
+
+/// Normalized keys and their hashes, made for a batch of look-ups before any of them is made
+/// ([`NameIndex::touch`]). A name that is already normalized (lower-case letters and digits,
+/// like most abbreviations) is its own key and is not copied; the others are folded into one
+/// buffer.
+#[derive(Default)]
+struct KeyBatch {
+    /// The keys of the names that needed folding, concatenated.
+    folded: String,
+    /// Each key's place in `folded`, or `None` if the name is its own key.
+    spans: Vec<Option<(usize, usize)>>,
+    /// Each key's [`name_hash`].
+    hashes: Vec<u64>,
+}
+
+impl KeyBatch {
+    /// Empties the batch (its buffers are kept).
+    fn clear(&mut self) {
+        self.folded.clear();
+        self.spans.clear();
+        self.hashes.clear();
+    }
+
+    /// Adds the key of `name` ([`normalize_into`]).
+    fn push(&mut self, name: &str) {
+        if name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            self.hashes.push(name_hash(name.as_bytes()));
+            self.spans.push(None);
+        } else {
+            let start = self.folded.len();
+            normalize_into(name, &mut self.folded);
+            self.hashes
+                .push(name_hash(&self.folded.as_bytes()[start..]));
+            self.spans.push(Some((start, self.folded.len())));
+        }
+    }
+
+    /// The key of the `k`th name pushed, which was `name`, and its hash.
+    fn key<'a>(&'a self, k: usize, name: &'a str) -> (&'a str, u64) {
+        let key = match self.spans[k] {
+            None => name,
+            Some((a, b)) => &self.folded[a..b],
+        };
+        (key, self.hashes[k])
+    }
+}
+
+/// How many provinces' names or borders [`build`] folds and hashes before it looks them up.
+const BATCH: usize = 32;
 
 /// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
 /// hash over 8-byte words; names come from the map file, not from an adversary), also used for
@@ -487,19 +799,19 @@ impl Map {
 
     /// Looks a province up by abbreviation, name or alias (any case, spaces and dots folded).
     pub fn find_province(&self, name: &str) -> Option<ProvinceId> {
-        self.names.get(&normalize_name(name))?.province()
+        self.names.get(&normalize_name(name)).province()
     }
 
     /// Looks a province up by a name already normalized ([`normalize_into`]): no string is
     /// built.
     pub fn find_province_normalized(&self, key: &str) -> Option<ProvinceId> {
-        self.names.get(key)?.province()
+        self.names.get(key).province()
     }
 
     /// What a normalized string ([`normalize_into`]) is in the name index: the province it
     /// names and whether a longer name continues it, in one look-up.
     pub fn lookup_normalized(&self, key: &str) -> NameEntry {
-        self.names.get(key).copied().unwrap_or(NameEntry::ABSENT)
+        self.names.get(key)
     }
 
     /// Looks a power up by a name already normalized ([`normalize_into`]).
@@ -516,7 +828,7 @@ impl Map {
     pub fn all_names(&self) -> impl Iterator<Item = (&str, ProvinceId)> + '_ {
         self.names
             .iter()
-            .filter_map(|(k, v)| Some((k.as_str(), v.province()?)))
+            .filter_map(|(k, v)| Some((k, v.province()?)))
     }
 
     /// Formats a location short, as people write it: `Lon`, `Spa(nc)`.
@@ -603,20 +915,7 @@ impl Map {
                     start: Vec::new(),
                 })
                 .collect(),
-            provinces: provinces
-                .into_iter()
-                .map(|p| RawProvince {
-                    abbr: p.abbr,
-                    name: p.name,
-                    aliases: Vec::new(),
-                    kind: p.kind,
-                    supply_center: p.supply_center,
-                    army: p.army,
-                    fleet: p.fleet,
-                    coasts: Vec::new(),
-                    anchor: None,
-                })
-                .collect(),
+            provinces,
             art: Vec::new(),
         };
         build(raw, "", name)
@@ -638,10 +937,8 @@ pub fn normalize_into(s: &str, out: &mut String) {
     let mut space = false;
     // A word of ASCII letters and digits (`Par`, `Burgundy`: most look-ups) is only lower-cased.
     if s.bytes().all(|c| c.is_ascii_alphanumeric()) {
-        out.reserve(s.len());
-        for c in s.bytes() {
-            out.push(char::from(c.to_ascii_lowercase()));
-        }
+        out.push_str(s);
+        out[base..].make_ascii_lowercase();
         return;
     }
     if s.is_ascii() {
@@ -680,13 +977,15 @@ pub fn normalize_into(s: &str, out: &mut String) {
     }
 }
 
+/// A map as read, before it is checked: from a map file (`P` = [`RawProvince`]) or from lists
+/// ([`ProvinceSpec`], [`Map::from_lists`], which are not copied into `RawProvince`s first).
 #[derive(Deserialize)]
 #[serde(rename = "Map", deny_unknown_fields)]
-struct RawMap {
+struct RawMap<P = RawProvince> {
     name: String,
     title: String,
     powers: Vec<RawPower>,
-    provinces: Vec<RawProvince>,
+    provinces: Vec<P>,
     #[serde(default)]
     art: Vec<String>,
 }
@@ -728,6 +1027,104 @@ struct RawCoast {
     fleet: Vec<String>,
 }
 
+/// What [`build`] reads of a province, from a map file ([`RawProvince`]) or a list
+/// ([`ProvinceSpec`]), and the strings it moves into the map.
+trait ProvinceSource {
+    fn abbr(&self) -> &str;
+    fn name(&self) -> &str;
+    fn aliases(&self) -> &[String];
+    fn kind(&self) -> ProvinceKind;
+    fn supply_center(&self) -> bool;
+    fn army(&self) -> &[String];
+    fn fleet(&self) -> &[String];
+    fn coasts(&self) -> &[RawCoast];
+    fn anchor(&self) -> Option<(u16, u16)>;
+    /// The abbreviation, to be moved out (leaving it empty).
+    fn abbr_mut(&mut self) -> &mut String;
+    /// The name, moved out.
+    fn take_name(&mut self) -> String;
+    /// The aliases, moved out.
+    fn take_aliases(&mut self) -> Vec<String>;
+}
+
+impl ProvinceSource for RawProvince {
+    fn abbr(&self) -> &str {
+        &self.abbr
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+    fn kind(&self) -> ProvinceKind {
+        self.kind
+    }
+    fn supply_center(&self) -> bool {
+        self.supply_center
+    }
+    fn army(&self) -> &[String] {
+        &self.army
+    }
+    fn fleet(&self) -> &[String] {
+        &self.fleet
+    }
+    fn coasts(&self) -> &[RawCoast] {
+        &self.coasts
+    }
+    fn anchor(&self) -> Option<(u16, u16)> {
+        self.anchor
+    }
+    fn abbr_mut(&mut self) -> &mut String {
+        &mut self.abbr
+    }
+    fn take_name(&mut self) -> String {
+        std::mem::take(&mut self.name)
+    }
+    fn take_aliases(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.aliases)
+    }
+}
+
+impl ProvinceSource for ProvinceSpec {
+    fn abbr(&self) -> &str {
+        &self.abbr
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn aliases(&self) -> &[String] {
+        &[]
+    }
+    fn kind(&self) -> ProvinceKind {
+        self.kind
+    }
+    fn supply_center(&self) -> bool {
+        self.supply_center
+    }
+    fn army(&self) -> &[String] {
+        &self.army
+    }
+    fn fleet(&self) -> &[String] {
+        &self.fleet
+    }
+    fn coasts(&self) -> &[RawCoast] {
+        &[]
+    }
+    fn anchor(&self) -> Option<(u16, u16)> {
+        None
+    }
+    fn abbr_mut(&mut self) -> &mut String {
+        &mut self.abbr
+    }
+    fn take_name(&mut self) -> String {
+        std::mem::take(&mut self.name)
+    }
+    fn take_aliases(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
 /// The position of `value` in the list `field` (`home:`, `start:`) of the power named `power`:
 /// the first such string after the power's name and the field, else as near as found.
 fn in_power_list(loc: &Locator, power: &str, field: &str, value: &str) -> SourcePos {
@@ -739,7 +1136,18 @@ fn in_power_list(loc: &Locator, power: &str, field: &str, value: &str) -> Source
     loc.pos(offset)
 }
 
-fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
+/// A province's abbreviation as its map wrote it: [`build`] moves an abbreviation that is already
+/// lower case into the map, leaving `raw`'s empty (a valid abbreviation is never empty), and
+/// copies one that is not.
+fn raw_abbr<'a>(raw: &'a impl ProvinceSource, built: &'a Province) -> &'a str {
+    if raw.abbr().is_empty() {
+        &built.abbr
+    } else {
+        raw.abbr()
+    }
+}
+
+fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
@@ -761,11 +1169,15 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             ),
         ));
     }
-    let location_count = raw
-        .provinces
-        .iter()
-        .map(|p| 1 + p.coasts.len())
-        .fold(0usize, usize::saturating_add);
+    // One pass over the provinces for every count the tables are sized by.
+    let (mut location_count, mut name_count, mut name_bytes) = (0usize, 0usize, 0usize);
+    for p in &raw.provinces {
+        location_count = location_count.saturating_add(1 + p.coasts().len());
+        name_count = name_count.saturating_add(2 + p.aliases().len());
+        name_bytes = name_bytes
+            .saturating_add(p.abbr().len() + p.name().len())
+            .saturating_add(p.aliases().iter().map(String::len).sum());
+    }
     if raw.provinces.len() > MAX_PROVINCES || location_count > MAX_LOCATIONS {
         return Err(err(
             SourcePos::start(file),
@@ -778,50 +1190,79 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
 
     let mut provinces = Vec::with_capacity(raw.provinces.len());
     let mut locations = Vec::with_capacity(location_count);
-    // Sized once for every name, so that a big map's index is never rebuilt as it grows.
-    let name_count: usize = raw.provinces.iter().map(|p| 2 + p.aliases.len()).sum();
-    let mut names: Names<NameEntry> =
-        Names::with_capacity_and_hasher(name_count, Default::default());
-    // The names with a space, whose prefixes are added to the index at the end.
-    let mut spaced: Vec<String> = Vec::new();
+    // Sized once for every name (and a prefix for one in three), so that a big map's index is
+    // rarely rebuilt as it grows; the text is at most the names' length (folding only drops
+    // bytes).
+    let mut names = NameIndex::with_capacity(
+        name_count.saturating_add(name_count / 3),
+        name_bytes.min(u32::MAX as usize),
+    );
 
-    // Pass 1: provinces, names and locations.
-    for (i, rp) in raw.provinces.iter().enumerate() {
+    // Pass 1: provinces, names and locations. A province's abbreviation, name and aliases are
+    // moved into the map (lower-cased in place), not copied; an abbreviation that was not lower
+    // case stays in `raw` too, for messages that quote it as written ([`raw_abbr`]).
+    let mut batch = KeyBatch::default();
+    let mut next_key = 0;
+    for i in 0..raw.provinces.len() {
+        if i % BATCH == 0 {
+            // The names of the next provinces, folded and hashed, and their slots read together.
+            batch.clear();
+            next_key = 0;
+            for rp in raw.provinces.iter().skip(i).take(BATCH) {
+                for n in [rp.abbr(), rp.name()]
+                    .into_iter()
+                    .chain(rp.aliases().iter().map(String::as_str))
+                {
+                    batch.push(n);
+                }
+            }
+            std::hint::black_box(names.touch(&batch.hashes));
+        }
+        let (done, rest) = raw.provinces.split_at_mut(i);
+        let Some(rp) = rest.first_mut() else { break };
         let id = ProvinceId(i as u32);
         // The province's own `abbr: "…"` value.
         // (Built only for an error.)
-        let anchor = || format!("abbr: \"{}\"", rp.abbr);
+        let anchor = || format!("abbr: \"{}\"", rp.abbr());
         let pos = || loc.find_after(&anchor(), "provinces").shifted(6);
-        if rp.abbr.trim().is_empty() || rp.abbr.contains('/') {
+        if rp.abbr().trim().is_empty() || rp.abbr().contains('/') {
             return Err(err(
                 pos(),
                 format!(
                     "province abbreviation {:?} must be non-empty and contain no '/'",
-                    rp.abbr
+                    rp.abbr()
                 ),
             ));
         }
-        for n in std::iter::once(&rp.abbr)
-            .chain(std::iter::once(&rp.name))
-            .chain(rp.aliases.iter())
+        for n in [rp.abbr(), rp.name()]
+            .into_iter()
+            .chain(rp.aliases().iter().map(String::as_str))
         {
-            let key = normalize_name(n);
-            if let Some(other) = names.get(&key).and_then(|e| e.province())
-                && other != id
-            {
-                let other_abbr = &raw.provinces[other.0 as usize].abbr;
-                return Err(err(
-                    loc.find_after(&format!("\"{n}\""), &anchor()),
-                    format!(
-                        "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
-                        rp.abbr
-                    ),
-                ));
+            let (key, hash) = batch.key(next_key, n);
+            next_key += 1;
+            match names.insert_key(key, hash, id) {
+                Ok(()) => {}
+                Err(NameClash::Province(other)) => {
+                    let o = other.0 as usize;
+                    let other_abbr = raw_abbr(&done[o], &provinces[o]);
+                    return Err(err(
+                        loc.find_after(&format!("\"{n}\""), &anchor()),
+                        format!(
+                            "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
+                            rp.abbr()
+                        ),
+                    ));
+                }
+                Err(NameClash::TooLong) => {
+                    return Err(err(
+                        loc.find_after(&format!("\"{n}\""), &anchor()),
+                        format!(
+                            "the names of a map add up to at most 4 GiB; at name {n:?} of province {:?} they pass it",
+                            rp.abbr()
+                        ),
+                    ));
+                }
             }
-            if key.contains(' ') {
-                spaced.push(key.clone());
-            }
-            names.insert(key, NameEntry::named(id));
         }
         let main = LocId(locations.len() as u32);
         locations.push(Location {
@@ -829,41 +1270,43 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             coast: None,
         });
         let mut coasts = Vec::new();
-        if !rp.coasts.is_empty() {
-            if rp.kind != ProvinceKind::Coast {
+        if !rp.coasts().is_empty() {
+            if rp.kind() != ProvinceKind::Coast {
                 return Err(err(
                     pos(),
                     format!(
                         "province {:?} is {:?} but lists coasts; only Coast provinces can have coasts",
-                        rp.abbr, rp.kind
+                        rp.abbr(),
+                        rp.kind()
                     ),
                 ));
             }
-            if rp.coasts.len() < 2 {
+            if rp.coasts().len() < 2 {
                 return Err(err(
                     pos(),
                     format!(
                         "province {:?} lists one coast; list two or more, or none",
-                        rp.abbr
+                        rp.abbr()
                     ),
                 ));
             }
-            if !rp.fleet.is_empty() {
+            if !rp.fleet().is_empty() {
                 return Err(err(
                     pos(),
                     format!(
                         "province {:?} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
-                        rp.abbr
+                        rp.abbr()
                     ),
                 ));
             }
-            for rc in &rp.coasts {
+            for rc in rp.coasts() {
                 let Some(c) = Coast::parse(&rc.name) else {
                     return Err(err(
                         loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
                         format!(
                             "unknown coast {:?} in province {:?}; expected nc, sc, ec or wc",
-                            rc.name, rp.abbr
+                            rc.name,
+                            rp.abbr()
                         ),
                     ));
                 };
@@ -872,7 +1315,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         pos(),
                         format!(
                             "province {:?} lists coast {c} twice; list each coast once",
-                            rp.abbr
+                            rp.abbr()
                         ),
                     ));
                 }
@@ -883,12 +1326,21 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                 });
             }
         }
+        let abbr = if rp.abbr().bytes().any(|b| b.is_ascii_uppercase()) {
+            rp.abbr().to_ascii_lowercase()
+        } else {
+            std::mem::take(rp.abbr_mut())
+        };
+        let mut aliases = rp.take_aliases();
+        for a in &mut aliases {
+            a.make_ascii_lowercase();
+        }
         provinces.push(Province {
-            abbr: rp.abbr.to_ascii_lowercase(),
-            name: rp.name.clone(),
-            aliases: rp.aliases.iter().map(|a| a.to_ascii_lowercase()).collect(),
-            kind: rp.kind,
-            supply_center: rp.supply_center,
+            abbr,
+            name: rp.take_name(),
+            aliases,
+            kind: rp.kind(),
+            supply_center: rp.supply_center(),
             home_of: None,
             main,
             coasts,
@@ -906,7 +1358,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
             let mut k = key.borrow_mut();
             k.clear();
             normalize_into(p, &mut k);
-            names.get(k.as_str())?.province()?
+            names.get(k.as_str()).province()?
         };
         let prov = &provinces[pid.0 as usize];
         match c {
@@ -915,21 +1367,70 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         }
     };
 
-    // Pass 2: adjacency.
+    // Pass 2: adjacency. The borders of the next provinces are resolved in a batch (their
+    // slots read together, [`NameIndex::touch`]), then checked one by one in order.
     let mut army_adj = vec![Vec::new(); provinces.len()];
     let mut fleet_adj = vec![Vec::new(); locations.len()];
+    let mut resolved: Vec<Option<LocId>> = Vec::new();
+    // Each border of the batch split at its '/': the province, and the coast if any.
+    let mut parts: Vec<(&str, Option<&str>)> = Vec::new();
+    let mut next_border = 0;
     for (i, rp) in raw.provinces.iter().enumerate() {
+        if i % BATCH == 0 {
+            batch.clear();
+            parts.clear();
+            resolved.clear();
+            next_border = 0;
+            for rp in raw.provinces.iter().skip(i).take(BATCH) {
+                // Army borders, then fleet borders, then each coast's: the order they are
+                // checked in below.
+                let lists = [rp.army(), rp.fleet()]
+                    .into_iter()
+                    .chain(rp.coasts().iter().map(|c| c.fleet.as_slice()));
+                for list in lists {
+                    for n in list {
+                        let part = match n.bytes().position(|b| b == b'/') {
+                            Some(k) => (&n[..k], Some(&n[k + 1..])),
+                            None => (n.as_str(), None),
+                        };
+                        batch.push(part.0);
+                        parts.push(part);
+                    }
+                }
+            }
+            std::hint::black_box(names.touch(&batch.hashes));
+            for (k, &(p, c)) in parts.iter().enumerate() {
+                let (key, hash) = batch.key(k, p);
+                let l = names
+                    .get_hashed(key.as_bytes(), hash)
+                    .province()
+                    .and_then(|pid| {
+                        let prov = &provinces[pid.0 as usize];
+                        match c {
+                            None => Some(prov.main),
+                            Some(c) => prov.coast(Coast::parse(c)?),
+                        }
+                    });
+                resolved.push(l);
+            }
+        }
+        let mut resolve_next = || {
+            let l = resolved.get(next_border).copied().flatten();
+            next_border += 1;
+            l
+        };
         let prov = &provinces[i];
+        let abbr = raw_abbr(rp, prov);
         // Each list allocated once, at its final size (before duplicates are removed).
-        army_adj[i].reserve_exact(rp.army.len());
-        for n in &rp.army {
-            let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
-            let Some(l) = resolve_loc(n) else {
+        army_adj[i].reserve_exact(rp.army().len());
+        for n in rp.army() {
+            let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", abbr));
+            let Some(l) = resolve_next() else {
                 return Err(err(
                     p(),
                     format!(
                         "unknown province {n:?} in the army borders of {:?}; expected a province's abbreviation, name or alias",
-                        rp.abbr
+                        abbr
                     ),
                 ));
             };
@@ -939,44 +1440,44 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                     p(),
                     format!(
                         "army border {:?}–{n:?}: armies cannot enter sea provinces",
-                        rp.abbr
+                        abbr
                     ),
                 ));
             }
             army_adj[i].push(locations[l.0 as usize].province);
         }
         // The province's own fleet borders, or each coast's (no list is built for this).
-        let own = [(prov.main, &rp.fleet)];
+        let own = [(prov.main, rp.fleet())];
         let fleet_lists = own
             .iter()
             .copied()
             .take(usize::from(prov.coasts.is_empty()))
             .chain(
-                rp.coasts
+                rp.coasts()
                     .iter()
                     .zip(prov.coasts.iter())
-                    .map(|(rc, (_, l))| (*l, &rc.fleet)),
+                    .map(|(rc, (_, l))| (*l, rc.fleet.as_slice())),
             );
         for (from, list) in fleet_lists {
             fleet_adj[from.0 as usize].reserve_exact(list.len());
             if prov.kind == ProvinceKind::Land && !list.is_empty() {
-                let p = || loc.find_after("fleet", &format!("abbr: \"{}\"", rp.abbr));
+                let p = || loc.find_after("fleet", &format!("abbr: \"{}\"", abbr));
                 return Err(err(
                     p(),
                     format!(
                         "inland province {:?} lists fleet borders; fleets cannot enter inland provinces",
-                        rp.abbr
+                        abbr
                     ),
                 ));
             }
             for n in list {
-                let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", rp.abbr));
-                let Some(l) = resolve_loc(n) else {
+                let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", abbr));
+                let Some(l) = resolve_next() else {
                     return Err(err(
                         p(),
                         format!(
                             "unknown location {n:?} in the fleet borders of {:?}; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several",
-                            rp.abbr
+                            abbr
                         ),
                     ));
                 };
@@ -986,7 +1487,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         p(),
                         format!(
                             "fleet border {:?}–{n:?}: fleets cannot enter inland provinces",
-                            rp.abbr
+                            abbr
                         ),
                     ));
                 }
@@ -995,7 +1496,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
                         p(),
                         format!(
                             "fleet border {:?}–{n:?}: {n:?} has several coasts; name the coast, e.g. \"{}/{}\"",
-                            rp.abbr, target.abbr, target.coasts[0].0
+                            abbr, target.abbr, target.coasts[0].0
                         ),
                     ));
                 }
@@ -1073,7 +1574,7 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         let mut home = Vec::new();
         for h in &rp.home {
             let p = || in_power_list(&loc, &rp.name, "home:", h);
-            let Some(id) = names.get(&normalize_name(h)).and_then(|e| e.province()) else {
+            let Some(id) = names.get(&normalize_name(h)).province() else {
                 return Err(err(
                     p(),
                     format!(
@@ -1152,13 +1653,18 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
     let art = if raw.art.is_empty() {
         None
     } else {
-        let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor).collect();
-        let abbrs: Vec<&str> = raw.provinces.iter().map(|p| p.abbr.as_str()).collect();
+        let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor()).collect();
+        let abbrs: Vec<&str> = raw
+            .provinces
+            .iter()
+            .zip(&provinces)
+            .map(|(r, p)| raw_abbr(r, p))
+            .collect();
         let built = MapArt::new(raw.art.clone(), &anchors, &abbrs).map_err(|e| {
             let pos = match (e.province, e.line) {
                 (Some(i), _) => {
-                    let abbr = format!("abbr: \"{}\"", raw.provinces[i].abbr);
-                    if raw.provinces[i].anchor.is_some() {
+                    let abbr = format!("abbr: \"{}\"", raw_abbr(&raw.provinces[i], &provinces[i]));
+                    if raw.provinces[i].anchor().is_some() {
                         loc.find_after("anchor:", &abbr)
                     } else {
                         loc.find_after(&abbr, "provinces").shifted(6)
@@ -1171,23 +1677,6 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         })?;
         Some(built)
     };
-    for key in &spaced {
-        for (i, b) in key.bytes().enumerate() {
-            if b == b' ' {
-                // (A string is made only for a prefix not seen before.)
-                let prefix = &key[..i];
-                match names.get_mut(prefix) {
-                    Some(e) => e.0 |= NameEntry::CONTINUES,
-                    None => {
-                        names.insert(
-                            prefix.to_string(),
-                            NameEntry(NameEntry::NONE | NameEntry::CONTINUES),
-                        );
-                    }
-                }
-            }
-        }
-    }
     Ok(Map {
         name: raw.name,
         title: raw.title,
@@ -1200,4 +1689,121 @@ fn build(raw: RawMap, text: &str, file: &str) -> Result<Map, MapError> {
         power_names,
         art,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    /// The index as a `HashMap` would be built: the names first (a clash refused and the
+    /// index left as it was), then a prefix entry, or the `continues` bit, for every part of a
+    /// name before a space.
+    fn model(names: &[(String, u32)]) -> (HashMap<String, NameEntry>, Vec<Option<u32>>) {
+        let mut m: HashMap<String, NameEntry> = HashMap::new();
+        let mut clashes = Vec::new();
+        for (n, id) in names {
+            let key = normalize_name(n);
+            match m.get(&key).and_then(|e| e.province()) {
+                Some(other) if other.0 != *id => clashes.push(Some(other.0)),
+                _ => {
+                    clashes.push(None);
+                    m.insert(key, NameEntry::named(ProvinceId(*id)));
+                }
+            }
+        }
+        let keys: Vec<String> = m.keys().cloned().collect();
+        for key in keys {
+            for (i, b) in key.bytes().enumerate() {
+                if b == b' ' {
+                    m.entry(key[..i].to_string())
+                        .and_modify(|e| e.0 |= NameEntry::CONTINUES)
+                        .or_insert(NameEntry(NameEntry::NONE | NameEntry::CONTINUES));
+                }
+            }
+        }
+        (m, clashes)
+    }
+
+    fn built(names: &[(String, u32)], capacity: usize) -> (NameIndex, Vec<Option<u32>>) {
+        let mut index = NameIndex::with_capacity(capacity, 0);
+        let mut clashes = Vec::new();
+        for (n, id) in names {
+            let before = (index.text.clone(), index.len);
+            let key = normalize_name(n);
+            match index.insert_key(&key, name_hash(key.as_bytes()), ProvinceId(*id)) {
+                Ok(()) => clashes.push(None),
+                Err(NameClash::Province(other)) => {
+                    assert_eq!(
+                        (index.text.clone(), index.len),
+                        before,
+                        "a clash changes nothing"
+                    );
+                    clashes.push(Some(other.0));
+                }
+                Err(NameClash::TooLong) => unreachable!("a test's names are short"),
+            }
+        }
+        (index, clashes)
+    }
+
+    proptest! {
+        /// The index answers every look-up as the `HashMap` model does — names, prefixes,
+        /// strings in neither — and holds the same keys, whatever its starting size (a small
+        /// one grows many times).
+        #[test]
+        fn name_index_behaves_like_a_hash_map(
+            names in prop::collection::vec(("[abAB .-]{0,12}", 0u32..40), 0..120),
+            queries in prop::collection::vec("[ab ]{0,8}", 0..40),
+            capacity in 0usize..200,
+        ) {
+            let (m, want_clashes) = model(&names);
+            let (index, clashes) = built(&names, capacity);
+            prop_assert_eq!(clashes, want_clashes);
+            for (k, e) in &m {
+                prop_assert_eq!(index.get(k), *e, "key {:?}", k);
+            }
+            for q in &queries {
+                let q = normalize_name(q);
+                prop_assert_eq!(index.get(&q), m.get(&q).copied().unwrap_or(NameEntry::ABSENT));
+            }
+            let mut got: Vec<(String, NameEntry)> =
+                index.iter().map(|(k, e)| (k.to_string(), e)).collect();
+            got.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut want: Vec<(String, NameEntry)> = m.into_iter().collect();
+            want.sort_by(|a, b| a.0.cmp(&b.0));
+            prop_assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn name_index_prefixes_duplicates_and_clashes() {
+        let names: Vec<(String, u32)> = [
+            ("gulf of lyon", 0),
+            ("Gulf  of", 1),
+            ("GOL", 0),
+            ("gol", 0),
+            ("gulf", 2),
+            ("Gulf-of-Lyon", 3),
+        ]
+        .iter()
+        .map(|(n, i)| (n.to_string(), *i))
+        .collect();
+        let (index, clashes) = built(&names, 0);
+        assert_eq!(clashes, [None, None, None, None, None, Some(0)]);
+        let at = |k: &str| {
+            (
+                index.get(k).province().map(|p| p.0),
+                index.get(k).continues(),
+            )
+        };
+        assert_eq!(at("gulf of lyon"), (Some(0), false));
+        assert_eq!(at("gulf of"), (Some(1), true));
+        assert_eq!(at("gulf"), (Some(2), true));
+        assert_eq!(at("gol"), (Some(0), false));
+        assert_eq!(at("gulf of l"), (None, false));
+        assert_eq!(index.get("lyon"), NameEntry::ABSENT);
+        assert_eq!(index.iter().count(), 4);
+    }
 }

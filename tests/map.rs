@@ -461,3 +461,60 @@ fn name_hasher_spreads_keys_that_differ_in_high_bits() {
         low_bits.len()
     );
 }
+
+/// Map building moves each lower-case abbreviation into the map and copies the others: an
+/// abbreviation written in capitals is still quoted as written in errors (a clash with a later
+/// province's name, a bad border) and stored lower case, from lists as from a map file.
+#[test]
+fn abbreviations_in_capitals_are_quoted_as_written() {
+    use dipsandbox::map::ProvinceSpec;
+    let spec = |abbr: &str, name: &str, army: &[&str]| ProvinceSpec {
+        abbr: abbr.to_string(),
+        name: name.to_string(),
+        kind: ProvinceKind::Land,
+        supply_center: false,
+        army: army.iter().map(|s| s.to_string()).collect(),
+        fleet: Vec::new(),
+    };
+    let clash = Map::from_lists(
+        "caps",
+        "Caps",
+        &[("P", "Pish")],
+        vec![spec("AbC", "Alpha", &[]), spec("def", "abc", &[])],
+    )
+    .expect_err("the name clashes");
+    assert!(
+        clash.to_string().contains(
+            "name \"abc\" of province \"def\" is already used by province \"AbC\"; names must be unique"
+        ),
+        "{clash}"
+    );
+    let border = Map::from_lists(
+        "caps",
+        "Caps",
+        &[("P", "Pish")],
+        vec![spec("AbC", "Alpha", &["xyz"]), spec("def", "Delta", &[])],
+    )
+    .expect_err("unknown border");
+    assert!(
+        border
+            .to_string()
+            .contains("unknown province \"xyz\" in the army borders of \"AbC\""),
+        "{border}"
+    );
+    let map = Map::from_lists(
+        "caps",
+        "Caps",
+        &[("P", "Pish")],
+        vec![
+            spec("AbC", "Alpha", &["DEF"]),
+            spec("def", "Delta", &["abc"]),
+        ],
+    )
+    .expect("valid");
+    let a = province(&map, "ABC");
+    assert_eq!(map.province(a).abbr, "abc");
+    assert_eq!(map.province(a).name, "Alpha");
+    assert!(map.army_adjacent(a, province(&map, "delta")));
+    assert_eq!(map.summary().provinces, 2);
+}

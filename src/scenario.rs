@@ -1091,6 +1091,23 @@ impl Builder<'_> {
                 });
             }
         }
+        // A power whose orders are listed twice (`"England": [...]` again further down) has
+        // them taken together, at its first list: the order saving writes them in, so that a
+        // result key matches the same order before and after a save. (Only orders of different
+        // powers change places; each power's own orders keep their order.)
+        // The powers in the order of their first list, and whether one comes back after another.
+        let mut first: Vec<PowerId> = Vec::new();
+        let mut split = false;
+        for o in &out {
+            if first.last() != Some(&o.power) {
+                split |= first.contains(&o.power);
+                first.push(o.power);
+            }
+        }
+        if split {
+            // Stable: each power's orders keep their order.
+            out.sort_by_key(|o| first.iter().position(|&p| p == o.power));
+        }
         Ok(out)
     }
 

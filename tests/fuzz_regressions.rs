@@ -174,3 +174,60 @@ fn copies_of_an_imperfect_order_share_their_reason_in_any_listing() {
         assert!(v.is_empty(), "seed {seed}: {}", report(&v));
     }
 }
+
+/// Found by `scenario_loader` (fuzz/run.sh 900, after 1.48 million executions): a power whose
+/// orders are listed twice in `orders` had them grouped by saving, so an expected result keyed
+/// by a text two powers share ("Build A Berlin") named another power's order after a save.
+/// Loading now takes a power's lists together at its first one, as saving writes them.
+#[test]
+fn a_power_listed_twice_keeps_its_results_through_a_save() {
+    let text = r#"Scenario(
+    title: "split lists",
+    phase: "Winter 1901 Adjustment",
+    orders: {
+        "England": ["Build F London"],
+        "Germany": ["Build A Berlin"],
+        "England": ["Build A Berlin"],
+    },
+    expect: (results: [
+        ("Build A Berlin", Succeeds),
+        ("Build A Berlin", Fails),
+        ("Build F London", Succeeds),
+    ]),
+)"#;
+    let results = |s: &Scenario| -> Vec<(String, String, dipsandbox::scenario::Expected)> {
+        s.expect
+            .iter()
+            .flat_map(|e| e.results.iter())
+            .map(|(i, key, r)| {
+                let o = &s.orders[*i];
+                (
+                    s.map.power(o.power).name.clone(),
+                    format!("{} {key}", o.text),
+                    *r,
+                )
+            })
+            .collect()
+    };
+    let loaded = Scenario::from_ron(text, "split.ron").expect("loads");
+    let powers: Vec<&str> = loaded
+        .orders
+        .iter()
+        .map(|o| loaded.map.power(o.power).name.as_str())
+        .collect();
+    assert_eq!(powers, ["England", "England", "Germany"]);
+    let saved = loaded.to_ron();
+    let again = Scenario::from_ron(&saved, "split.ron").expect("loads again");
+    assert_eq!(results(&loaded), results(&again), "{saved}");
+    assert_eq!(
+        results(&loaded)
+            .iter()
+            .map(|(p, _, r)| (p.as_str(), *r))
+            .collect::<Vec<_>>(),
+        [
+            ("England", dipsandbox::scenario::Expected::Succeeds),
+            ("Germany", dipsandbox::scenario::Expected::Fails),
+            ("England", dipsandbox::scenario::Expected::Succeeds),
+        ]
+    );
+}

@@ -29,16 +29,25 @@ use serde::de::{self, DeserializeSeed, Visitor};
 /// Reads `text` as a `T` if it lies in the subset and is valid; `None` otherwise (read it with
 /// the `ron` crate, which gives the answer or the error).
 pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
-    let mut de = Reader {
-        src: text.as_bytes(),
-        text,
-        pos: 0,
-    };
+    let mut de = Reader::new(text);
     de.skip_ws().ok()?;
     let value = T::deserialize(&mut de).ok()?;
-    de.skip_ws().ok()?;
-    (de.pos == de.src.len()).then_some(value)
+    de.at_end().ok()?.then_some(value)
 }
+
+/// The bytes that continue an identifier: ASCII letters and digits, and `_`.
+// Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
+#[allow(clippy::indexing_slicing)]
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || c == b'_';
+        i += 1;
+    }
+    t
+};
 
 /// "Not read here": outside the subset, or invalid. Carries nothing; `ron` gives the message.
 #[derive(Debug)]
@@ -58,21 +67,95 @@ impl de::Error for Outside {
     }
 }
 
-type Result<T> = std::result::Result<T, Outside>;
+/// What every piece of the reader returns.
+pub(crate) type Result<T> = std::result::Result<T, Outside>;
 
-/// The cursor over the text.
-struct Reader<'de> {
+/// The cursor over the text. Besides being a serde deserializer, it offers its pieces to
+/// readers written for one schema (the scenario loader's, which reads faster than serde's
+/// visitors can): each piece reads exactly what the deserializer reads for the same type.
+pub(crate) struct Reader<'de> {
     src: &'de [u8],
     text: &'de str,
     pos: usize,
 }
 
 impl<'de> Reader<'de> {
+    /// A reader at the start of `text`.
+    pub(crate) fn new(text: &'de str) -> Self {
+        Reader {
+            src: text.as_bytes(),
+            text,
+            pos: 0,
+        }
+    }
+
+    /// Whether only white space and comments are left.
+    pub(crate) fn at_end(&mut self) -> Result<bool> {
+        self.skip_ws()?;
+        Ok(self.pos == self.src.len())
+    }
+
+    /// A value of any type, read by its serde implementation.
+    pub(crate) fn value<T: Deserialize<'de>>(&mut self) -> Result<T> {
+        T::deserialize(self)
+    }
+
+    /// `open` items `close`, separated by commas, with an optional trailing comma, as the
+    /// deserializer reads lists, tuples, maps and structs: `item` reads each item.
+    pub(crate) fn items(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        self.expect(open)?;
+        loop {
+            self.skip_ws()?;
+            if self.peek() == Some(close) {
+                self.pos += 1;
+                return Ok(());
+            }
+            item(self)?;
+            if !self.eat(b',')? {
+                return self.expect(close);
+            }
+        }
+    }
+
+    /// An `Option`, as the deserializer reads one: `None`, `Some(value)` or, the
+    /// `IMPLICIT_SOME` extension, the bare value; `value` reads the value.
+    pub(crate) fn option<T>(
+        &mut self,
+        value: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<Option<T>> {
+        if self.eat_word("None")? {
+            return Ok(None);
+        }
+        if self.eat_word("Some")? {
+            self.expect(b'(')?;
+            let v = value(self)?;
+            self.eat(b',')?;
+            self.expect(b')')?;
+            return Ok(Some(v));
+        }
+        value(self).map(Some)
+    }
+
+    /// A `true` or `false`.
+    pub(crate) fn bool(&mut self) -> Result<bool> {
+        match self.ident()? {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            _ => Err(Outside),
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.src.get(self.pos).copied()
     }
 
     /// Skips spaces, tabs, line ends and `//` comments.
+    #[inline]
     fn skip_ws(&mut self) -> Result<()> {
         loop {
             match self.peek() {
@@ -104,13 +187,13 @@ impl<'de> Reader<'de> {
         }
     }
 
-    fn expect(&mut self, c: u8) -> Result<()> {
+    pub(crate) fn expect(&mut self, c: u8) -> Result<()> {
         if self.eat(c)? { Ok(()) } else { Err(Outside) }
     }
 
     /// An ASCII identifier, or nothing (`Ok(None)`) when none starts here. Anything `ron` reads
     /// differently (raw identifiers and strings, byte strings, a non-ASCII letter) is outside.
-    fn ident(&mut self) -> Result<Option<&'de str>> {
+    pub(crate) fn ident(&mut self) -> Result<Option<&'de str>> {
         self.skip_ws()?;
         let start = self.pos;
         match self.peek() {
@@ -121,7 +204,7 @@ impl<'de> Reader<'de> {
         let rest = self.src.get(start..).unwrap_or_default();
         self.pos += rest
             .iter()
-            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+            .position(|&c| !IDENT.get(usize::from(c)).copied().unwrap_or(false))
             .unwrap_or(rest.len());
         if matches!(self.peek(), Some(b'#' | b'"' | b'\'') | Some(0x80..)) {
             return Err(Outside);
@@ -145,7 +228,7 @@ impl<'de> Reader<'de> {
     }
 
     /// A `"…"` string: borrowed when it has no escape.
-    fn string(&mut self) -> Result<Cow<'de, str>> {
+    pub(crate) fn string(&mut self) -> Result<Cow<'de, str>> {
         self.expect(b'"')?;
         let start = self.pos;
         let rest = self.src.get(start..).ok_or(Outside)?;
@@ -193,7 +276,7 @@ impl<'de> Reader<'de> {
     }
 
     /// A struct's optional name, which must be `name` when given.
-    fn struct_name(&mut self, name: &str) -> Result<()> {
+    pub(crate) fn struct_name(&mut self, name: &str) -> Result<()> {
         match self.ident()? {
             None => Ok(()),
             Some(found) if found == name && !name.is_empty() => Ok(()),
@@ -299,11 +382,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.ident()? {
-            Some("true") => visitor.visit_bool(true),
-            Some("false") => visitor.visit_bool(false),
-            _ => Err(Outside),
-        }
+        visitor.visit_bool(self.bool()?)
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -18,6 +18,12 @@ use crate::orders::{Order, parse_loc, parse_order, parse_unit};
 use crate::rules::Rules;
 use crate::source::Locator;
 
+mod raw;
+
+#[doc(hidden)]
+pub use raw::fast_reader_agrees;
+use raw::{Entries, RawExpect, RawScenario, Text};
+
 /// A map in file order (RON `{ "key": value }`), keeping duplicates for validation.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OrderedMap<V>(pub Vec<(String, V)>);
@@ -53,157 +59,6 @@ pub enum Expected {
     Illegal,
     /// A legal support or convoy that does not match the supported unit's order.
     Void,
-}
-
-/// A string of the file: borrowed from the text when it has no escape (no allocation while
-/// reading), owned otherwise.
-#[derive(Debug, PartialEq, Default)]
-struct Text<'a>(std::borrow::Cow<'a, str>);
-
-fn standard_name<'a>() -> Text<'a> {
-    Text(std::borrow::Cow::Borrowed("standard"))
-}
-
-impl std::ops::Deref for Text<'_> {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(std::borrow::Cow::Borrowed(v)))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Text<'de>, E> {
-                Ok(Text(std::borrow::Cow::Owned(v.to_string())))
-            }
-            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Text<'de>, E> {
-                Ok(Text(std::borrow::Cow::Owned(v)))
-            }
-        }
-        d.deserialize_string(V)
-    }
-}
-
-/// [`OrderedMap`] with keys of the file's text ([`Text`]).
-#[derive(Debug, PartialEq)]
-struct Entries<'a, V>(Vec<(Text<'a>, V)>);
-
-impl<V> Default for Entries<'_, V> {
-    fn default() -> Self {
-        Entries(Vec::new())
-    }
-}
-
-impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Entries<'a, V> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V2<'a, V>(std::marker::PhantomData<(&'a (), V)>);
-        impl<'de: 'a, 'a, V: Deserialize<'de>> Visitor<'de> for V2<'a, V> {
-            type Value = Entries<'a, V>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a map like { \"England\": [...] }")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) = m.next_entry::<Text<'a>, V>()? {
-                    out.push((k, v));
-                }
-                Ok(Entries(out))
-            }
-        }
-        d.deserialize_map(V2(std::marker::PhantomData))
-    }
-}
-
-/// A scenario file as read, its strings borrowed from the text.
-#[derive(Deserialize, Debug, PartialEq)]
-#[serde(rename = "Scenario", deny_unknown_fields)]
-struct RawScenario<'a> {
-    #[serde(borrow)]
-    title: Text<'a>,
-    #[serde(default, borrow)]
-    description: Text<'a>,
-    #[serde(default, borrow)]
-    source: Text<'a>,
-    #[serde(default = "standard_name", borrow)]
-    map: Text<'a>,
-    #[serde(borrow)]
-    phase: Text<'a>,
-    #[serde(default)]
-    rules: Rules,
-    #[serde(default, borrow)]
-    units: Entries<'a, Vec<Text<'a>>>,
-    #[serde(default, borrow)]
-    dislodged: Entries<'a, Vec<RawDislodged<'a>>>,
-    #[serde(default, borrow)]
-    contested: Vec<Text<'a>>,
-    #[serde(default, borrow)]
-    owners: Option<Entries<'a, Vec<Text<'a>>>>,
-    #[serde(default, borrow)]
-    orders: Entries<'a, Vec<Text<'a>>>,
-    #[serde(default, borrow)]
-    expect: Option<RawExpect<'a>>,
-    #[serde(default, borrow)]
-    retreats: Option<RawFollowUp<'a>>,
-}
-
-#[derive(Deserialize, Debug, PartialEq)]
-#[serde(rename = "Dislodged", deny_unknown_fields)]
-struct RawDislodged<'a> {
-    #[serde(borrow)]
-    unit: Text<'a>,
-    #[serde(borrow)]
-    from: Text<'a>,
-    #[serde(default)]
-    by_convoy: bool,
-}
-
-#[derive(Deserialize, Default, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct RawExpect<'a> {
-    #[serde(default, borrow)]
-    results: Vec<(Text<'a>, Expected)>,
-    #[serde(default, borrow)]
-    dislodged: Option<Vec<Text<'a>>>,
-    #[serde(default, borrow)]
-    positions: Option<Entries<'a, Vec<Text<'a>>>>,
-}
-
-#[derive(Deserialize, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct RawFollowUp<'a> {
-    #[serde(default, borrow)]
-    orders: Entries<'a, Vec<Text<'a>>>,
-    #[serde(default, borrow)]
-    expect: Option<RawExpect<'a>>,
-}
-
-/// Reads `text` with both scenario readers — the fast one ([`crate::ron_subset`]) and the `ron`
-/// crate — and says whether they agree: `Ok(true)` when the fast reader read it and `ron` reads
-/// the same value, `Ok(false)` when the fast reader left it to `ron`, `Err` (describing both
-/// results) when the fast reader gave a value that `ron` does not give. For the fuzz target
-/// and tests: loading never needs it.
-#[doc(hidden)]
-pub fn fast_reader_agrees(text: &str) -> Result<bool, String> {
-    let Some(fast) = crate::ron_subset::from_str::<RawScenario>(text) else {
-        return Ok(false);
-    };
-    let slow: Result<RawScenario, _> = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(text);
-    match slow {
-        Ok(slow) if slow == fast => Ok(true),
-        Ok(slow) => Err(format!("the fast reader read {fast:?}, ron {slow:?}")),
-        Err(e) => Err(format!("the fast reader read {fast:?}; ron says {e}")),
-    }
 }
 
 /// One order of a scenario: who gave it, the text as written, and its parse.
@@ -510,7 +365,7 @@ impl Scenario {
         let opts = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         // The fast reader first; the `ron` crate for anything it leaves (including every error).
-        let raw: RawScenario = match crate::ron_subset::from_str(text) {
+        let raw: RawScenario = match raw::read(text) {
             Some(raw) => raw,
             None => opts.from_str(text).map_err(|e| ScenarioError::Syntax {
                 pos: SourcePos::from_ron(file, text, &e),
@@ -1465,6 +1320,12 @@ mod fast_reader {
             ", expect: Some((results: [(\"A Par H\", Fails)])))",
             ", expect: (results: [(\"A Par H\", Fails),], dislodged: None))",
             ", owners: {\"France\": [\"Paris\"]}, orders: {})",
+            ", owners: None, expect: RawExpect(results: []))",
+            ", dislodged: {\"France\": [Dislodged(unit: \"A Paris\", from: \"Burgundy\", by_convoy: true)]})",
+            ", dislodged: {\"France\": [(from: \"Burgundy\", unit: \"A Paris\",)]})",
+            ", retreats: Some((orders: {\"France\": [\"A Paris - Gascony\"]}, expect: None)))",
+            ", retreats: RawFollowUp(expect: (positions: {})))",
+            ", expect: (results: [(\"A Par H\", Void,)], positions: Some({})))",
         ] {
             let text = format!("{base}{tail}");
             assert!(checked(&text).is_some(), "not read: {text}");
@@ -1482,19 +1343,24 @@ mod fast_reader {
             ", expect: Some)",
             ", rules: Other(paradox: Rule1982))",
             " description: \"no comma\")",
+            ", expect: (results: [(\"A Par H\")]))",
+            ", expect: (results: [(\"A Par H\", Fails, Fails)]))",
+            ", expect: (results: [(\"A Par H\", Wins)]))",
+            ", expect: (results: [], results: []))",
+            ", expect: (positions: {}, extra: 1))",
+            ", dislodged: {\"France\": [(unit: \"A Paris\")]})",
+            ", dislodged: {\"France\": [(unit: \"A Paris\", from: \"Bur\", by_convoy: yes)]})",
+            ", dislodged: {\"France\": [Other(unit: \"A Paris\", from: \"Bur\")]})",
+            ", retreats: (orders: {}, orders: {}))",
+            ", units: {\"France\": \"A Paris\"})",
+            ", units: {\"France\" [\"A Paris\"]})",
+            ", contested: [\"Paris\" \"Bur\"])",
+            ", phase: \"Fall 1901 Movement\")",
         ] {
             let text = format!("{base}{tail}");
-            assert!(
-                crate::ron_subset::from_str::<RawScenario>(&text).is_none(),
-                "read: {text}"
-            );
+            assert!(raw::read(&text).is_none(), "read: {text}");
         }
-        assert!(
-            crate::ron_subset::from_str::<RawScenario>(&format!(
-                "#![enable(implicit_some)]\n{base})"
-            ))
-            .is_none()
-        );
+        assert!(raw::read(&format!("#![enable(implicit_some)]\n{base})")).is_none());
     }
 
     /// Pieces that matter to a RON reader, inserted into valid files.
@@ -1657,7 +1523,7 @@ mod fast_reader {
         let mut key = String::new();
         let mut texts: Vec<String> = Vec::new();
         for (_, text) in scenario_files() {
-            let Some(raw) = crate::ron_subset::from_str::<RawScenario>(text) else {
+            let Some(raw) = raw::read(text) else {
                 continue;
             };
             for (_, list) in raw.units.0.iter().chain(

@@ -930,13 +930,31 @@ pub fn normalize_name(s: &str) -> String {
     out
 }
 
+/// Whether `b` is empty or words of ASCII letters and digits separated by single spaces, with
+/// no space at either end: text that [`normalize_into`] only lower-cases.
+fn plain_words(b: &[u8]) -> bool {
+    // After a space (or at the start), a letter or digit must come.
+    let mut after_space = true;
+    for &c in b {
+        if c.is_ascii_alphanumeric() {
+            after_space = false;
+        } else if c == b' ' && !after_space {
+            after_space = true;
+        } else {
+            return false;
+        }
+    }
+    !after_space || b.is_empty()
+}
+
 /// [`normalize_name`] appended to `out` (which is not cleared), so that a caller can reuse one
 /// buffer: the words of `s` (after what `out` already holds, if anything) are folded the same way.
 pub fn normalize_into(s: &str, out: &mut String) {
     let base = out.len();
     let mut space = false;
-    // A word of ASCII letters and digits (`Par`, `Burgundy`: most look-ups) is only lower-cased.
-    if s.bytes().all(|c| c.is_ascii_alphanumeric()) {
+    // Words of ASCII letters and digits separated by single spaces (`Par`, `North Sea`: most
+    // look-ups) are only lower-cased.
+    if s.bytes().all(|c| c.is_ascii_alphanumeric()) || plain_words(s.as_bytes()) {
         out.push_str(s);
         out[base..].make_ascii_lowercase();
         return;

@@ -138,15 +138,38 @@ const fn pack(s: &str) -> u64 {
 /// Holds."), or 0 — which is no keyword's key — when that is not one to eight ASCII bytes
 /// without NUL (so not any keyword, whatever its case).
 fn kw_key(text: &str) -> u64 {
-    let t = match text.strip_suffix('.') {
-        Some(w) if !w.is_empty() => w,
-        _ => text,
+    let b = text.as_bytes();
+    let b = match b.split_last() {
+        Some((b'.', rest)) if !rest.is_empty() => rest,
+        _ => b,
     };
-    let b = t.as_bytes();
-    if b.is_empty() || b.len() > 8 || b.iter().any(|&c| c == 0 || c >= 0x80) {
+    if b.is_empty() || b.len() > 8 {
         return 0;
     }
-    pack(t)
+    let mut word = [0u8; 8];
+    if let Some(w) = word.get_mut(..b.len()) {
+        w.copy_from_slice(b);
+    }
+    let v = u64::from_le_bytes(word);
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if v & HIGH != 0 {
+        return 0;
+    }
+    // A NUL among the text's bytes (the padding after them made 1 for the test): the classic
+    // zero-byte test, exact when no byte has its top bit set.
+    let padding = u64::MAX.checked_shl(8 * b.len() as u32).unwrap_or(0);
+    let x = v | (padding & ONES);
+    if x.wrapping_sub(ONES) & !x & HIGH != 0 {
+        return 0;
+    }
+    // Lower-cased eight bytes at a time: every byte is below 0x80, so adding to it never
+    // carries into the next; a byte is a capital when adding 0x80 - 'A' sets its top bit and
+    // adding 0x80 - 'Z' - 1 does not.
+    let from_a = v + (0x80 - u64::from(b'A')) * ONES;
+    let past_z = v + (0x80 - u64::from(b'Z') - 1) * ONES;
+    let capitals = from_a & !past_z & HIGH;
+    v | (capitals >> 2)
 }
 
 /// Splits an order into tokens (appended to `toks`) without copying: each token is a slice
@@ -309,6 +332,36 @@ const BUILD_KW: &[u64] = &[pack("build"), pack("builds"), pack("b")];
 const REMOVE_KW: &[u64] = &[pack("remove"), pack("removes"), pack("rem")];
 const WAIVE_KW: &[u64] = &[pack("waive"), pack("waives"), pack("w")];
 
+/// Appends `w` to `key` folded as [`crate::map::normalize_into`] folds it: a word of ASCII
+/// letters and digits (nearly every word of an order) lower-cased in one pass, anything else
+/// by `normalize_into`.
+fn fold_into(w: &str, key: &mut String) {
+    let base = key.len();
+    for &c in w.as_bytes() {
+        let folded = ALNUM_LOWER[usize::from(c)];
+        if folded == 0 {
+            key.truncate(base);
+            crate::map::normalize_into(w, key);
+            return;
+        }
+        key.push(char::from(folded));
+    }
+}
+
+/// Each ASCII letter or digit lower-cased; 0 for every other byte.
+static ALNUM_LOWER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        if c.is_ascii_alphanumeric() {
+            t[i] = c.to_ascii_lowercase();
+        }
+        i += 1;
+    }
+    t
+};
+
 struct Parser<'m, 's> {
     map: &'m Map,
     toks: Vec<Tok<'s>>,
@@ -379,7 +432,7 @@ impl<'m, 's> Parser<'m, 's> {
             if !self.key.is_empty() {
                 self.key.push(' ');
             }
-            crate::map::normalize_into(w, &mut self.key);
+            fold_into(w, &mut self.key);
         }
         &self.key
     }
@@ -398,7 +451,7 @@ impl<'m, 's> Parser<'m, 's> {
             if k > 0 {
                 self.key.push(' ');
             }
-            crate::map::normalize_into(w.text, &mut self.key);
+            fold_into(w.text, &mut self.key);
             let e = self.map.lookup_normalized(&self.key);
             if let Some(p) = e.province() {
                 best = Some((k + 1, p));
@@ -1135,6 +1188,20 @@ mod tests {
     ];
 
     proptest! {
+        /// The eight-bytes-at-once key is the byte-by-byte fold ([`pack`]) of every short
+        /// ASCII word, whatever its bytes (`@`, `[`, `` ` `` and `{` sit next to the capitals).
+        #[test]
+        fn keyword_keys_fold_as_pack_does(word in "[\\x01-\\x7f]{1,8}", nul in proptest::option::of(0usize..8)) {
+            // With a NUL anywhere among its bytes, no word is a keyword.
+            if let Some(at) = nul.filter(|&at| at < word.len()) {
+                let mut with_nul = word.clone().into_bytes();
+                with_nul[at] = 0;
+                let with_nul = String::from_utf8(with_nul).expect("ASCII");
+                prop_assert_eq!(kw_key(&with_nul), 0);
+            }
+            prop_assert_eq!(kw_key(&word), pack(word.strip_suffix('.').filter(|w| !w.is_empty()).unwrap_or(&word)));
+        }
+
         /// A token is a keyword by its integer key exactly when its text, less one trailing
         /// full stop, equals the keyword in any ASCII case.
         #[test]

@@ -638,8 +638,30 @@ struct OrderIndex<'o> {
 
 type FastHash = std::hash::BuildHasherDefault<crate::map::NameHasher>;
 
-/// Unit texts already read, with their kind and place.
-type KnownUnits<'t> = std::collections::HashMap<&'t str, (UnitKind, crate::map::LocId), FastHash>;
+/// Unit texts already read (the `units` field's, in file order), with their kind and place,
+/// which the expected positions mostly repeat in the same order. Only a shortcut: a text not
+/// found here is parsed, with the same result.
+#[derive(Default)]
+struct KnownUnits<'t> {
+    list: Vec<(&'t str, UnitKind, crate::map::LocId)>,
+    /// Where the next look-up starts: just past the last text found.
+    next: usize,
+}
+
+impl<'t> KnownUnits<'t> {
+    /// Longest list searched through when the text is not the expected next one.
+    const SCAN: usize = 64;
+
+    fn get(&mut self, text: &str) -> Option<(UnitKind, crate::map::LocId)> {
+        let at = match self.list.get(self.next) {
+            Some(e) if e.0 == text => self.next,
+            _ if self.list.len() <= Self::SCAN => self.list.iter().position(|e| e.0 == text)?,
+            _ => return None,
+        };
+        self.next = at + 1;
+        self.list.get(at).map(|e| (e.1, e.2))
+    }
+}
 type OrderLists<K> = std::collections::HashMap<K, (Vec<usize>, usize), FastHash>;
 
 impl<'o> OrderIndex<'o> {
@@ -868,12 +890,12 @@ impl Builder<'_> {
     /// parsed again.
     fn known_unit(
         &mut self,
-        known: &KnownUnits,
+        known: &mut KnownUnits,
         power: PowerId,
         text: &str,
     ) -> Result<Unit, ScenarioError> {
         match known.get(text) {
-            Some(&(kind, loc)) => {
+            Some((kind, loc)) => {
                 // The cursor moves past the text as `unit` would move it.
                 self.loc.next_literal(text);
                 Ok(Unit { power, kind, loc })
@@ -885,18 +907,32 @@ impl Builder<'_> {
     fn units(
         &mut self,
         raw: &Entries<Vec<Text>>,
-        known: &KnownUnits,
+        known: &mut KnownUnits,
     ) -> Result<Vec<Unit>, ScenarioError> {
-        let mut out: Vec<Unit> = Vec::new();
-        // The unit already in each province.
-        let mut held: Vec<Option<Unit>> = vec![None; self.map.province_count()];
+        let count: usize = raw.0.iter().map(|(_, list)| list.len()).sum();
+        let mut out: Vec<Unit> = Vec::with_capacity(count);
+        // The unit already in each province: found among the units read so far when they are
+        // few, kept by province when they are many.
+        let mut held: Vec<Option<Unit>> = if count > KnownUnits::SCAN {
+            vec![None; self.map.province_count()]
+        } else {
+            Vec::new()
+        };
+        known.next = 0;
         for (pname, list) in &raw.0 {
             let p = self.power(pname)?;
             for u in list {
                 let save = self.loc.cursor();
                 let unit = self.known_unit(known, p, u)?;
                 let prov = self.map.province_of(unit.loc);
-                if let Some(other) = held.get(prov.0 as usize).copied().flatten() {
+                let before = if held.is_empty() {
+                    out.iter()
+                        .find(|u| self.map.province_of(u.loc) == prov)
+                        .copied()
+                } else {
+                    held.get(prov.0 as usize).copied().flatten()
+                };
+                if let Some(other) = before {
                     let msg = format!(
                         "two units in {}: {} and {}; a province holds one unit",
                         self.map.province(prov).name,
@@ -917,7 +953,7 @@ impl Builder<'_> {
     }
 
     fn orders(&mut self, raw: &Entries<Vec<Text>>) -> Result<Vec<OrderEntry>, ScenarioError> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(raw.0.iter().map(|(_, list)| list.len()).sum());
         for (pname, list) in &raw.0 {
             let power = self.power(pname)?;
             for text in list {
@@ -970,7 +1006,7 @@ impl Builder<'_> {
         &mut self,
         raw: RawExpect,
         orders: &[OrderEntry],
-        known: &KnownUnits,
+        known: &mut KnownUnits,
     ) -> Result<Expect, ScenarioError> {
         let mut results = Vec::with_capacity(raw.results.len());
         let mut used = vec![false; orders.len()];
@@ -1063,16 +1099,19 @@ impl Builder<'_> {
         let phase = Phase::parse(&raw.phase).map_err(|m| self.invalid(phase_at, m))?;
         self.loc.set_cursor(0);
         self.seek_field("units");
-        let units = self.units(&raw.units, &KnownUnits::default())?;
+        let units = self.units(&raw.units, &mut KnownUnits::default())?;
         // The units' texts, for the expected positions, which mostly repeat them.
-        let known: KnownUnits = raw
-            .units
-            .0
-            .iter()
-            .flat_map(|(_, list)| list.iter())
-            .zip(&units)
-            .map(|(text, u)| (&**text, (u.kind, u.loc)))
-            .collect();
+        let mut known = KnownUnits {
+            list: raw
+                .units
+                .0
+                .iter()
+                .flat_map(|(_, list)| list.iter())
+                .zip(&units)
+                .map(|(text, u)| (&**text, u.kind, u.loc))
+                .collect(),
+            next: 0,
+        };
 
         let mut dislodged = Vec::new();
         if !raw.dislodged.0.is_empty() {
@@ -1181,7 +1220,7 @@ impl Builder<'_> {
             None => None,
             Some(e) => {
                 self.seek_field("expect");
-                Some(self.expect(e, &orders, &known)?)
+                Some(self.expect(e, &orders, &mut known)?)
             }
         };
         let retreats = match raw.retreats {
@@ -1202,7 +1241,7 @@ impl Builder<'_> {
                     None => None,
                     Some(e) => {
                         self.seek_field("expect");
-                        Some(self.expect(e, &orders, &known)?)
+                        Some(self.expect(e, &orders, &mut known)?)
                     }
                 };
                 Some(FollowUp { orders, expect })

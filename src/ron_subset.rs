@@ -35,6 +35,18 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
     de.at_end().ok()?.then_some(value)
 }
 
+/// The blanks between values: space, tab, line feed and carriage return.
+// Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
+#[allow(clippy::indexing_slicing)]
+static BLANK: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b' ' as usize] = true;
+    t[b'\t' as usize] = true;
+    t[b'\n' as usize] = true;
+    t[b'\r' as usize] = true;
+    t
+};
+
 /// The bytes that continue an identifier: ASCII letters and digits, and `_`.
 // Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
 #[allow(clippy::indexing_slicing)]
@@ -48,6 +60,31 @@ static IDENT: [bool; 256] = {
     }
     t
 };
+
+/// Where the first `"` or `\\` of `b` is. Most strings of a scenario are short (a unit, an order),
+/// so their first 32 bytes are searched eight at a time in a register, then the rest with
+/// `memchr` (whose setup costs more than a short string's search).
+fn quote_or_backslash(b: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while i < 32 {
+        let Some(chunk) = b.get(i..i + 8).and_then(|c| c.first_chunk::<8>()) else {
+            break;
+        };
+        let v = u64::from_le_bytes(*chunk);
+        // A byte equal to `"` or `\\` becomes 0 in `q` or `s`; the zero-byte test marks it (and
+        // maybe bytes after it, never one before, so the lowest mark is the first match).
+        let (q, s) = (v ^ (ONES * 0x22), v ^ (ONES * 0x5c));
+        let found = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s)) & HIGH;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = b.get(i..)?;
+    memchr::memchr2(b'"', b'\\', rest).map(|k| i + k)
+}
 
 /// "Not read here": outside the subset, or invalid. Carries nothing; `ron` gives the message.
 #[derive(Debug)]
@@ -157,21 +194,31 @@ impl<'de> Reader<'de> {
     /// Skips spaces, tabs, line ends and `//` comments.
     #[inline]
     fn skip_ws(&mut self) -> Result<()> {
+        let src = self.src;
+        let mut i = self.pos;
         loop {
-            match self.peek() {
-                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
-                Some(b'/') => match self.src.get(self.pos + 1) {
-                    Some(b'/') => {
-                        let rest = self.src.get(self.pos..).unwrap_or_default();
-                        match memchr::memchr(b'\n', rest) {
-                            Some(n) => self.pos += n + 1,
-                            None => self.pos = self.src.len(),
-                        }
+            // A run of blanks (a line end and the next line's indentation, mostly).
+            while src
+                .get(i)
+                .is_some_and(|&c| BLANK.get(usize::from(c)) == Some(&true))
+            {
+                i += 1;
+            }
+            match src.get(i) {
+                Some(b'/') if src.get(i + 1) == Some(&b'/') => {
+                    match memchr::memchr(b'\n', src.get(i..).unwrap_or_default()) {
+                        Some(n) => i += n + 1,
+                        None => i = src.len(),
                     }
-                    _ => return Err(Outside),
-                },
-                Some(c) if c >= 0x80 || c == 0x0B || c == 0x0C => return Err(Outside),
-                _ => return Ok(()),
+                }
+                Some(&c) if c == b'/' || c >= 0x80 || c == 0x0B || c == 0x0C => {
+                    self.pos = i;
+                    return Err(Outside);
+                }
+                _ => {
+                    self.pos = i;
+                    return Ok(());
+                }
             }
         }
     }
@@ -232,7 +279,7 @@ impl<'de> Reader<'de> {
         self.expect(b'"')?;
         let start = self.pos;
         let rest = self.src.get(start..).ok_or(Outside)?;
-        let n = memchr::memchr2(b'"', b'\\', rest).ok_or(Outside)?;
+        let n = quote_or_backslash(rest).ok_or(Outside)?;
         self.pos += n;
         if self.peek() == Some(b'"') {
             self.pos += 1;
@@ -522,5 +569,26 @@ impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
         _visitor: V,
     ) -> Result<V::Value> {
         Err(Outside)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The eight-bytes-at-once search finds the first `"` or `\` as a plain search does,
+        /// wherever it is (in the first 32 bytes or after them) and whatever bytes surround it.
+        #[test]
+        fn finds_the_first_quote_or_backslash(
+            bytes in proptest::collection::vec(
+                prop_oneof![1 => Just(b'"'), 1 => Just(b'\\'), 2 => Just(0u8), 2 => Just(0x80u8), 60 => any::<u8>()],
+                0..80,
+            ),
+        ) {
+            let plain = bytes.iter().position(|&c| c == b'"' || c == b'\\');
+            prop_assert_eq!(quote_or_backslash(&bytes), plain);
+        }
     }
 }

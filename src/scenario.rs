@@ -22,7 +22,7 @@ mod raw;
 
 #[doc(hidden)]
 pub use raw::fast_reader_agrees;
-use raw::{Entries, RawExpect, RawScenario, Text};
+use raw::{Lists, RawExpect, RawScenario};
 
 /// A map in file order (RON `{ "key": value }`), keeping duplicates for validation.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -638,30 +638,32 @@ struct OrderIndex<'o> {
 
 type FastHash = std::hash::BuildHasherDefault<crate::map::NameHasher>;
 
-/// Unit texts already read (the `units` field's, in file order), with their kind and place,
-/// which the expected positions mostly repeat in the same order. Only a shortcut: a text not
-/// found here is parsed, with the same result.
+/// Unit texts already read (the `units` field's, in file order), with the units read from
+/// them, which the expected positions mostly repeat in the same order. Only a shortcut: a text
+/// not found here is parsed, with the same result.
 #[derive(Default)]
-struct KnownUnits<'t> {
-    list: Vec<(&'t str, UnitKind, crate::map::LocId)>,
+struct KnownUnits<'k, 't> {
+    texts: &'k [raw::Text<'t>],
+    units: &'k [Unit],
     /// Where the next look-up starts: just past the last text found.
     next: usize,
 }
 
-impl<'t> KnownUnits<'t> {
+impl KnownUnits<'_, '_> {
     /// Longest list searched through when the text is not the expected next one.
     const SCAN: usize = 64;
 
     fn get(&mut self, text: &str) -> Option<(UnitKind, crate::map::LocId)> {
-        let at = match self.list.get(self.next) {
-            Some(e) if e.0 == text => self.next,
-            _ if self.list.len() <= Self::SCAN => self.list.iter().position(|e| e.0 == text)?,
+        let at = match self.texts.get(self.next) {
+            Some(t) if **t == *text => self.next,
+            _ if self.texts.len() <= Self::SCAN => self.texts.iter().position(|t| **t == *text)?,
             _ => return None,
         };
         self.next = at + 1;
-        self.list.get(at).map(|e| (e.1, e.2))
+        self.units.get(at).map(|u| (u.kind, u.loc))
     }
 }
+
 type OrderLists<K> = std::collections::HashMap<K, (Vec<usize>, usize), FastHash>;
 
 impl<'o> OrderIndex<'o> {
@@ -904,12 +906,8 @@ impl Builder<'_> {
         }
     }
 
-    fn units(
-        &mut self,
-        raw: &Entries<Vec<Text>>,
-        known: &mut KnownUnits,
-    ) -> Result<Vec<Unit>, ScenarioError> {
-        let count: usize = raw.0.iter().map(|(_, list)| list.len()).sum();
+    fn units(&mut self, raw: &Lists, known: &mut KnownUnits) -> Result<Vec<Unit>, ScenarioError> {
+        let count = raw.texts().len();
         let mut out: Vec<Unit> = Vec::with_capacity(count);
         // The unit already in each province: found among the units read so far when they are
         // few, kept by province when they are many.
@@ -919,7 +917,7 @@ impl Builder<'_> {
             Vec::new()
         };
         known.next = 0;
-        for (pname, list) in &raw.0 {
+        for (pname, list) in raw.iter() {
             let p = self.power(pname)?;
             for u in list {
                 let save = self.loc.cursor();
@@ -952,9 +950,9 @@ impl Builder<'_> {
         Ok(out)
     }
 
-    fn orders(&mut self, raw: &Entries<Vec<Text>>) -> Result<Vec<OrderEntry>, ScenarioError> {
-        let mut out = Vec::with_capacity(raw.0.iter().map(|(_, list)| list.len()).sum());
-        for (pname, list) in &raw.0 {
+    fn orders(&mut self, raw: &Lists) -> Result<Vec<OrderEntry>, ScenarioError> {
+        let mut out = Vec::with_capacity(raw.texts().len());
+        for (pname, list) in raw.iter() {
             let power = self.power(pname)?;
             for text in list {
                 let at = self.loc.next_literal(text);
@@ -987,15 +985,27 @@ impl Builder<'_> {
         // result key matches the same order before and after a save. (Only orders of different
         // powers change places; each power's own orders keep their order.)
         // The powers in the order of their first list, and whether one comes back after another.
-        let mut first: Vec<PowerId> = Vec::new();
+        // Powers are numbered below 256: a bit each for those seen.
+        let mut seen = [0u64; 4];
+        let mut last = None;
         let mut split = false;
         for o in &out {
-            if first.last() != Some(&o.power) {
-                split |= first.contains(&o.power);
-                first.push(o.power);
+            if last != Some(o.power) {
+                let (word, bit) = (usize::from(o.power.0 / 64), 1u64 << (o.power.0 % 64));
+                if let Some(w) = seen.get_mut(word) {
+                    split |= *w & bit != 0;
+                    *w |= bit;
+                }
+                last = Some(o.power);
             }
         }
         if split {
+            let mut first: Vec<PowerId> = Vec::new();
+            for o in &out {
+                if !first.contains(&o.power) {
+                    first.push(o.power);
+                }
+            }
             // Stable: each power's orders keep their order.
             out.sort_by_key(|o| first.iter().position(|&p| p == o.power));
         }
@@ -1009,7 +1019,16 @@ impl Builder<'_> {
         known: &mut KnownUnits,
     ) -> Result<Expect, ScenarioError> {
         let mut results = Vec::with_capacity(raw.results.len());
-        let mut used = vec![false; orders.len()];
+        // Which orders have a result already: on the stack for a usual scenario's few.
+        let mut few = [false; 64];
+        let mut many = Vec::new();
+        let used: &mut [bool] = match few.get_mut(..orders.len()) {
+            Some(u) => u,
+            None => {
+                many.resize(orders.len(), false);
+                &mut many
+            }
+        };
         // Each key names the first order not yet used (in file order) with the same parse, less
         // any `Power:` prefix, in that power's list when the key has a prefix. A few orders are
         // scanned; many are indexed by their parse, so that matching every key costs time
@@ -1037,7 +1056,7 @@ impl Builder<'_> {
                 })?,
             };
             let found = match &mut index {
-                Some(ix) => ix.find(parsed, &used),
+                Some(ix) => ix.find(parsed, used),
                 None => {
                     while used.get(first_unused).copied().unwrap_or(false) {
                         first_unused += 1;
@@ -1102,14 +1121,8 @@ impl Builder<'_> {
         let units = self.units(&raw.units, &mut KnownUnits::default())?;
         // The units' texts, for the expected positions, which mostly repeat them.
         let mut known = KnownUnits {
-            list: raw
-                .units
-                .0
-                .iter()
-                .flat_map(|(_, list)| list.iter())
-                .zip(&units)
-                .map(|(text, u)| (&**text, u.kind, u.loc))
-                .collect(),
+            texts: raw.units.texts(),
+            units: &units,
             next: 0,
         };
 
@@ -1165,12 +1178,12 @@ impl Builder<'_> {
         let owners = match &raw.owners {
             // `owners: {}` means the default: every power owns its home centres.
             None => None,
-            Some(o) if o.0.is_empty() => None,
+            Some(o) if o.is_empty() => None,
             Some(o) => {
                 self.loc.set_cursor(0);
                 self.seek_field("owners");
                 let mut owners: Vec<Option<PowerId>> = vec![None; self.map.provinces.len()];
-                for (pname, list) in &o.0 {
+                for (pname, list) in o.iter() {
                     let power = self.power(pname)?;
                     for c in list {
                         let at = self.loc.next_literal(c);
@@ -1565,12 +1578,10 @@ mod fast_reader {
             let Some(raw) = raw::read(text) else {
                 continue;
             };
-            for (_, list) in raw.units.0.iter().chain(
-                raw.expect
-                    .iter()
-                    .flat_map(|e| e.positions.iter().flat_map(|p| p.0.iter())),
-            ) {
-                texts.extend(list.iter().map(|t| t.to_string()));
+            for list in std::iter::once(&raw.units)
+                .chain(raw.expect.iter().flat_map(|e| e.positions.iter()))
+            {
+                texts.extend(list.texts().iter().map(|t| t.to_string()));
             }
         }
         let base = texts.len();

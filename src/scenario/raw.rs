@@ -88,6 +88,78 @@ impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Entries<'a, V> {
     }
 }
 
+/// Lists of texts by name (`{ "England": ["A London", …], … }`, in file order, a name listed
+/// twice kept twice), in two vectors however many lists there are: one of the names, each with
+/// where its list ends, and one of every list's texts in turn.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Lists<'a> {
+    names: Vec<(Text<'a>, u32)>,
+    texts: Vec<Text<'a>>,
+}
+
+impl<'a> Lists<'a> {
+    /// Room for a scenario's usual lists, so that reading them allocates twice.
+    fn with_room() -> Self {
+        Lists {
+            names: Vec::with_capacity(8),
+            texts: Vec::with_capacity(32),
+        }
+    }
+
+    /// Starts the next list, named `name`.
+    fn push_name(&mut self, name: Text<'a>) -> Read<()> {
+        let end = u32::try_from(self.texts.len()).map_err(|_| Outside)?;
+        self.names.push((name, end));
+        Ok(())
+    }
+
+    /// Adds a text to the last list.
+    fn push_text(&mut self, text: Text<'a>) -> Read<()> {
+        self.texts.push(text);
+        let end = u32::try_from(self.texts.len()).map_err(|_| Outside)?;
+        match self.names.last_mut() {
+            Some(last) => last.1 = end,
+            None => return Err(Outside),
+        }
+        Ok(())
+    }
+
+    /// Whether there is no list.
+    pub(super) fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Every text of every list, in turn.
+    pub(super) fn texts(&self) -> &[Text<'a>] {
+        &self.texts
+    }
+
+    /// Each list with its name.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&Text<'a>, &[Text<'a>])> + '_ {
+        let mut start = 0;
+        self.names.iter().map(move |(name, end)| {
+            let end = *end as usize;
+            let list = self.texts.get(start..end).unwrap_or_default();
+            start = end;
+            (name, list)
+        })
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Lists<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let entries = Entries::<Vec<Text<'a>>>::deserialize(d)?;
+        let mut out = Lists::default();
+        for (name, list) in entries.0 {
+            out.push_name(name).map_err(serde::de::Error::custom)?;
+            for t in list {
+                out.push_text(t).map_err(serde::de::Error::custom)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// A scenario file as read, its strings borrowed from the text.
 #[derive(Deserialize, Debug, PartialEq)]
 #[serde(rename = "Scenario", deny_unknown_fields)]
@@ -105,15 +177,15 @@ pub(super) struct RawScenario<'a> {
     #[serde(default)]
     pub(super) rules: Rules,
     #[serde(default, borrow)]
-    pub(super) units: Entries<'a, Vec<Text<'a>>>,
+    pub(super) units: Lists<'a>,
     #[serde(default, borrow)]
     pub(super) dislodged: Entries<'a, Vec<RawDislodged<'a>>>,
     #[serde(default, borrow)]
     pub(super) contested: Vec<Text<'a>>,
     #[serde(default, borrow)]
-    pub(super) owners: Option<Entries<'a, Vec<Text<'a>>>>,
+    pub(super) owners: Option<Lists<'a>>,
     #[serde(default, borrow)]
-    pub(super) orders: Entries<'a, Vec<Text<'a>>>,
+    pub(super) orders: Lists<'a>,
     #[serde(default, borrow)]
     pub(super) expect: Option<RawExpect<'a>>,
     #[serde(default, borrow)]
@@ -139,14 +211,14 @@ pub(super) struct RawExpect<'a> {
     #[serde(default, borrow)]
     pub(super) dislodged: Option<Vec<Text<'a>>>,
     #[serde(default, borrow)]
-    pub(super) positions: Option<Entries<'a, Vec<Text<'a>>>>,
+    pub(super) positions: Option<Lists<'a>>,
 }
 
 #[derive(Deserialize, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawFollowUp<'a> {
     #[serde(default, borrow)]
-    pub(super) orders: Entries<'a, Vec<Text<'a>>>,
+    pub(super) orders: Lists<'a>,
     #[serde(default, borrow)]
     pub(super) expect: Option<RawExpect<'a>>,
 }
@@ -239,8 +311,14 @@ fn entries<'a, V>(
     Ok(Entries(out))
 }
 
-fn text_lists<'a>(r: &mut Reader<'a>) -> Read<Entries<'a, Vec<Text<'a>>>> {
-    entries(r, texts)
+fn text_lists<'a>(r: &mut Reader<'a>) -> Read<Lists<'a>> {
+    let mut out = Lists::with_room();
+    r.items(b'{', b'}', |r| {
+        out.push_name(text(r)?)?;
+        r.expect(b':')?;
+        r.items(b'[', b']', |r| out.push_text(text(r)?))
+    })?;
+    Ok(out)
 }
 
 fn scenario<'a>(r: &mut Reader<'a>) -> Read<RawScenario<'a>> {

@@ -725,18 +725,25 @@ fn plain_unit(map: &Map, text: &str, key: &mut String) -> Option<crate::orders::
         _ => return None,
     };
     let name = text.strip_prefix(['A', 'F'])?.strip_prefix(' ')?;
+    // One pass: the name checked (letters, single spaces between words) and folded.
+    key.clear();
     let mut words = 0;
-    for w in name.split(' ') {
-        if w.is_empty() || !w.bytes().all(|c| c.is_ascii_alphabetic()) {
+    let mut after_space = true;
+    for &c in name.as_bytes() {
+        if c.is_ascii_alphabetic() {
+            words += usize::from(after_space);
+            after_space = false;
+            key.push(char::from(c.to_ascii_lowercase()));
+        } else if c == b' ' && !after_space {
+            after_space = true;
+            key.push(' ');
+        } else {
             return None;
         }
-        words += 1;
     }
-    if words > PLAIN_NAME_WORDS {
+    if after_space || words > PLAIN_NAME_WORDS {
         return None;
     }
-    key.clear();
-    crate::map::normalize_into(name, key);
     let province = map.lookup_normalized(key).province()?;
     Some(crate::orders::UnitSpec {
         kind: Some(kind),

@@ -93,10 +93,16 @@ impl<'a> Locator<'a> {
     /// Byte offset of the next string literal whose content is exactly `content`, at or after the
     /// cursor; the cursor moves past it. Falls back to the cursor when not found (a value
     /// written with escapes); after many such misses, without searching.
+    #[inline]
     pub fn next_literal(&mut self, content: &str) -> usize {
         if !self.searching {
             return self.cursor;
         }
+        self.search_literal(content)
+    }
+
+    /// [`Locator::next_literal`] when searching.
+    fn search_literal(&mut self, content: &str) -> usize {
         let quoted = format!("\"{content}\"");
         let rest = &self.text[self.cursor..];
         if self.misses >= MAX_MISSES {

@@ -601,16 +601,75 @@ fn write_orders(s: &mut String, map: &Map, orders: &[OrderEntry], depth: usize) 
     let _ = writeln!(s, "{ind}}},");
 }
 
+/// The keys to write for an expectation's results: each as held (the order's text when none is
+/// held), or prefixed with its order's power (`"Germany: Build A Berlin"`) when a reload would
+/// otherwise match it to another power's order. Loading matches each key, in turn, to the first
+/// order not yet matched with the same parse, in the order saving writes the orders (by power,
+/// see [`write_orders`]); this replays that matching.
+fn result_keys(map: &Map, orders: &[OrderEntry], e: &Expect) -> Vec<String> {
+    // The orders as written: the powers in order of first appearance, each power's in turn.
+    let mut powers: Vec<PowerId> = Vec::new();
+    for o in orders {
+        if !powers.contains(&o.power) {
+            powers.push(o.power);
+        }
+    }
+    let written: Vec<usize> = powers
+        .iter()
+        .flat_map(|&p| {
+            (0..orders.len()).filter(move |&i| orders.get(i).is_some_and(|o| o.power == p))
+        })
+        .collect();
+    let mut used = vec![false; orders.len()];
+    let mut keys = Vec::with_capacity(e.results.len());
+    for (i, key, _) in &e.results {
+        let order = orders.get(*i);
+        let mut key = match order {
+            Some(o) if key.is_empty() => o.text.clone(),
+            _ => key.clone(),
+        };
+        // The order a reload gives a key, marked as matched.
+        let matched = |parsed: &Order, used: &[bool]| {
+            written.iter().copied().find(|&j| {
+                orders.get(j).is_some_and(|o| {
+                    !used.get(j).copied().unwrap_or(true)
+                        && parsed.power.is_none_or(|p| p == o.power)
+                        && o.order.unit == parsed.unit
+                        && o.order.kind == parsed.kind
+                })
+            })
+        };
+        if let Ok(parsed) = parse_order(map, &key) {
+            let mut m = matched(&parsed, &used);
+            if let Some(o) = order
+                && m != Some(*i)
+                && parsed.power.is_none()
+            {
+                let prefixed = Order {
+                    power: Some(o.power),
+                    ..parsed
+                };
+                if matched(&prefixed, &used) == Some(*i) {
+                    key = format!("{}: {key}", map.power(o.power).name);
+                    m = Some(*i);
+                }
+            }
+            if let Some(u) = m.and_then(|m| used.get_mut(m)) {
+                *u = true;
+            }
+        }
+        keys.push(key);
+    }
+    keys
+}
+
 fn write_expect(s: &mut String, map: &Map, orders: &[OrderEntry], e: &Expect, depth: usize) {
     let ind = "    ".repeat(depth);
     let q = |x: &str| ron::to_string(x).unwrap_or_else(|_| format!("{x:?}"));
     let _ = writeln!(s, "{ind}expect: (");
     let _ = writeln!(s, "{ind}    results: [");
-    for (i, key, r) in &e.results {
-        let key = match orders.get(*i) {
-            Some(o) if key.is_empty() => &o.text,
-            _ => key,
-        };
+    let keys = result_keys(map, orders, e);
+    for ((_, _, r), key) in e.results.iter().zip(&keys) {
         let _ = writeln!(s, "{ind}        ({}, {:?}),", q(key), r);
     }
     let _ = writeln!(s, "{ind}    ],");

@@ -231,3 +231,69 @@ fn a_power_listed_twice_keeps_its_results_through_a_save() {
         ]
     );
 }
+
+/// The case left open by the fix above: orders added in the editor (as the TUI adds them) are
+/// appended, so two powers' orders can interleave in memory, while saving writes each power's
+/// orders together. A result keyed by a text another power's order shares ("Build A Berlin")
+/// then named that other order after a save and reload. Saving now prefixes such a key with its
+/// order's power, and only such a key.
+#[test]
+fn results_keep_their_orders_when_edited_orders_interleave() {
+    use dipsandbox::edit::{Edit, Editor};
+    use dipsandbox::scenario::{Expect, Expected};
+    let text = r#"Scenario(
+    title: "interleaved",
+    phase: "Winter 1901 Adjustment",
+    orders: {
+        "England": ["Build F London"],
+        "Germany": ["Build A Berlin"],
+    },
+)"#;
+    let mut ed = Editor::new(Scenario::from_ron(text, "interleaved.ron").expect("loads"));
+    let england = ed.scenario().map.find_power("England").expect("England");
+    ed.apply(Edit::AddOrder(england, "Build A Berlin".into()))
+        .expect("adds");
+    // In memory: England, Germany, England. Germany's order is expected to fail, England's
+    // Build A Berlin to succeed.
+    let expect = Expect {
+        results: vec![
+            (1, "Build A Berlin".into(), Expected::Fails),
+            (2, "Build A Berlin".into(), Expected::Succeeds),
+            (0, "Build F London".into(), Expected::Succeeds),
+        ],
+        dislodged: None,
+        positions: None,
+    };
+    ed.apply(Edit::Expectations(Some(expect), None))
+        .expect("sets expectations");
+    let by_power = |s: &Scenario| -> Vec<(String, String, String)> {
+        let mut v: Vec<_> = s
+            .expect
+            .iter()
+            .flat_map(|e| e.results.iter())
+            .map(|(i, _, r)| {
+                let o = &s.orders[*i];
+                (
+                    s.map.power(o.power).name.clone(),
+                    o.text.clone(),
+                    format!("{r:?}"),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let before = by_power(ed.scenario());
+    let saved = ed.scenario().to_ron();
+    let again = Scenario::from_ron(&saved, "interleaved.ron").expect("loads again");
+    assert_eq!(by_power(&again), before, "{saved}");
+    // Only the key that needed it carries a power.
+    assert!(
+        saved.contains("(\"Germany: Build A Berlin\", Fails)"),
+        "{saved}"
+    );
+    assert!(saved.contains("(\"Build A Berlin\", Succeeds)"), "{saved}");
+    assert!(saved.contains("(\"Build F London\", Succeeds)"), "{saved}");
+    // Saving what was loaded changes nothing.
+    assert_eq!(again.to_ron(), saved);
+}

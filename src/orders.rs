@@ -146,11 +146,18 @@ fn kw_key(text: &str) -> u64 {
     if b.is_empty() || b.len() > 8 {
         return 0;
     }
-    let mut word = [0u8; 8];
-    if let Some(w) = word.get_mut(..b.len()) {
-        w.copy_from_slice(b);
-    }
-    let v = u64::from_le_bytes(word);
+    // The bytes in a register: two four-byte words that overlap when fewer than eight, or up to
+    // three single bytes (copying a variable length would call `memcpy`).
+    let n = b.len();
+    let v = match (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        (Some(lo), Some(hi)) => {
+            u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << (8 * (n - 4))
+        }
+        _ => {
+            let byte = |k: usize| b.get(k).map_or(0, |&c| u64::from(c));
+            byte(0) | byte(1) << 8 | byte(2) << 16
+        }
+    };
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     if v & HIGH != 0 {

@@ -12,7 +12,12 @@
 //! caller then reads the same text with the `ron` crate, which either accepts it or gives the
 //! error with its line and column, exactly as before. Whenever this reader gives a value, the
 //! `ron` crate gives the same value (tested on every scenario file and on mutated copies of
-//! them in `tests/ron_subset.rs`), so a file means what the `ron` crate says it means.
+//! them in `scenario`'s tests), so a file means what the `ron` crate says it means.
+//!
+//! The scenario loader reads its own schema with the same pieces, without serde between them
+//! and the values (`scenario/raw.rs`: `Reader::items`, `Reader::option`, `Reader::string`
+//! and the rest, each reading exactly what the deserializer reads for the same type); the rules
+//! inside a scenario are still read through this deserializer (`Reader::value`).
 //!
 //! Outside the subset, so left to `ron`: numbers, characters, byte strings, raw strings and raw
 //! identifiers, `/* */` comments, `#![enable(…)]` attributes, whitespace other than space, tab,

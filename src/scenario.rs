@@ -516,6 +516,13 @@ impl Scenario {
         }
         if let Some(owners) = &self.owners {
             s.push_str("    owners: {\n");
+            // `owners: {}` reads back as the default (home centres): when no centre is owned,
+            // a power is written with an empty list, which reads back as no centre owned.
+            if owners.iter().all(Option::is_none)
+                && let Some(p) = map.power_ids().next()
+            {
+                let _ = writeln!(s, "        {}: [],", q(&map.power(p).name));
+            }
             for p in map.power_ids() {
                 let names: Vec<String> = owners
                     .iter()

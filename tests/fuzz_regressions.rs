@@ -297,3 +297,24 @@ fn results_keep_their_orders_when_edited_orders_interleave() {
     // Saving what was loaded changes nothing.
     assert_eq!(again.to_ron(), saved);
 }
+
+/// Found by `scenario_loader` (fuzz/run.sh 600, after 3.7 million executions): a scenario in
+/// which no centre is owned (`owners: { "Russia": [] }`) was saved as `owners: {}`, which reads
+/// back as the default, every power owning its home centres. Saving now writes a power with an
+/// empty list in that case.
+#[test]
+fn no_centre_owned_stays_so_through_a_save() {
+    let text = r#"Scenario(
+    title: "nobody owns anything",
+    phase: "Winter 1901 Adjustment",
+    units: { "Russia": ["A Warsaw"] },
+    owners: { "Russia": [] },
+)"#;
+    let loaded = Scenario::from_ron(text, "owners.ron").expect("loads");
+    let owners = loaded.owners.clone().expect("owners stated");
+    assert!(owners.iter().all(Option::is_none));
+    let saved = loaded.to_ron();
+    let again = Scenario::from_ron(&saved, "owners.ron").expect("loads again");
+    assert_eq!(again.owners, Some(owners), "{saved}");
+    assert_eq!(again.to_ron(), saved);
+}

@@ -423,6 +423,15 @@ macro_rules! outside {
     };
 }
 
+/// The same, for kinds that come with their type's name.
+macro_rules! outside_named {
+    ($($name:ident)*) => {
+        $(fn $name<V: Visitor<'de>>(self, _name: &'static str, _visitor: V) -> Result<V::Value> {
+            Err(Outside)
+        })*
+    };
+}
+
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     type Error = Outside;
 
@@ -432,6 +441,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
         deserialize_f32 deserialize_f64 deserialize_char deserialize_bytes deserialize_byte_buf
     }
+    outside_named! { deserialize_unit_struct deserialize_newtype_struct }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visitor.visit_bool(self.bool()?)
@@ -452,20 +462,8 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         if self.eat_word("None")? {
             return visitor.visit_none();
         }
-        let at = self.pos;
-        if self.eat_word("Some")? {
-            if self.eat(b'(')? {
-                let v = visitor.visit_some(&mut *self)?;
-                self.eat(b',')?;
-                self.expect(b')')?;
-                return Ok(v);
-            }
-            // `Some` not followed by `(`: `ron` reads that differently; leave it to it.
-            self.pos = at;
-            return Err(Outside);
-        }
-        // Implicit `Some` (the `IMPLICIT_SOME` extension).
-        visitor.visit_some(self)
+        // `Some(…)` or the bare value (`IMPLICIT_SOME`), as the schema reader reads an option.
+        self.option(|r| visitor.visit_some(r))?.ok_or(Outside)
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -476,22 +474,6 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         } else {
             Err(Outside)
         }
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _visitor: V,
-    ) -> Result<V::Value> {
-        Err(Outside)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _visitor: V,
-    ) -> Result<V::Value> {
-        Err(Outside)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

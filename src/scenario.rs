@@ -584,6 +584,18 @@ fn write_units(s: &mut String, map: &Map, field: &str, units: &[Unit], depth: us
     let _ = writeln!(s, "{ind}}},");
 }
 
+/// The powers of `orders` in the order of their first order: the order saving writes them in
+/// (each power's orders together) and loading takes them in.
+fn powers_in_order(orders: &[OrderEntry]) -> Vec<PowerId> {
+    let mut powers: Vec<PowerId> = Vec::new();
+    for o in orders {
+        if !powers.contains(&o.power) {
+            powers.push(o.power);
+        }
+    }
+    powers
+}
+
 fn write_orders(s: &mut String, map: &Map, orders: &[OrderEntry], depth: usize) {
     let ind = "    ".repeat(depth);
     let q = |x: &str| ron::to_string(x).unwrap_or_else(|_| format!("{x:?}"));
@@ -592,13 +604,7 @@ fn write_orders(s: &mut String, map: &Map, orders: &[OrderEntry], depth: usize) 
         return;
     }
     let _ = writeln!(s, "{ind}orders: {{");
-    let mut powers: Vec<PowerId> = Vec::new();
-    for o in orders {
-        if !powers.contains(&o.power) {
-            powers.push(o.power);
-        }
-    }
-    for p in powers {
+    for p in powers_in_order(orders) {
         let _ = writeln!(s, "{ind}    {}: [", q(&map.power(p).name));
         for o in orders.iter().filter(|o| o.power == p) {
             let _ = writeln!(s, "{ind}        {},", q(&o.text));
@@ -615,13 +621,7 @@ fn write_orders(s: &mut String, map: &Map, orders: &[OrderEntry], depth: usize) 
 /// see [`write_orders`]); this replays that matching.
 fn result_keys(map: &Map, orders: &[OrderEntry], e: &Expect) -> Vec<String> {
     // The orders as written: the powers in order of first appearance, each power's in turn.
-    let mut powers: Vec<PowerId> = Vec::new();
-    for o in orders {
-        if !powers.contains(&o.power) {
-            powers.push(o.power);
-        }
-    }
-    let written: Vec<usize> = powers
+    let written: Vec<usize> = powers_in_order(orders)
         .iter()
         .flat_map(|&p| {
             (0..orders.len()).filter(move |&i| orders.get(i).is_some_and(|o| o.power == p))
@@ -694,6 +694,10 @@ fn write_expect(s: &mut String, map: &Map, orders: &[OrderEntry], e: &Expect, de
 /// [`OrderIndex`].
 const SCAN_LIMIT: usize = 32;
 
+/// Up to this many units (or orders with results), a look-up scans what was read so far and
+/// bookkeeping lives on the stack; above, tables by province or order are made.
+const FEW: usize = 64;
+
 /// A phase's orders by their parse without a `Power:` prefix (and by power too), in file order,
 /// each list with a cursor past the orders already used; and the first order with each text.
 struct OrderIndex<'o> {
@@ -716,13 +720,10 @@ struct KnownUnits<'k, 't> {
 }
 
 impl KnownUnits<'_, '_> {
-    /// Longest list searched through when the text is not the expected next one.
-    const SCAN: usize = 64;
-
     fn get(&mut self, text: &str) -> Option<(UnitKind, crate::map::LocId)> {
         let at = match self.texts.get(self.next) {
             Some(t) if **t == *text => self.next,
-            _ if self.texts.len() <= Self::SCAN => self.texts.iter().position(|t| **t == *text)?,
+            _ if self.texts.len() <= FEW => self.texts.iter().position(|t| **t == *text)?,
             _ => return None,
         };
         self.next = at + 1;
@@ -984,7 +985,7 @@ impl Builder<'_> {
         let mut out: Vec<Unit> = Vec::with_capacity(count);
         // The unit already in each province: found among the units read so far when they are
         // few, kept by province when they are many.
-        let mut held: Vec<Option<Unit>> = if count > KnownUnits::SCAN {
+        let mut held: Vec<Option<Unit>> = if count > FEW {
             vec![None; self.map.province_count()]
         } else {
             Vec::new()
@@ -1073,12 +1074,7 @@ impl Builder<'_> {
             }
         }
         if split {
-            let mut first: Vec<PowerId> = Vec::new();
-            for o in &out {
-                if !first.contains(&o.power) {
-                    first.push(o.power);
-                }
-            }
+            let first = powers_in_order(&out);
             // Stable: each power's orders keep their order.
             out.sort_by_key(|o| first.iter().position(|&p| p == o.power));
         }
@@ -1093,7 +1089,7 @@ impl Builder<'_> {
     ) -> Result<Expect, ScenarioError> {
         let mut results = Vec::with_capacity(raw.results.len());
         // Which orders have a result already: on the stack for a usual scenario's few.
-        let mut few = [false; 64];
+        let mut few = [false; FEW];
         let mut many = Vec::new();
         let used: &mut [bool] = match few.get_mut(..orders.len()) {
             Some(u) => u,

@@ -339,36 +339,6 @@ const BUILD_KW: &[u64] = &[pack("build"), pack("builds"), pack("b")];
 const REMOVE_KW: &[u64] = &[pack("remove"), pack("removes"), pack("rem")];
 const WAIVE_KW: &[u64] = &[pack("waive"), pack("waives"), pack("w")];
 
-/// Appends `w` to `key` folded as [`crate::map::normalize_into`] folds it: a word of ASCII
-/// letters and digits (nearly every word of an order) lower-cased in one pass, anything else
-/// by `normalize_into`.
-fn fold_into(w: &str, key: &mut String) {
-    let base = key.len();
-    for &c in w.as_bytes() {
-        let folded = ALNUM_LOWER[usize::from(c)];
-        if folded == 0 {
-            key.truncate(base);
-            crate::map::normalize_into(w, key);
-            return;
-        }
-        key.push(char::from(folded));
-    }
-}
-
-/// Each ASCII letter or digit lower-cased; 0 for every other byte.
-static ALNUM_LOWER: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let c = i as u8;
-        if c.is_ascii_alphanumeric() {
-            t[i] = c.to_ascii_lowercase();
-        }
-        i += 1;
-    }
-    t
-};
-
 struct Parser<'m, 's> {
     map: &'m Map,
     toks: Vec<Tok<'s>>,
@@ -439,7 +409,7 @@ impl<'m, 's> Parser<'m, 's> {
             if !self.key.is_empty() {
                 self.key.push(' ');
             }
-            fold_into(w, &mut self.key);
+            crate::map::normalize_into(w, &mut self.key);
         }
         &self.key
     }
@@ -458,7 +428,7 @@ impl<'m, 's> Parser<'m, 's> {
             if k > 0 {
                 self.key.push(' ');
             }
-            fold_into(w.text, &mut self.key);
+            crate::map::normalize_into(w.text, &mut self.key);
             let e = self.map.lookup_normalized(&self.key);
             if let Some(p) = e.province() {
                 best = Some((k + 1, p));

@@ -814,6 +814,12 @@ impl Map {
         self.names.get(key)
     }
 
+    /// [`Map::lookup_normalized`] on bytes already folded (lower-case ASCII letters and digits,
+    /// single spaces between words), as a caller folding into its own buffer has them.
+    pub(crate) fn lookup_folded(&self, key: &[u8]) -> NameEntry {
+        self.names.get_hashed(key, name_hash(key))
+    }
+
     /// Looks a power up by a name already normalized ([`normalize_into`]).
     pub fn find_power_normalized(&self, key: &str) -> Option<PowerId> {
         self.power_names.get(key).copied()
@@ -933,7 +939,7 @@ pub fn normalize_name(s: &str) -> String {
 /// Each ASCII letter or digit lower-cased; 0 for every other byte.
 // Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
 #[allow(clippy::indexing_slicing)]
-static ALNUM_LOWER: [u8; 256] = {
+pub(crate) static ALNUM_LOWER: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < 256 {

@@ -12,6 +12,8 @@
 
 use std::fmt::Write as _;
 
+mod plain;
+
 use crate::error::OrderError;
 use crate::map::{Coast, Map, PowerId, ProvinceId, UnitKind};
 
@@ -995,6 +997,10 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
+    // Most orders are written the plain way, which one pass reads; the parser reads the rest.
+    if let Some(order) = plain::order(map, text) {
+        return Ok(order);
+    }
     Parser::with(map, text, Parser::order)
 }
 

@@ -1,0 +1,692 @@
+//! The fast path of [`super::parse_order`]: an order written the plain way — ASCII words of
+//! letters and digits separated by single spaces, a standalone `-`, no coast, no prefix, one
+//! stop (`A Paris - Burgundy`, `F North Sea Convoys A London - Norway`, `A Mun S A Ber`) — read
+//! in one pass, with one name look-up per place.
+//!
+//! The text is folded once into a buffer on the stack (lower case, as the name index keys
+//! are), split into words, and each word short enough to be a keyword is classed with one
+//! look-up in a table built at compile time from the parser's keyword lists. A place is the
+//! run of words up to the next keyword, looked up whole.
+//!
+//! It answers only where the parser gives the same order, and leaves everything else to it
+//! (`None`): anything it does not read, and any place whose name a longer name continues (the
+//! parser reads the longest name, which could run past the keyword). A test checks agreement on
+//! every order of every scenario file, and a property test on generated orders.
+
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): the buffer has `MAX + 8`
+// bytes and only text of at most `MAX` bytes is copied in, so a word's eight-byte window from
+// its start (at most `MAX - 1`) is inside it; word spans are positions in the text.
+#![allow(clippy::indexing_slicing)]
+
+use super::{
+    BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, LocSpec, MOVE_KW, Order, OrderKind, REMOVE_KW,
+    SUPPORT_KW, UnitRef, UnitSpec, WAIVE_KW, pack,
+};
+use crate::map::{ALNUM_LOWER, Coast, Map, ProvinceId, UnitKind};
+
+/// Longest text read here (longer orders go to the parser).
+const MAX: usize = 120;
+/// Most words read here.
+const MAX_WORDS: usize = 16;
+/// Most words in a name (the parser looks at five).
+const NAME_WORDS: usize = 5;
+
+/// What a word is to the orders read here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Not a keyword: a word of a name, or a unit letter.
+    Word,
+    /// A move keyword (`-`, `to`, `moves`…, as [`MOVE_KW`]).
+    Move,
+    /// A hold keyword ([`HOLD_KW`]).
+    Hold,
+    /// A support keyword ([`SUPPORT_KW`]).
+    Support,
+    /// A convoy keyword ([`CONVOY_KW`]).
+    Convoy,
+    /// `via` or `by`, which start `via convoy`.
+    Via,
+    /// Another keyword of the parser's (disband, build, remove, waive): left to it.
+    Other,
+    /// Not a keyword, and with a hyphen between letters (`Mid-Atlantic`): a word of a name.
+    Joined,
+    /// A coast in parentheses (`(nc)`), as a word of its own.
+    Coast,
+}
+
+/// Slots in [`KEYWORDS`] (a power of two, about three times the keywords).
+const SLOTS: usize = 128;
+
+/// The slot where a keyword's key ([`pack`]) is looked for first.
+const fn slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 57) as usize & (SLOTS - 1)
+}
+
+/// Every keyword of the parser's lists with its class, in an open-addressing table (linear
+/// probing; key 0, which no keyword has, marks an empty slot). Built from the lists themselves,
+/// so the two cannot drift; a keyword in two lists would stop the build.
+// Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
+static KEYWORDS: [(u64, Class); SLOTS] = {
+    const VIA: &[u64] = &[pack("via"), pack("by")];
+    let lists: [(&[u64], Class); 9] = [
+        (MOVE_KW, Class::Move),
+        (HOLD_KW, Class::Hold),
+        (SUPPORT_KW, Class::Support),
+        (CONVOY_KW, Class::Convoy),
+        (VIA, Class::Via),
+        (DISBAND_KW, Class::Other),
+        (BUILD_KW, Class::Other),
+        (REMOVE_KW, Class::Other),
+        (WAIVE_KW, Class::Other),
+    ];
+    let mut t = [(0u64, Class::Word); SLOTS];
+    let mut l = 0;
+    while l < lists.len() {
+        let (keys, class) = lists[l];
+        let mut k = 0;
+        while k < keys.len() {
+            let key = keys[k];
+            let mut i = slot(key);
+            while t[i].0 != 0 {
+                assert!(t[i].0 != key, "a keyword in two lists");
+                i = (i + 1) & (SLOTS - 1);
+            }
+            t[i] = (key, class);
+            k += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// The class of a word by its key (0 for a word that cannot be a keyword).
+fn class(key: u64) -> Class {
+    if key == 0 {
+        return Class::Word;
+    }
+    let mut i = slot(key);
+    loop {
+        let (k, c) = KEYWORDS[i];
+        if k == key {
+            return c;
+        }
+        if k == 0 {
+            return Class::Word;
+        }
+        i = (i + 1) & (SLOTS - 1);
+    }
+}
+
+/// A word of the text: where it is in the folded buffer, its key as a keyword (its bytes when
+/// one to eight long, else 0) and its class.
+#[derive(Clone, Copy, Debug)]
+struct Word {
+    start: u8,
+    end: u8,
+    key: u64,
+    class: Class,
+}
+
+/// The text folded and split into words.
+struct Words {
+    buf: [u8; MAX + 8],
+    words: [Word; MAX_WORDS],
+    len: usize,
+}
+
+impl Words {
+    /// Folds and splits `text` into `self`; `None` for text not read here (too long, too many
+    /// words, a byte other than an ASCII letter or digit, a single space, a hyphen standing
+    /// alone or between two letters or digits, or a coast `(nc)` after a name).
+    fn split(&mut self, text: &str) -> Option<()> {
+        let b = text.as_bytes();
+        if b.is_empty() || b.len() > MAX {
+            return None;
+        }
+        let mut start = 0;
+        // Whether the word has a hyphen between letters (`Mid-Atlantic`), or is one hyphen.
+        let (mut inner, mut dash) = (false, false);
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            let f = ALNUM_LOWER[usize::from(c)];
+            if f != 0 {
+                self.buf[i] = f;
+            } else if c == b' ' {
+                self.buf[i] = c;
+                self.close(start, i, inner, dash)?;
+                start = i + 1;
+                (inner, dash) = (false, false);
+            } else if c == b'-' {
+                let letter = |k: usize| b.get(k).is_some_and(|&c| ALNUM_LOWER[usize::from(c)] != 0);
+                if i > start && letter(i - 1) && letter(i + 1) {
+                    // Folded as the name index folds it: a space.
+                    self.buf[i] = b' ';
+                    inner = true;
+                } else {
+                    self.buf[i] = c;
+                    dash = true;
+                }
+            } else if c == b'(' {
+                // `(nc)`, glued to the name or after a space, then a space or the end.
+                let coast = b.get(i + 1..i + 4)?;
+                if !matches!(coast[0] | 0x20, b'n' | b's' | b'e' | b'w')
+                    || coast[1] | 0x20 != b'c'
+                    || coast[2] != b')'
+                {
+                    return None;
+                }
+                if i > start {
+                    self.close(start, i, inner, dash)?;
+                }
+                self.buf[i + 1] = coast[0] | 0x20;
+                self.buf[i + 2] = b'c';
+                self.push(Word {
+                    start: (i + 1) as u8,
+                    end: (i + 3) as u8,
+                    key: 0,
+                    class: Class::Coast,
+                })?;
+                i += 4;
+                match b.get(i) {
+                    None => return Some(()),
+                    Some(b' ') => {
+                        i += 1;
+                        start = i;
+                        (inner, dash) = (false, false);
+                        continue;
+                    }
+                    Some(_) => return None,
+                }
+            } else {
+                return None;
+            }
+            i += 1;
+        }
+        self.close(start, b.len(), inner, dash)
+    }
+
+    /// Adds the word `start..end`: not empty, and a hyphen only between letters or as the
+    /// whole word (`-`).
+    fn close(&mut self, start: usize, end: usize, inner: bool, dash: bool) -> Option<()> {
+        let n = end - start;
+        if n == 0 || (dash && n != 1) {
+            return None;
+        }
+        // A word with a hyphen inside is no keyword (no keyword has one, nor a space).
+        let key = if n <= 8 && !inner {
+            let window = u64::from_le_bytes(self.buf[start..start + 8].try_into().ok()?);
+            window & (u64::MAX >> (64 - 8 * n))
+        } else {
+            0
+        };
+        // Text is at most MAX (< 256) bytes, so positions fit a byte.
+        self.push(Word {
+            start: start as u8,
+            end: end as u8,
+            key,
+            class: if inner { Class::Joined } else { class(key) },
+        })
+    }
+
+    fn push(&mut self, w: Word) -> Option<()> {
+        *self.words.get_mut(self.len)? = w;
+        self.len += 1;
+        Some(())
+    }
+}
+
+/// A cursor over the words.
+struct Reader<'w, 'm> {
+    w: &'w Words,
+    map: &'m Map,
+    i: usize,
+}
+
+impl Reader<'_, '_> {
+    fn peek(&self) -> Option<Word> {
+        self.w.words[..self.w.len].get(self.i).copied()
+    }
+
+    fn class(&self) -> Option<Class> {
+        self.peek().map(|w| w.class)
+    }
+
+    /// `A`, `F`, `army` or `fleet`.
+    fn unit_letter(&mut self) -> Option<UnitKind> {
+        let k = match self.peek()?.key {
+            k if k == pack("a") || k == pack("army") => UnitKind::Army,
+            k if k == pack("f") || k == pack("fleet") => UnitKind::Fleet,
+            _ => return None,
+        };
+        self.i += 1;
+        Some(k)
+    }
+
+    /// The words up to the next keyword (or the end), as one name: its province, when no
+    /// longer name continues it.
+    fn province(&mut self) -> Option<ProvinceId> {
+        let first = self.i;
+        while matches!(self.class(), Some(Class::Word | Class::Joined)) {
+            self.i += 1;
+        }
+        let n = self.i - first;
+        if n == 0 || n > NAME_WORDS {
+            return None;
+        }
+        let words = &self.w.words[first..self.i];
+        let text = |a: Word, b: Word| &self.w.buf[usize::from(a.start)..usize::from(b.end)];
+        // The parser splits a first word with a hyphen (`Par-Bur`) unless it names a province
+        // or begins a name on its own; a name found here begins with it, so it does.
+        let e = self.map.lookup_folded(text(words[0], words[n - 1]));
+        if e.continues() {
+            return None;
+        }
+        e.province()
+    }
+
+    /// A place: its province, and a coast `(nc)` after it.
+    fn loc(&mut self) -> Option<LocSpec> {
+        let province = self.province()?;
+        let coast = match self.peek() {
+            Some(w) if w.class == Class::Coast => {
+                self.i += 1;
+                let code = &self.w.buf[usize::from(w.start)..usize::from(w.end)];
+                Coast::parse(std::str::from_utf8(code).ok()?)
+            }
+            _ => None,
+        };
+        Some(LocSpec { province, coast })
+    }
+
+    /// A move keyword and any `to` after it, if there.
+    fn eat_move(&mut self) -> bool {
+        if self.class() != Some(Class::Move) {
+            return false;
+        }
+        self.i += 1;
+        while self.peek().is_some_and(|w| w.key == pack("to")) {
+            self.i += 1;
+        }
+        true
+    }
+
+    /// `via convoy` (or `by c`…), if there.
+    fn via_convoy(&mut self) -> bool {
+        let next = self.w.words[..self.w.len].get(self.i + 1);
+        if self.class() == Some(Class::Via)
+            && next.is_some_and(|w| [pack("convoy"), pack("c"), pack("convoys")].contains(&w.key))
+        {
+            self.i += 2;
+            return true;
+        }
+        false
+    }
+
+    /// A supported or convoyed unit: a unit letter (that no power is named, so that it is not
+    /// a nationality) and its place.
+    fn unit_ref(&mut self) -> Option<UnitRef> {
+        let w = self.peek()?;
+        let letter = &self.w.buf[usize::from(w.start)..usize::from(w.end)];
+        // Folded bytes are ASCII.
+        let letter = std::str::from_utf8(letter).ok()?;
+        if self.map.find_power_normalized(letter).is_some() {
+            return None;
+        }
+        let kind = self.unit_letter()?;
+        Some(UnitRef {
+            power: None,
+            unit: UnitSpec {
+                kind: Some(kind),
+                loc: self.loc()?,
+            },
+        })
+    }
+
+    fn order(&mut self) -> Option<Order> {
+        let kind = self.unit_letter()?;
+        let unit = UnitSpec {
+            kind: Some(kind),
+            loc: self.loc()?,
+        };
+        let order = match self.class()? {
+            Class::Hold => {
+                self.i += 1;
+                OrderKind::Hold
+            }
+            Class::Move => {
+                self.eat_move();
+                let dest = self.loc()?;
+                let via_convoy = self.via_convoy();
+                OrderKind::Move {
+                    dest,
+                    via_convoy,
+                    path: Vec::new(),
+                }
+            }
+            Class::Support => {
+                self.i += 1;
+                let target = self.unit_ref()?;
+                let dest = if self.eat_move() {
+                    let d = self.loc()?;
+                    self.via_convoy();
+                    Some(d)
+                } else {
+                    if self.class() == Some(Class::Hold) {
+                        self.i += 1;
+                    }
+                    None
+                };
+                OrderKind::Support { target, dest }
+            }
+            Class::Convoy => {
+                self.i += 1;
+                let army = self.unit_ref()?;
+                if !self.eat_move() {
+                    return None;
+                }
+                OrderKind::Convoy {
+                    army,
+                    dest: self.loc()?,
+                }
+            }
+            Class::Word | Class::Via | Class::Other | Class::Joined | Class::Coast => return None,
+        };
+        // Anything after it (a second stop, a stray word) is the parser's to read.
+        (self.i == self.w.len).then_some(Order {
+            power: None,
+            unit: Some(unit),
+            kind: order,
+        })
+    }
+}
+
+/// The order, if `text` is written the plain way; `None` leaves it to the parser.
+pub(super) fn order(map: &Map, text: &str) -> Option<Order> {
+    let mut w = Words {
+        buf: [0; MAX + 8],
+        words: [Word {
+            start: 0,
+            end: 0,
+            key: 0,
+            class: Class::Word,
+        }; MAX_WORDS],
+        len: 0,
+    };
+    w.split(text)?;
+    Reader { w: &w, map, i: 0 }.order()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Parser;
+    use super::*;
+    use proptest::prelude::*;
+    use std::path::Path;
+
+    /// The parser alone (no fast path).
+    fn parsed(map: &Map, text: &str) -> Option<Order> {
+        Parser::with(map, text, Parser::order).ok()
+    }
+
+    /// Every quoted string of every scenario file under `dir`.
+    fn quoted_strings(dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                quoted_strings(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ron") {
+                let text = std::fs::read_to_string(&p).expect("readable");
+                out.extend(text.split('"').skip(1).step_by(2).map(str::to_string));
+            }
+        }
+    }
+
+    #[test]
+    fn reads_the_scenario_files_orders_as_the_parser_does() {
+        let map = Map::standard();
+        let mut texts = Vec::new();
+        quoted_strings(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
+            &mut texts,
+        );
+        let (mut orders, mut read) = (0, 0);
+        for t in &texts {
+            let fast = order(&map, t);
+            let slow = parsed(&map, t);
+            if let Some(f) = &fast {
+                assert_eq!(Some(f), slow.as_ref(), "{t:?}");
+                read += 1;
+            }
+            orders += usize::from(slow.is_some());
+        }
+        // Not a test that passes by reading nothing: most orders in the files are plain.
+        assert!(orders > 2000, "{orders} orders");
+        assert!(read * 10 > orders * 8, "{read} of {orders} read here");
+    }
+
+    #[test]
+    fn reads_plain_orders_and_leaves_the_rest() {
+        let map = Map::standard();
+        for t in [
+            "A Paris - Burgundy",
+            "A par - bur",
+            "F North Sea Convoys A London - Norway",
+            "A Munich S A Berlin",
+            "A Munich Supports A Berlin Holds",
+            "A Munich Supports A Berlin - Kiel",
+            "A London - Belgium via Convoy",
+            "A Paris moves to Burgundy",
+            "F Gulf of Lyon H",
+            "Army Paris - Burgundy",
+            "F Mid-Atlantic Ocean - Spain(nc)",
+            "F Spain (SC) Supports A Marseilles - Gulf of Lyon",
+            "F Bulgaria(ec) H",
+        ] {
+            assert!(order(&map, t).is_some(), "{t:?}");
+        }
+        for t in [
+            "",
+            "A Paris  - Burgundy",
+            " A Paris - Burgundy",
+            "A Paris - Burgundy ",
+            "A Paris -> Burgundy",
+            "A Par-Bur",
+            "F Spain(north) - Gascony",
+            "F Spain(nc)- Gascony",
+            "F Spain(nc",
+            "F Spain(xc) - Gascony",
+            "F Spain (nc) (sc) - Gascony",
+            "F Mid--Atlantic Ocean - Spain",
+            "F Spain nc - Gascony",
+            "England: F London - North Sea",
+            "A Munich S German A Berlin",
+            "A Yorkshire - North Sea - Belgium",
+            "A Paris Disband",
+            "A Paris - Burgundy.",
+            "A Paris",
+            "A Paris - Narnia",
+            "F London Convoys A Wales - Norway via Convoy",
+        ] {
+            assert_eq!(order(&map, t), None, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn leaves_a_name_that_a_longer_name_continues() {
+        // Fenwick is also "Borland to Haven": the parser reads that name whole (and then finds
+        // no order), where the words up to the keyword would make a move from Borland.
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/test7.ron"))
+                .expect("test7");
+        let text = text.replacen(
+            "name: \"Fenwick\",\n            aliases: [],",
+            "name: \"Fenwick\",\n            aliases: [\"Borland to Haven\"],",
+            1,
+        );
+        let map = Map::from_ron(&text, "test7.ron").expect("loads");
+        assert!(parsed(&map, "A Borland to Haven").is_none());
+        assert_eq!(order(&map, "A Borland to Haven"), None);
+        // Where no longer name is written, the parser reads the move, and so does the fast path.
+        let plain = "A Aldmark - Fenwick";
+        assert!(order(&map, plain).is_some());
+        assert_eq!(order(&map, plain), parsed(&map, plain));
+    }
+
+    #[test]
+    fn leaves_a_unit_letter_that_names_a_power() {
+        // Where a power is called "F", the parser reads `F` after `S` as a nationality.
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/test7.ron"))
+                .expect("test7");
+        let text = text.replacen("aliases: [],", "aliases: [\"F\"],", 1);
+        let map = Map::from_ron(&text, "test7.ron").expect("loads");
+        let support = "A Aldmark S F Calder";
+        let p = parsed(&map, support).expect("parses");
+        assert!(matches!(p.kind, OrderKind::Support { target, .. } if target.power.is_some()));
+        assert_eq!(order(&map, support), None);
+        assert!(order(&map, "A Aldmark S A Calder").is_some());
+    }
+
+    /// A word of a generated order: a unit word, a name (full, abbreviated, in part), a
+    /// keyword of any list, or something else.
+    fn piece() -> impl Strategy<Value = String> {
+        let map = Map::standard();
+        let mut names: Vec<String> = map
+            .provinces
+            .iter()
+            .flat_map(|p| [p.name.clone(), p.abbr.clone()])
+            .collect();
+        names.extend(
+            [
+                "Gulf",
+                "North",
+                "of",
+                "Sea",
+                "St",
+                "Petersburg",
+                "Mid-Atlantic",
+                "Par-Bur",
+                "spa-nc",
+                "(nc)",
+                "(SC)",
+                "(ec)",
+                "(north)",
+                "Spain(sc)",
+                "Bulgaria(EC)",
+                "Spa(wc)",
+                "stp/nc",
+            ]
+            .map(String::from),
+        );
+        prop_oneof![
+            4 => proptest::sample::select(names),
+            3 => proptest::sample::select(vec!["A", "F", "a", "f", "army", "Fleet"]).prop_map(String::from),
+            3 => proptest::sample::select(vec![
+                "-", "to", "moves", "M", "r", "retreat", "S", "supports", "Sup", "C", "convoys",
+                "cvy", "H", "holds", "stand", "d", "disband", "build", "b", "rem", "w", "via", "by",
+                "convoy", "nc", "sc", "coast", "north", "England", "German", "Russia", "x",
+            ]).prop_map(String::from),
+            1 => "[a-zA-Z0-9 ()/:.,-]{1,6}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// Wherever the fast path answers, the parser gives the same order.
+        #[test]
+        fn agrees_with_the_parser_wherever_it_answers(
+            pieces in proptest::collection::vec(piece(), 1..12),
+            spaces in proptest::collection::vec(proptest::sample::select(vec![" ", " ", " ", "  ", ""]), 12),
+        ) {
+            let map = Map::standard();
+            let mut text = String::new();
+            for (i, p) in pieces.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(spaces[i]);
+                }
+                text.push_str(p);
+            }
+            if let Some(fast) = order(&map, &text) {
+                prop_assert_eq!(Some(fast), parsed(&map, &text), "{:?}", text);
+            }
+        }
+    }
+
+    /// Structured orders, so that many are plain: the agreement holds on them too.
+    fn plain_like() -> impl Strategy<Value = String> {
+        let names = || {
+            let map = Map::standard();
+            let names: Vec<String> = map
+                .provinces
+                .iter()
+                .flat_map(|p| {
+                    let coasts = p
+                        .coasts
+                        .iter()
+                        .map(move |(c, _)| format!("{}({})", p.abbr, c.abbr()));
+                    [p.name.clone(), p.abbr.to_uppercase()]
+                        .into_iter()
+                        .chain(coasts)
+                })
+                .collect();
+            proptest::sample::select(names)
+        };
+        let unit = || {
+            (
+                proptest::sample::select(vec!["A", "F", "a", "Army", "fleet"]),
+                names(),
+            )
+                .prop_map(|(u, n)| format!("{u} {n}"))
+        };
+        let kw = |v: Vec<&'static str>| proptest::sample::select(v);
+        prop_oneof![
+            (
+                unit(),
+                kw(vec!["-", "to", "moves to", "- to", "R"]),
+                names(),
+                kw(vec!["", " via Convoy", " by c", " via cvy"])
+            )
+                .prop_map(|(u, k, n, v)| format!("{u} {k} {n}{v}")),
+            (
+                unit(),
+                kw(vec!["S", "Supports", "supp"]),
+                unit(),
+                kw(vec!["", " H", " Holds", " - ", " moves "]),
+                names()
+            )
+                .prop_map(
+                    |(u, k, t, m, n)| if m.trim().is_empty() || m.contains('H') {
+                        format!("{u} {k} {t}{m}")
+                    } else {
+                        format!("{u} {k} {t}{m}{n}")
+                    }
+                ),
+            (
+                unit(),
+                kw(vec!["C", "Convoys", "cvy"]),
+                unit(),
+                kw(vec!["-", "to"]),
+                names()
+            )
+                .prop_map(|(u, k, t, m, n)| format!("{u} {k} {t} {m} {n}")),
+            (unit(), kw(vec!["H", "Holds", "stand", "D", "Build"]))
+                .prop_map(|(u, k)| format!("{u} {k}")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// The same agreement on orders built like real ones.
+        #[test]
+        fn agrees_with_the_parser_on_orders_like_real_ones(text in plain_like()) {
+            let map = Map::standard();
+            if let Some(fast) = order(&map, &text) {
+                prop_assert_eq!(Some(fast), parsed(&map, &text), "{:?}", text);
+            }
+        }
+    }
+}

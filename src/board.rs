@@ -74,14 +74,44 @@ pub struct Phase {
 impl Phase {
     /// Parses `Spring 1901 Movement`, `Fall 1901 Retreat`, `Winter 1901 Adjustment`
     /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, and a comma after the year).
-    pub fn parse(s: &str) -> Result<Phase, String> {
-        let mut words = s
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|w| !w.is_empty());
+    pub fn parse<'a>(s: &'a str) -> Result<Phase, String> {
+        // Words between white space and commas: found by bytes in ASCII text (as phases are
+        // written), by characters otherwise; the same words either way. Three are wanted.
+        let mut words: [&str; 3] = [""; 3];
+        let mut n = 0;
+        let mut add = |w: &'a str| {
+            if let Some(slot) = words.get_mut(n) {
+                *slot = w;
+            }
+            n += 1;
+        };
+        if s.is_ascii() {
+            let b = s.as_bytes();
+            let sep = |i: usize| {
+                b.get(i)
+                    .is_some_and(|&c| c.is_ascii_whitespace() || c == b',' || c == 0x0b)
+            };
+            let mut i = 0;
+            while i < b.len() {
+                while sep(i) {
+                    i += 1;
+                }
+                let start = i;
+                while i < b.len() && !sep(i) {
+                    i += 1;
+                }
+                if i > start {
+                    // ASCII: every byte position is a character boundary.
+                    add(s.get(start..i).unwrap_or_default());
+                }
+            }
+        } else {
+            s.split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .for_each(&mut add);
+        }
         let expected = "expected \"<Spring|Fall|Winter> <year> <Movement|Retreat|Adjustment>\", e.g. \"Spring 1901 Movement\"";
-        let (Some(season), Some(year), Some(kind), None) =
-            (words.next(), words.next(), words.next(), words.next())
-        else {
+        let ([season, year, kind], 3) = (words, n) else {
             return Err(format!("phase {s:?}: {expected}"));
         };
         let is = |w: &str, names: &[&str]| names.iter().any(|n| w.eq_ignore_ascii_case(n));
@@ -133,5 +163,19 @@ impl fmt::Display for Phase {
             PhaseKind::Adjustment => "Adjustment",
         };
         write!(f, "{season} {} {kind}", self.year)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The bytes that separate a phase's words in ASCII text are exactly the characters that
+    /// separate them in any text, so both ways of splitting find the same words.
+    #[test]
+    fn phase_separators_are_the_same_by_bytes_and_by_characters() {
+        for b in 0u8..128 {
+            let by_byte = b.is_ascii_whitespace() || b == b',' || b == 0x0b;
+            let by_char = char::from(b).is_whitespace() || b == b',';
+            assert_eq!(by_byte, by_char, "byte {b:#04x}");
+        }
     }
 }

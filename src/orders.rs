@@ -1006,6 +1006,9 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
 
 /// Parses a unit as listed in a position: `A Paris`, `F Spain(nc)`, `F stp/sc`.
 pub fn parse_unit(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
+    if let Some(unit) = plain::unit(map, text) {
+        return Ok(unit);
+    }
     Parser::with(map, text, |p| {
         let unit = p.unit_spec()?;
         if unit.kind.is_none() {

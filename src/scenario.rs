@@ -75,7 +75,8 @@ pub struct OrderEntry {
 /// The expectations for one phase.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Expect {
-    /// Per order (by index into the phase's orders): the expected result and the key as written.
+    /// Per order (by index into the phase's orders): the key as written — empty when it is the
+    /// order's own text, as keys usually are — and the expected result.
     pub results: Vec<(usize, String, Expected)>,
     /// Units expected to be dislodged, if stated.
     pub dislodged: Option<Vec<Unit>>,
@@ -399,7 +400,6 @@ impl Scenario {
         let quiet = Builder {
             map: &map,
             loc: Locator::quiet(text, file),
-            key: String::new(),
             scan_limit,
         }
         .build(raw, map.clone());
@@ -413,7 +413,6 @@ impl Scenario {
                 Builder {
                     map: &map,
                     loc: Locator::new(text, file),
-                    key: String::new(),
                     scan_limit,
                 }
                 .build(raw, map.clone())?
@@ -777,55 +776,9 @@ impl<'o> OrderIndex<'o> {
     }
 }
 
-/// Most words a name can have that [`plain_unit`] reads (the order parser looks at five).
-const PLAIN_NAME_WORDS: usize = 5;
-
-/// `A Paris`, `F North Sea`: a capital unit letter, one space and a province's whole name (or
-/// abbreviation or alias) in words of ASCII letters separated by single spaces — as scenario
-/// files nearly always write units — read with one look-up of the folded name. `None` for
-/// anything else (a coast, a hyphen, an unknown name…), which the order parser reads; where
-/// this answers, the parser gives the same unit (a test checks it on every scenario file).
-fn plain_unit(map: &Map, text: &str, key: &mut String) -> Option<crate::orders::UnitSpec> {
-    let kind = match text.as_bytes().first()? {
-        b'A' => UnitKind::Army,
-        b'F' => UnitKind::Fleet,
-        _ => return None,
-    };
-    let name = text.strip_prefix(['A', 'F'])?.strip_prefix(' ')?;
-    // One pass: the name checked (letters, single spaces between words) and folded.
-    key.clear();
-    let mut words = 0;
-    let mut after_space = true;
-    for &c in name.as_bytes() {
-        if c.is_ascii_alphabetic() {
-            words += usize::from(after_space);
-            after_space = false;
-            key.push(char::from(c.to_ascii_lowercase()));
-        } else if c == b' ' && !after_space {
-            after_space = true;
-            key.push(' ');
-        } else {
-            return None;
-        }
-    }
-    if after_space || words > PLAIN_NAME_WORDS {
-        return None;
-    }
-    let province = map.lookup_normalized(key).province()?;
-    Some(crate::orders::UnitSpec {
-        kind: Some(kind),
-        loc: crate::orders::LocSpec {
-            province,
-            coast: None,
-        },
-    })
-}
-
 struct Builder<'a> {
     map: &'a Map,
     loc: Locator<'a>,
-    /// A buffer for folded names ([`plain_unit`]).
-    key: String,
     /// Up to this many orders, result keys are matched by a scan ([`SCAN_LIMIT`]).
     scan_limit: usize,
 }
@@ -887,13 +840,10 @@ impl Builder<'_> {
 
     fn unit(&mut self, power: PowerId, text: &str) -> Result<Unit, ScenarioError> {
         let at = self.loc.next_literal(text);
-        let spec = match plain_unit(self.map, text, &mut self.key) {
-            Some(spec) => spec,
-            None => parse_unit(self.map, text).map_err(|e| ScenarioError::Invalid {
-                pos: self.loc.pos(at).shifted(e.col),
-                message: format!("unit {}: {}", crate::error::quoted(text), e.message),
-            })?,
-        };
+        let spec = parse_unit(self.map, text).map_err(|e| ScenarioError::Invalid {
+            pos: self.loc.pos(at).shifted(e.col),
+            message: format!("unit {}: {}", crate::error::quoted(text), e.message),
+        })?;
         let kind = spec.kind.unwrap_or(UnitKind::Army);
         let prov = self.map.province(spec.loc.province);
         let loc = match (kind, spec.loc.coast) {
@@ -1153,7 +1103,13 @@ impl Builder<'_> {
             if let Some(u) = used.get_mut(i) {
                 *u = true;
             }
-            results.push((i, key.to_string(), *r));
+            // A key that is its order's text is held as "" (which saving writes as that text):
+            // no copy of it.
+            let key = match orders.get(i) {
+                Some(o) if o.text == **key => String::new(),
+                _ => key.to_string(),
+            };
+            results.push((i, key, *r));
         }
         let dislodged = match raw.dislodged {
             None => None,
@@ -1634,57 +1590,5 @@ mod fast_reader {
         // Germany's A Paris order (5); Italy's hold (6); the first unused French A Paris move
         // (0), the next one (2); Marseilles (1); Munich (4).
         assert_eq!(matched, vec![5, 6, 0, 2, 1, 4]);
-    }
-
-    /// Wherever the plain-unit reading answers, the order parser reads the same unit: every
-    /// unit text of every scenario file, and variants of them.
-    #[test]
-    fn plain_units_read_as_the_parser_reads_them() {
-        let map = Map::standard();
-        let mut key = String::new();
-        let mut texts: Vec<String> = Vec::new();
-        for (_, text) in scenario_files() {
-            let Some(raw) = raw::read(text) else {
-                continue;
-            };
-            for list in std::iter::once(&raw.units)
-                .chain(raw.expect.iter().flat_map(|e| e.positions.iter()))
-            {
-                texts.extend(list.texts().iter().map(|t| t.to_string()));
-            }
-        }
-        let base = texts.len();
-        assert!(base > 1000, "{base} unit texts");
-        for t in texts.clone() {
-            texts.push(t.to_lowercase());
-            texts.push(t.replace(' ', "  "));
-            texts.push(format!("{t} nc"));
-            texts.push(t.replacen(' ', " F ", 1));
-        }
-        for t in [
-            "A Gulf of Bothnia",
-            "F North Atlantic Ocean",
-            "A St Petersburg",
-            "A Mid Atlantic Ocean",
-            "A Army",
-            "F F",
-            "A",
-            "A ",
-            "F English Channel",
-            "A A Paris",
-            "A Paris Burgundy",
-            "F North Sea Skagerrak Sweden Norway Denmark Kiel",
-        ] {
-            texts.push(t.to_string());
-        }
-        let mut plain = 0;
-        for t in &texts {
-            if let Some(spec) = plain_unit(&map, t, &mut key) {
-                plain += 1;
-                assert_eq!(Ok(spec), parse_unit(&map, t), "{t:?}");
-            }
-        }
-        // Most files' units are plain (those with a coast are not).
-        assert!(plain > base * 9 / 10, "only {plain} of {base} read plainly");
     }
 }

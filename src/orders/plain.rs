@@ -1,21 +1,22 @@
-//! The fast path of [`super::parse_order`]: an order written the plain way — ASCII words of
-//! letters and digits separated by single spaces, a standalone `-`, no coast, no prefix, one
-//! stop (`A Paris - Burgundy`, `F North Sea Convoys A London - Norway`, `A Mun S A Ber`) — read
-//! in one pass, with one name look-up per place.
+//! The fast path of [`super::parse_order`] and [`super::parse_unit`]: an order or unit written
+//! the plain way — ASCII words of letters and digits separated by single spaces, a standalone
+//! `-`, hyphenated names, a coast as `(nc)`, no prefix or nationality, one stop (`A Paris -
+//! Burgundy`, `F North Sea Convoys A London - Norway`, `F Spain(sc) S A Mar - Gulf of Lyon`) —
+//! read in one pass, with one name look-up per place.
 //!
-//! The text is folded once into a buffer on the stack (lower case, as the name index keys
-//! are), split into words, and each word short enough to be a keyword is classed with one
-//! look-up in a table built at compile time from the parser's keyword lists. A place is the
-//! run of words up to the next keyword, looked up whole.
+//! Each word is folded as it is read into a buffer on the stack (lower case, as the name index
+//! keys are), and a word short enough to be a keyword is classed with one look-up in a table
+//! built at compile time from the parser's keyword lists. A place is the run of words up to the
+//! next keyword, looked up whole.
 //!
 //! It answers only where the parser gives the same order, and leaves everything else to it
 //! (`None`): anything it does not read, and any place whose name a longer name continues (the
-//! parser reads the longest name, which could run past the keyword). A test checks agreement on
-//! every order of every scenario file, and a property test on generated orders.
+//! parser reads the longest name, which could run past the keyword). Tests check agreement on
+//! every string of every scenario file, and property tests on generated orders.
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): the buffer has `MAX + 8`
-// bytes and only text of at most `MAX` bytes is copied in, so a word's eight-byte window from
-// its start (at most `MAX - 1`) is inside it; word spans are positions in the text.
+// bytes and only text of at most `MAX` bytes is read, so every position in the text is in it and
+// a word's eight-byte window from its start (at most `MAX - 1`) is too.
 #![allow(clippy::indexing_slicing)]
 
 use super::{
@@ -26,8 +27,6 @@ use crate::map::{ALNUM_LOWER, Coast, Map, ProvinceId, UnitKind};
 
 /// Longest text read here (longer orders go to the parser).
 const MAX: usize = 120;
-/// Most words read here.
-const MAX_WORDS: usize = 16;
 /// Most words in a name (the parser looks at five).
 const NAME_WORDS: usize = 5;
 
@@ -52,6 +51,8 @@ enum Class {
     Joined,
     /// A coast in parentheses (`(nc)`), as a word of its own.
     Coast,
+    /// The end of the text.
+    End,
 }
 
 /// Slots in [`KEYWORDS`] (a power of two, about three times the keywords).
@@ -117,102 +118,122 @@ fn class(key: u64) -> Class {
     }
 }
 
-/// A word of the text: where it is in the folded buffer, its key as a keyword (its bytes when
-/// one to eight long, else 0) and its class.
+/// A word of the text: where it is (in the text and in the folded buffer), its key as a
+/// keyword (its bytes when one to eight long, else 0) and its class.
 #[derive(Clone, Copy, Debug)]
 struct Word {
-    start: u8,
-    end: u8,
+    start: usize,
+    end: usize,
     key: u64,
     class: Class,
 }
 
-/// The text folded and split into words.
-struct Words {
+/// The end of the text, as a word of no class a reader accepts.
+const END: Word = Word {
+    start: 0,
+    end: 0,
+    key: 0,
+    class: Class::End,
+};
+
+/// The text, folded into a buffer as its words are read, one word at a time.
+struct Reader<'t, 'm> {
+    text: &'t [u8],
+    map: &'m Map,
+    /// The text folded: each letter lower-cased, a hyphen inside a word made a space (as the
+    /// name index folds names); eight bytes to spare, so that a short word's key is one load.
     buf: [u8; MAX + 8],
-    words: [Word; MAX_WORDS],
-    len: usize,
+    /// Where the word after `cur` starts.
+    pos: usize,
+    /// The word at the cursor ([`END`] past the last).
+    cur: Word,
 }
 
-impl Words {
-    /// Folds and splits `text` into `self`; `None` for text not read here (too long, too many
-    /// words, a byte other than an ASCII letter or digit, a single space, a hyphen standing
-    /// alone or between two letters or digits, or a coast `(nc)` after a name).
-    fn split(&mut self, text: &str) -> Option<()> {
-        let b = text.as_bytes();
-        if b.is_empty() || b.len() > MAX {
-            return None;
+impl<'t, 'm> Reader<'t, 'm> {
+    /// A reader of `text`, before its first word ([`Self::bump`] reads it).
+    fn new(map: &'m Map, text: &'t str) -> Self {
+        Reader {
+            text: text.as_bytes(),
+            map,
+            buf: [0; MAX + 8],
+            pos: 0,
+            cur: END,
         }
-        let mut start = 0;
-        // Whether the word has a hyphen between letters (`Mid-Atlantic`), or is one hyphen.
-        let (mut inner, mut dash) = (false, false);
-        let mut i = 0;
-        while i < b.len() {
-            let c = b[i];
-            let f = ALNUM_LOWER[usize::from(c)];
-            if f != 0 {
-                self.buf[i] = f;
-            } else if c == b' ' {
-                self.buf[i] = c;
-                self.close(start, i, inner, dash)?;
-                start = i + 1;
-                (inner, dash) = (false, false);
-            } else if c == b'-' {
-                let letter = |k: usize| b.get(k).is_some_and(|&c| ALNUM_LOWER[usize::from(c)] != 0);
-                if i > start && letter(i - 1) && letter(i + 1) {
-                    // Folded as the name index folds it: a space.
-                    self.buf[i] = b' ';
-                    inner = true;
-                } else {
-                    self.buf[i] = c;
-                    dash = true;
-                }
-            } else if c == b'(' {
-                // `(nc)`, glued to the name or after a space, then a space or the end.
-                let coast = b.get(i + 1..i + 4)?;
-                if !matches!(coast[0] | 0x20, b'n' | b's' | b'e' | b'w')
-                    || coast[1] | 0x20 != b'c'
-                    || coast[2] != b')'
-                {
-                    return None;
-                }
-                if i > start {
-                    self.close(start, i, inner, dash)?;
-                }
-                self.buf[i + 1] = coast[0] | 0x20;
-                self.buf[i + 2] = b'c';
-                self.push(Word {
-                    start: (i + 1) as u8,
-                    end: (i + 3) as u8,
-                    key: 0,
-                    class: Class::Coast,
-                })?;
-                i += 4;
-                match b.get(i) {
-                    None => return Some(()),
-                    Some(b' ') => {
-                        i += 1;
-                        start = i;
-                        (inner, dash) = (false, false);
-                        continue;
-                    }
-                    Some(_) => return None,
-                }
-            } else {
-                return None;
-            }
-            i += 1;
-        }
-        self.close(start, b.len(), inner, dash)
     }
 
-    /// Adds the word `start..end`: not empty, and a hyphen only between letters or as the
-    /// whole word (`-`).
-    fn close(&mut self, start: usize, end: usize, inner: bool, dash: bool) -> Option<()> {
-        let n = end - start;
-        if n == 0 || (dash && n != 1) {
-            return None;
+    /// Reads the next word into `cur`: `None` for text not read here (a byte other than an
+    /// ASCII letter or digit, a single space between words, a hyphen standing alone or between
+    /// two letters or digits, or a coast `(nc)`).
+    fn bump(&mut self) -> Option<()> {
+        let b = self.text;
+        let start = self.pos;
+        if start == b.len() {
+            // The end: not after a space (a space must be followed by a word).
+            if start > 0 && b.get(start - 1) == Some(&b' ') {
+                return None;
+            }
+            self.cur = END;
+            return Some(());
         }
+        let mut i = start;
+        let mut inner = false;
+        loop {
+            while let Some(&c) = b.get(i) {
+                let f = ALNUM_LOWER[usize::from(c)];
+                if f == 0 {
+                    break;
+                }
+                self.buf[i] = f;
+                i += 1;
+            }
+            // A hyphen between letters or digits (`Mid-Atlantic`) folds to a space.
+            let letter = |k: usize| b.get(k).is_some_and(|&c| ALNUM_LOWER[usize::from(c)] != 0);
+            if i > start && b.get(i) == Some(&b'-') && letter(i + 1) {
+                self.buf[i] = b' ';
+                inner = true;
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        let class = if i > start {
+            // A word; a coast may follow it without a space (`Spain(nc)`).
+            if b.get(i) == Some(&b'(') {
+                self.pos = i;
+            } else {
+                self.pos = self.after(i)?;
+            }
+            Class::Word
+        } else {
+            match b.get(i) {
+                Some(b'-') => {
+                    self.buf[i] = b'-';
+                    i += 1;
+                    self.pos = self.after(i)?;
+                    Class::Word
+                }
+                Some(b'(') => {
+                    // `(nc)`: the two letters folded, then a space or the end.
+                    let code = b.get(i + 1..i + 4)?;
+                    let (x, c) = (code[0] | 0x20, code[1] | 0x20);
+                    if !matches!(x, b'n' | b's' | b'e' | b'w') || c != b'c' || code[2] != b')' {
+                        return None;
+                    }
+                    self.buf[i + 1] = x;
+                    self.buf[i + 2] = c;
+                    self.pos = self.after(i + 4)?;
+                    self.cur = Word {
+                        start: i + 1,
+                        end: i + 3,
+                        key: 0,
+                        class: Class::Coast,
+                    };
+                    return Some(());
+                }
+                _ => return None,
+            }
+        };
+        let n = i - start;
         // A word with a hyphen inside is no keyword (no keyword has one, nor a space).
         let key = if n <= 8 && !inner {
             let window = u64::from_le_bytes(self.buf[start..start + 8].try_into().ok()?);
@@ -220,65 +241,64 @@ impl Words {
         } else {
             0
         };
-        // Text is at most MAX (< 256) bytes, so positions fit a byte.
-        self.push(Word {
-            start: start as u8,
-            end: end as u8,
+        self.cur = Word {
+            start,
+            end: i,
             key,
-            class: if inner { Class::Joined } else { class(key) },
-        })
-    }
-
-    fn push(&mut self, w: Word) -> Option<()> {
-        *self.words.get_mut(self.len)? = w;
-        self.len += 1;
+            class: match class {
+                Class::Word if inner => Class::Joined,
+                Class::Word => self::class(key),
+                other => other,
+            },
+        };
         Some(())
     }
-}
 
-/// A cursor over the words.
-struct Reader<'w, 'm> {
-    w: &'w Words,
-    map: &'m Map,
-    i: usize,
-}
-
-impl Reader<'_, '_> {
-    fn peek(&self) -> Option<Word> {
-        self.w.words[..self.w.len].get(self.i).copied()
+    /// Where the next word starts, after a word ending at `i`: past one space (kept in the
+    /// buffer, between the words of a name), or the end.
+    fn after(&mut self, i: usize) -> Option<usize> {
+        match self.text.get(i) {
+            None => Some(i),
+            Some(b' ') => {
+                self.buf[i] = b' ';
+                Some(i + 1)
+            }
+            Some(_) => None,
+        }
     }
 
-    fn class(&self) -> Option<Class> {
-        self.peek().map(|w| w.class)
+    fn class(&self) -> Class {
+        self.cur.class
     }
 
     /// `A`, `F`, `army` or `fleet`.
     fn unit_letter(&mut self) -> Option<UnitKind> {
-        let k = match self.peek()?.key {
+        let k = match self.cur.key {
             k if k == pack("a") || k == pack("army") => UnitKind::Army,
             k if k == pack("f") || k == pack("fleet") => UnitKind::Fleet,
             _ => return None,
         };
-        self.i += 1;
+        self.bump()?;
         Some(k)
     }
 
     /// The words up to the next keyword (or the end), as one name: its province, when no
     /// longer name continues it.
     fn province(&mut self) -> Option<ProvinceId> {
-        let first = self.i;
-        while matches!(self.class(), Some(Class::Word | Class::Joined)) {
-            self.i += 1;
+        let start = self.cur.start;
+        let mut end = start;
+        let mut n = 0;
+        while matches!(self.class(), Class::Word | Class::Joined) {
+            end = self.cur.end;
+            n += 1;
+            self.bump()?;
         }
-        let n = self.i - first;
         if n == 0 || n > NAME_WORDS {
             return None;
         }
-        let words = &self.w.words[first..self.i];
-        let text = |a: Word, b: Word| &self.w.buf[usize::from(a.start)..usize::from(b.end)];
         // The parser splits a first word with a hyphen (`Par-Bur`) unless it names a province
         // or begins a name on its own; a name found here begins with it, so it does.
-        let e = self.map.lookup_folded(text(words[0], words[n - 1]));
+        let e = self.map.lookup_folded(&self.buf[start..end]);
         if e.continues() {
             return None;
         }
@@ -288,46 +308,48 @@ impl Reader<'_, '_> {
     /// A place: its province, and a coast `(nc)` after it.
     fn loc(&mut self) -> Option<LocSpec> {
         let province = self.province()?;
-        let coast = match self.peek() {
-            Some(w) if w.class == Class::Coast => {
-                self.i += 1;
-                let code = &self.w.buf[usize::from(w.start)..usize::from(w.end)];
-                Coast::parse(std::str::from_utf8(code).ok()?)
-            }
-            _ => None,
+        let coast = if self.class() == Class::Coast {
+            let code = &self.buf[self.cur.start..self.cur.end];
+            let c = Coast::parse(std::str::from_utf8(code).ok()?);
+            self.bump()?;
+            c
+        } else {
+            None
         };
         Some(LocSpec { province, coast })
     }
 
     /// A move keyword and any `to` after it, if there.
-    fn eat_move(&mut self) -> bool {
-        if self.class() != Some(Class::Move) {
-            return false;
+    fn eat_move(&mut self) -> Option<bool> {
+        if self.class() != Class::Move {
+            return Some(false);
         }
-        self.i += 1;
-        while self.peek().is_some_and(|w| w.key == pack("to")) {
-            self.i += 1;
+        self.bump()?;
+        while self.cur.key == pack("to") {
+            self.bump()?;
         }
-        true
+        Some(true)
     }
 
     /// `via convoy` (or `by c`…), if there.
-    fn via_convoy(&mut self) -> bool {
-        let next = self.w.words[..self.w.len].get(self.i + 1);
-        if self.class() == Some(Class::Via)
-            && next.is_some_and(|w| [pack("convoy"), pack("c"), pack("convoys")].contains(&w.key))
-        {
-            self.i += 2;
-            return true;
+    fn via_convoy(&mut self) -> Option<bool> {
+        if self.class() != Class::Via {
+            return Some(false);
         }
-        false
+        let (pos, cur) = (self.pos, self.cur);
+        self.bump()?;
+        if [pack("convoy"), pack("c"), pack("convoys")].contains(&self.cur.key) {
+            self.bump()?;
+            return Some(true);
+        }
+        (self.pos, self.cur) = (pos, cur);
+        Some(false)
     }
 
     /// A supported or convoyed unit: a unit letter (that no power is named, so that it is not
     /// a nationality) and its place.
     fn unit_ref(&mut self) -> Option<UnitRef> {
-        let w = self.peek()?;
-        let letter = &self.w.buf[usize::from(w.start)..usize::from(w.end)];
+        let letter = &self.buf[self.cur.start..self.cur.end];
         // Folded bytes are ASCII.
         let letter = std::str::from_utf8(letter).ok()?;
         if self.map.find_power_normalized(letter).is_some() {
@@ -349,15 +371,15 @@ impl Reader<'_, '_> {
             kind: Some(kind),
             loc: self.loc()?,
         };
-        let order = match self.class()? {
+        let order = match self.class() {
             Class::Hold => {
-                self.i += 1;
+                self.bump()?;
                 OrderKind::Hold
             }
             Class::Move => {
-                self.eat_move();
+                self.eat_move()?;
                 let dest = self.loc()?;
-                let via_convoy = self.via_convoy();
+                let via_convoy = self.via_convoy()?;
                 OrderKind::Move {
                     dest,
                     via_convoy,
@@ -365,24 +387,24 @@ impl Reader<'_, '_> {
                 }
             }
             Class::Support => {
-                self.i += 1;
+                self.bump()?;
                 let target = self.unit_ref()?;
-                let dest = if self.eat_move() {
+                let dest = if self.eat_move()? {
                     let d = self.loc()?;
-                    self.via_convoy();
+                    self.via_convoy()?;
                     Some(d)
                 } else {
-                    if self.class() == Some(Class::Hold) {
-                        self.i += 1;
+                    if self.class() == Class::Hold {
+                        self.bump()?;
                     }
                     None
                 };
                 OrderKind::Support { target, dest }
             }
             Class::Convoy => {
-                self.i += 1;
+                self.bump()?;
                 let army = self.unit_ref()?;
-                if !self.eat_move() {
+                if !self.eat_move()? {
                     return None;
                 }
                 OrderKind::Convoy {
@@ -390,10 +412,12 @@ impl Reader<'_, '_> {
                     dest: self.loc()?,
                 }
             }
-            Class::Word | Class::Via | Class::Other | Class::Joined | Class::Coast => return None,
+            Class::Word | Class::Via | Class::Other | Class::Joined | Class::Coast | Class::End => {
+                return None;
+            }
         };
         // Anything after it (a second stop, a stray word) is the parser's to read.
-        (self.i == self.w.len).then_some(Order {
+        (self.class() == Class::End).then_some(Order {
             power: None,
             unit: Some(unit),
             kind: order,
@@ -403,18 +427,28 @@ impl Reader<'_, '_> {
 
 /// The order, if `text` is written the plain way; `None` leaves it to the parser.
 pub(super) fn order(map: &Map, text: &str) -> Option<Order> {
-    let mut w = Words {
-        buf: [0; MAX + 8],
-        words: [Word {
-            start: 0,
-            end: 0,
-            key: 0,
-            class: Class::Word,
-        }; MAX_WORDS],
-        len: 0,
-    };
-    w.split(text)?;
-    Reader { w: &w, map, i: 0 }.order()
+    if text.len() > MAX {
+        return None;
+    }
+    let mut r = Reader::new(map, text);
+    r.bump()?;
+    r.order()
+}
+
+/// A unit written the plain way (`A Paris`, `F Mid-Atlantic Ocean`, `F Spain(nc)`), as
+/// [`super::parse_unit`] reads it; `None` leaves it to the parser.
+pub(super) fn unit(map: &Map, text: &str) -> Option<UnitSpec> {
+    if text.len() > MAX {
+        return None;
+    }
+    let mut r = Reader::new(map, text);
+    r.bump()?;
+    let kind = r.unit_letter()?;
+    let loc = r.loc()?;
+    (r.class() == Class::End).then_some(UnitSpec {
+        kind: Some(kind),
+        loc,
+    })
 }
 
 #[cfg(test)]
@@ -466,6 +500,76 @@ mod tests {
         // Not a test that passes by reading nothing: most orders in the files are plain.
         assert!(orders > 2000, "{orders} orders");
         assert!(read * 10 > orders * 8, "{read} of {orders} read here");
+    }
+
+    #[test]
+    fn reads_the_scenario_files_units_as_the_parser_does() {
+        let map = Map::standard();
+        let mut texts = Vec::new();
+        quoted_strings(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
+            &mut texts,
+        );
+        let parse = |t: &str| {
+            Parser::with(&map, t, |p| {
+                let u = p.unit_spec()?;
+                p.expect_end()?;
+                Ok::<_, crate::error::OrderError>(u)
+            })
+            .ok()
+            .filter(|u| u.kind.is_some())
+        };
+        let base = texts.len();
+        // Variants of each: lower case, a double space, a coast word, a second letter.
+        for t in texts.clone() {
+            texts.push(t.to_lowercase());
+            texts.push(t.replace(' ', "  "));
+            texts.push(format!("{t} nc"));
+            texts.push(t.replacen(' ', " F ", 1));
+        }
+        texts.extend(
+            [
+                "F Spain(nc)",
+                "F Mid-Atlantic Ocean",
+                "Army Gulf of Lyon",
+                "A Gulf of Bothnia",
+                "A St Petersburg",
+                "A Mid Atlantic Ocean",
+                "A Army",
+                "F F",
+                "A ",
+                "A A Paris",
+                "A Paris Burgundy",
+                "F North Sea Skagerrak Sweden Norway Denmark Kiel",
+            ]
+            .map(String::from),
+        );
+        let (mut units, mut read) = (0, 0);
+        for (i, t) in texts.iter().enumerate() {
+            let slow = parse(t);
+            let fast = unit(&map, t);
+            if fast.is_some() {
+                assert_eq!(fast, slow, "{t:?}");
+            }
+            // Counted on the files' own texts.
+            if i < base {
+                read += usize::from(fast.is_some());
+                units += usize::from(slow.is_some());
+            }
+        }
+        assert!(units > 2000, "{units} units");
+        assert!(read * 100 > units * 95, "{read} of {units} read here");
+        for t in [
+            "A",
+            "A Paris - Burgundy",
+            "F Spain nc",
+            "F Spain(north)",
+            "A Narnia",
+            "Paris",
+            "A  Paris",
+        ] {
+            assert_eq!(unit(&map, t), None, "{t:?}");
+        }
     }
 
     #[test]

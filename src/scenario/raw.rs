@@ -279,12 +279,14 @@ fn text<'a>(r: &mut Reader<'a>) -> Read<Text<'a>> {
     r.string().map(Text)
 }
 
-/// `[…]`, each item read by `item`.
+/// `[…]`, each item read by `item`, into a vector with room for `room` (one allocation for a
+/// usual list, not one per doubling).
 fn list<'a, T>(
     r: &mut Reader<'a>,
+    room: usize,
     mut item: impl FnMut(&mut Reader<'a>) -> Read<T>,
 ) -> Read<Vec<T>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(room);
     r.items(b'[', b']', |r| {
         out.push(item(r)?);
         Ok(())
@@ -293,7 +295,7 @@ fn list<'a, T>(
 }
 
 fn texts<'a>(r: &mut Reader<'a>) -> Read<Vec<Text<'a>>> {
-    list(r, text)
+    list(r, 4, text)
 }
 
 /// `{ "key": value, … }`, each value read by `value`.
@@ -334,7 +336,7 @@ fn scenario<'a>(r: &mut Reader<'a>) -> Read<RawScenario<'a>> {
         "phase" => once(&mut phase, text(r)?),
         "rules" => once(&mut rules, r.value::<Rules>()?),
         "units" => once(&mut units, text_lists(r)?),
-        "dislodged" => once(&mut dislodged, entries(r, |r| list(r, dislodged_unit))?),
+        "dislodged" => once(&mut dislodged, entries(r, |r| list(r, 2, dislodged_unit))?),
         "contested" => once(&mut contested, texts(r)?),
         "owners" => once(&mut owners, r.option(text_lists)?),
         "orders" => once(&mut orders, text_lists(r)?),
@@ -377,7 +379,7 @@ fn dislodged_unit<'a>(r: &mut Reader<'a>) -> Read<RawDislodged<'a>> {
 fn expectation<'a>(r: &mut Reader<'a>) -> Read<RawExpect<'a>> {
     let (mut results, mut dislodged, mut positions) = (None, None, None);
     fields(r, "RawExpect", |r, field| match field {
-        "results" => once(&mut results, list(r, result)?),
+        "results" => once(&mut results, list(r, 16, result)?),
         "dislodged" => once(&mut dislodged, r.option(texts)?),
         "positions" => once(&mut positions, r.option(text_lists)?),
         _ => Err(Outside),

@@ -40,15 +40,31 @@ pub fn from_str<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
     de.at_end().ok()?.then_some(value)
 }
 
-/// The blanks between values: space, tab, line feed and carriage return.
+/// A byte that ends a run of blanks: the start of a value or punctuation.
+const STOP: u8 = 0;
+/// A blank between values: space, tab, line feed and carriage return.
+const BLANK: u8 = 1;
+/// A byte to look at: `/` (a comment, or outside the subset), and what `ron` reads otherwise
+/// (vertical tab and form feed, which it takes for white space, and every non-ASCII byte).
+const LOOK: u8 = 2;
+
+/// [`STOP`], [`BLANK`] or [`LOOK`] for each byte: one look-up a byte when skipping white space.
 // Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
 #[allow(clippy::indexing_slicing)]
-static BLANK: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b' ' as usize] = true;
-    t[b'\t' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
+static WHITE: [u8; 256] = {
+    let mut t = [STOP; 256];
+    t[b' ' as usize] = BLANK;
+    t[b'\t' as usize] = BLANK;
+    t[b'\n' as usize] = BLANK;
+    t[b'\r' as usize] = BLANK;
+    t[b'/' as usize] = LOOK;
+    t[0x0B] = LOOK;
+    t[0x0C] = LOOK;
+    let mut i = 0x80;
+    while i < 256 {
+        t[i] = LOOK;
+        i += 1;
+    }
     t
 };
 
@@ -202,27 +218,25 @@ impl<'de> Reader<'de> {
         let src = self.src;
         let mut i = self.pos;
         loop {
-            // A run of blanks (a line end and the next line's indentation, mostly).
-            while src
-                .get(i)
-                .is_some_and(|&c| BLANK.get(usize::from(c)) == Some(&true))
-            {
-                i += 1;
-            }
-            match src.get(i) {
-                Some(b'/') if src.get(i + 1) == Some(&b'/') => {
+            let Some(&c) = src.get(i) else {
+                self.pos = i;
+                return Ok(());
+            };
+            match WHITE.get(usize::from(c)).copied().unwrap_or(LOOK) {
+                BLANK => i += 1,
+                STOP => {
+                    self.pos = i;
+                    return Ok(());
+                }
+                _ if c == b'/' && src.get(i + 1) == Some(&b'/') => {
                     match memchr::memchr(b'\n', src.get(i..).unwrap_or_default()) {
                         Some(n) => i += n + 1,
                         None => i = src.len(),
                     }
                 }
-                Some(&c) if c == b'/' || c >= 0x80 || c == 0x0B || c == 0x0C => {
-                    self.pos = i;
-                    return Err(Outside);
-                }
                 _ => {
                     self.pos = i;
-                    return Ok(());
+                    return Err(Outside);
                 }
             }
         }
@@ -230,6 +244,11 @@ impl<'de> Reader<'de> {
 
     /// Consumes `c` (after whitespace) if it comes next.
     fn eat(&mut self, c: u8) -> Result<bool> {
+        // Right here, as punctuation mostly is (`",`, `":`, `("`): no white space to skip.
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            return Ok(true);
+        }
         self.skip_ws()?;
         if self.peek() == Some(c) {
             self.pos += 1;
@@ -253,11 +272,15 @@ impl<'de> Reader<'de> {
             Some(c) if c >= 0x80 => return Err(Outside),
             _ => return Ok(None),
         }
-        let rest = self.src.get(start..).unwrap_or_default();
-        self.pos += rest
-            .iter()
-            .position(|&c| !IDENT.get(usize::from(c)).copied().unwrap_or(false))
-            .unwrap_or(rest.len());
+        let mut end = start + 1;
+        while self
+            .src
+            .get(end)
+            .is_some_and(|&c| IDENT.get(usize::from(c)).copied().unwrap_or(false))
+        {
+            end += 1;
+        }
+        self.pos = end;
         if matches!(self.peek(), Some(b'#' | b'"' | b'\'') | Some(0x80..)) {
             return Err(Outside);
         }

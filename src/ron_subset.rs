@@ -85,6 +85,7 @@ static IDENT: [bool; 256] = {
 /// Where the first `"` or `\\` of `b` is. Most strings of a scenario are short (a unit, an order),
 /// so their first 32 bytes are searched eight at a time in a register, then the rest with
 /// `memchr` (whose setup costs more than a short string's search).
+#[inline]
 fn quote_or_backslash(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -303,6 +304,7 @@ impl<'de> Reader<'de> {
     }
 
     /// A `"…"` string: borrowed when it has no escape.
+    #[inline]
     pub(crate) fn string(&mut self) -> Result<Cow<'de, str>> {
         self.expect(b'"')?;
         let start = self.pos;

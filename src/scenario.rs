@@ -819,7 +819,11 @@ impl Builder<'_> {
         let at = self.loc.next_literal(name);
         // A power's name as the map spells it (as files usually have it) is that power: names,
         // adjectives and aliases are unique, so this is what the folded look-up would find.
-        let exact = self.map.powers.iter().position(|p| p.name == name);
+        // Compared by length and first byte before the text (the names differ there mostly).
+        let first = name.as_bytes().first();
+        let exact = self.map.powers.iter().position(|p| {
+            p.name.len() == name.len() && p.name.as_bytes().first() == first && p.name == name
+        });
         if let Some(i) = exact
             && let Ok(i) = u8::try_from(i)
         {

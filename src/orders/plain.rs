@@ -177,19 +177,21 @@ impl<'t, 'm> Reader<'t, 'm> {
         }
         let mut i = start;
         let mut inner = false;
+        // The buffer as long as the text, so that a position in one is known to be in the other.
+        let buf = self.buf.get_mut(..b.len())?;
         loop {
             while let Some(&c) = b.get(i) {
                 let f = ALNUM_LOWER[usize::from(c)];
                 if f == 0 {
                     break;
                 }
-                self.buf[i] = f;
+                buf[i] = f;
                 i += 1;
             }
             // A hyphen between letters or digits (`Mid-Atlantic`) folds to a space.
             let letter = |k: usize| b.get(k).is_some_and(|&c| ALNUM_LOWER[usize::from(c)] != 0);
             if i > start && b.get(i) == Some(&b'-') && letter(i + 1) {
-                self.buf[i] = b' ';
+                buf[i] = b' ';
                 inner = true;
                 i += 1;
             } else {

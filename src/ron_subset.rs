@@ -83,14 +83,14 @@ static IDENT: [bool; 256] = {
 };
 
 /// Where the first `"` or `\\` of `b` is. Most strings of a scenario are short (a unit, an order),
-/// so their first 32 bytes are searched eight at a time in a register, then the rest with
+/// so their first 64 bytes are searched eight at a time in a register, then the rest with
 /// `memchr` (whose setup costs more than a short string's search).
 #[inline]
 fn quote_or_backslash(b: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut i = 0;
-    while i < 32 {
+    while i < 64 {
         let Some(chunk) = b.get(i..i + 8).and_then(|c| c.first_chunk::<8>()) else {
             break;
         };
@@ -187,6 +187,11 @@ impl<'de> Reader<'de> {
         &mut self,
         value: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<Option<T>> {
+        // Neither word can start here (the value is bare, as it mostly is): no look for them.
+        self.skip_ws()?;
+        if !matches!(self.peek(), Some(b'N' | b'S')) {
+            return value(self).map(Some);
+        }
         if self.eat_word("None")? {
             return Ok(None);
         }
@@ -198,6 +203,16 @@ impl<'de> Reader<'de> {
             return Ok(Some(v));
         }
         value(self).map(Some)
+    }
+
+    /// `()` (nothing inside), consumed if it comes next: an empty struct, all defaults.
+    pub(crate) fn eat_empty_parens(&mut self) -> Result<bool> {
+        self.skip_ws()?;
+        if self.src.get(self.pos..self.pos + 2) == Some(b"()") {
+            self.pos += 2;
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// A `true` or `false`.
@@ -244,7 +259,7 @@ impl<'de> Reader<'de> {
     }
 
     /// Consumes `c` (after whitespace) if it comes next.
-    fn eat(&mut self, c: u8) -> Result<bool> {
+    pub(crate) fn eat(&mut self, c: u8) -> Result<bool> {
         // Right here, as punctuation mostly is (`",`, `":`, `("`): no white space to skip.
         if self.peek() == Some(c) {
             self.pos += 1;
@@ -591,12 +606,12 @@ mod tests {
 
     proptest! {
         /// The eight-bytes-at-once search finds the first `"` or `\` as a plain search does,
-        /// wherever it is (in the first 32 bytes or after them) and whatever bytes surround it.
+        /// wherever it is (in the first 64 bytes or after them) and whatever bytes surround it.
         #[test]
         fn finds_the_first_quote_or_backslash(
             bytes in proptest::collection::vec(
                 prop_oneof![1 => Just(b'"'), 1 => Just(b'\\'), 2 => Just(0u8), 2 => Just(0x80u8), 60 => any::<u8>()],
-                0..80,
+                0..150,
             ),
         ) {
             let plain = bytes.iter().position(|&c| c == b'"' || c == b'\\');

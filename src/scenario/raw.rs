@@ -334,7 +334,15 @@ fn scenario<'a>(r: &mut Reader<'a>) -> Read<RawScenario<'a>> {
         "source" => once(&mut source, text(r)?),
         "map" => once(&mut map, text(r)?),
         "phase" => once(&mut phase, text(r)?),
-        "rules" => once(&mut rules, r.value::<Rules>()?),
+        // `rules: ()`, as most scenarios have it, is every default (what serde reads too).
+        "rules" => once(
+            &mut rules,
+            if r.eat_empty_parens()? {
+                Rules::default()
+            } else {
+                r.value::<Rules>()?
+            },
+        ),
         "units" => once(&mut units, text_lists(r)?),
         "dislodged" => once(&mut dislodged, entries(r, |r| list(r, 2, dislodged_unit))?),
         "contested" => once(&mut contested, texts(r)?),
@@ -391,27 +399,22 @@ fn expectation<'a>(r: &mut Reader<'a>) -> Read<RawExpect<'a>> {
     })
 }
 
-/// `("order", Verdict)`.
+/// `("order", Verdict)`, with an optional trailing comma: what the tuple's serde reading
+/// accepts, read in sequence.
 fn result<'a>(r: &mut Reader<'a>) -> Read<(Text<'a>, Expected)> {
-    let (mut key, mut verdict, mut n) = (None, None, 0);
-    r.items(b'(', b')', |r| {
-        match n {
-            0 => key = Some(text(r)?),
-            1 => {
-                verdict = Some(match r.ident()? {
-                    Some("Succeeds") => Expected::Succeeds,
-                    Some("Fails") => Expected::Fails,
-                    Some("Illegal") => Expected::Illegal,
-                    Some("Void") => Expected::Void,
-                    _ => return Err(Outside),
-                })
-            }
-            _ => return Err(Outside),
-        }
-        n += 1;
-        Ok(())
-    })?;
-    Ok((key.ok_or(Outside)?, verdict.ok_or(Outside)?))
+    r.expect(b'(')?;
+    let key = text(r)?;
+    r.expect(b',')?;
+    let verdict = match r.ident()? {
+        Some("Succeeds") => Expected::Succeeds,
+        Some("Fails") => Expected::Fails,
+        Some("Illegal") => Expected::Illegal,
+        Some("Void") => Expected::Void,
+        _ => return Err(Outside),
+    };
+    r.eat(b',')?;
+    r.expect(b')')?;
+    Ok((key, verdict))
 }
 
 fn follow_up<'a>(r: &mut Reader<'a>) -> Read<RawFollowUp<'a>> {

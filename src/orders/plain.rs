@@ -23,7 +23,7 @@ use super::{
     BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, LocSpec, MOVE_KW, Order, OrderKind, REMOVE_KW,
     SUPPORT_KW, UnitRef, UnitSpec, WAIVE_KW, pack,
 };
-use crate::map::{ALNUM_LOWER, Coast, Map, ProvinceId, UnitKind};
+use crate::map::{ALNUM_LOWER, Coast, Map, NameEntry, ProvinceId, UnitKind};
 
 /// Longest text read here (longer orders go to the parser).
 const MAX: usize = 120;
@@ -211,6 +211,11 @@ impl<'t, 'm> Reader<'t, 'm> {
                 Some(b'-') => {
                     self.buf[i] = b'-';
                     i += 1;
+                    // `->`, the arrow, is a word as `-` is.
+                    if b.get(i) == Some(&b'>') {
+                        self.buf[i] = b'>';
+                        i += 1;
+                    }
                     self.pos = self.after(i)?;
                     Class::Word
                 }
@@ -275,13 +280,18 @@ impl<'t, 'm> Reader<'t, 'm> {
 
     /// `A`, `F`, `army` or `fleet`.
     fn unit_letter(&mut self) -> Option<UnitKind> {
-        let k = match self.cur.key {
-            k if k == pack("a") || k == pack("army") => UnitKind::Army,
-            k if k == pack("f") || k == pack("fleet") => UnitKind::Fleet,
-            _ => return None,
-        };
+        let k = self.letter()?;
         self.bump()?;
         Some(k)
+    }
+
+    /// The unit kind the word at the cursor is a letter (or word) for, if it is one.
+    fn letter(&self) -> Option<UnitKind> {
+        match self.cur.key {
+            k if k == pack("a") || k == pack("army") => Some(UnitKind::Army),
+            k if k == pack("f") || k == pack("fleet") => Some(UnitKind::Fleet),
+            _ => None,
+        }
     }
 
     /// The words up to the next keyword (or the end), as one name: its province, when no
@@ -301,8 +311,15 @@ impl<'t, 'm> Reader<'t, 'm> {
         // The parser splits a first word with a hyphen (`Par-Bur`) unless it names a province
         // or begins a name on its own; a name found here begins with it, so it does.
         let e = self.map.lookup_folded(&self.buf[start..end]);
-        if e.continues() {
-            return None;
+        // A longer name begins with these words: the parser reads on into the next word if it
+        // is a word (not `-`, a coast or the end), and takes the longer text if it is a name
+        // or begins one. Where it is neither, the parser reads this name too.
+        if e.continues() && self.class() != Class::End && self.class() != Class::Coast {
+            let dash = self.cur.key == pack("-") || self.cur.key == pack("->");
+            if !dash && self.map.lookup_folded(&self.buf[start..self.cur.end]) != NameEntry::ABSENT
+            {
+                return None;
+            }
         }
         e.province()
     }
@@ -348,8 +365,8 @@ impl<'t, 'm> Reader<'t, 'm> {
         Some(false)
     }
 
-    /// A supported or convoyed unit: a unit letter (that no power is named, so that it is not
-    /// a nationality) and its place.
+    /// A supported or convoyed unit: a unit letter or none (its first word no power's name, so
+    /// that it is not a nationality) and its place.
     fn unit_ref(&mut self) -> Option<UnitRef> {
         let letter = &self.buf[self.cur.start..self.cur.end];
         // Folded bytes are ASCII.
@@ -357,11 +374,15 @@ impl<'t, 'm> Reader<'t, 'm> {
         if self.map.find_power_normalized(letter).is_some() {
             return None;
         }
-        let kind = self.unit_letter()?;
+        // The letter may be left out (`S Livonia - Prussia`).
+        let kind = self.letter();
+        if kind.is_some() {
+            self.bump()?;
+        }
         Some(UnitRef {
             power: None,
             unit: UnitSpec {
-                kind: Some(kind),
+                kind,
                 loc: self.loc()?,
             },
         })
@@ -591,6 +612,13 @@ mod tests {
             "F Mid-Atlantic Ocean - Spain(nc)",
             "F Spain (SC) Supports A Marseilles - Gulf of Lyon",
             "F Bulgaria(ec) H",
+            "F Western Mediterranean - Spain(sc)",
+            "F Gulf of Lyon Supports F Western Mediterranean - Spain(sc)",
+            "F Western Mediterranean Hold",
+            "F Eastern Mediterranean - Ionian Sea",
+            "A war -> mos",
+            "A Prussia Supports Livonia - Prussia",
+            "F Skagerrak Convoys Denmark - Norway",
         ] {
             assert!(order(&map, t).is_some(), "{t:?}");
         }
@@ -599,7 +627,6 @@ mod tests {
             "A Paris  - Burgundy",
             " A Paris - Burgundy",
             "A Paris - Burgundy ",
-            "A Paris -> Burgundy",
             "A Par-Bur",
             "F Spain(north) - Gascony",
             "F Spain(nc)- Gascony",
@@ -610,6 +637,8 @@ mod tests {
             "F Spain nc - Gascony",
             "England: F London - North Sea",
             "A Munich S German A Berlin",
+            "A sil->war",
+            "A Munich S England - Berlin",
             "A Yorkshire - North Sea - Belgium",
             "A Paris Disband",
             "A Paris - Burgundy.",
@@ -692,7 +721,7 @@ mod tests {
             4 => proptest::sample::select(names),
             3 => proptest::sample::select(vec!["A", "F", "a", "f", "army", "Fleet"]).prop_map(String::from),
             3 => proptest::sample::select(vec![
-                "-", "to", "moves", "M", "r", "retreat", "S", "supports", "Sup", "C", "convoys",
+                "-", "->", ">", "to", "moves", "M", "r", "retreat", "S", "supports", "Sup", "C", "convoys",
                 "cvy", "H", "holds", "stand", "d", "disband", "build", "b", "rem", "w", "via", "by",
                 "convoy", "nc", "sc", "coast", "north", "England", "German", "Russia", "x",
             ]).prop_map(String::from),

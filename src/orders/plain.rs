@@ -55,44 +55,90 @@ enum Class {
     End,
 }
 
-/// Slots in [`KEYWORDS`] (a power of two, about three times the keywords).
-const SLOTS: usize = 128;
+/// Slots in [`KEYWORDS`] (a power of two, several times the keywords).
+const SLOTS: usize = 256;
 
-/// The slot where a keyword's key ([`pack`]) is looked for first.
-const fn slot(key: u64) -> usize {
-    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 57) as usize & (SLOTS - 1)
+/// The parser's keyword lists with the class of each, and `via`/`by`.
+const LISTS: [(&[u64], Class); 9] = [
+    (MOVE_KW, Class::Move),
+    (HOLD_KW, Class::Hold),
+    (SUPPORT_KW, Class::Support),
+    (CONVOY_KW, Class::Convoy),
+    (&[pack("via"), pack("by")], Class::Via),
+    (DISBAND_KW, Class::Other),
+    (BUILD_KW, Class::Other),
+    (REMOVE_KW, Class::Other),
+    (WAIVE_KW, Class::Other),
+];
+
+/// A key's slot under the multiplier `m`.
+const fn slot_by(key: u64, m: u64) -> usize {
+    (key.wrapping_mul(m) >> 56) as usize & (SLOTS - 1)
 }
 
-/// Every keyword of the parser's lists with its class, in an open-addressing table (linear
-/// probing; key 0, which no keyword has, marks an empty slot). Built from the lists themselves,
-/// so the two cannot drift; a keyword in two lists would stop the build.
+/// A multiplier under which no two keywords share a slot (a perfect hash), found when the
+/// crate is compiled: the first of a fixed sequence that works.
 // Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
+#[allow(clippy::indexing_slicing)]
+const MULTIPLIER: u64 = {
+    // No keyword twice (under any multiplier it would clash with itself): checked first, so
+    // the search below ends.
+    let mut a = 0;
+    while a < LISTS.len() {
+        let mut b = 0;
+        while b < LISTS.len() {
+            let (x, y) = (LISTS[a].0, LISTS[b].0);
+            let mut i = 0;
+            while i < x.len() {
+                let mut j = 0;
+                while j < y.len() {
+                    assert!(x[i] != y[j] || (a == b && i == j), "a keyword listed twice");
+                    j += 1;
+                }
+                i += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    let mut m = 0x9e37_79b9_7f4a_7c15u64;
+    loop {
+        let mut used = [false; SLOTS];
+        let mut clash = false;
+        let mut l = 0;
+        while l < LISTS.len() && !clash {
+            let keys = LISTS[l].0;
+            let mut k = 0;
+            while k < keys.len() {
+                let i = slot_by(keys[k], m);
+                clash |= used[i];
+                used[i] = true;
+                k += 1;
+            }
+            l += 1;
+        }
+        if !clash {
+            break m;
+        }
+        m = m.wrapping_add(0x2545_f491_4f6c_dd1d) | 1;
+    }
+};
+
+/// Every keyword of the parser's lists with its class, each in its own slot ([`MULTIPLIER`]);
+/// an empty slot has key 0, which no keyword has. Built from the lists themselves, so the two
+/// cannot drift; a keyword listed twice stops the build.
+// Indexing in a constant cannot panic at run time: out of bounds, it would not compile.
+#[allow(clippy::indexing_slicing)]
 static KEYWORDS: [(u64, Class); SLOTS] = {
-    const VIA: &[u64] = &[pack("via"), pack("by")];
-    let lists: [(&[u64], Class); 9] = [
-        (MOVE_KW, Class::Move),
-        (HOLD_KW, Class::Hold),
-        (SUPPORT_KW, Class::Support),
-        (CONVOY_KW, Class::Convoy),
-        (VIA, Class::Via),
-        (DISBAND_KW, Class::Other),
-        (BUILD_KW, Class::Other),
-        (REMOVE_KW, Class::Other),
-        (WAIVE_KW, Class::Other),
-    ];
     let mut t = [(0u64, Class::Word); SLOTS];
     let mut l = 0;
-    while l < lists.len() {
-        let (keys, class) = lists[l];
+    while l < LISTS.len() {
+        let (keys, class) = LISTS[l];
         let mut k = 0;
         while k < keys.len() {
-            let key = keys[k];
-            let mut i = slot(key);
-            while t[i].0 != 0 {
-                assert!(t[i].0 != key, "a keyword in two lists");
-                i = (i + 1) & (SLOTS - 1);
-            }
-            t[i] = (key, class);
+            let i = slot_by(keys[k], MULTIPLIER);
+            assert!(t[i].0 == 0, "two keywords in one slot");
+            t[i] = (keys[k], class);
             k += 1;
         }
         l += 1;
@@ -100,21 +146,12 @@ static KEYWORDS: [(u64, Class); SLOTS] = {
     t
 };
 
-/// The class of a word by its key (0 for a word that cannot be a keyword).
+/// The class of a word by its key (0 for a word that cannot be a keyword): one slot read.
 fn class(key: u64) -> Class {
-    if key == 0 {
-        return Class::Word;
-    }
-    let mut i = slot(key);
-    loop {
-        let (k, c) = KEYWORDS[i];
-        if k == key {
-            return c;
-        }
-        if k == 0 {
-            return Class::Word;
-        }
-        i = (i + 1) & (SLOTS - 1);
+    match KEYWORDS.get(slot_by(key, MULTIPLIER)) {
+        // Key 0 finds an empty slot's 0 (Word) or a keyword's key (not 0): Word either way.
+        Some(&(k, c)) if k == key => c,
+        _ => Class::Word,
     }
 }
 

@@ -187,7 +187,7 @@ struct Reader<'t, 'm> {
 }
 
 impl<'t, 'm> Reader<'t, 'm> {
-    /// A reader of `text`, before its first word ([`Self::bump`] reads it).
+    /// A reader of `text`, before its first word ([`Self::first_letter`] reads it).
     fn new(map: &'m Map, text: &'t str) -> Self {
         Reader {
             text: text.as_bytes(),
@@ -425,8 +425,25 @@ impl<'t, 'm> Reader<'t, 'm> {
         })
     }
 
+    /// The unit letter that starts the text, and the word after it read: `A ` or `F ` (either
+    /// case) taken by their two bytes, as nearly every order and unit begins; any other start
+    /// word by word.
+    fn first_letter(&mut self) -> Option<UnitKind> {
+        let kind = match self.text {
+            [b'A' | b'a', b' ', ..] => UnitKind::Army,
+            [b'F' | b'f', b' ', ..] => UnitKind::Fleet,
+            _ => {
+                self.bump()?;
+                return self.unit_letter();
+            }
+        };
+        self.pos = 2;
+        self.bump()?;
+        Some(kind)
+    }
+
     fn order(&mut self) -> Option<Order> {
-        let kind = self.unit_letter()?;
+        let kind = self.first_letter()?;
         let unit = UnitSpec {
             kind: Some(kind),
             loc: self.loc()?,
@@ -490,9 +507,7 @@ pub(super) fn order(map: &Map, text: &str) -> Option<Order> {
     if text.len() > MAX {
         return None;
     }
-    let mut r = Reader::new(map, text);
-    r.bump()?;
-    r.order()
+    Reader::new(map, text).order()
 }
 
 /// A unit written the plain way (`A Paris`, `F Mid-Atlantic Ocean`, `F Spain(nc)`), as
@@ -502,8 +517,7 @@ pub(super) fn unit(map: &Map, text: &str) -> Option<UnitSpec> {
         return None;
     }
     let mut r = Reader::new(map, text);
-    r.bump()?;
-    let kind = r.unit_letter()?;
+    let kind = r.first_letter()?;
     let loc = r.loc()?;
     (r.class() == Class::End).then_some(UnitSpec {
         kind: Some(kind),

@@ -944,6 +944,10 @@ impl Builder<'_> {
         } else {
             Vec::new()
         };
+        // On a map of up to 128 provinces, a bit each for those taken: the units read so far
+        // are searched only when a second one comes (which is an error).
+        let mut taken = 0u128;
+        let small = self.map.province_count() <= 128;
         known.next = 0;
         for (pname, list) in raw.iter() {
             let p = self.power(pname)?;
@@ -951,10 +955,16 @@ impl Builder<'_> {
                 let save = self.loc.cursor();
                 let unit = self.known_unit(known, p, u)?;
                 let prov = self.map.province_of(unit.loc);
+                let bit = 1u128.checked_shl(prov.0).unwrap_or(0);
                 let before = if held.is_empty() {
-                    out.iter()
-                        .find(|u| self.map.province_of(u.loc) == prov)
-                        .copied()
+                    if small && taken & bit == 0 {
+                        taken |= bit;
+                        None
+                    } else {
+                        out.iter()
+                            .find(|u| self.map.province_of(u.loc) == prov)
+                            .copied()
+                    }
                 } else {
                     held.get(prov.0 as usize).copied().flatten()
                 };

@@ -113,9 +113,13 @@ impl<'a> Lists<'a> {
         Ok(())
     }
 
-    /// Adds a text to the last list.
-    fn push_text(&mut self, text: Text<'a>) -> Read<()> {
+    /// Adds a text to the last list (which [`Self::end_list`] then closes).
+    fn push_text(&mut self, text: Text<'a>) {
         self.texts.push(text);
+    }
+
+    /// Ends the last list after the texts pushed since its name.
+    fn end_list(&mut self) -> Read<()> {
         let end = u32::try_from(self.texts.len()).map_err(|_| Outside)?;
         match self.names.last_mut() {
             Some(last) => last.1 = end,
@@ -153,8 +157,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Lists<'a> {
         for (name, list) in entries.0 {
             out.push_name(name).map_err(serde::de::Error::custom)?;
             for t in list {
-                out.push_text(t).map_err(serde::de::Error::custom)?;
+                out.push_text(t);
             }
+            out.end_list().map_err(serde::de::Error::custom)?;
         }
         Ok(out)
     }
@@ -318,7 +323,11 @@ fn text_lists<'a>(r: &mut Reader<'a>) -> Read<Lists<'a>> {
     r.items(b'{', b'}', |r| {
         out.push_name(text(r)?)?;
         r.expect(b':')?;
-        r.items(b'[', b']', |r| out.push_text(text(r)?))
+        r.items(b'[', b']', |r| {
+            out.push_text(text(r)?);
+            Ok(())
+        })?;
+        out.end_list()
     })?;
     Ok(out)
 }

@@ -205,10 +205,11 @@ impl<'de> Reader<'de> {
         value(self).map(Some)
     }
 
-    /// `()` (nothing inside), consumed if it comes next: an empty struct, all defaults.
-    pub(crate) fn eat_empty_parens(&mut self) -> Result<bool> {
+    /// `pair` — `()`, `{}` or `[]` with nothing inside — consumed if it comes next: an empty
+    /// struct (all defaults), map or list.
+    pub(crate) fn eat_empty(&mut self, pair: &[u8; 2]) -> Result<bool> {
         self.skip_ws()?;
-        if self.src.get(self.pos..self.pos + 2) == Some(b"()") {
+        if self.src.get(self.pos..self.pos + 2) == Some(pair) {
             self.pos += 2;
             return Ok(true);
         }

@@ -346,7 +346,7 @@ fn scenario<'a>(r: &mut Reader<'a>) -> Read<RawScenario<'a>> {
         // `rules: ()`, as most scenarios have it, is every default (what serde reads too).
         "rules" => once(
             &mut rules,
-            if r.eat_empty_parens()? {
+            if r.eat_empty(b"()")? {
                 Rules::default()
             } else {
                 r.value::<Rules>()?
@@ -355,7 +355,17 @@ fn scenario<'a>(r: &mut Reader<'a>) -> Read<RawScenario<'a>> {
         "units" => once(&mut units, text_lists(r)?),
         "dislodged" => once(&mut dislodged, entries(r, |r| list(r, 2, dislodged_unit))?),
         "contested" => once(&mut contested, texts(r)?),
-        "owners" => once(&mut owners, r.option(text_lists)?),
+        // `owners: {}`, as most scenarios have it: an empty map, with no room made for lists.
+        "owners" => once(
+            &mut owners,
+            r.option(|r| {
+                if r.eat_empty(b"{}")? {
+                    Ok(Lists::default())
+                } else {
+                    text_lists(r)
+                }
+            })?,
+        ),
         "orders" => once(&mut orders, text_lists(r)?),
         "expect" => once(&mut expect, r.option(expectation)?),
         "retreats" => once(&mut retreats, r.option(follow_up)?),

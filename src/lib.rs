@@ -5,7 +5,8 @@
 //!   the standard map is compiled in.
 //! - [`art`]: a map's board art — lines of ASCII, an anchor per province, regions by flood fill.
 //! - [`menu`]: the orders a unit can be given, generated from the map and the position.
-//! - [`orders`]: order notation — a parser that keeps what was written, and a printer.
+//! - [`orders`]: order notation — a parser that keeps what was written (with a one-pass fast
+//!   path for orders written the plain way, `orders/plain.rs`), and a printer.
 //! - [`board`]: units, dislodged units, phases.
 //! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
 //! - [`scenario`]: scenarios as RON files — load with precise errors, save atomically.

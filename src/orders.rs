@@ -1004,6 +1004,42 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
     Parser::with(map, text, Parser::order)
 }
 
+/// The fast path for plain orders and units (`orders/plain.rs`) against the parser on `text`:
+/// `Ok(true)` when the fast path read it (as an order or as a unit) and the parser gives the
+/// same, `Ok(false)` when it left it to the parser, `Err` (describing both) when they differ.
+/// For the fuzz target and tests: parsing never needs it.
+#[doc(hidden)]
+pub fn plain_path_agrees(map: &Map, text: &str) -> Result<bool, String> {
+    let order = plain::order(map, text);
+    if let Some(fast) = &order {
+        match Parser::with(map, text, Parser::order) {
+            Ok(slow) if slow == *fast => {}
+            slow => {
+                return Err(format!(
+                    "{text:?}: the fast path read {fast:?}, the parser {slow:?}"
+                ));
+            }
+        }
+    }
+    let unit = plain::unit(map, text);
+    if let Some(fast) = unit {
+        let slow = Parser::with(map, text, |p| {
+            let u = p.unit_spec()?;
+            p.expect_end()?;
+            Ok::<_, OrderError>(u)
+        });
+        match slow {
+            Ok(slow) if slow == fast => {}
+            slow => {
+                return Err(format!(
+                    "{text:?}: the fast path read unit {fast:?}, the parser {slow:?}"
+                ));
+            }
+        }
+    }
+    Ok(order.is_some() || unit.is_some())
+}
+
 /// Parses a unit as listed in a position: `A Paris`, `F Spain(nc)`, `F stp/sc`.
 pub fn parse_unit(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
     if let Some(unit) = plain::unit(map, text) {

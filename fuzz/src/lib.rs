@@ -655,9 +655,14 @@ pub fn play(g: &Game) {
     }
 }
 
-/// The order parser: never panics; an error points inside the text (or just past its end); a
+/// The order parser: never panics; wherever the fast path for plain orders and units answers,
+/// the full parser gives the same; an error points inside the text (or just past its end); a
 /// parsed order prints in either style to a text that parses back to the same order.
 pub fn check_order_text(map: &Map, text: &str) {
+    // The one-pass fast path for plain orders reads what the parser reads, wherever it answers.
+    if let Err(e) = dipsandbox::orders::plain_path_agrees(map, text) {
+        panic!("{e}");
+    }
     let end = text.chars().count() + 1;
     match parse_order(map, text) {
         Ok(o) => {

@@ -998,9 +998,14 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
     // Most orders are written the plain way, which one pass reads; the parser reads the rest.
-    if let Some(order) = plain::order(map, text) {
-        return Ok(order);
+    match plain::order(map, text) {
+        Some(order) => Ok(order),
+        None => order_by_parser(map, text),
     }
+}
+
+/// [`parse_order`] by the parser alone.
+fn order_by_parser(map: &Map, text: &str) -> Result<Order, OrderError> {
     Parser::with(map, text, Parser::order)
 }
 
@@ -1010,41 +1015,36 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
 /// For the fuzz target and tests: parsing never needs it.
 #[doc(hidden)]
 pub fn plain_path_agrees(map: &Map, text: &str) -> Result<bool, String> {
-    let order = plain::order(map, text);
-    if let Some(fast) = &order {
-        match Parser::with(map, text, Parser::order) {
-            Ok(slow) if slow == *fast => {}
-            slow => {
-                return Err(format!(
-                    "{text:?}: the fast path read {fast:?}, the parser {slow:?}"
-                ));
-            }
+    fn check<T: PartialEq + std::fmt::Debug>(
+        text: &str,
+        fast: Option<T>,
+        slow: impl FnOnce() -> Result<T, OrderError>,
+    ) -> Result<bool, String> {
+        let Some(fast) = fast else {
+            return Ok(false);
+        };
+        match slow() {
+            Ok(slow) if slow == fast => Ok(true),
+            slow => Err(format!(
+                "{text:?}: the fast path read {fast:?}, the parser {slow:?}"
+            )),
         }
     }
-    let unit = plain::unit(map, text);
-    if let Some(fast) = unit {
-        let slow = Parser::with(map, text, |p| {
-            let u = p.unit_spec()?;
-            p.expect_end()?;
-            Ok::<_, OrderError>(u)
-        });
-        match slow {
-            Ok(slow) if slow == fast => {}
-            slow => {
-                return Err(format!(
-                    "{text:?}: the fast path read unit {fast:?}, the parser {slow:?}"
-                ));
-            }
-        }
-    }
-    Ok(order.is_some() || unit.is_some())
+    let order = check(text, plain::order(map, text), || order_by_parser(map, text))?;
+    let unit = check(text, plain::unit(map, text), || unit_by_parser(map, text))?;
+    Ok(order || unit)
 }
 
 /// Parses a unit as listed in a position: `A Paris`, `F Spain(nc)`, `F stp/sc`.
 pub fn parse_unit(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
-    if let Some(unit) = plain::unit(map, text) {
-        return Ok(unit);
+    match plain::unit(map, text) {
+        Some(unit) => Ok(unit),
+        None => unit_by_parser(map, text),
     }
+}
+
+/// [`parse_unit`] by the parser alone.
+fn unit_by_parser(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
     Parser::with(map, text, |p| {
         let unit = p.unit_spec()?;
         if unit.kind.is_none() {

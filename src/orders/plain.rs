@@ -527,14 +527,24 @@ pub(super) fn unit(map: &Map, text: &str) -> Option<UnitSpec> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Parser;
+    use super::super::{order_by_parser, unit_by_parser};
     use super::*;
     use proptest::prelude::*;
     use std::path::Path;
 
     /// The parser alone (no fast path).
     fn parsed(map: &Map, text: &str) -> Option<Order> {
-        Parser::with(map, text, Parser::order).ok()
+        order_by_parser(map, text).ok()
+    }
+
+    /// Every quoted string of every scenario file of the project.
+    fn scenario_strings() -> Vec<String> {
+        let mut texts = Vec::new();
+        quoted_strings(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
+            &mut texts,
+        );
+        texts
     }
 
     /// Every quoted string of every scenario file under `dir`.
@@ -556,11 +566,7 @@ mod tests {
     #[test]
     fn reads_the_scenario_files_orders_as_the_parser_does() {
         let map = Map::standard();
-        let mut texts = Vec::new();
-        quoted_strings(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
-            &mut texts,
-        );
+        let texts = scenario_strings();
         let (mut orders, mut read) = (0, 0);
         for t in &texts {
             let fast = order(&map, t);
@@ -579,20 +585,8 @@ mod tests {
     #[test]
     fn reads_the_scenario_files_units_as_the_parser_does() {
         let map = Map::standard();
-        let mut texts = Vec::new();
-        quoted_strings(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
-            &mut texts,
-        );
-        let parse = |t: &str| {
-            Parser::with(&map, t, |p| {
-                let u = p.unit_spec()?;
-                p.expect_end()?;
-                Ok::<_, crate::error::OrderError>(u)
-            })
-            .ok()
-            .filter(|u| u.kind.is_some())
-        };
+        let mut texts = scenario_strings();
+        let parse = |t: &str| unit_by_parser(&map, t).ok();
         let base = texts.len();
         // Variants of each: lower case, a double space, a coast word, a second letter.
         for t in texts.clone() {

@@ -313,8 +313,15 @@ pub(super) fn read_jdip(f: &Path, pairing: Option<&Pairing>) -> Option<dipsandbo
             let mut side = f.as_os_str().to_owned();
             side.push(".rules");
             let side = PathBuf::from(side);
-            if let Ok(t) = std::fs::read_to_string(&side) {
-                dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string());
+            // With the checks of every reader (a regular file, at most the file size limit); a
+            // side file that is there but cannot be read is said, not passed over in silence.
+            if std::fs::symlink_metadata(&side).is_ok() {
+                match dipsandbox::source::read_text(&side) {
+                    Ok(t) => {
+                        dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string())
+                    }
+                    Err(e) => eprintln!("{e}; the cases of {name} keep their default rules"),
+                }
             }
         }
     }

@@ -125,11 +125,14 @@ fn a_recovery_naming_a_missing_file_a_relative_path_or_a_fifo_comes_back_as_new(
             &f,
             &format!("// dipsandbox recovery of {named}\n// process 999999999\n"),
         );
-        let mut a = bounded("opening with the recovery file", move || {
+        let (q, mut a) = bounded("opening with the recovery file", move || {
             let mut a = App::open(None, None, f).expect("opens");
+            let q = question(&a);
             run(&mut a, 120, 40, "y");
-            a
+            (q, a)
         });
+        assert!(q.contains(why), "{q}");
+        assert!(q.contains("new, unsaved scenario"), "{q}");
         assert_eq!(a.session.path, None, "{named}");
         assert!(
             a.message
@@ -138,7 +141,6 @@ fn a_recovery_naming_a_missing_file_a_relative_path_or_a_fifo_comes_back_as_new(
             "{:?}",
             a.message
         );
-        let _ = why;
         a.recovery.clear();
     }
 }

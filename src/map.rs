@@ -661,7 +661,7 @@ impl Map {
         STANDARD
             .get_or_init(|| {
                 // Audited exception to `clippy::expect_used`: the map is compiled in and checked
-                // by the test suite (tests/map.rs), so failing here is a build defect, never
+                // by the test suite (tests/it/map.rs), so failing here is a build defect, never
                 // something a user's input can cause.
                 #[allow(clippy::expect_used)]
                 std::sync::Arc::new(

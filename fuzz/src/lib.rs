@@ -5,7 +5,7 @@
 //! Each target's whole body is a function here ([`order_parser`], [`scenario_loader`],
 //! [`map_loader`], [`jdip_import`], [`adjudicate`]) taking the raw input bytes; the files in
 //! `fuzz_targets/` only hand libFuzzer's input to it. The repository's `cargo test` includes this
-//! file too (`tests/fuzz_replay.rs`) and runs every committed corpus input and every past crash
+//! file too (`tests/it/fuzz_replay.rs`) and runs every committed corpus input and every past crash
 //! (`fuzz/regressions/TARGET/`) through the same functions on the stable compiler, without
 //! libFuzzer.
 

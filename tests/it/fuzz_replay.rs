@@ -5,7 +5,7 @@
 //! failing check panics, as it crashes the fuzzer.
 
 #[allow(dead_code, unreachable_pub)]
-#[path = "../fuzz/src/lib.rs"]
+#[path = "../../fuzz/src/lib.rs"]
 mod harness;
 
 use std::path::{Path, PathBuf};

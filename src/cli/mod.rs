@@ -340,8 +340,19 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             force,
         }) => {
             let s = load(&file)?;
+            // Checked first when a graph will be drawn (a movement phase under the decision
+            // model); else only a note says why there is none.
+            let draws = s.phase.kind == dipsandbox::board::PhaseKind::Movement
+                && cli.engine == Engine::Decisions;
             let dot = dot
-                .map(|d| target(&d, scenario_inputs(&file, &s), force))
+                .map(|d| {
+                    let inputs = scenario_inputs(&file, &s);
+                    if draws {
+                        target(&d, inputs, force)
+                    } else {
+                        Ok(dipsandbox::output::Target::new(&d, inputs, force))
+                    }
+                })
                 .transpose()?;
             explain::explain(&s, rules, cli.engine, trace, dot.as_ref())
         }

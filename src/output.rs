@@ -607,6 +607,19 @@ impl Batch {
             file: p.display().to_string(),
             message: e.to_string(),
         };
+        if !self.replace {
+            // A new name only: the link fails when something took the name meanwhile, and the
+            // rule says what it is.
+            return match place_new(&from, &target) {
+                Ok(()) => Ok(false),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    Err(check(&target, &self.inputs, false, &self.hint)
+                        .err()
+                        .unwrap_or_else(|| io(&target, e)))
+                }
+                Err(e) => Err(io(&target, e)),
+            };
+        }
         check(&target, &self.inputs, self.replace, &self.hint)?;
         let old = std::fs::symlink_metadata(&target).is_ok();
         if !old {

@@ -4,11 +4,10 @@
 //!
 //! Run one file's tests with a filter on its module: `cargo test --test it tui::`.
 
-mod common;
-
 mod art;
 mod authoring;
 mod cli;
+mod common;
 mod completeness;
 mod convoy_routes;
 mod datc;
@@ -28,6 +27,7 @@ mod minimize;
 mod options;
 mod oracle;
 mod orders;
+mod outputs;
 mod parser_equivalence;
 mod properties;
 mod pty;

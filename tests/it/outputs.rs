@@ -5,7 +5,7 @@
 //! read; `-` reads standard input everywhere; `check DIR` does not follow links out of the tree;
 //! rule pairings and folder walks are linear.
 
-mod common;
+use crate::common;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

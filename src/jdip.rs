@@ -91,6 +91,7 @@ pub struct File {
 /// Whether a text looks like a jDip test file (a `CASE` line and an `END` line), whatever the
 /// file is called.
 pub fn looks_like_jdip(text: &str) -> bool {
+    let text = crate::source::normalized(text);
     let mut case = false;
     for l in text.lines().map(str::trim) {
         if l.starts_with("CASE ") || l == "CASE" {
@@ -138,8 +139,18 @@ struct Raw {
 }
 
 /// Applies a side file of rule pairings (`CASE-NAME RULES` per line, `#` comments), as kept next
-/// to a test file that cannot be edited: each named case is adjudicated under those rules.
+/// to a test file that cannot be edited: each named case is adjudicated under those rules (the
+/// first case of that name, when several have it). Cases are found by name in a hash table, so
+/// the time is linear in the cases and the lines.
 pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
+    let text = crate::source::normalized(text);
+    let mut by_name: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::with_capacity(f.cases.len());
+    for (i, c) in f.cases.iter().enumerate() {
+        by_name.entry(c.name.clone()).or_insert(i);
+    }
+    let with_problem: std::collections::HashSet<String> =
+        f.problems.iter().filter_map(|p| p.case.clone()).collect();
     for (i, full) in text.lines().enumerate() {
         let line = full.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -167,13 +178,13 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
                 continue;
             }
         };
-        match f.cases.iter_mut().find(|c| c.name == name) {
+        match by_name.get(name).and_then(|&i| f.cases.get_mut(i)) {
             Some(c) => {
                 c.scenario.rules = rules;
                 c.warnings
                     .push(format!("adjudicated under {spec} ({file})"));
             }
-            None if f.problems.iter().any(|p| p.case.as_deref() == Some(name)) => {
+            None if with_problem.contains(name) => {
                 f.problems.push(problem(
                     name,
                     format!("case {name:?} was not imported (its problem is reported with it)"),
@@ -190,6 +201,9 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
 /// Parses a jDip test file for the standard map. `file` names it in problems and in the
 /// scenarios' sources.
 pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
+    // A byte-order mark and old Mac line ends (`\r` alone) are taken as they are meant.
+    let text = crate::source::normalized(text);
+    let text = &*text;
     let mut out = File::default();
     let mut raw: Option<Raw> = None;
     let mut section = Section::None;
@@ -782,17 +796,88 @@ fn unit_line(map: &Map, u: &Unit) -> String {
     )
 }
 
-/// Writes a scenario as one jDip case named `name`: phase, position, dislodged units (with a
-/// `PRESTATE_RESULTS` move from each attacker's province), centre owners when stated, orders, and
-/// the expected position (`positions`) and, for a movement phase, the expected dislodged units.
-pub fn export_case(s: &Scenario, name: &str, positions: &[Unit], dislodged: &[Unit]) -> String {
+/// Why a scenario cannot be written as a jDip case.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ExportError {
+    /// The scenario is on another map than the standard one.
+    #[error(
+        "it is on the map {map:?}; a jDip test file names its map by a variant (VARIANT_ALL), and only the standard map is written (VARIANT_ALL Standard)"
+    )]
+    NotStandard {
+        /// The map's name.
+        map: String,
+    },
+}
+
+/// Whether a scenario is on the standard map: the built-in one, or a file with its very text.
+pub fn on_standard_map(s: &Scenario) -> bool {
+    if Arc::ptr_eq(&s.map, &Map::standard_arc()) {
+        return true;
+    }
+    s.map_file
+        .as_ref()
+        .and_then(|f| crate::source::read_text(f).ok())
+        .is_some_and(|t| t == crate::map::STANDARD_RON)
+}
+
+/// Whether a character cannot stand in a line of a jDip file: it would end the line (a line
+/// feed, a carriage return, a Unicode line or paragraph separator, a next-line control) or is
+/// another control character.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// A name the jDip format can hold as a case name, and the same name when it can already: `CASE
+/// NAME` runs to the end of its line and `#` starts a comment there, so control characters
+/// (line ends among them), Unicode line separators and `#` become `-`, white space around it
+/// goes, and an empty name becomes `case`.
+pub fn case_name(raw: &str) -> String {
+    let name: String = raw
+        .chars()
+        .map(|c| if breaks_line(c) || c == '#' { '-' } else { c })
+        .collect();
+    let name = name.trim();
+    if name.is_empty() {
+        "case".into()
+    } else {
+        name.to_string()
+    }
+}
+
+/// A title as one comment line: control characters and line separators become spaces.
+fn comment_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if breaks_line(c) { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Writes a scenario as one jDip case named `name` (made safe by [`case_name`]): phase,
+/// position, dislodged units (with a `PRESTATE_RESULTS` move from each attacker's province),
+/// centre owners when stated, orders, and the expected position (`positions`) and, for a
+/// movement phase, the expected dislodged units. The title goes into a comment line. A
+/// scenario on another map than the standard one is refused: the format would name it
+/// `Standard`.
+pub fn export_case(
+    s: &Scenario,
+    name: &str,
+    positions: &[Unit],
+    dislodged: &[Unit],
+) -> Result<String, ExportError> {
     use std::fmt::Write as _;
+    if !on_standard_map(s) {
+        return Err(ExportError::NotStandard {
+            map: s.map.name.clone(),
+        });
+    }
     let map = &*s.map;
     let mut out = String::new();
-    if !s.title.is_empty() {
-        let _ = writeln!(out, "# {}", s.title.replace('\n', " "));
+    let title = comment_line(&s.title);
+    if !title.is_empty() {
+        let _ = writeln!(out, "# {title}");
     }
-    let _ = writeln!(out, "CASE {name}");
+    let _ = writeln!(out, "CASE {}", case_name(name));
     let ov = s.rules.overrides();
     if !ov.is_empty() {
         let spec: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -825,10 +910,17 @@ pub fn export_case(s: &Scenario, name: &str, positions: &[Unit], dislodged: &[Un
             let _ = writeln!(out, "\t{}", unit_line(map, &d.unit));
         }
         let _ = writeln!(out, "PRESTATE_RESULTS");
+        // The unit standing in each province (one look-up per dislodged unit).
+        let mut standing: Vec<Option<&Unit>> = vec![None; map.province_count()];
+        for u in &s.units {
+            if let Some(slot) = standing.get_mut(map.province_of(u.loc).0 as usize) {
+                slot.get_or_insert(u);
+            }
+        }
         for d in &s.dislodged {
             // The attacker: a unit now standing where the dislodged one stood.
             let here = map.province_of(d.unit.loc);
-            if let Some(a) = s.units.iter().find(|u| map.province_of(u.loc) == here) {
+            if let Some(a) = standing.get(here.0 as usize).copied().flatten() {
                 let _ = writeln!(
                     out,
                     "\tSUCCESS: {}: {} {}-{}",
@@ -862,5 +954,5 @@ pub fn export_case(s: &Scenario, name: &str, positions: &[Unit], dislodged: &[Un
         }
     }
     let _ = writeln!(out, "END");
-    out
+    Ok(out)
 }

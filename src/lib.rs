@@ -10,6 +10,8 @@
 //! - [`board`]: units, dislodged units, phases.
 //! - [`rules`]: every disputed rule of DATC v3.0 chapter 4 as an option, with presets.
 //! - [`scenario`]: scenarios as RON files — load with precise errors, save atomically.
+//! - [`output`]: the one rule for every file a command writes (never an input, never through a
+//!   link, never an existing file unless asked, atomic), and many files written all at once.
 //! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
 //!   behind it for everything else and for every error.
 //! - [`adjudicator`]: the adjudicator — movement (legality, the DATC chapter 5 decisions, the
@@ -71,6 +73,7 @@ pub mod menu;
 pub mod minimize;
 pub mod oracle;
 pub mod orders;
+pub mod output;
 pub mod report;
 pub mod ron_subset;
 pub mod rules;

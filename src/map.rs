@@ -661,7 +661,7 @@ impl Map {
         STANDARD
             .get_or_init(|| {
                 // Audited exception to `clippy::expect_used`: the map is compiled in and checked
-                // by the test suite (tests/map.rs), so failing here is a build defect, never
+                // by the test suite (tests/it/map.rs), so failing here is a build defect, never
                 // something a user's input can cause.
                 #[allow(clippy::expect_used)]
                 std::sync::Arc::new(
@@ -692,8 +692,10 @@ impl Map {
         })
     }
 
-    /// Parses and validates a map from RON text; `file` names it in errors.
+    /// Parses and validates a map from RON text; `file` names it in errors. A byte-order mark
+    /// at the start and old Mac line ends (`\r` alone) are taken as they are meant.
     pub fn from_ron(text: &str, file: &str) -> Result<Map, MapError> {
+        let text = &*crate::source::normalized(text);
         let raw: RawMap = ron::Options::default()
             .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
             .from_str(text)

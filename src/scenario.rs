@@ -181,115 +181,27 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
     out
 }
 
-/// Whether `path` may be written by a command: refused when something other than a regular
-/// file is there (a folder, a link, a FIFO, a device), when the file there is read-only, and
-/// when a file is there and `replace` is false (the command says how to replace it: `hint`).
+/// Whether `path` may be written by a command ([`crate::output::check`] with no inputs):
+/// refused when something other than a regular file is there (a folder, a link, a FIFO, a
+/// device), when the file there is read-only, and when a file is there and `replace` is false
+/// (the command says how to replace it: `hint`).
 pub fn check_target(path: &Path, replace: bool, hint: &str) -> Result<(), ScenarioError> {
-    let refuse = |message: String| ScenarioError::Io {
-        file: path.display().to_string(),
-        message,
-    };
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    let kind = meta.file_type();
-    if !kind.is_file() {
-        let what = if kind.is_dir() {
-            "a folder"
-        } else if kind.is_symlink() {
-            "a symbolic link"
-        } else {
-            "not a regular file (a FIFO, socket or device)"
-        };
-        return Err(refuse(format!("will not replace it: it is {what}")));
-    }
-    if meta.permissions().readonly() {
-        return Err(refuse("will not replace it: the file is read-only".into()));
-    }
-    if !replace {
-        return Err(refuse(format!("exists; {hint}")));
-    }
-    Ok(())
+    crate::output::check(path, &crate::output::Inputs::new(), replace, hint).map_err(io_error)
 }
 
-/// Writes a file atomically: a temporary file in the same folder, written in full and synced,
-/// then renamed over the target, so the file is always the old or the new one. Whatever is at
-/// the path must be a regular, writable file ([`check_target`]): a folder, link, FIFO, device or
-/// read-only file is never replaced.
+/// Writes a file atomically ([`crate::output::write_atomic`]): a temporary file in the same
+/// folder, written in full and synced, then renamed over the target, so the file is always the
+/// old or the new one. Whatever is at the path must be a regular, writable file: a folder,
+/// link, FIFO, device or read-only file is never replaced.
 pub fn write_atomic(path: &Path, text: &str) -> Result<(), ScenarioError> {
-    check_target(path, true, "")?;
-    let file = path.display().to_string();
-    let io = |e: std::io::Error| ScenarioError::Io {
-        file: file.clone(),
-        message: format!("cannot write: {e}"),
-    };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    remove_stale_temporaries(dir, &name);
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        let bytes = text.as_bytes();
-        // For the interruption tests: `DIPSANDBOX_WRITE_PAUSE_MS` pauses half-way through.
-        if let Some(ms) = std::env::var("DIPSANDBOX_WRITE_PAUSE_MS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            let (a, b) = bytes.split_at(bytes.len() / 2);
-            std::io::Write::write_all(&mut f, a)?;
-            f.sync_all()?;
-            std::thread::sleep(std::time::Duration::from_millis(ms));
-            std::io::Write::write_all(&mut f, b)?;
-        } else {
-            std::io::Write::write_all(&mut f, bytes)?;
-        }
-        f.sync_all()
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })?;
-    // The rename itself is made durable by syncing the folder (where the system allows it).
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::output::write_atomic(path, text).map_err(io_error)
 }
 
-/// Temporary files of `name` left by a writer that was killed before its rename
-/// (`.NAME.tmpPID` whose process is gone) are removed, so that an interrupted write leaves
-/// nothing behind once the next write of the same file runs. Only where a process's liveness
-/// can be told (`/proc`); elsewhere they stay, hidden.
-fn remove_stale_temporaries(dir: &Path, name: &str) {
-    let proc_fs = Path::new("/proc/self");
-    if !proc_fs.exists() {
-        return;
-    }
-    let prefix = format!(".{name}.tmp");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let file = e.file_name();
-        let Some(pid) = file
-            .to_str()
-            .and_then(|f| f.strip_prefix(&prefix))
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_file(e.path());
-        }
+/// A write error as a scenario error (same message).
+fn io_error(e: crate::output::WriteError) -> ScenarioError {
+    ScenarioError::Io {
+        file: e.file().to_string(),
+        message: e.reason(),
     }
 }
 
@@ -356,9 +268,11 @@ impl Scenario {
         Scenario::from_ron(&text, &file)
     }
 
-    /// Parses a scenario from RON text; `file` names it in errors.
+    /// Parses a scenario from RON text; `file` names it in errors. A byte-order mark at the
+    /// start and old Mac line ends (`\r` alone) are taken as they are meant.
     pub fn from_ron(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
-        Scenario::from_ron_with(text, file, SCAN_LIMIT)
+        let text = crate::source::normalized(text);
+        Scenario::from_ron_with(&text, file, SCAN_LIMIT)
     }
 
     /// [`Scenario::from_ron`], matching result keys by a scan up to `scan_limit` orders.

@@ -324,3 +324,28 @@ fn decode(bytes: Vec<u8>, file: String, limit: u64) -> Result<String, ReadError>
         }
     })
 }
+
+/// Text as the readers take it: a UTF-8 byte-order mark at the start left out, and old Mac line
+/// ends (a `\r` alone) read as `\n`; `\r\n` stays (`str::lines` ends a line there). Byte
+/// offsets after the mark are unchanged, so positions found in the result are the file's.
+pub fn normalized(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bytes = text.as_bytes();
+    let lone_cr = memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) != Some(&b'\n'));
+    if !lone_cr {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            out.push(b'\n');
+        } else {
+            out.push(b);
+        }
+    }
+    // Only ASCII `\r` bytes were replaced by ASCII `\n`: still UTF-8.
+    std::borrow::Cow::Owned(
+        String::from_utf8(out)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
+}

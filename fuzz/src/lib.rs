@@ -1,6 +1,13 @@
 //! Shared parts of the fuzz targets: structured inputs (built with `arbitrary`) that become
 //! positions, orders and rule options on the standard map or on a small generated map, and the
 //! checks every target ends with. A check that fails panics, which libFuzzer reports as a crash.
+//!
+//! Each target's whole body is a function here ([`order_parser`], [`scenario_loader`],
+//! [`map_loader`], [`jdip_import`], [`adjudicate`]) taking the raw input bytes; the files in
+//! `fuzz_targets/` only hand libFuzzer's input to it. The repository's `cargo test` includes this
+//! file too (`tests/it/fuzz_replay.rs`) and runs every committed corpus input and every past crash
+//! (`fuzz/regressions/TARGET/`) through the same functions on the stable compiler, without
+//! libFuzzer.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -704,4 +711,89 @@ pub fn check_order_text(map: &Map, text: &str) {
 pub fn check_loaded(s: &Scenario, seed: u64) {
     assert_clean(&s.title, &check_scenario(s, &s.rules, seed));
     assert_roundtrip(s, "fuzz.ron");
+}
+
+/// The `order_parser` target: any text, as an order, a unit and a place ([`check_order_text`]).
+pub fn order_parser(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let map = Map::standard_arc();
+    check_order_text(&map, &text);
+}
+
+/// The `scenario_loader` target: the fast reader agrees with `ron`; a scenario that loads is
+/// adjudicated, checked and survives saving and loading ([`check_loaded`]).
+pub fn scenario_loader(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Err(e) = dipsandbox::scenario::fast_reader_agrees(&text) {
+        panic!("{e}");
+    }
+    if let Ok(s) = Scenario::from_ron(&text, "fuzz.ron") {
+        check_loaded(&s, data.len() as u64);
+    }
+}
+
+/// The `map_loader` target: a map that loads has symmetric borders, and its opening position
+/// plays four phases with the invariant checker after each.
+pub fn map_loader(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(map) = Map::from_ron(&text, "fuzz.ron") else {
+        return;
+    };
+    for p in map.province_ids() {
+        for &q in map.army_neighbours(p) {
+            assert!(
+                map.army_neighbours(q).contains(&p),
+                "army border not symmetric"
+            );
+        }
+        for l in map.locations_of(p) {
+            for &m in map.fleet_neighbours(l) {
+                assert!(
+                    map.fleet_neighbours(m).contains(&l),
+                    "fleet border not symmetric"
+                );
+            }
+        }
+    }
+    let _ = map.summary();
+    let mut s = Scenario::opening(Arc::new(map), "fuzz");
+    // The opening may put two units in one province (a map file can say so): nothing to play.
+    let mut seen = std::collections::HashSet::new();
+    if !s
+        .units
+        .iter()
+        .all(|u| seen.insert(s.map.province_of(u.loc)))
+    {
+        return;
+    }
+    let rules = s.rules;
+    for k in 0..4u64 {
+        let v = check_scenario(&s, &rules, k);
+        assert_clean(&format!("{}", s.phase), &v);
+        s = dipsandbox::turn::advance(&s, &rules).next;
+    }
+}
+
+/// The `jdip_import` target: every imported case (up to 8) is checked like a loaded scenario,
+/// compared as `check` does; the text read as a pairing file never panics.
+pub fn jdip_import(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let _ = dipsandbox::jdip::looks_like_jdip(&text);
+    let mut file = dipsandbox::jdip::parse(&text, "fuzz.txt", Map::standard_arc());
+    for (k, case) in file.cases.iter().enumerate().take(8) {
+        check_loaded(&case.scenario, k as u64);
+        if let Ok(run) = dipsandbox::check::run(&case.scenario, None, false) {
+            let _ = dipsandbox::jdip::compare(&case.scenario, &run);
+            let _ = dipsandbox::jdip::with_destroyed_units(&case.scenario, &run);
+        }
+    }
+    dipsandbox::jdip::apply_rules_file(&mut file, &text, "fuzz.rules");
+}
+
+/// The `adjudicate` target: the bytes become a [`Game`] (as libFuzzer's typed targets build
+/// one: `arbitrary_take_rest`), which is [`play`]ed. Bytes that make no game are skipped.
+pub fn adjudicate(data: &[u8]) {
+    if let Ok(game) = Game::arbitrary_take_rest(arbitrary::Unstructured::new(data)) {
+        play(&game);
+    }
 }

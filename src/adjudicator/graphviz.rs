@@ -84,16 +84,33 @@ pub fn to_dot(
     let mut s = String::from(
         "digraph decisions {\n  rankdir=LR;\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n",
     );
-    // One cluster per unit.
+    // One cluster per unit: the decisions grouped by unit in one counting pass (a search of
+    // every decision for each unit was quadratic on large boards).
     let units = r.units.len();
+    let mut start = vec![0usize; units + 1];
+    for n in &g.nodes {
+        if n.unit < units {
+            start[n.unit + 1] += 1;
+        }
+    }
     for u in 0..units {
-        let ids: Vec<usize> = (0..g.nodes.len())
-            .filter(|&i| g.nodes[i].unit == u)
-            .collect();
+        start[u + 1] += start[u];
+    }
+    let mut next = start.clone();
+    let mut by_unit = vec![0usize; start[units]];
+    for (id, n) in g.nodes.iter().enumerate() {
+        if n.unit < units {
+            by_unit[next[n.unit]] = id;
+            next[n.unit] += 1;
+        }
+    }
+    for u in 0..units {
+        let ids = &by_unit[start[u]..start[u + 1]];
         if ids.is_empty() {
             continue;
         }
-        let cancelled = r.cancelled_convoys.contains(&u);
+        // Listed in unit order (`adjudicator::MovementResult::cancelled_convoys`).
+        let cancelled = r.cancelled_convoys.binary_search(&u).is_ok();
         let title = if cancelled {
             format!("{} — convoy cancelled (Szykman)", unit(u))
         } else {
@@ -106,7 +123,7 @@ pub fn to_dot(
         } else {
             s.push_str("    style=rounded; color=gray;\n");
         }
-        for id in ids {
+        for &id in ids {
             let mut attrs = Vec::new();
             if let Some(k) = kinds[id] {
                 let c = match k {

@@ -1,11 +1,11 @@
 //! `advance`: adjudicate a phase and write the next one.
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox::board::PhaseKind;
+use dipsandbox::output::Target;
 use dipsandbox::report;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
@@ -16,13 +16,8 @@ pub fn advance(
     s: &Scenario,
     rules: Option<Rules>,
     engine: dipsandbox::adjudicator::Engine,
-    output: Option<&Path>,
-    force: bool,
+    output: Option<&Target>,
 ) -> Result<ExitCode> {
-    if let Some(path) = output {
-        dipsandbox::scenario::check_target(path, force, "give --force to replace it")
-            .map_err(|e| eyre!("{e}"))?;
-    }
     let rules = rules.unwrap_or(s.rules);
     let adv = dipsandbox::turn::advance_with(s, &rules, engine);
     let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
@@ -49,10 +44,11 @@ pub fn advance(
         Ok(())
     };
     match output {
-        Some(path) => {
+        Some(target) => {
             summary(&mut std::io::stdout()).map_err(super::out::StdoutError)?;
-            adv.next.save(path).map_err(|e| eyre!("{e}"))?;
-            outln!("Written to {}", path.display())?;
+            let text = adv.next.placed_at(&target.path).to_ron();
+            target.write(&text).map_err(|e| eyre!("{e}"))?;
+            outln!("Written to {}", target.path.display())?;
         }
         None => {
             summary(&mut std::io::stderr())?;

@@ -1,5 +1,6 @@
 //! `check`: adjudicate scenario files and folders and compare with their expectations.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -10,51 +11,133 @@ use dipsandbox::check::{compare, natural_key};
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
 
-/// The scenario files under `path` (itself, or the `.ron` files of a folder, naturally sorted).
-pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    // Folders by their real path, so that a link back up (a loop) is walked once; files too, so
-    // that a file reached through several links is checked once.
-    let mut seen_dirs: Vec<PathBuf> = Vec::new();
-    let mut seen_files: Vec<PathBuf> = out
-        .iter()
-        .filter_map(|f| std::fs::canonicalize(f).ok())
-        .collect();
-    let mut add = |f: &Path, out: &mut Vec<PathBuf>| {
-        let real = std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
-        if !seen_files.contains(&real) {
-            seen_files.push(real);
-            out.push(f.to_path_buf());
+/// The scenario files named on a command line, in order, each once: a file as it is; a folder's
+/// `.ron` files, searched depth first in natural order (`6.A.2` before `6.A.10`).
+///
+/// A file is listed once however many names or links lead to it (files and folders are known by
+/// their real paths, kept in sets). Links to folders inside a folder are not followed: one that
+/// leads inside the folder given is walked anyway by its real path, and one that leads outside it
+/// is skipped with a note on stderr (name it on the command line to check it) — a link to `/`
+/// or a loop never walks the disk. Links to files are followed.
+#[derive(Debug, Default)]
+pub(super) struct Collector {
+    files: Vec<PathBuf>,
+    seen_files: HashSet<PathBuf>,
+    seen_dirs: HashSet<PathBuf>,
+}
+
+/// An entry waiting on [`Collector::add`]'s stack.
+enum Entry {
+    Dir(PathBuf),
+    File(PathBuf),
+}
+
+impl Entry {
+    fn path(&self) -> &Path {
+        match self {
+            Entry::Dir(p) | Entry::File(p) => p,
         }
-    };
-    if !path.is_dir() {
-        add(path, out);
-        return Ok(());
     }
-    // Depth first, in natural order (files and folders interleaved as they sort), with an
-    // explicit stack: a folder popped pushes its entries in reverse.
-    let mut stack: Vec<PathBuf> = vec![path.to_path_buf()];
-    while let Some(e) = stack.pop() {
-        if e.is_dir() {
-            let real = std::fs::canonicalize(&e)?;
-            if seen_dirs.contains(&real) {
+}
+
+impl Collector {
+    /// The files listed.
+    pub(super) fn into_files(self) -> Vec<PathBuf> {
+        self.files
+    }
+
+    fn add_file(&mut self, f: &Path) {
+        let real = std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf());
+        if self.seen_files.insert(real) {
+            self.files.push(f.to_path_buf());
+        }
+    }
+
+    /// Lists `path`: a file (or `-`) itself, a folder's scenario files.
+    pub(super) fn add(&mut self, path: &Path) -> std::io::Result<()> {
+        if !path.is_dir() {
+            self.add_file(path);
+            return Ok(());
+        }
+        let root = std::fs::canonicalize(path)?;
+        // Depth first, files and folders interleaved as they sort, with an explicit stack: a
+        // folder popped pushes its entries in reverse.
+        let mut stack = vec![Entry::Dir(path.to_path_buf())];
+        while let Some(e) = stack.pop() {
+            let d = match e {
+                Entry::File(f) => {
+                    self.add_file(&f);
+                    continue;
+                }
+                Entry::Dir(d) => d,
+            };
+            if !self.seen_dirs.insert(std::fs::canonicalize(&d)?) {
                 continue;
             }
-            seen_dirs.push(real);
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(&e)?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_dir() || p.extension().is_some_and(|x| x == "ron"))
-                .collect();
-            entries.sort_by_key(|a| natural_key(a));
+            let mut entries = Vec::new();
+            for e in std::fs::read_dir(&d)?.flatten() {
+                let p = e.path();
+                let ron = p.extension().is_some_and(|x| x == "ron");
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
+                    entries.push(Entry::Dir(p));
+                } else if kind.is_file() {
+                    if ron {
+                        entries.push(Entry::File(p));
+                    }
+                } else if kind.is_symlink() {
+                    match std::fs::metadata(&p) {
+                        Ok(m) if m.is_dir() => {
+                            if let Ok(real) = std::fs::canonicalize(&p)
+                                && !real.starts_with(&root)
+                            {
+                                eprintln!(
+                                    "{}: skipped: a link to a folder outside {} ({}); name it on the command line to check it",
+                                    p.display(),
+                                    path.display(),
+                                    real.display()
+                                );
+                            }
+                        }
+                        Ok(m) if m.is_file() && ron => entries.push(Entry::File(p)),
+                        Ok(m) if !m.is_file() && ron => {
+                            eprintln!("{}: skipped: not a regular file", p.display());
+                        }
+                        Err(_) if ron => {
+                            eprintln!("{}: skipped: a link to nothing", p.display());
+                        }
+                        _ => {}
+                    }
+                } else if ron {
+                    // Inside a folder only regular files count: a FIFO or device named `.ron`
+                    // would block or never end.
+                    eprintln!("{}: skipped: not a regular file", p.display());
+                }
+            }
+            entries.sort_by_cached_key(|e| natural_key(e.path()));
             stack.extend(entries.into_iter().rev());
-        } else if e.is_file() {
-            add(&e, out);
-        } else {
-            // Inside a folder only regular files count: a FIFO or device named `.ron` would
-            // block or never end.
-            eprintln!("{}: skipped: not a regular file", e.display());
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// The scenario files of `paths` ([`Collector`]), or the first path that does not exist or
+/// cannot be listed. `-` (standard input) is taken as a file, at most once.
+pub(super) fn collect_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    super::stdin_once(paths.iter().map(PathBuf::as_path))?;
+    let mut collector = Collector::default();
+    for p in paths {
+        if !super::is_stdin(p) && std::fs::symlink_metadata(p).is_err() {
+            return Err(color_eyre::eyre::eyre!(
+                "{}: no such file or folder",
+                p.display()
+            ));
+        }
+        collector
+            .add(p)
+            .map_err(|e| color_eyre::eyre::eyre!("{}: {e}", p.display()))?;
+    }
+    Ok(collector.into_files())
 }
 
 /// `check`: one line per case, then `N passed, M failed` (or, with `json`, one JSON document:
@@ -66,11 +149,12 @@ pub fn check(
     engine: dipsandbox::adjudicator::Engine,
     verbose: bool,
     json: bool,
-    junit: Option<&Path>,
-    pairing: Option<&Path>,
+    junit: Option<(&Path, bool)>,
+    pairing_file: Option<&Path>,
 ) -> Result<ExitCode> {
-    let pairing = read_pairing(pairing)?;
-    let mut files = Vec::new();
+    super::stdin_once(paths.iter().map(PathBuf::as_path).chain(pairing_file))?;
+    let pairing = read_pairing(pairing_file)?;
+    let mut collector = Collector::default();
     let mut unreadable = 0;
     let mut cases: Vec<Value> = Vec::new();
     let mut problems: Vec<Value> = Vec::new();
@@ -80,7 +164,7 @@ pub fn check(
         let problem = if !p.exists() && !super::is_stdin(p) {
             Some("no such file or folder".to_string())
         } else {
-            collect(p, &mut files).err().map(|e| e.to_string())
+            collector.add(p).err().map(|e| e.to_string())
         };
         if let Some(m) = problem {
             eprintln!("{}: {m}", p.display());
@@ -88,6 +172,23 @@ pub fn check(
             unreadable += 1;
         }
     }
+    let files = collector.into_files();
+    // The report is checked before any case runs: never one of the files read (nor the pairing
+    // files beside them), an existing file only with --force.
+    let junit = match junit {
+        Some((path, force)) => {
+            let mut inputs = dipsandbox::output::Inputs::new();
+            for f in &files {
+                inputs.add(f);
+                inputs.add(&side_file(f));
+            }
+            if let Some(p) = pairing_file {
+                inputs.add(p);
+            }
+            Some(super::target(path, inputs, force)?)
+        }
+        None => None,
+    };
     let (mut passed, mut failed) = (0, 0);
     let say = |line: String| -> Result<(), super::out::StdoutError> {
         if !json {
@@ -184,8 +285,8 @@ pub fn check(
             }
         }
     }
-    if let Some(path) = junit {
-        write_junit(path, &cases)?;
+    if let Some(target) = &junit {
+        write_junit(target, &cases)?;
     }
     if json {
         let doc = json!({
@@ -238,7 +339,7 @@ pub fn check(
 
 /// The JUnit XML report: one suite, one test case per scenario file (named by the file, with
 /// the title as its class name); a failure carries every mismatch, an error the located error.
-fn write_junit(path: &Path, cases: &[Value]) -> Result<()> {
+fn write_junit(target: &dipsandbox::output::Target, cases: &[Value]) -> Result<()> {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut suite = TestSuite::new("dipsandbox check");
     for c in cases {
@@ -274,20 +375,29 @@ fn write_junit(path: &Path, cases: &[Value]) -> Result<()> {
     let xml = report
         .to_string()
         .map_err(|e| color_eyre::eyre::eyre!("the JUnit report: {e}"))?;
-    dipsandbox::scenario::write_atomic(path, &xml).map_err(|e| color_eyre::eyre::eyre!("{e}"))
+    target
+        .write(&xml)
+        .map_err(|e| color_eyre::eyre::eyre!("{e}"))
 }
 
 /// A pairing file named on the command line: its text and its name.
 pub(super) type Pairing = (String, String);
 
-/// Reads the `--pairing` file, if one is named.
+/// Reads the `--pairing` file, if one is named (`-`: standard input).
 pub(super) fn read_pairing(path: Option<&Path>) -> Result<Option<Pairing>> {
     path.map(|p| {
-        dipsandbox::source::read_text(p)
-            .map(|t| (t, p.display().to_string()))
+        super::read_input(p)
+            .map(|t| (t, super::input_name(p)))
             .map_err(|e| color_eyre::eyre::eyre!("--pairing {e}"))
     })
     .transpose()
+}
+
+/// The pairing file beside a jDip test file: `FILE.rules`.
+pub(super) fn side_file(f: &Path) -> PathBuf {
+    let mut side = f.as_os_str().to_owned();
+    side.push(".rules");
+    PathBuf::from(side)
 }
 
 /// A jDip test file, when `f` is one (by content; `.ron` files are scenarios). Its cases are
@@ -300,30 +410,41 @@ pub(super) fn read_jdip(f: &Path, pairing: Option<&Pairing>) -> Option<dipsandbo
     if !dipsandbox::jdip::looks_like_jdip(&text) {
         return None;
     }
-    let name = if super::is_stdin(f) {
-        "<stdin>".to_string()
-    } else {
-        f.display().to_string()
-    };
-    let mut jf = dipsandbox::jdip::parse(&text, &name, dipsandbox::map::Map::standard_arc());
+    Some(parse_jdip(f, &text, pairing))
+}
+
+/// The cases of jDip test file `f`, whose text is `text`, paired with rules from `pairing` when
+/// given, else from `FILE.rules` beside it (none for standard input).
+pub(super) fn parse_jdip(
+    f: &Path,
+    text: &str,
+    pairing: Option<&Pairing>,
+) -> dipsandbox::jdip::File {
+    let name = super::input_name(f);
+    let mut jf = dipsandbox::jdip::parse(text, &name, dipsandbox::map::Map::standard_arc());
     // `FILE.rules` beside it pairs cases with the rules their expectations assume.
     match pairing {
         Some((text, name)) => dipsandbox::jdip::apply_rules_file(&mut jf, text, name),
+        None if super::is_stdin(f) => {}
         None => {
-            let mut side = f.as_os_str().to_owned();
-            side.push(".rules");
-            let side = PathBuf::from(side);
-            // With the checks of every reader (a regular file, at most the file size limit); a
-            // side file that is there but cannot be read is said, not passed over in silence.
+            let side = side_file(f);
+            // A side file that is there but cannot be read is said (its pairings would be
+            // missed); one that is not there is no matter.
             if std::fs::symlink_metadata(&side).is_ok() {
                 match dipsandbox::source::read_text(&side) {
                     Ok(t) => {
                         dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string())
                     }
-                    Err(e) => eprintln!("{e}; the cases of {name} keep their default rules"),
+                    Err(e) => jf.problems.push(dipsandbox::jdip::Problem {
+                        file: side.display().to_string(),
+                        line: 1,
+                        col: 1,
+                        case: None,
+                        message: format!("the rule pairings beside the file: {e}"),
+                    }),
                 }
             }
         }
     }
-    Some(jf)
+    jf
 }

@@ -41,13 +41,7 @@ pub fn run(
             "--rules is given at most twice (the scenario's own rules stand in for a missing one)"
         ));
     }
-    let mut files = Vec::new();
-    for p in paths {
-        if !p.exists() {
-            return Err(eyre!("{}: no such file or folder", p.display()));
-        }
-        super::check::collect(p, &mut files).map_err(|e| eyre!("{}: {e}", p.display()))?;
-    }
+    let files = super::check::collect_all(paths)?;
     let folder = paths.iter().any(|p| p.is_dir()) || files.len() > 1;
     if all_presets {
         if !specs.is_empty() {

@@ -1,14 +1,14 @@
 //! `explain`: every outcome with its reason; optionally the resolver's trace and the decision
 //! graph as Graphviz DOT.
 
-use std::path::Path;
 use std::process::ExitCode;
 
-use color_eyre::eyre::{Result, WrapErr, eyre};
+use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox::adjudicator::Engine;
 use dipsandbox::adjudicator::graphviz::to_dot;
 use dipsandbox::check::{compare, run_with};
+use dipsandbox::output::Target;
 use dipsandbox::report;
 use dipsandbox::rules::Rules;
 use dipsandbox::scenario::Scenario;
@@ -20,7 +20,7 @@ pub fn explain(
     rules: Option<Rules>,
     engine: Engine,
     trace: bool,
-    dot: Option<&Path>,
+    dot: Option<&Target>,
 ) -> Result<ExitCode> {
     out!("{}", report::position_under(s, rules))?;
     outln!()?;
@@ -35,7 +35,7 @@ pub fn adjudicate_and_print(
     rules: Option<Rules>,
     engine: Engine,
     trace: bool,
-    dot: Option<&Path>,
+    dot: Option<&Target>,
 ) -> Result<()> {
     let r = run_with(s, rules, engine, trace).map_err(|e| eyre!("{e}"))?;
     if engine != Engine::default() {
@@ -64,19 +64,15 @@ pub fn adjudicate_and_print(
             outln!()?;
             out!("{}", report::trace(s, m, &r.orders))?;
         }
-        if let Some(path) = dot {
+        if let Some(target) = dot {
             let text = to_dot(
                 m,
                 &|id| m.node_label(&s.map, &s.units, &r.orders, id),
                 &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
             );
-            std::fs::write(path, text)
-                .wrap_err_with(|| format!("cannot write {}", path.display()))?;
-            outln!(
-                "\nDecision graph written to {} (render: dot -Tsvg {} -o graph.svg)",
-                path.display(),
-                path.display()
-            )?;
+            target.write(&text).map_err(|e| eyre!("{e}"))?;
+            let path = target.path.display();
+            outln!("\nDecision graph written to {path} (render: dot -Tsvg {path} -o graph.svg)")?;
         }
     } else if let Some(d) = &r.dpjudge {
         if trace {

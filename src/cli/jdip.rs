@@ -1,72 +1,133 @@
 //! `import` and `export`: jDip test files to scenarios and back.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox::check::{compare, run};
-use dipsandbox::jdip::export_case;
-use dipsandbox::scenario::Scenario;
+use dipsandbox::jdip::{case_name, export_case};
+use dipsandbox::output::{Batch, Inputs};
 
-/// A file name for a case: `6.A.1`, `6.G.14-test-case-bounce…` (letters, digits, dots, dashes).
+/// The longest file name made from a case name, in bytes, before `-N` and `.ron`: far below the
+/// 255 bytes file systems allow, so that a suffix always fits.
+const MAX_NAME_BYTES: usize = 100;
+
+/// Names Windows keeps for devices (`con.ron` is a device there too).
+const RESERVED: [&str; 22] = [
+    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
+
+/// A file name for a case: `6.A.1`, `6.G.14-test-case-bounce…` (letters, digits, dots, dashes;
+/// anything else becomes one dash), cut to at most [`MAX_NAME_BYTES`] bytes between two
+/// characters.
 fn file_name(case: &str) -> String {
     let mut out = String::new();
     for c in case.chars() {
-        if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
+        let c = if c.is_alphanumeric() || c == '.' || c == '-' {
+            c
+        } else if out.ends_with('-') {
+            continue;
+        } else {
+            '-'
+        };
+        if out.len() + c.len_utf8() > MAX_NAME_BYTES {
+            break;
         }
+        out.push(c);
     }
     let out = out.trim_matches(|c| c == '-' || c == '.').to_string();
-    if out.is_empty() { "case".into() } else { out }
+    if out.is_empty() {
+        "case".into()
+    } else if RESERVED.contains(&out.to_ascii_lowercase().as_str()) {
+        format!("{out}-case")
+    } else {
+        out
+    }
 }
 
-/// `import FILE --to DIR`: one scenario per case; problems on stderr with their lines. Exit 0,
-/// or 1 when some case could not be imported.
+/// The file names of the cases, each unique (also where case does not count, as on macOS and
+/// Windows): a second `same` is `same-2`, a third `same-3`, … In time linear in the cases: each
+/// name remembers the next number to try.
+fn file_names<'a>(cases: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut used: HashSet<String> = HashSet::new();
+    let mut next: HashMap<String, u64> = HashMap::new();
+    let mut out = Vec::new();
+    for case in cases {
+        let base = file_name(case);
+        let key = base.to_lowercase();
+        let name = if used.insert(key.clone()) {
+            base
+        } else {
+            let n = next.entry(key).or_insert(2);
+            loop {
+                let candidate = format!("{base}-{n}");
+                *n += 1;
+                if used.insert(candidate.to_lowercase()) {
+                    break candidate;
+                }
+            }
+        };
+        out.push(format!("{name}.ron"));
+    }
+    out
+}
+
+/// `import FILE --to DIR`: one scenario per case, written all at once (every file, or none when
+/// one cannot be); problems on stderr with their lines. Exit 0, or 1 when some case could not be
+/// imported.
 pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Result<ExitCode> {
-    let text = dipsandbox::source::read_text(file).map_err(|e| eyre!("{e}"))?;
+    super::stdin_once([file].into_iter().chain(pairing))?;
+    let name = super::input_name(file);
+    let text = super::read_input(file).map_err(|e| eyre!("{e}"))?;
     if !dipsandbox::jdip::looks_like_jdip(&text) {
         return Err(eyre!(
-            "{}: not a jDip test file (expected CASE … END blocks)",
-            file.display()
+            "{name}: not a jDip test file (expected CASE … END blocks)"
         ));
     }
-    let pairing = super::check::read_pairing(pairing)?;
-    let jf = super::check::read_jdip(file, pairing.as_ref())
-        .ok_or_else(|| eyre!("{}: not a jDip test file", file.display()))?;
-    std::fs::create_dir_all(to).map_err(|e| eyre!("{}: {e}", to.display()))?;
-    // Every file name first, so that nothing is written when one of them may not be replaced.
-    let mut used: Vec<String> = Vec::new();
-    let mut paths = Vec::with_capacity(jf.cases.len());
-    for c in &jf.cases {
-        let mut name = file_name(&c.name);
-        while used.contains(&name) {
-            name.push_str("-2");
-        }
-        used.push(name.clone());
-        let path = to.join(format!("{name}.ron"));
-        dipsandbox::scenario::check_target(&path, force, "give --force to replace the files")
-            .map_err(|e| eyre!("{e}"))?;
-        paths.push(path);
+    let pairing_text = super::check::read_pairing(pairing)?;
+    let jf = super::check::parse_jdip(file, &text, pairing_text.as_ref());
+    let mut inputs = Inputs::new();
+    inputs.add(file);
+    inputs.add(&super::check::side_file(file));
+    if let Some(p) = pairing {
+        inputs.add(p);
     }
-    for (c, path) in jf.cases.iter().zip(paths) {
+    // Every file name first, and every target checked, so that nothing is written when one of
+    // them may not be.
+    let names = file_names(jf.cases.iter().map(|c| c.name.as_str()));
+    let mut batch = Batch::begin(
+        to,
+        names,
+        &inputs,
+        force,
+        "give --force to replace the files",
+    )
+    .map_err(|e| eyre!("{e}; no file was written"))?;
+    for (i, c) in jf.cases.iter().enumerate() {
         // Destroyed units the file leaves out of its dislodged list go into the scenario's
         // (checked: they had no retreat), so that `check` on the scenario agrees.
         let mut s = c.scenario.clone();
         if let Ok(r) = run(&s, None, false) {
             let (s2, notes) = dipsandbox::jdip::with_destroyed_units(&s, &r);
             for note in notes {
-                eprintln!("{}: case {}: {note}", file.display(), c.name);
+                eprintln!("{name}: case {}: {note}", c.name);
             }
             s = s2;
         }
-        s.save(&path).map_err(|e| eyre!("{e}"))?;
+        let text = s.placed_at(&batch.path(i)).to_ron();
+        batch
+            .add(&text)
+            .map_err(|e| eyre!("{e}; no file was written"))?;
         for w in &c.warnings {
-            eprintln!("{}: case {}: {w}", file.display(), c.name);
+            eprintln!("{name}: case {}: {w}", c.name);
         }
     }
+    batch
+        .commit()
+        .map_err(|e| eyre!("{e}; no file was written"))?;
     for p in &jf.problems {
         eprintln!("{p}");
     }
@@ -88,7 +149,9 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
 }
 
 /// `export --format jdip PATHS… [-o FILE]`: every scenario whose expectations its own rules meet
-/// (or that has none) as a case; the expected position is the adjudicated one.
+/// (or that has none) and that the format can hold (the standard map) as a case; the expected
+/// position is the adjudicated one. Case names are the files' names, made safe for the format
+/// and unique (each change said on stderr).
 pub fn export(
     format: &str,
     paths: &[PathBuf],
@@ -98,53 +161,84 @@ pub fn export(
     if !format.eq_ignore_ascii_case("jdip") {
         return Err(eyre!("--format {format}: the formats are: jdip"));
     }
-    if let Some(p) = output {
-        dipsandbox::scenario::check_target(p, force, "give --force to replace it")
-            .map_err(|e| eyre!("{e}"))?;
-    }
-    let mut files = Vec::new();
-    for p in paths {
-        if !p.exists() {
-            return Err(eyre!("{}: no such file or folder", p.display()));
+    let files = super::check::collect_all(paths)?;
+    let mut target = match output {
+        Some(p) => {
+            let mut inputs = Inputs::new();
+            inputs.add_all(files.iter().map(PathBuf::as_path));
+            Some(super::target(p, inputs, force)?)
         }
-        super::check::collect(p, &mut files).map_err(|e| eyre!("{}: {e}", p.display()))?;
-    }
+        None => None,
+    };
     let mut out =
         String::from("# Written by dipsandbox (jDip test-file format)\nVARIANT_ALL Standard\n");
     let (mut written, mut skipped) = (0, 0);
+    let mut names: HashSet<String> = HashSet::new();
+    let mut next: HashMap<String, u64> = HashMap::new();
     for f in &files {
-        let s = Scenario::load(f).map_err(|e| eyre!("{e}"))?;
-        let r = run(&s, None, false).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        let shown = super::input_name(f);
+        let s = super::load(f)?;
+        if let (Some(t), Some(m)) = (&mut target, &s.map_file) {
+            t.inputs.add(m);
+        }
+        let r = run(&s, None, false).map_err(|e| eyre!("{shown}: {e}"))?;
         let (bad, _) = compare(&s, &r);
         if !bad.is_empty() {
             eprintln!(
-                "{}: skipped: its expectations are not met under its own rules ({})",
-                f.display(),
+                "{shown}: skipped: its expectations are not met under its own rules ({})",
                 bad[0]
             );
             skipped += 1;
             continue;
         }
-        if s.retreats.is_some() {
+        let stem = if super::is_stdin(f) {
+            "stdin".to_string()
+        } else {
+            f.file_stem()
+                .map_or_else(|| "case".into(), |n| n.to_string_lossy().into_owned())
+        };
+        let mut name = case_name(&stem);
+        if name != stem {
             eprintln!(
-                "{}: its follow-up retreat orders are left out (a jDip case has one phase)",
-                f.display()
+                "{shown}: case named {name:?}: a jDip case name is one line without `#` (the file's name is {stem:?})"
             );
         }
-        let name = f
-            .file_stem()
-            .map_or_else(|| "case".into(), |n| n.to_string_lossy().into_owned());
+        if !names.insert(name.clone()) {
+            let n = next.entry(name.clone()).or_insert(2);
+            let unique = loop {
+                let candidate = format!("{name}-{n}");
+                *n += 1;
+                if names.insert(candidate.clone()) {
+                    break candidate;
+                }
+            };
+            eprintln!("{shown}: case named {unique:?}: another case is named {name:?}");
+            name = unique;
+        }
         let dislodged: Vec<_> = r.phase.dislodged.iter().map(|d| d.unit).collect();
+        let case = match export_case(&s, &name, &r.phase.final_units, &dislodged) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("{shown}: skipped: {e}");
+                skipped += 1;
+                continue;
+            }
+        };
+        if s.retreats.is_some() {
+            eprintln!(
+                "{shown}: its follow-up retreat orders are left out (a jDip case has one phase)"
+            );
+        }
         out.push('\n');
-        out.push_str(&export_case(&s, &name, &r.phase.final_units, &dislodged));
+        out.push_str(&case);
         written += 1;
     }
-    match output {
-        Some(p) => {
-            dipsandbox::scenario::write_atomic(p, &out).map_err(|e| eyre!("{e}"))?;
+    match &target {
+        Some(t) => {
+            t.write(&out).map_err(|e| eyre!("{e}"))?;
             eprintln!(
                 "{written} case(s) written to {}; {skipped} skipped",
-                p.display()
+                t.path.display()
             );
         }
         None => out!("{out}")?,
@@ -154,4 +248,39 @@ pub fn export(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_names_are_numbered_in_turn() {
+        let names = file_names(["same", "same", "same", "same-2", "Same", "x"]);
+        assert_eq!(
+            names,
+            [
+                "same.ron",
+                "same-2.ron",
+                "same-3.ron",
+                "same-2-2.ron",
+                "Same-4.ron",
+                "x.ron"
+            ]
+        );
+    }
+
+    #[test]
+    fn long_and_reserved_names_are_made_safe() {
+        let long = "é".repeat(150) + &"a".repeat(300);
+        let n = file_name(&long);
+        assert_eq!(n, "é".repeat(50));
+        // Cut between two characters however the bytes fall.
+        assert_eq!(file_name(&format!("a{}", "é".repeat(150))).len(), 99);
+        let names = file_names([long.as_str(), long.as_str()]);
+        assert_ne!(names[0], names[1]);
+        assert!(names.iter().all(|n| n.len() < 120));
+        assert_eq!(file_name("CON"), "CON-case");
+        assert_eq!(file_name("#!?"), "case");
+    }
 }

@@ -57,10 +57,16 @@ pub fn run(
     force: bool,
 ) -> Result<ExitCode> {
     let s = load(file)?;
-    if let Some(out) = output {
-        dipsandbox::scenario::check_target(out, force, "give --force to overwrite it")
-            .map_err(|e| eyre!("{e}"))?;
-    }
+    let output = output
+        .map(|o| {
+            super::target_with_hint(
+                o,
+                super::scenario_inputs(file, &s),
+                force,
+                "give --force to overwrite it",
+            )
+        })
+        .transpose()?;
     let keep: Vec<Property> = keep
         .iter()
         .map(|k| Property::parse(&s.map, k))
@@ -102,10 +108,11 @@ pub fn run(
         )
     };
     match output {
-        Some(path) => {
-            m.scenario.save(path).map_err(|e| eyre!("{e}"))?;
+        Some(target) => {
+            let text = m.scenario.placed_at(&target.path).to_ron();
+            target.write(&text).map_err(|e| eyre!("{e}"))?;
             summary(&mut std::io::stdout())?;
-            outln!("written to {}", path.display())?;
+            outln!("written to {}", target.path.display())?;
         }
         None => {
             summary(&mut std::io::stderr())?;

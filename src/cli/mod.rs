@@ -122,6 +122,9 @@ enum Command {
         /// this file (lines `CASE-NAME RULES`), instead of the `FILE.rules` beside each file.
         #[arg(long, value_name = "FILE.rules")]
         pairing: Option<PathBuf>,
+        /// Replace the --junit file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Adjudicate a scenario and explain every outcome; optionally the resolver's trace and the
     /// decision graph.
@@ -134,6 +137,9 @@ enum Command {
         /// Write the decision graph as Graphviz DOT to this file.
         #[arg(long, value_name = "OUT.dot")]
         dot: Option<PathBuf>,
+        /// Replace the --dot file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Adjudicate a scenario's phase and write the next phase as a scenario with empty orders.
     ///
@@ -183,10 +189,11 @@ enum Command {
     },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
-    /// Exit status: 0, or 1 when some line or case could not be imported (reported with its
-    /// line; the others are written).
+    /// The files are written all at once: when one cannot be written, none is. Exit status: 0,
+    /// or 1 when some line or case could not be imported (reported with its line; the others
+    /// are written), 2 when nothing was written.
     Import {
-        /// The jDip test file.
+        /// The jDip test file (`-`: standard input).
         file: PathBuf,
         /// The folder to write the scenarios to.
         #[arg(long, value_name = "DIR")]
@@ -326,28 +333,55 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Some(Command::Explain { file, .. }) if cli.json => {
             explain::explain_json(&load(&file)?, rules, cli.engine)
         }
-        Some(Command::Explain { file, trace, dot }) => {
-            explain::explain(&load(&file)?, rules, cli.engine, trace, dot.as_deref())
+        Some(Command::Explain {
+            file,
+            trace,
+            dot,
+            force,
+        }) => {
+            let s = load(&file)?;
+            // Checked first when a graph will be drawn (a movement phase under the decision
+            // model); else only a note says why there is none.
+            let draws = s.phase.kind == dipsandbox::board::PhaseKind::Movement
+                && cli.engine == Engine::Decisions;
+            let dot = dot
+                .map(|d| {
+                    let inputs = scenario_inputs(&file, &s);
+                    if draws {
+                        target(&d, inputs, force)
+                    } else {
+                        Ok(dipsandbox::output::Target::new(&d, inputs, force))
+                    }
+                })
+                .transpose()?;
+            explain::explain(&s, rules, cli.engine, trace, dot.as_ref())
         }
         Some(Command::Check {
             paths,
             verbose,
             junit,
             pairing,
+            force,
         }) => check::check(
             &paths,
             rules,
             cli.engine,
             verbose,
             cli.json,
-            junit.as_deref(),
+            junit.as_deref().map(|j| (j, force)),
             pairing.as_deref(),
         ),
         Some(Command::Advance {
             file,
             output,
             force,
-        }) => advance::advance(&load(&file)?, rules, cli.engine, output.as_deref(), force),
+        }) => {
+            let s = load(&file)?;
+            let output = output
+                .map(|o| target(&o, scenario_inputs(&file, &s), force))
+                .transpose()?;
+            advance::advance(&s, rules, cli.engine, output.as_ref())
+        }
         Some(Command::Solve { file, limit }) if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
         }
@@ -442,18 +476,66 @@ fn read_input(path: &Path) -> std::result::Result<String, dipsandbox::source::Re
     dipsandbox::source::read_text(path)
 }
 
-/// Loads a scenario file (`-`: standard input), with its located error.
-fn load_scenario(path: &Path) -> std::result::Result<Scenario, String> {
-    let text = read_input(path).map_err(|e| e.to_string())?;
-    let name = if is_stdin(path) {
+/// How a path names its input in messages: `<stdin>` for `-`.
+fn input_name(path: &Path) -> String {
+    if is_stdin(path) {
         "<stdin>".to_string()
     } else {
         path.display().to_string()
-    };
-    Scenario::from_ron(&text, &name).map_err(|e| e.to_string())
+    }
+}
+
+/// Standard input is read once: `-` may stand for one input only.
+fn stdin_once<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<()> {
+    let n = paths.into_iter().filter(|p| is_stdin(p)).count();
+    if n > 1 {
+        return Err(eyre!(
+            "`-` (standard input) is given {n} times; standard input is read once: give files for the others"
+        ));
+    }
+    Ok(())
+}
+
+/// Loads a scenario file (`-`: standard input), with its located error.
+fn load_scenario(path: &Path) -> std::result::Result<Scenario, String> {
+    let text = read_input(path).map_err(|e| e.to_string())?;
+    Scenario::from_ron(&text, &input_name(path)).map_err(|e| e.to_string())
 }
 
 /// Loads a scenario file (`-`: standard input), with its located error.
 fn load(path: &Path) -> Result<Scenario> {
     load_scenario(path).map_err(|e| eyre!("{e}"))
+}
+
+/// The files a scenario was read from: its own (or standard input) and its map's.
+fn scenario_inputs(file: &Path, s: &Scenario) -> dipsandbox::output::Inputs {
+    let mut inputs = dipsandbox::output::Inputs::new();
+    inputs.add(file);
+    if let Some(m) = &s.map_file {
+        inputs.add(m);
+    }
+    inputs
+}
+
+/// An output file of a command, checked before any work is done: never one of `inputs`, never
+/// through a link, an existing file only with `--force` (`force`).
+fn target(
+    path: &Path,
+    inputs: dipsandbox::output::Inputs,
+    force: bool,
+) -> Result<dipsandbox::output::Target> {
+    target_with_hint(path, inputs, force, "give --force to replace it")
+}
+
+/// [`target`], whose refusal of an existing file says `hint`.
+fn target_with_hint(
+    path: &Path,
+    inputs: dipsandbox::output::Inputs,
+    force: bool,
+    hint: &str,
+) -> Result<dipsandbox::output::Target> {
+    let mut t = dipsandbox::output::Target::new(path, inputs, force);
+    t.hint = hint.to_string();
+    t.check().map_err(|e| eyre!("{e}"))?;
+    Ok(t)
 }

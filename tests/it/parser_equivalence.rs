@@ -1,13 +1,13 @@
 //! The order parser of issue 11 (tokens as slices, names looked up in the map's prebuilt index
 //! of normalized names and prefixes, no string built per look-up) against the parser it
-//! replaced, kept verbatim in `tests/reference/`: on orders drawn from the standard map's names,
+//! replaced, kept in `tests/it/reference/` (verbatim but for `crate::` read as `super::`, the shims below): on orders drawn from the standard map's names,
 //! the order keywords and punctuation, and on arbitrary text, both give the same order (compared
 //! by their `Debug` form: the types are copies of each other) or the same error.
 
 use dipsandbox::map::{Coast, Map, normalize_into, normalize_name};
 use proptest::prelude::*;
 
-/// The names the old parser reaches through `crate::…`.
+/// The names the old parser reaches through `super::…` (`crate::…` where it lived).
 mod map {
     pub use dipsandbox::map::*;
 }

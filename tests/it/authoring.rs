@@ -2,7 +2,7 @@
 //! board with the order menus, set expectations, save, play on through the turn cycle, undo
 //! everything, and get unsaved edits back from the recovery file.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

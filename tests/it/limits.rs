@@ -2,7 +2,7 @@
 //! and memory that grow no faster than the input. The limits and the measured times and memory
 //! are in docs/limits.md; nothing here asserts a time.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -6,8 +6,8 @@
 
 use std::fmt::Write as _;
 
-use crate::error::OrderError;
-use crate::map::{Coast, Map, PowerId, ProvinceId, UnitKind};
+use super::error::OrderError;
+use super::map::{Coast, Map, PowerId, ProvinceId, UnitKind};
 
 /// A place as written in an order: a province and, optionally, a coast.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -289,7 +289,7 @@ impl<'m> Parser<'m> {
     }
 
     fn is_name_prefix(&self, word: &str) -> bool {
-        let key = crate::map::normalize_name(word);
+        let key = super::map::normalize_name(word);
         let with_space = format!("{key} ");
         self.map
             .all_names()
@@ -345,7 +345,7 @@ impl<'m> Parser<'m> {
                 return Ok(p);
             }
         }
-        let mut msg = format!("unknown province {}", crate::error::quoted(&first.text));
+        let mut msg = format!("unknown province {}", super::error::quoted(&first.text));
         // Suggest for the longest run of words that is close to a name ("Norht Sea", "Gulf of Lyons").
         let mut best = None;
         for n in (1..=3.min(self.toks.len() - self.pos)).rev() {
@@ -644,7 +644,7 @@ impl<'m> Parser<'m> {
 
 /// The closest known name to `word`, if any is close enough to be a useful suggestion.
 pub fn suggest(map: &Map, word: &str) -> Option<String> {
-    let w = crate::map::normalize_name(word);
+    let w = super::map::normalize_name(word);
     if w.is_empty() {
         return None;
     }

@@ -2,7 +2,7 @@
 //! printed form; `diff --engines`; and in the TUI, one key switches the loaded scenario to the
 //! DPjudge procedure, whose steps the stepper then walks, with the board as of the cursor.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -2,7 +2,7 @@
 //! in, state and frames out), snapshots of every view at 120×40 and 80×24, and the colours that
 //! carry meaning.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

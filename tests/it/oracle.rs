@@ -7,7 +7,7 @@
 //! paradoxes of the DATC, on every DATC scenario under its own rules and under every preset, and
 //! on random dense positions under every preset and the options that add dependencies.
 
-mod common;
+use crate::common;
 
 use common::ron_files;
 

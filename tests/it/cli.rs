@@ -1,6 +1,6 @@
 //! The command line as a user runs it: output and exit status.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

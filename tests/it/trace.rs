@@ -165,3 +165,28 @@ fn tracing_changes_nothing_on_any_scenario() {
         assert_eq!(a.phase.dislodged, b.phase.dislodged, "{}", f.display());
     }
 }
+
+/// `--dot` on a large board: one cluster per unit and every decision drawn once. The clusters
+/// were gathered by searching every decision for each unit, quadratic in the board (issue 22:
+/// 20,000 units took minutes in the test build); now one counting pass.
+#[test]
+fn dot_of_a_twenty_thousand_unit_ring_has_a_cluster_per_unit() {
+    use dipsandbox::synth::{Pattern, position};
+    let n = 20_000;
+    let p = position(Pattern::Ring, n, 0).expect("ring");
+    let m = dipsandbox::adjudicator::adjudicate_movement(
+        &p.map,
+        &p.units,
+        &p.orders,
+        &dipsandbox::rules::Rules::default(),
+    );
+    let dot = to_dot(&m, &|id| format!("decision#{id}"), &|u| format!("unit {u}"));
+    assert_eq!(dot.matches("subgraph cluster_u").count(), n);
+    assert_eq!(
+        dot.matches(" [label=\"decision#").count(),
+        m.graph.nodes.len(),
+        "every decision drawn once"
+    );
+    // The ring moves round (circular movement), and the dot says so.
+    assert!(dot.contains("tooltip=\"circular movement\""));
+}

@@ -3,7 +3,7 @@
 //! typed outcomes, words, unit fates, dislodgements and standoffs as a fresh call. Plus maps
 //! beyond 16-bit ids, and the synthetic patterns' expected results.
 
-mod common;
+use crate::common;
 
 use common::ron_files;
 

@@ -2,7 +2,7 @@
 //! other inputs, its output checked with `dipsandbox check`, `explain` and `diff`; and the
 //! library's ddmin and minimizer checked for 1-minimality.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! algorithm, the engine held against the decision engine on random positions, its departures from
 //! the DATC scenarios held against the table of `docs/dpjudge.md`, and its trace.
 
-mod common;
+use crate::common;
 
 use common::ron_files;
 
@@ -1108,7 +1108,7 @@ fn without_own_attacks(
 
 /// With convoys: counts and classes of the disagreements between the engines, on random
 /// positions as generated and on the same positions with the attacks on one's own units made
-/// holds (a table, not a pass/fail test: `cargo test --release --test dpjudge -- --ignored
+/// holds (a table, not a pass/fail test: `cargo test --release --test it dpjudge:: -- --ignored
 /// --nocapture`; `DPJUDGE_CONVOY_CASES=n`, 3000 by default).
 #[test]
 #[ignore]

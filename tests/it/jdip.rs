@@ -3,7 +3,7 @@
 //! completely and passes, with the one case whose v2.4 expectation assumes another rule paired
 //! with that rule in `datc-v2.4.txt.rules`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

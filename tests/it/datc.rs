@@ -3,7 +3,7 @@
 //! Every result is also checked against the invariants of [`dipsandbox::invariants`], and
 //! re-adjudicated with units and orders listed in another order and traced.
 
-mod common;
+use crate::common;
 
 use common::ron_files;
 

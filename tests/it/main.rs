@@ -1,0 +1,43 @@
+//! The integration tests, as modules of one test crate: `cargo test` compiles and links one
+//! binary for all of them instead of one per file. A new test file goes in this folder with a
+//! `mod` line below; shared helpers are in `common/`.
+//!
+//! Run one file's tests with a filter on its module: `cargo test --test it tui::`.
+
+mod art;
+mod authoring;
+mod cli;
+mod common;
+mod completeness;
+mod convoy_routes;
+mod datc;
+mod dpjudge;
+mod edit;
+mod engines;
+mod freeze;
+mod fuzz_regressions;
+mod fuzz_replay;
+mod invalid;
+mod invariants;
+mod jdip;
+mod limits;
+mod map;
+mod menu;
+mod minimize;
+mod options;
+mod oracle;
+mod orders;
+mod outputs;
+mod parser_equivalence;
+mod properties;
+mod pty;
+mod reasons;
+mod ring;
+mod roundtrip;
+mod stepper;
+mod trace;
+mod tui;
+mod tui_files;
+mod turn;
+mod turn_properties;
+mod workspace;

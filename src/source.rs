@@ -198,35 +198,94 @@ pub enum ReadError {
 /// when the file grows while it is read), and UTF-8 (the first bad byte is located by line and
 /// column).
 pub fn read_text(path: &std::path::Path) -> Result<String, ReadError> {
+    read_text_limited(path, MAX_FILE_BYTES)
+}
+
+/// [`read_text`] with another size limit (smaller files such as `keys.ron` have smaller ones).
+pub fn read_text_limited(path: &std::path::Path, limit: u64) -> Result<String, ReadError> {
     use std::io::Read;
-    let file = path.display().to_string();
-    let io = |e: std::io::Error| ReadError::Io {
-        file: file.clone(),
+    let (file, opened, size) = open_regular(path)?;
+    if size > limit {
+        return Err(ReadError::TooLarge { file, size, limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    opened
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(&file, &e))?;
+    decode(bytes, file, limit)
+}
+
+/// The start of a text file, for a preview: at most `limit` bytes of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The text read (cut at a character boundary when the file goes on).
+    pub text: String,
+    /// The file's size in bytes (as the system gave it when it was opened).
+    pub size: u64,
+    /// Whether `text` is the whole file.
+    pub whole: bool,
+}
+
+/// Reads at most `limit` bytes from the start of a text file, with the checks of [`read_text`]
+/// (a regular file; UTF-8, except that a character cut by the limit is dropped). Never reads
+/// more than `limit + 1` bytes however large the file is.
+pub fn read_head(path: &std::path::Path, limit: u64) -> Result<Head, ReadError> {
+    use std::io::Read;
+    let (file, opened, size) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(limit)).unwrap_or(0));
+    opened
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(&file, &e))?;
+    let whole = bytes.len() as u64 <= limit;
+    if !whole {
+        bytes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        // A character cut in two by the limit is not an encoding error: drop its first bytes.
+        if let Err(e) = std::str::from_utf8(&bytes)
+            && e.error_len().is_none()
+        {
+            bytes.truncate(e.valid_up_to());
+        }
+    }
+    let text = decode(bytes, file, limit)?;
+    Ok(Head {
+        text,
+        size: size.max(limit.saturating_add(u64::from(!whole))),
+        whole,
+    })
+}
+
+fn io_error(file: &str, e: &std::io::Error) -> ReadError {
+    ReadError::Io {
+        file: file.to_string(),
         message: e.to_string(),
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if !meta.is_file() {
+    }
+}
+
+/// Opens a file for reading if it is a regular file (checked before it is opened, so that a
+/// FIFO does not block the open, and again on the opened file, in case it was replaced in
+/// between): its name for messages, the open file and its size.
+fn open_regular(path: &std::path::Path) -> Result<(String, std::fs::File, u64), ReadError> {
+    let file = path.display().to_string();
+    let not_a_file = |meta: &std::fs::Metadata, file: String| {
         let what = if meta.is_dir() {
             "a folder"
         } else {
             "a FIFO, socket or device"
         };
-        return Err(ReadError::NotAFile { file, what });
+        ReadError::NotAFile { file, what }
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io_error(&file, &e))?;
+    if !meta.is_file() {
+        return Err(not_a_file(&meta, file));
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge {
-            file,
-            size: meta.len(),
-            limit: MAX_FILE_BYTES,
-        });
+    let opened = std::fs::File::open(path).map_err(|e| io_error(&file, &e))?;
+    let meta = opened.metadata().map_err(|e| io_error(&file, &e))?;
+    if !meta.is_file() {
+        return Err(not_a_file(&meta, file));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    decode(bytes, file)
+    Ok((file, opened, meta.len()))
 }
 
 /// Reads standard input as text (named `<stdin>` in messages), with the limits of
@@ -239,21 +298,17 @@ pub fn read_stdin() -> Result<String, ReadError> {
         .lock()
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| ReadError::Io {
-            file: file.clone(),
-            message: e.to_string(),
-        })?;
-    decode(bytes, file)
+        .map_err(|e| io_error(&file, &e))?;
+    decode(bytes, file, MAX_FILE_BYTES)
 }
 
-/// Bytes read from `file` as text: at most [`MAX_FILE_BYTES`], UTF-8 (else the first bad byte,
-/// located).
-fn decode(bytes: Vec<u8>, file: String) -> Result<String, ReadError> {
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+/// Bytes read from `file` as text: at most `limit`, UTF-8 (else the first bad byte, located).
+fn decode(bytes: Vec<u8>, file: String, limit: u64) -> Result<String, ReadError> {
+    if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge {
             file,
             size: bytes.len() as u64,
-            limit: MAX_FILE_BYTES,
+            limit,
         });
     }
     String::from_utf8(bytes).map_err(|e| {

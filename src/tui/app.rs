@@ -15,7 +15,7 @@ use super::editor::{Choice, Field, Menu, MenuItem, NewKind, OrderEditor};
 use super::event::Input;
 use super::keymap::{Context, Keymap};
 use super::recovery::Recovery;
-use super::session::{Session, next_preset};
+use super::session::{DiskStamp, Session, next_preset};
 use super::theme::Theme;
 use super::view::{self, Panes};
 use crate::adjudicator::Engine;
@@ -51,6 +51,19 @@ fn edit_line(text: &mut String, k: &KeyEvent) -> LineKey {
         _ => return LineKey::Other,
     }
     LineKey::Edited
+}
+
+/// Why a file could not be read, in a few words (the question names the file already).
+fn short_read_error(e: &crate::source::ReadError) -> String {
+    use crate::source::ReadError;
+    match e {
+        ReadError::Io { message, .. } => message.clone(),
+        ReadError::NotAFile { what, .. } => format!("it is {what}"),
+        ReadError::TooLarge { size, limit, .. } => {
+            format!("{size} bytes, more than the {limit} a file may have")
+        }
+        ReadError::NotUtf8 { .. } => "it is not UTF-8 text".into(),
+    }
 }
 
 /// The views, one per tab.
@@ -95,7 +108,19 @@ pub enum Pending {
     /// Save over a file.
     Overwrite(PathBuf),
     /// Restore the edits found in a recovery file (no: discard it).
-    Restore(PathBuf),
+    Restore(Restoring),
+}
+
+/// A recovery file offered back at start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restoring {
+    /// The recovery file.
+    pub file: PathBuf,
+    /// The scenario file the edits go back to on yes: the one the recovery file names, when it
+    /// is a scenario file (None: they come back as a new, unsaved scenario).
+    pub target: Option<PathBuf>,
+    /// That file as the edits knew it, as the recovery file says.
+    pub stamp: Option<DiskStamp>,
 }
 
 /// The dependency tree of one decision: which rows are unfolded (as paths of decision ids
@@ -165,9 +190,14 @@ pub struct App {
     /// Set (by a signal handler) when the process is asked to stop: the main loop writes the
     /// recovery file and ends.
     pub stop: Arc<AtomicBool>,
+    /// Why `keys.ron` was not used, kept to be shown once the restore question is answered.
+    pub keymap_problem: Option<String>,
 }
 
 const SPEEDS: [u64; 7] = [50, 100, 200, 350, 500, 800, 1200];
+
+/// The longest status-bar message kept.
+pub const MAX_MESSAGE_CHARS: usize = 2_000;
 
 impl App {
     /// An app on a session.
@@ -195,6 +225,7 @@ impl App {
             carry: None,
             recovery,
             stop: Arc::new(AtomicBool::new(false)),
+            keymap_problem: None,
         };
         app.select_order(0);
         app.set_tree_root(0);
@@ -208,11 +239,15 @@ impl App {
         rules: Option<Rules>,
         folders: Folders,
     ) -> Result<App, String> {
+        // The file as it is before it is read: a change made while it is read counts as a
+        // change on disk.
+        let stamp = path.and_then(DiskStamp::of);
         let scenario = match path {
             Some(p) => Scenario::load(p).map_err(|e| e.to_string())?,
             None => Scenario::builtin().map_err(|e| e.to_string())?,
         };
-        let session = Session::new(scenario, path.map(Path::to_path_buf), rules)?;
+        let mut session = Session::new(scenario, path.map(Path::to_path_buf), rules)?;
+        session.assume_disk_stamp(stamp);
         let (keymap, problem) = Keymap::load(folders.config.as_deref());
         let mut app = App::new(session, keymap, Theme::default(), folders);
         let found = app
@@ -221,17 +256,8 @@ impl App {
             .as_deref()
             .and_then(super::recovery::find);
         if let Some(f) = found {
-            let what = f
-                .source
-                .as_ref()
-                .map_or("a new scenario".to_string(), |p| p.display().to_string());
-            app.popup = Some(Popup::Confirm(
-                format!(
-                    "Unsaved edits to {what} were kept when dipsandbox last stopped ({}). Restore them? y restores · n discards",
-                    super::recovery::age(f.modified)
-                ),
-                Pending::Restore(f.path),
-            ));
+            app.keymap_problem = problem;
+            app.offer_recovery(f);
         } else if let Some(p) = problem {
             app.error(p);
         } else {
@@ -245,14 +271,16 @@ impl App {
 
     fn info(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
-            text: text.into(),
+            text: super::browser::cut(&text.into(), MAX_MESSAGE_CHARS),
             error: false,
         });
     }
 
+    /// Shows an error in the status bar (cut to [`MAX_MESSAGE_CHARS`]: it is drawn on every
+    /// frame, and an error may quote much of a file).
     fn error(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
-            text: text.into(),
+            text: super::browser::cut(&text.into(), MAX_MESSAGE_CHARS),
             error: true,
         });
     }
@@ -402,13 +430,21 @@ impl App {
                             }
                             Pending::Open(p) => self.open_file_now(&p),
                             Pending::Overwrite(p) => self.save_to(p, true),
-                            Pending::Restore(p) => self.restore(&p),
+                            Pending::Restore(r) => self.restore(&r.file, r.target, r.stamp),
+                        }
+                    }
+                    Some('a' | 'A') => {
+                        if let Pending::Restore(r) = pending
+                            && r.target.is_some()
+                        {
+                            self.popup = None;
+                            self.restore(&r.file, None, None);
                         }
                     }
                     Some('n' | 'N') => {
                         self.popup = None;
-                        if let Pending::Restore(p) = pending {
-                            self.discard_recovery(&p);
+                        if let Pending::Restore(r) = pending {
+                            self.discard_recovery(&r.file);
                         }
                     }
                     _ if k.code == KeyCode::Esc && !matches!(pending, Pending::Restore(_)) => {
@@ -859,9 +895,10 @@ impl App {
     /// when there are none. The main loop calls it after each input.
     pub fn autosave(&mut self) {
         let s = &self.session;
-        if let Err(e) =
-            self.recovery
-                .sync(s.generation, s.is_dirty(), s.scenario(), s.path.as_deref())
+        let source = s.path.as_deref().map(|p| (p, s.disk_stamp()));
+        if let Err(e) = self
+            .recovery
+            .sync(s.generation, s.is_dirty(), s.scenario(), source)
         {
             self.error(format!("the recovery file could not be written: {e}"));
         }
@@ -884,34 +921,111 @@ impl App {
         }
     }
 
-    fn restore(&mut self, file: &Path) {
-        let source = super::recovery::find_source(file);
+    /// Asks whether to restore the edits of a recovery file. The file it names is shown; the
+    /// edits can go back to it only when it is a scenario file (else they come back as a new
+    /// scenario, and the question says why).
+    fn offer_recovery(&mut self, f: super::recovery::Found) {
+        let age = super::recovery::age(f.modified);
+        let named = f.header.source.clone();
+        let target = named.as_deref().map(|p| (p, self.restore_target(p)));
+        let question = match &target {
+            None => format!(
+                "Unsaved edits to a new scenario were kept when dipsandbox last stopped ({age}). Restore them? y restores · n discards"
+            ),
+            Some((p, Ok(()))) => format!(
+                "Unsaved edits to the scenario file {} were kept when dipsandbox last stopped ({age}). Restore them? y restores them as edits to that file (saving asks first if it changed since) · a restores them as a new scenario · n discards",
+                p.display()
+            ),
+            Some((p, Err(why))) => format!(
+                "Unsaved edits were kept when dipsandbox last stopped ({age}). The recovery file names {}, which is not a scenario file to save them to ({why}): they come back as a new, unsaved scenario. Restore them? y restores · n discards",
+                p.display()
+            ),
+        };
+        let target = match target {
+            Some((p, Ok(()))) => Some(p.to_path_buf()),
+            _ => None,
+        };
+        self.popup = Some(Popup::Confirm(
+            question,
+            Pending::Restore(Restoring {
+                file: f.path,
+                target,
+                stamp: f.header.stamp,
+            }),
+        ));
+    }
+
+    /// Whether restored edits may go back to the file a recovery file names: an absolute path,
+    /// outside the recovery folder, to a regular file that loads as a scenario. Else why not.
+    fn restore_target(&self, p: &Path) -> Result<(), String> {
+        if !p.is_absolute() {
+            return Err("not an absolute path".into());
+        }
+        if let Some(dir) = &self.folders.recovery
+            && let (Ok(d), Ok(f)) = (dir.canonicalize(), p.canonicalize())
+            && f.starts_with(d)
+        {
+            return Err("it is in the recovery folder".into());
+        }
+        match Scenario::load(p) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(match e {
+                crate::error::ScenarioError::Read(r) => short_read_error(&r),
+                _ => "it does not load as a scenario".into(),
+            }),
+        }
+    }
+
+    /// Restores the edits of a recovery file: as edits to `target` (which was on disk as
+    /// `stamp` when they began), or as a new scenario.
+    fn restore(&mut self, file: &Path, target: Option<PathBuf>, stamp: Option<DiskStamp>) {
         let loaded = Scenario::load(file)
             .map_err(|e| e.to_string())
-            .and_then(|s| Session::new(s, source.clone(), None));
+            .and_then(|s| Session::new(s, target.clone(), None));
         match loaded {
             Ok(mut s) => {
                 s.mark_unsaved();
+                if target.is_some() {
+                    s.assume_disk_stamp(stamp);
+                }
                 self.session = s;
                 self.reset_selection();
                 self.save_recovery_now();
                 let _ = std::fs::remove_file(file);
-                self.info(format!(
-                    "restored the unsaved edits{} — ctrl-s saves, S saves as",
-                    source.map_or(String::new(), |p| format!(" to {}", p.display()))
-                ));
+                match target {
+                    Some(p) => self.info(format!(
+                        "restored the unsaved edits to {} — ctrl-s saves, S saves as",
+                        p.display()
+                    )),
+                    None => self.info(
+                        "restored the unsaved edits as a new scenario — ctrl-s saves it as a new file",
+                    ),
+                }
             }
             Err(e) => self.error(format!(
                 "the recovery file could not be restored ({e}); it is kept at {}",
                 file.display()
             )),
         }
+        self.show_keymap_problem();
     }
 
     fn discard_recovery(&mut self, file: &Path) {
         match std::fs::remove_file(file) {
             Ok(()) => self.info("discarded the kept edits"),
             Err(e) => self.error(format!("{}: {e}", file.display())),
+        }
+        self.show_keymap_problem();
+    }
+
+    /// Shows why `keys.ron` was not used, if that waited for the restore question.
+    fn show_keymap_problem(&mut self) {
+        if let Some(p) = self.keymap_problem.take() {
+            let text = match &self.message {
+                Some(m) => format!("{} · {p}", m.text),
+                None => p,
+            };
+            self.error(text);
         }
     }
 
@@ -1746,11 +1860,13 @@ impl App {
     /// Opens a scenario file; a file that does not load leaves the current scenario and shows
     /// the located error.
     fn open_file_now(&mut self, path: &Path) {
+        let stamp = DiskStamp::of(path);
         let loaded = Scenario::load(path)
             .map_err(|e| e.to_string())
             .and_then(|s| Session::new(s, Some(PathBuf::from(path)), None));
         match loaded {
-            Ok(s) => {
+            Ok(mut s) => {
+                s.assume_disk_stamp(stamp);
                 self.session = s;
                 self.reset_selection();
                 self.info(format!("opened {}", path.display()));

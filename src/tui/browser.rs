@@ -1,9 +1,31 @@
 //! The scenario browser's data: the bundled `scenarios/` tree and the user's scenario folder,
 //! a filter typed by the user, and a preview of the highlighted file.
+//!
+//! The walk is bounded: linked folders are not followed (a link such as `self -> .` or
+//! `up -> ..` would list the tree again and again), a folder reached twice (a bind mount) is
+//! walked once, and at most [`MAX_FILES`] files, [`MAX_ENTRIES`] folder entries and
+//! [`MAX_DEPTH`] levels are looked at; the browser says so when it left anything out. A preview
+//! reads at most [`PREVIEW_BYTES`] of a file.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::scenario::Scenario;
+
+/// The most files the browser lists.
+pub const MAX_FILES: usize = 10_000;
+/// The most folder entries (files, folders, anything) the browser looks at.
+pub const MAX_ENTRIES: usize = 200_000;
+/// The deepest folder level the browser walks (the scenario folder itself is level 0).
+pub const MAX_DEPTH: usize = 32;
+/// How much of a file a preview reads: a larger file is previewed by its first lines.
+pub const PREVIEW_BYTES: u64 = 64 * 1024;
+/// The most lines of a large file's head a preview keeps, each cut to [`PREVIEW_LINE_CHARS`].
+pub const PREVIEW_LINES: usize = 40;
+/// The longest line of a preview (an error message included).
+pub const PREVIEW_LINE_CHARS: usize = 2_000;
+/// How many previews are kept, so that moving back and forth reads nothing again.
+const PREVIEW_CACHE: usize = 64;
 
 /// Where the browser looks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,6 +100,13 @@ pub enum Preview {
     },
     /// It does not load: the located error.
     Error(String),
+    /// Too large to preview in full (more than [`PREVIEW_BYTES`]): its size and first lines.
+    Head {
+        /// Its size in bytes.
+        size: u64,
+        /// Its first lines (at most [`PREVIEW_LINES`]).
+        lines: Vec<String>,
+    },
 }
 
 /// The browser's state.
@@ -91,16 +120,20 @@ pub struct Browser {
     pub row: usize,
     /// The preview of the highlighted file.
     pub preview: Option<(PathBuf, Preview)>,
+    /// What the listing left out, if anything (linked folders, past the limits).
+    pub note: Option<String>,
+    /// Previews made so far (at most [`PREVIEW_CACHE`]).
+    cache: HashMap<PathBuf, Preview>,
 }
 
 impl Browser {
     /// Lists the `.ron` files of the folders (sorted naturally, `6.A.2` before `6.A.10`).
     pub fn open(folders: &Folders) -> Browser {
         let mut entries = Vec::new();
+        let mut walk = Walk::default();
         for (tag, dir) in [("bundled", &folders.bundled), ("yours", &folders.user)] {
             let Some(dir) = dir else { continue };
-            let mut files = Vec::new();
-            collect(dir, &mut files);
+            let mut files = walk.collect(dir);
             files.sort_by_key(|p| crate::check::natural_key(p));
             for f in files {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
@@ -115,6 +148,8 @@ impl Browser {
             filter: String::new(),
             row: 0,
             preview: None,
+            note: walk.note(),
+            cache: HashMap::new(),
         };
         b.update_preview();
         b
@@ -168,41 +203,177 @@ impl Browser {
         if self.preview.as_ref().is_some_and(|(p, _)| *p == path) {
             return;
         }
-        let preview = match Scenario::load(&path) {
-            Ok(s) => Preview::Ok {
-                title: s.title.clone(),
-                source: s.source.clone(),
-                phase: s.phase.to_string(),
-                description: s.description.clone(),
-                orders: s.orders.len(),
-            },
-            Err(e) => Preview::Error(e.to_string()),
+        let preview = match self.cache.get(&path) {
+            Some(p) => p.clone(),
+            None => {
+                let p = preview(&path);
+                if self.cache.len() >= PREVIEW_CACHE {
+                    self.cache.clear();
+                }
+                self.cache.insert(path.clone(), p.clone());
+                p
+            }
         };
         self.preview = Some((path, preview));
     }
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    // An explicit stack: no recursion however deep the folders go.
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
+/// The preview of a file: it is read only up to [`PREVIEW_BYTES`] (a larger file shows its
+/// first lines), and every line shown is cut to [`PREVIEW_LINE_CHARS`].
+pub fn preview(path: &Path) -> Preview {
+    let head = match crate::source::read_head(path, PREVIEW_BYTES) {
+        Ok(h) => h,
+        Err(e) => return Preview::Error(cut_line(&e.to_string())),
+    };
+    if !head.whole {
+        let lines = head
+            .text
+            .lines()
+            .take(PREVIEW_LINES)
+            .map(cut_line)
+            .collect::<Vec<_>>();
+        return Preview::Head {
+            size: head.size,
+            lines,
         };
-        for e in rd.flatten() {
-            let p = e.path();
-            let hidden = p
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-            if hidden {
-                // Recovery files and editors' temporary files are not scenarios to offer.
+    }
+    match Scenario::from_ron(&head.text, &path.display().to_string()) {
+        Ok(s) => Preview::Ok {
+            title: cut_line(&s.title),
+            source: cut_line(&s.source),
+            phase: s.phase.to_string(),
+            description: cut_line(&s.description),
+            orders: s.orders.len(),
+        },
+        Err(e) => Preview::Error(cut_line(&e.to_string())),
+    }
+}
+
+/// A text cut to [`PREVIEW_LINE_CHARS`] characters.
+fn cut_line(text: &str) -> String {
+    cut(text, PREVIEW_LINE_CHARS)
+}
+
+/// A text cut to `max` characters, with a note of how long it was.
+pub fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((end, _)) => format!(
+            "{}… ({} characters)",
+            text.get(..end).unwrap_or_default(),
+            text.chars().count()
+        ),
+    }
+}
+
+/// A folder's identity, to walk each folder once however it is reached.
+#[cfg(unix)]
+type DirId = (u64, u64);
+#[cfg(not(unix))]
+type DirId = PathBuf;
+
+#[cfg(unix)]
+fn dir_id(_path: &Path, meta: &std::fs::Metadata) -> Option<DirId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn dir_id(path: &Path, _meta: &std::fs::Metadata) -> Option<DirId> {
+    path.canonicalize().ok()
+}
+
+/// The walk over the browser's folders, with what it has seen and what it left out.
+#[derive(Default)]
+struct Walk {
+    /// Folders walked.
+    seen: HashSet<DirId>,
+    /// Files listed so far (over all folders).
+    files: usize,
+    /// Folder entries looked at so far.
+    entries: usize,
+    /// Linked folders not followed.
+    links: usize,
+    /// Folders not walked for being too deep.
+    deep: usize,
+    /// Whether the file or entry limit stopped the walk.
+    cut: bool,
+}
+
+impl Walk {
+    /// The `.ron` files under `dir` (regular files, or links to them), hidden ones left out.
+    fn collect(&mut self, dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        // An explicit stack: no recursion however deep the folders go.
+        let mut stack = vec![(dir.to_path_buf(), 0usize)];
+        while let Some((d, depth)) = stack.pop() {
+            let Ok(meta) = std::fs::metadata(&d) else {
+                continue;
+            };
+            if let Some(id) = dir_id(&d, &meta)
+                && !self.seen.insert(id)
+            {
                 continue;
             }
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "ron") {
-                out.push(p);
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                if self.files >= MAX_FILES || self.entries >= MAX_ENTRIES {
+                    self.cut = true;
+                    return out;
+                }
+                self.entries += 1;
+                let p = e.path();
+                let hidden = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+                if hidden {
+                    // Recovery files and editors' temporary files are not scenarios to offer.
+                    continue;
+                }
+                let Ok(kind) = e.file_type() else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    if depth < MAX_DEPTH {
+                        stack.push((p, depth + 1));
+                    } else {
+                        self.deep += 1;
+                    }
+                } else if kind.is_symlink() && p.is_dir() {
+                    self.links += 1;
+                } else if p.extension().is_some_and(|x| x == "ron")
+                    && (kind.is_file() || p.is_file())
+                {
+                    // A link counts when it leads to a regular file (not to a FIFO or a
+                    // device, which would block or never end when previewed).
+                    self.files += 1;
+                    out.push(p);
+                }
             }
         }
+        out
+    }
+
+    /// What the walk left out, in words (None: nothing).
+    fn note(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.cut {
+            parts.push(format!(
+                "the listing stopped at {} files ({} entries looked at): open others with dipsandbox FILE",
+                self.files, self.entries
+            ));
+        }
+        if self.deep > 0 {
+            parts.push(format!(
+                "{} folder(s) deeper than {MAX_DEPTH} levels not listed",
+                self.deep
+            ));
+        }
+        if self.links > 0 {
+            parts.push(format!("{} linked folder(s) not followed", self.links));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 }

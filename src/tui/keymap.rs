@@ -207,6 +207,40 @@ pub struct Keymap {
     bindings: Vec<Binding>,
 }
 
+/// The largest `keys.ron` read (one with every action and several keys each is under 4 KB).
+pub const MAX_KEYS_BYTES: u64 = 64 * 1024;
+
+/// Byte offsets of the map keys `names` (in file order) in a RON map's text: each is the next
+/// `"name"` followed by `:`, after the previous one; the previous offset (or 0) when it is not
+/// written verbatim.
+fn entry_offsets<'a>(text: &str, names: impl Iterator<Item = &'a str>) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut cursor = 0;
+    for name in names {
+        let quoted = format!("{name:?}");
+        let mut from = cursor;
+        let found = loop {
+            let Some(i) = text.get(from..).and_then(|rest| rest.find(&quoted)) else {
+                break None;
+            };
+            let end = from + i + quoted.len();
+            let after = text.get(end..).unwrap_or_default().trim_start();
+            if after.starts_with(':') {
+                break Some(from + i);
+            }
+            from = end;
+        };
+        match found {
+            Some(at) => {
+                out.push(at);
+                cursor = at + quoted.len();
+            }
+            None => out.push(cursor),
+        }
+    }
+    out
+}
+
 /// A keymap file that could not be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("{file}:{line}:{col}: {message}")]
@@ -804,40 +838,98 @@ impl Keymap {
                 ));
             }
         };
-        let locate = |needle: &str| -> (usize, usize) {
-            let quoted = format!("\"{needle}\"");
-            for (i, line) in text.lines().enumerate() {
-                if let Some(c) = line.find(&quoted) {
-                    return (i + 1, line[..c].chars().count() + 2);
-                }
-            }
-            (1, 1)
+        let locator = crate::source::Locator::new(text, file);
+        // Positions name the first character inside the quotes.
+        let at = |offset: usize| {
+            let p = locator.pos(offset + 1);
+            (p.line, p.col)
         };
-        let mut out = Vec::new();
-        for (name, keys) in map {
-            let Some(action) = Action::from_name(&name) else {
-                let (l, c) = locate(&name);
+        // Where each entry's action name is written (in file order), and where each of its keys
+        // is (after it); the start of the file when it cannot be found (written with escapes).
+        let names = entry_offsets(text, map.iter().map(|(n, _)| n.as_str()));
+        let mut out: Vec<(Action, Vec<Key>)> = Vec::new();
+        let mut key_at: Vec<Vec<usize>> = Vec::new();
+        for ((name, keys), &name_at) in map.iter().zip(&names) {
+            let Some(action) = Action::from_name(name) else {
+                let (l, c) = at(name_at);
                 let names: Vec<String> = Action::ALL.iter().map(|a| a.name()).collect();
                 return Err(err(
                     l,
                     c,
                     format!(
-                        "unknown action {name:?}; expected one of {}",
+                        "unknown action {}; expected one of {}",
+                        crate::error::quoted(name),
                         names.join(", ")
                     ),
                 ));
             };
-            let mut parsed = Vec::new();
+            if let Some(first) = out.iter().position(|(a, _)| *a == action) {
+                let (l, c) = at(name_at);
+                let (fl, fc) = names.get(first).map_or((1, 1), |&o| at(o));
+                return Err(err(
+                    l,
+                    c,
+                    format!(
+                        "action {name:?} is named a second time (first at line {fl}, column {fc}); expected each action once"
+                    ),
+                ));
+            }
+            let mut parsed: Vec<Key> = Vec::new();
+            let mut offsets = Vec::new();
+            let mut cursor = name_at;
             for k in keys {
-                match Key::parse(&k) {
-                    Ok(key) => parsed.push(key),
-                    Err(m) => {
-                        let (l, c) = locate(&k);
-                        return Err(err(l, c, m));
+                let quoted = format!("{k:?}");
+                let k_at = match text.get(cursor..).and_then(|rest| rest.find(&quoted)) {
+                    Some(i) => {
+                        cursor += i + quoted.len();
+                        cursor - quoted.len()
                     }
+                    None => name_at,
+                };
+                let (l, c) = at(k_at);
+                let key = Key::parse(k).map_err(|m| err(l, c, m))?;
+                if parsed.contains(&key) {
+                    return Err(err(
+                        l,
+                        c,
+                        format!("key {key} is listed twice for {name:?}; expected each key once"),
+                    ));
                 }
+                parsed.push(key);
+                offsets.push(k_at);
             }
             out.push((action, parsed));
+            key_at.push(offsets);
+        }
+        // A key given to an action must not do another action in the same panel: only one of
+        // the two would ever happen.
+        let mut km = Keymap::default();
+        km.patch(&out);
+        for ((action, keys), offsets) in out.iter().zip(&key_at) {
+            for (key, &k_at) in keys.iter().zip(offsets) {
+                let clash = km.bindings.iter().find(|b| {
+                    b.action != *action
+                        && b.keys.contains(key)
+                        && km
+                            .bindings
+                            .iter()
+                            .any(|o| o.action == *action && o.context == b.context)
+                });
+                if let Some(b) = clash {
+                    let (l, c) = at(k_at);
+                    return Err(err(
+                        l,
+                        c,
+                        format!(
+                            "key {key} of {:?} already does {:?} in the {} panel; expected a key that does nothing else there (or give {:?} other keys too)",
+                            action.name(),
+                            b.action.name(),
+                            b.context.title(),
+                            b.action.name()
+                        ),
+                    ));
+                }
+            }
         }
         Ok(out)
     }
@@ -850,10 +942,14 @@ impl Keymap {
             return (km, None);
         };
         let path = dir.join("keys.ron");
-        let text = match std::fs::read_to_string(&path) {
+        if std::fs::symlink_metadata(&path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        {
+            return (km, None);
+        }
+        // A FIFO or a device is refused before it is opened, and a large file before it is read.
+        let text = match crate::source::read_text_limited(&path, MAX_KEYS_BYTES) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (km, None),
-            Err(e) => return (km, Some(format!("{}: {e}", path.display()))),
+            Err(e) => return (km, Some(format!("{e} (default keys in use)"))),
         };
         match Keymap::parse_patch(&text, &path.display().to_string()) {
             Ok(p) => {

@@ -2,24 +2,41 @@
 //! SIGTERM, SIGHUP and panic), so that even a SIGKILL or a power cut loses at most the text of
 //! an open prompt. The next start offers the newest recovery file back.
 //!
-//! A recovery file is a scenario file with two comment lines on top, so it loads like any other:
+//! A recovery file is a scenario file with comment lines on top, so it loads like any other:
 //!
 //! ```text
 //! // dipsandbox recovery of /home/me/scenarios/mine.ron
 //! // process 4242
+//! // as on disk: 1712345678.123456789 s, 2345 bytes
 //! Scenario( … )
 //! ```
 //!
+//! The third line is the named file as the edits knew it (when it was opened or last saved), so
+//! that a newer version on disk is noticed when the restored edits are saved.
+//!
 //! Each process writes its own `recovery-<pid>.ron`; files of processes still running (as far as
-//! the platform can tell) are not offered.
+//! the platform can tell) are not offered. Only regular files are read (a FIFO or a link to a
+//! device in the folder is passed over), and only the first [`HEADER_BYTES`] of a file for its
+//! header.
+//!
+//! What a recovery file says is not trusted: whoever can write the folder can write one. The
+//! file it names is shown in the restore question, and the edits go back to that file only when
+//! it is a scenario file (it loads as one) and the user says so; otherwise they come back as a
+//! new, unsaved scenario.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use super::session::DiskStamp;
 use crate::scenario::{Scenario, write_atomic};
 
 const HEADER: &str = "// dipsandbox recovery of ";
 const NEW: &str = "a new scenario";
+const STAMP: &str = "// as on disk: ";
+
+/// How much of a recovery file is read for its header (the named path is at most a few KB on
+/// any system).
+pub const HEADER_BYTES: u64 = 8 * 1024;
 
 /// This process's recovery file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,10 +52,20 @@ pub struct Recovery {
 pub struct Found {
     /// The recovery file.
     pub path: PathBuf,
-    /// The file the edits were made to (None: a new or built-in scenario).
-    pub source: Option<PathBuf>,
+    /// What its header says.
+    pub header: Header,
     /// When it was written.
     pub modified: Option<SystemTime>,
+}
+
+/// What a recovery file's header says. Untrusted: see the module's documentation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    /// The file the edits were made to, as named (None: a new or built-in scenario, or a header
+    /// that could not be read).
+    pub source: Option<PathBuf>,
+    /// That file as the edits knew it (None: not recorded, e.g. by an older version).
+    pub stamp: Option<DiskStamp>,
 }
 
 impl Recovery {
@@ -61,7 +88,7 @@ impl Recovery {
         generation: u64,
         dirty: bool,
         scenario: &Scenario,
-        source: Option<&Path>,
+        source: Option<(&Path, Option<DiskStamp>)>,
     ) -> Result<(), String> {
         if self.written == Some(generation) {
             return Ok(());
@@ -90,23 +117,33 @@ fn remove(file: &Path) {
     let _ = std::fs::remove_file(file);
 }
 
-/// Writes a recovery file for `scenario`, made from `source`.
-pub fn write(file: &Path, scenario: &Scenario, source: Option<&Path>) -> Result<(), String> {
+/// Writes a recovery file for `scenario`, made from `source` (the file and how it was on disk
+/// when it was opened or last saved).
+pub fn write(
+    file: &Path,
+    scenario: &Scenario,
+    source: Option<(&Path, Option<DiskStamp>)>,
+) -> Result<(), String> {
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
     }
-    let from = source.map_or(NEW.to_string(), |p| {
-        std::path::absolute(p)
-            .unwrap_or_else(|_| p.to_path_buf())
-            .display()
-            .to_string()
+    // A path that cannot be written on one line (a newline in a file name) is not recorded:
+    // the edits then come back as a new scenario.
+    let named = source.and_then(|(p, stamp)| {
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let text = abs.to_str()?.to_string();
+        (!text.contains(['\n', '\r'])).then_some((text, stamp))
     });
-    let text = format!(
-        "{HEADER}{from}\n// process {}\n{}",
+    let mut text = format!(
+        "{HEADER}{}\n// process {}\n",
+        named.as_ref().map_or(NEW, |(p, _)| p.as_str()),
         std::process::id(),
-        scenario.placed_at(file).to_ron()
     );
+    if let Some((_, Some(stamp))) = &named {
+        text.push_str(&format!("{STAMP}{}\n", stamp.to_text()));
+    }
+    text.push_str(&scenario.placed_at(file).to_ron());
     write_atomic(file, &text).map_err(|e| e.to_string())
 }
 
@@ -115,6 +152,10 @@ pub fn find(dir: &Path) -> Option<Found> {
     let rd = std::fs::read_dir(dir).ok()?;
     let mut found: Vec<Found> = Vec::new();
     for e in rd.flatten() {
+        // Only regular files: a FIFO would block the read, a link could lead to a device.
+        if !e.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
         let path = e.path();
         let name = path.file_name()?.to_string_lossy().into_owned();
         let Some(pid) = name
@@ -127,11 +168,11 @@ pub fn find(dir: &Path) -> Option<Found> {
         if pid == std::process::id() || running(pid) {
             continue;
         }
-        let source = find_source(&path);
+        let header = read_header(&path);
         let modified = e.metadata().and_then(|m| m.modified()).ok();
         found.push(Found {
             path,
-            source,
+            header,
             modified,
         });
     }
@@ -139,14 +180,33 @@ pub fn find(dir: &Path) -> Option<Found> {
     found.pop()
 }
 
-/// The file a recovery file's edits were made to, from its first line.
-pub fn find_source(file: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(file).ok()?;
-    text.lines()
+/// A recovery file's header, from its first [`HEADER_BYTES`] (a file that cannot be read, or
+/// whose lines are not complete there, names no file).
+pub fn read_header(file: &Path) -> Header {
+    let Ok(head) = crate::source::read_head(file, HEADER_BYTES) else {
+        return Header::default();
+    };
+    parse_header(&head.text)
+}
+
+/// The header of a recovery file's text (only complete lines count).
+pub fn parse_header(text: &str) -> Header {
+    let mut lines = text
+        .split_inclusive('\n')
+        .take(4)
+        .filter(|l| l.ends_with('\n'));
+    let source = lines
         .next()
-        .and_then(|l| l.strip_prefix(HEADER))
-        .filter(|s| *s != NEW)
-        .map(PathBuf::from)
+        .and_then(|l| l.trim_end_matches(['\n', '\r']).strip_prefix(HEADER))
+        .filter(|s| *s != NEW && !s.is_empty())
+        .map(PathBuf::from);
+    if source.is_none() {
+        return Header::default();
+    }
+    let stamp = lines
+        .find_map(|l| l.trim_end_matches(['\n', '\r']).strip_prefix(STAMP))
+        .and_then(DiskStamp::from_text);
+    Header { source, stamp }
 }
 
 /// Whether a process is running, where the platform tells (`/proc`); elsewhere, never assumed.

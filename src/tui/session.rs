@@ -26,8 +26,9 @@ pub struct Session {
     editor: Editor,
     /// Where it came from, or was last saved (None: the built-in scenario).
     pub path: Option<PathBuf>,
-    /// The file's modification time when it was opened or saved.
-    disk_time: Option<std::time::SystemTime>,
+    /// The file as it was on disk when it was opened or saved (None: unknown, or there was
+    /// no file).
+    disk: Option<DiskStamp>,
     /// The rules in use (the scenario's own until the user changes them).
     pub rules: Rules,
     /// The adjudication under `rules`, traced.
@@ -115,7 +116,7 @@ impl Session {
             .map_err(|e| e.to_string())?;
         let mut s = Session {
             editor: Editor::new(scenario),
-            disk_time: path.as_deref().and_then(modified),
+            disk: path.as_deref().and_then(DiskStamp::of),
             path,
             rules,
             run: r,
@@ -193,8 +194,20 @@ impl Session {
     pub fn saved_as(&mut self, path: PathBuf) {
         self.editor.mark_saved();
         self.generation += 1;
-        self.disk_time = modified(&path);
+        self.disk = DiskStamp::of(&path);
         self.path = Some(path);
+    }
+
+    /// The file as it was on disk when it was opened or saved.
+    pub fn disk_stamp(&self) -> Option<DiskStamp> {
+        self.disk
+    }
+
+    /// Records how the file was on disk when the edits began: for edits restored from a
+    /// recovery file, what it says (None when it says nothing: then any file there counts as
+    /// changed, and saving asks first).
+    pub fn assume_disk_stamp(&mut self, stamp: Option<DiskStamp>) {
+        self.disk = stamp;
     }
 
     /// Records that the scenario has edits its file does not (restored from a recovery file).
@@ -203,10 +216,11 @@ impl Session {
         self.generation += 1;
     }
 
-    /// Whether the scenario's file changed on disk since it was opened or saved.
+    /// Whether the scenario's file changed on disk since it was opened or saved (its time of
+    /// modification or its size differ).
     pub fn changed_on_disk(&self) -> bool {
         match &self.path {
-            Some(p) => modified(p) != self.disk_time,
+            Some(p) => DiskStamp::of(p) != self.disk,
             None => false,
         }
     }
@@ -585,8 +599,56 @@ impl Session {
     }
 }
 
-fn modified(p: &std::path::Path) -> Option<std::time::SystemTime> {
-    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+/// How a file is on disk: its time of modification and its size, to tell that it changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiskStamp {
+    /// Time of modification since the Unix epoch, in nanoseconds (None: the system gives none).
+    pub modified_ns: Option<u128>,
+    /// Size in bytes.
+    pub len: u64,
+}
+
+impl DiskStamp {
+    /// The stamp of the file at `p` now (None: nothing there).
+    pub fn of(p: &std::path::Path) -> Option<DiskStamp> {
+        let meta = std::fs::metadata(p).ok()?;
+        let modified_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos());
+        Some(DiskStamp {
+            modified_ns,
+            len: meta.len(),
+        })
+    }
+
+    /// As written in a recovery file: `1712345678.123456789 s, 2345 bytes` (`- s` when the
+    /// time is unknown).
+    pub fn to_text(self) -> String {
+        let time = self.modified_ns.map_or("-".to_string(), |ns| {
+            format!("{}.{:09}", ns / 1_000_000_000, ns % 1_000_000_000)
+        });
+        format!("{time} s, {} bytes", self.len)
+    }
+
+    /// Reads [`DiskStamp::to_text`]'s form back (None: not that form).
+    pub fn from_text(text: &str) -> Option<DiskStamp> {
+        let (time, len) = text.trim().split_once(" s, ")?;
+        let len = len.strip_suffix(" bytes")?.parse::<u64>().ok()?;
+        let modified_ns = if time == "-" {
+            None
+        } else {
+            let (secs, nanos) = time.split_once('.')?;
+            if nanos.len() != 9 {
+                return None;
+            }
+            let secs = secs.parse::<u128>().ok()?;
+            let nanos = nanos.parse::<u128>().ok()?;
+            Some(secs.checked_mul(1_000_000_000)?.checked_add(nanos)?)
+        };
+        Some(DiskStamp { modified_ns, len })
+    }
 }
 
 /// The preset `step` places after (or before) the one `rules` equal; from custom rules, the

@@ -37,6 +37,7 @@ mod roundtrip;
 mod stepper;
 mod trace;
 mod tui;
+mod tui_files;
 mod turn;
 mod turn_properties;
 mod workspace;

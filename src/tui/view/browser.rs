@@ -51,7 +51,10 @@ pub fn draw(frame: &mut Frame, app: &App, b: &Browser) {
         Span::styled("filter: ", t.focus()),
         Span::raw(format!("{}▏", b.filter)),
     ])];
-    let h = list.height.saturating_sub(1) as usize;
+    if let Some(note) = &b.note {
+        lines.push(Line::styled(fit(note, list.width as usize), t.error()));
+    }
+    let h = list.height.saturating_sub(lines.len() as u16) as usize;
     let top = scroll(b.row, visible.len(), h);
     for (i, e) in visible.iter().enumerate().skip(top).take(h) {
         let mut line = Line::raw(fit(&e.label, list.width as usize));
@@ -89,6 +92,18 @@ pub fn draw(frame: &mut Frame, app: &App, b: &Browser) {
                 lines.push(Line::styled("This file does not load:", t.error()));
                 lines.push(Line::raw(e.clone()));
                 lines.push(Line::styled(path.display().to_string(), t.dim()));
+            }
+            Some((path, Preview::Head { size, lines: head })) => {
+                lines.push(Line::styled(
+                    format!(
+                        "Too large to preview: {size} bytes (a preview reads {} KiB); its first lines:",
+                        crate::tui::browser::PREVIEW_BYTES / 1024
+                    ),
+                    t.dim(),
+                ));
+                lines.push(Line::styled(path.display().to_string(), t.dim()));
+                lines.push(Line::raw(""));
+                lines.extend(head.iter().map(|l| Line::raw(l.clone())));
             }
             None => {}
         }

@@ -42,6 +42,10 @@ fn step_line(step: &Step) -> String {
             b.units, a.units, b.orders, a.orders
         ),
         Pass::Units => format!("units {} → {}", b.units, a.units),
+        Pass::Regions => format!(
+            "regions: units {} → {} (orders {} → {})",
+            b.units, a.units, b.orders, a.orders
+        ),
         Pass::Orders => format!("orders {} → {}", b.orders, a.orders),
         Pass::Hold { from, to } => format!("hold: {from} → {to}"),
     }

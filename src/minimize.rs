@@ -1079,9 +1079,72 @@ impl<'a> Judge<'a> {
                 why: "the scenario has no expectations".into(),
             });
         }
+        let mut seen = Vec::new();
+        // A movement phase without follow-up retreats: typed outcomes, in words only where an
+        // expectation is missed (a large board's reasons cost more than its adjudication).
+        if self.fast {
+            let mut adj = Adjudicator::new();
+            let orders: Vec<(PowerId, Order)> = s
+                .orders
+                .iter()
+                .map(|e| (e.power, e.order.clone()))
+                .collect();
+            adj.adjudicate(map, &s.units, &orders, &self.goal.rules);
+            for (i, _, want) in s.expect.iter().flat_map(|e| &e.results) {
+                let (Some(out), Some(entry)) = (adj.outcomes().get(*i), s.orders.get(*i)) else {
+                    continue;
+                };
+                if !crate::check::meets(*want, out.verdict) {
+                    let reason = adj
+                        .reason_text(map, &s.units, &orders, *i)
+                        .unwrap_or_default();
+                    seen.push(Seen::Order {
+                        pool: *i,
+                        verdict: out.verdict,
+                        cause: discriminant(&out.reason),
+                        line: format!(
+                            "{}: expected {want:?}, got {:?} ({reason})",
+                            entry.text, out.verdict
+                        ),
+                    });
+                }
+            }
+            let ends: Vec<Option<Unit>> = adj.units().iter().map(|u| u.ends).collect();
+            self.unit_mismatches(&ends, &mut seen);
+            if !seen.is_empty() {
+                return Ok(seen);
+            }
+        }
         let r =
             run(s, Some(self.goal.rules), false).map_err(|e| MinimizeError::Run(e.to_string()))?;
-        let mut seen = Vec::new();
+        if !self.fast {
+            self.phase_mismatches(&r, &mut seen);
+        }
+        if seen.is_empty() {
+            let (bad, _) = crate::check::compare(s, &r);
+            let why = if bad.is_empty() {
+                format!(
+                    "the result meets every expectation under {}",
+                    rules_name(&self.goal.rules)
+                )
+            } else {
+                format!(
+                    "its only mismatches are positions no unit of the scenario can reach: {}",
+                    bad.join("; ")
+                )
+            };
+            return Err(MinimizeError::DoesNotHold {
+                spec: Property::Mismatch.spec(),
+                why,
+            });
+        }
+        Ok(seen)
+    }
+
+    /// The mismatches of a run: its orders' (the phase's and the follow-up retreats'), and its
+    /// units' fates.
+    fn phase_mismatches(&self, r: &Run, seen: &mut Vec<Seen>) {
+        let s = self.s;
         let mut orders = |expect: &Option<crate::scenario::Expect>,
                           entries: &[OrderEntry],
                           outcomes: &[OrderOutcome],
@@ -1115,10 +1178,20 @@ impl<'a> Judge<'a> {
                 "retreats: ",
             );
         }
-        if let (Some(m), Some(e)) = (&r.movement, &s.expect) {
+        if let Some(m) = &r.movement {
+            let ends: Vec<Option<Unit>> = m.units.iter().map(|u| u.ends).collect();
+            self.unit_mismatches(&ends, seen);
+        }
+    }
+
+    /// The units whose fate (`ends`, per board unit: where it ends, None when dislodged) the
+    /// expected dislodged units or positions of a movement phase do not say.
+    fn unit_mismatches(&self, ends: &[Option<Unit>], seen: &mut Vec<Seen>) {
+        let s = self.s;
+        let map = &*s.map;
+        if let Some(e) = &s.expect {
             // Expected positions that some unit's actual end accounts for; sets, so that a
             // board of any size is compared in linear time.
-            let ends: Vec<Option<Unit>> = m.units.iter().map(|u| u.ends).collect();
             let ended: HashSet<Unit> = ends.iter().flatten().copied().collect();
             let positions: Option<HashSet<Unit>> =
                 e.positions.as_ref().map(|p| p.iter().copied().collect());
@@ -1133,7 +1206,7 @@ impl<'a> Judge<'a> {
                     unmatched.insert((p.power, p.kind, map.province_of(p.loc)));
                 }
             }
-            for (i, (unit, end)) in s.units.iter().zip(&ends).enumerate() {
+            for (i, (unit, end)) in s.units.iter().zip(ends).enumerate() {
                 let listed = dislodged
                     .as_ref()
                     .map(|d| d.contains(&(unit.kind, unit.loc)));
@@ -1171,25 +1244,6 @@ impl<'a> Judge<'a> {
                 }
             }
         }
-        if seen.is_empty() {
-            let (bad, _) = crate::check::compare(s, &r);
-            let why = if bad.is_empty() {
-                format!(
-                    "the result meets every expectation under {}",
-                    rules_name(&self.goal.rules)
-                )
-            } else {
-                format!(
-                    "its only mismatches are positions no unit of the scenario can reach: {}",
-                    bad.join("; ")
-                )
-            };
-            return Err(MinimizeError::DoesNotHold {
-                spec: Property::Mismatch.spec(),
-                why,
-            });
-        }
-        Ok(seen)
     }
 
     /// The provinces board unit `i` could end in: where it stands, and where its orders move

@@ -7,7 +7,7 @@
 //! run for minutes in the debug build, and each test asserts how many adjudications the search
 //! took, which the old one could not meet.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -25,9 +25,10 @@
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B equations,
 //!   by exhaustive search independent of the resolver (0, 1 or several: where a backup rule decides).
 //! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
-//! - [`minimize`]: the minimizer — delta debugging (ddmin) over units and orders, then orders
-//!   made holds, while properties hold (a backup rule applied, an order's outcome, a mismatch
-//!   with the expectations, a difference between two rule sets).
+//! - [`minimize`]: the minimizer — whole unrelated regions first, then delta debugging (ddmin)
+//!   over units and orders, then orders made holds, while properties hold (a backup rule
+//!   applied, an order's outcome, a mismatch with the expectations, a difference between two
+//!   rule sets); bounded and stoppable, with progress through an observer.
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.

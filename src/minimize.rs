@@ -2,11 +2,22 @@
 //!
 //! Given a scenario and one or more [`Property`]s that hold on it (a backup rule is applied, an
 //! order has a given outcome, the result misses the expectations, two rule sets disagree), the
-//! minimizer removes units and orders by delta debugging — Zeller's `ddmin` ([`ddmin`]) over the
-//! units (a unit goes with its orders), then over the orders — then tries each remaining order
-//! as a plain hold, and repeats until a whole round changes nothing, keeping every step after
-//! which all the properties still hold. The result is 1-minimal: no single unit or order can be
-//! removed, and no single order be made a hold, without losing a property.
+//! minimizer first removes whole [`regions`] at once — groups of units and orders that cannot
+//! affect one another: the regions where the properties were seen alone, then `ddmin` over the
+//! regions — then removes units and orders by delta debugging — Zeller's `ddmin` ([`ddmin`])
+//! over the units (a unit goes with its orders), then over the orders — then tries each
+//! remaining order as a plain hold, and repeats until a whole round changes nothing, keeping
+//! every step after which all the properties still hold. The result is 1-minimal: no single unit
+//! or order can be removed, and no single order be made a hold, without losing a property.
+//!
+//! Every candidate is adjudicated, the regions pass's too, so what the regions say can only make
+//! the search faster, never lose a property. On a large board where one place matters the
+//! regions pass brings it down to that place in a few adjudications; where everything matters
+//! (a ring of N armies all moving round) ddmin needs about nine adjudications of the board per
+//! unit, so [`minimize_with`] takes [`Bounds`] — a number of adjudications, a time, a stop flag
+//! that a SIGINT handler sets — and then gives back the smallest candidate found so far, and
+//! an [`Observer`] that hears of each step and of the search's progress (the library prints
+//! nothing).
 //!
 //! ```
 //! use dipsandbox::minimize::{Goal, Property, minimize};
@@ -33,14 +44,18 @@
 #![allow(clippy::indexing_slicing)]
 
 use std::collections::HashSet;
+use std::hash::{BuildHasher, Hash, RandomState};
 use std::mem::discriminant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::adjudicator::trace::{BackupRule, Event};
-use crate::adjudicator::{OrderOutcome, Reason, Verdict};
+use crate::adjudicator::{Adjudicator, OrderOutcome, Reason, Verdict};
 use crate::board::{PhaseKind, Unit};
 use crate::check::{Run, freeze_expectations, run};
 use crate::diff::verdict_word;
-use crate::map::Map;
+use crate::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{NameStyle, Order, OrderKind, format_order, parse_order};
 use crate::rules::Rules;
 use crate::scenario::{OrderEntry, Scenario};
@@ -254,6 +269,9 @@ pub struct Size {
 /// The minimizer's passes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pass {
+    /// Whole regions removed at once: units and orders that cannot affect the rest (see
+    /// [`regions`]).
+    Regions,
     /// Units removed, with their orders.
     Units,
     /// Orders removed.
@@ -278,6 +296,99 @@ pub struct Step {
     pub after: Size,
 }
 
+/// The stages of the search, for progress reports: the regions pass once, then rounds of the
+/// units, orders and holds passes until a round changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Whole regions removed at once ([`Pass::Regions`]).
+    Regions,
+    /// ddmin over the units ([`Pass::Units`]).
+    Units,
+    /// ddmin over the orders ([`Pass::Orders`]).
+    Orders,
+    /// Each order tried as a hold ([`Pass::Hold`]).
+    Holds,
+}
+
+impl Stage {
+    /// `regions`, `units`, `orders` or `holds`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Regions => "regions",
+            Stage::Units => "units",
+            Stage::Orders => "orders",
+            Stage::Holds => "holds",
+        }
+    }
+}
+
+/// Where the search is: sent at the start of each pass and after each adjudicated candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The pass under way.
+    pub stage: Stage,
+    /// The round of the units, orders and holds passes (1 for the first; 0 in the regions
+    /// pass).
+    pub round: usize,
+    /// The smallest candidate found so far that keeps every property.
+    pub best: Size,
+    /// Candidates adjudicated so far, the input's check included.
+    pub runs: usize,
+}
+
+/// What hears of the minimizer's work. The library prints nothing: a caller that wants to show
+/// progress implements this. Both methods do nothing by default; any `FnMut(&Step)` is an
+/// observer of the steps alone.
+pub trait Observer {
+    /// An accepted reduction.
+    fn step(&mut self, _step: &Step) {}
+    /// At the start of each pass and after each adjudicated candidate: cheap, so a caller that
+    /// draws should limit how often it does.
+    fn progress(&mut self, _progress: &Progress) {}
+}
+
+impl<F: FnMut(&Step)> Observer for F {
+    fn step(&mut self, step: &Step) {
+        self(step)
+    }
+}
+
+/// When to stop before the search is done. Each bound is checked before each candidate is
+/// adjudicated (so a bound is overshot by at most one adjudication); the result is then the
+/// smallest candidate found so far, which keeps every property but may not be 1-minimal
+/// ([`Minimized::stopped`] says so).
+#[derive(Clone, Debug, Default)]
+pub struct Bounds {
+    /// Stop once this many candidates have been adjudicated (the input's check included).
+    pub max_runs: Option<usize>,
+    /// Stop once this much time has passed since the search began.
+    pub max_time: Option<Duration>,
+    /// Stop as soon as this flag is set (e.g. by a SIGINT handler).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// Why a search stopped before it was done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The stop flag of [`Bounds::stop`] was set.
+    Interrupted,
+    /// [`Bounds::max_runs`] candidates were adjudicated.
+    MaxRuns(usize),
+    /// [`Bounds::max_time`] passed.
+    MaxTime(Duration),
+}
+
+/// A search that stopped before it was done: why, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// Why.
+    pub reason: StopReason,
+    /// The pass it was in.
+    pub stage: Stage,
+    /// The round ([`Progress::round`]).
+    pub round: usize,
+}
+
 /// The minimizer's result.
 #[derive(Clone, Debug)]
 pub struct Minimized {
@@ -288,11 +399,31 @@ pub struct Minimized {
     pub before: Size,
     /// The result's size.
     pub after: Size,
-    /// How many candidates were adjudicated.
+    /// How many candidates were adjudicated, the input's check included.
     pub runs: usize,
     /// Why each property holds on the result, one line each
     /// (`Szykman rule applied: A Bre - Lon, F Eng C A Bre - Lon`).
     pub witness: Vec<String>,
+    /// How many regions the input falls into ([`regions`]).
+    pub regions: usize,
+    /// Set when the search stopped before it was done ([`Bounds`]): the result keeps every
+    /// property, but a smaller scenario may too.
+    pub stopped: Option<Stopped>,
+}
+
+/// A 128-bit fingerprint of index lists, for remembering failed candidates without keeping
+/// them (two independently keyed hashes: a collision, which would only skip a candidate, is
+/// out of reach).
+struct Fingerprint(RandomState, RandomState);
+
+impl Fingerprint {
+    fn new() -> Fingerprint {
+        Fingerprint(RandomState::new(), RandomState::new())
+    }
+
+    fn of<H: Hash + ?Sized>(&self, x: &H) -> u128 {
+        (u128::from(self.0.hash_one(x)) << 64) | u128::from(self.1.hash_one(x))
+    }
 }
 
 /// Zeller's `ddmin`: a 1-minimal subset of `items` (in their order) for which `test` holds,
@@ -304,37 +435,64 @@ pub struct Minimized {
 pub fn ddmin<T: Clone>(
     items: &[T],
     mut test: impl FnMut(&[T]) -> bool,
-    mut reduced: impl FnMut(usize, usize),
+    reduced: impl FnMut(usize, usize),
 ) -> Vec<T> {
-    let mut failed: HashSet<Vec<usize>> = HashSet::new();
-    let mut attempt = |ids: &[usize], failed: &mut HashSet<Vec<usize>>| -> bool {
-        if failed.contains(ids) {
-            return false;
+    let kept = ddmin_ids(
+        items.len(),
+        |ids| {
+            let subset: Vec<T> = ids.iter().map(|&i| items[i].clone()).collect();
+            Some(test(&subset))
+        },
+        reduced,
+    );
+    kept.into_iter().map(|i| items[i].clone()).collect()
+}
+
+/// [`ddmin`] over the indices `0..len`, which may be stopped: `test` returns None to stop the
+/// search, which then returns the smallest passing set found so far.
+fn ddmin_ids(
+    len: usize,
+    mut test: impl FnMut(&[usize]) -> Option<bool>,
+    mut reduced: impl FnMut(usize, usize),
+) -> Vec<usize> {
+    let fp = Fingerprint::new();
+    let mut failed: HashSet<u128> = HashSet::new();
+    let mut attempt = |ids: &[usize]| -> Option<bool> {
+        let key = fp.of(ids);
+        if failed.contains(&key) {
+            return Some(false);
         }
-        let subset: Vec<T> = ids.iter().map(|&i| items[i].clone()).collect();
-        let ok = test(&subset);
+        let ok = test(ids)?;
         if !ok {
-            failed.insert(ids.to_vec());
+            failed.insert(key);
         }
-        ok
+        Some(ok)
     };
-    if items.is_empty() {
-        return Vec::new();
+    let mut current: Vec<usize> = (0..len).collect();
+    if len == 0 {
+        return current;
     }
-    if attempt(&[], &mut failed) {
-        reduced(items.len(), 0);
-        return Vec::new();
+    match attempt(&[]) {
+        None => return current,
+        Some(true) => {
+            reduced(len, 0);
+            return Vec::new();
+        }
+        Some(false) => {}
     }
-    let mut current: Vec<usize> = (0..items.len()).collect();
     let mut n = 2usize;
     while current.len() >= 2 {
         let n_eff = n.min(current.len());
         let chunks = split(&current, n_eff);
         let mut next: Option<(Vec<usize>, usize)> = None;
         for chunk in &chunks {
-            if attempt(chunk, &mut failed) {
-                next = Some((chunk.clone(), 2));
-                break;
+            match attempt(chunk) {
+                None => return current,
+                Some(true) => {
+                    next = Some((chunk.clone(), 2));
+                    break;
+                }
+                Some(false) => {}
             }
         }
         // With two chunks, each complement is the other chunk: already tried.
@@ -346,9 +504,13 @@ pub fn ddmin<T: Clone>(
                     .filter(|(j, _)| *j != k)
                     .flat_map(|(_, c)| c.iter().copied())
                     .collect();
-                if attempt(&complement, &mut failed) {
-                    next = Some((complement, (n_eff - 1).max(2)));
-                    break;
+                match attempt(&complement) {
+                    None => return current,
+                    Some(true) => {
+                        next = Some((complement, (n_eff - 1).max(2)));
+                        break;
+                    }
+                    Some(false) => {}
                 }
             }
         }
@@ -362,7 +524,7 @@ pub fn ddmin<T: Clone>(
             None => n = (2 * n_eff).min(current.len()),
         }
     }
-    current.into_iter().map(|i| items[i].clone()).collect()
+    current
 }
 
 /// `ids` in `n` contiguous chunks whose sizes differ by at most one.
@@ -376,6 +538,251 @@ fn split(ids: &[usize], n: usize) -> Vec<Vec<usize>> {
         start = end;
     }
     out
+}
+
+/// The regions of a scenario: its units and orders in groups that cannot affect one another.
+///
+/// Two provinces are in one region when an order joins them: the province of the unit it
+/// orders and every province it names (a move's destination and path, the supported or
+/// convoyed unit and its destination). An order that may need a convoy (a move, or the support
+/// of a move, between provinces that do not border; a convoy order) is joined with every fleet
+/// at sea that a convoy route from the moving army's province could reach (through seas that
+/// hold fleets): whether such a move is possible at all depends on those fleets, ordered or
+/// not. A unit belongs
+/// to the region of its province, an order to that of the province of its unit. Adjudication
+/// reads nothing else: a unit that no order reaches holds, and only its own orders and orders
+/// that name its province can change that, so the result of each order, and the fate of each
+/// unit, depend on its region alone. In an adjustment phase every unit and order of a power is
+/// in one region too (a power's units count against its centres), as are unit-less orders
+/// (waives).
+///
+/// The minimizer first removes whole regions at once ([`Pass::Regions`]); every candidate is
+/// still adjudicated, so a region that mattered after all is only kept, never lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regions {
+    /// Per unit of the pool (board units, then dislodged units): its region.
+    pub unit: Vec<usize>,
+    /// Per order of the pool (the phase's orders, then the follow-up retreats'): its region.
+    pub order: Vec<usize>,
+    /// How many regions there are (numbered from 0 in the order they first appear: units first,
+    /// then orders).
+    pub count: usize,
+}
+
+/// Union-find over dense ids, with path halving and union by size; no recursion.
+struct Dsu {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl Dsu {
+    fn new(n: usize) -> Dsu {
+        Dsu {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn find(&mut self, mut x: usize) -> usize {
+        while let Some(&p) = self.parent.get(x) {
+            let p = p as usize;
+            if p == x {
+                break;
+            }
+            let grand = self.parent.get(p).copied().unwrap_or(p as u32);
+            self.parent[x] = grand;
+            x = grand as usize;
+        }
+        x
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.find(a), self.find(b));
+        if a == b || a >= self.parent.len() || b >= self.parent.len() {
+            return;
+        }
+        let (big, small) = if self.size[a] >= self.size[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        self.parent[small] = big as u32;
+        self.size[big] += self.size[small];
+    }
+}
+
+/// The provinces an order names besides its unit's.
+fn named_provinces(o: &Order) -> impl Iterator<Item = ProvinceId> + '_ {
+    let (a, b, path): (Option<ProvinceId>, Option<ProvinceId>, &[ProvinceId]) = match &o.kind {
+        OrderKind::Move { dest, path, .. } => (Some(dest.province), None, path),
+        OrderKind::Support { target, dest } => (
+            Some(target.unit.loc.province),
+            dest.map(|d| d.province),
+            &[],
+        ),
+        OrderKind::Convoy { army, dest } => {
+            (Some(army.unit.loc.province), Some(dest.province), &[])
+        }
+        _ => (None, None, &[]),
+    };
+    a.into_iter().chain(b).chain(path.iter().copied())
+}
+
+/// The province an order may need a convoy from: the moving army's, for a move or the support
+/// of a move between provinces that do not border, and for a convoy order.
+fn convoy_origin(map: &Map, here: Option<ProvinceId>, o: &Order) -> Option<ProvinceId> {
+    match &o.kind {
+        OrderKind::Move {
+            dest,
+            via_convoy,
+            path,
+        } => here
+            .filter(|&h| *via_convoy || !path.is_empty() || !map.army_adjacent(h, dest.province)),
+        OrderKind::Support {
+            target,
+            dest: Some(d),
+        } => {
+            let from = target.unit.loc.province;
+            (!map.army_adjacent(from, d.province)).then_some(from)
+        }
+        OrderKind::Convoy { army, .. } => Some(army.unit.loc.province),
+        _ => None,
+    }
+}
+
+/// The seas that hold a fleet, in groups linked sea to sea by fleet borders through seas that
+/// hold fleets (the only seas a convoy route can take): per province, its group (None for land,
+/// coasts and seas without a fleet), and how many groups there are.
+fn fleet_groups(map: &Map, units: &[Unit]) -> (Vec<Option<usize>>, usize) {
+    let n = map.province_count();
+    let mut fleet = vec![false; n];
+    for u in units {
+        let p = map.province_of(u.loc);
+        if u.kind == UnitKind::Fleet
+            && map.province(p).kind == ProvinceKind::Sea
+            && let Some(f) = fleet.get_mut(p.0 as usize)
+        {
+            *f = true;
+        }
+    }
+    let has_fleet = |p: ProvinceId| fleet.get(p.0 as usize).copied().unwrap_or(false);
+    let mut dsu = Dsu::new(n);
+    for p in map.province_ids().filter(|&p| has_fleet(p)) {
+        for l in map.locations_of(p) {
+            for &m in map.fleet_neighbours(l) {
+                let q = map.province_of(m);
+                if has_fleet(q) {
+                    dsu.union(p.0 as usize, q.0 as usize);
+                }
+            }
+        }
+    }
+    let mut group = vec![None; n];
+    let mut id: Vec<Option<usize>> = vec![None; n];
+    let mut count = 0;
+    for p in map.province_ids().filter(|&p| has_fleet(p)) {
+        let root = dsu.find(p.0 as usize);
+        let g = match id.get(root).copied().flatten() {
+            Some(g) => g,
+            None => {
+                if let Some(slot) = id.get_mut(root) {
+                    *slot = Some(count);
+                }
+                count += 1;
+                count - 1
+            }
+        };
+        if let Some(slot) = group.get_mut(p.0 as usize) {
+            *slot = Some(g);
+        }
+    }
+    (group, count)
+}
+
+/// The regions of a scenario (see [`Regions`]): linear in its size.
+pub fn regions(s: &Scenario) -> Regions {
+    let map = &*s.map;
+    let provinces = map.province_count();
+    let (sea_group, seas) = fleet_groups(map, &s.units);
+    // Provinces, then one node per possible power, then one per group of seas.
+    let mut dsu = Dsu::new(provinces + usize::from(u8::MAX) + 1 + seas);
+    let power_node = |p: PowerId| provinces + usize::from(p.0);
+    let sea_node = |g: usize| provinces + usize::from(u8::MAX) + 1 + g;
+    let mut touched = vec![false; seas];
+    let adjustment = s.phase.kind == PhaseKind::Adjustment;
+    let units: Vec<(usize, PowerId)> = s
+        .units
+        .iter()
+        .chain(s.dislodged.iter().map(|d| &d.unit))
+        .map(|u| (map.province_of(u.loc).0 as usize, u.power))
+        .collect();
+    if adjustment {
+        for &(node, power) in &units {
+            dsu.union(node, power_node(power));
+        }
+    }
+    let retreats = s.retreats.iter().flat_map(|f| f.orders.iter());
+    let orders: Vec<&OrderEntry> = s.orders.iter().chain(retreats).collect();
+    let mut order_nodes = Vec::with_capacity(orders.len());
+    for e in &orders {
+        let node = match e.order.unit {
+            Some(u) => u.loc.province.0 as usize,
+            None => power_node(e.power),
+        };
+        for p in named_provinces(&e.order) {
+            dsu.union(node, p.0 as usize);
+        }
+        let here = e.order.unit.map(|u| u.loc.province);
+        if let Some(from) = convoy_origin(map, here, &e.order) {
+            for l in map.locations_of(from) {
+                for &m in map.fleet_neighbours(l) {
+                    let group = sea_group.get(map.province_of(m).0 as usize).copied();
+                    if let Some(g) = group.flatten() {
+                        dsu.union(node, sea_node(g));
+                        if let Some(t) = touched.get_mut(g) {
+                            *t = true;
+                        }
+                    }
+                }
+            }
+        }
+        if adjustment {
+            dsu.union(node, power_node(e.power));
+        }
+        order_nodes.push(node);
+    }
+    // The seas of each group a convoy may need, with the fleets in them.
+    for (p, g) in sea_group.iter().enumerate() {
+        if let Some(g) = *g
+            && touched.get(g).copied().unwrap_or(false)
+        {
+            dsu.union(p, sea_node(g));
+        }
+    }
+    // Number the regions as they first appear.
+    let mut id: Vec<u32> = vec![u32::MAX; dsu.parent.len()];
+    let mut count = 0usize;
+    let mut region_of = |dsu: &mut Dsu, node: usize| -> usize {
+        let root = dsu.find(node);
+        match id.get_mut(root) {
+            Some(slot) if *slot == u32::MAX => {
+                *slot = count as u32;
+                count += 1;
+                count - 1
+            }
+            Some(slot) => *slot as usize,
+            None => 0,
+        }
+    };
+    let unit = units
+        .iter()
+        .map(|&(node, _)| region_of(&mut dsu, node))
+        .collect();
+    let order = order_nodes
+        .iter()
+        .map(|&node| region_of(&mut dsu, node))
+        .collect();
+    Regions { unit, order, count }
 }
 
 /// A candidate: which of the input's units and orders are kept, and which orders are holds.
@@ -417,6 +824,18 @@ enum Seen {
     },
 }
 
+/// The buffers of [`Judge::judge_fast`], kept between candidates.
+#[derive(Default)]
+struct Buffers {
+    adj: Adjudicator,
+    units: Vec<Unit>,
+    orders: Vec<(PowerId, Order)>,
+    /// Pool unit → index in `units`.
+    unit_at: Vec<Option<usize>>,
+    /// Pool order → index in `orders` (None when removed or made a hold).
+    order_at: Vec<Option<usize>>,
+}
+
 /// The input, indexed for building candidates and judging them.
 struct Judge<'a> {
     s: &'a Scenario,
@@ -433,9 +852,27 @@ struct Judge<'a> {
     outcome_orders: Vec<usize>,
     /// The input's mismatches, for [`Property::Mismatch`].
     seen: Vec<Seen>,
-    /// Candidates found failing (units, orders, orders made holds), so no pass tries one twice.
-    failed: HashSet<(Vec<usize>, Vec<usize>, Vec<usize>)>,
+    /// Fingerprints of the candidates found failing (units, orders, orders made holds), so no
+    /// pass tries one twice.
+    failed: HashSet<u128>,
+    fingerprint: Fingerprint,
+    /// Whether candidates can be judged by [`Judge::judge_fast`]: a movement phase without
+    /// follow-up retreats, and only backup, outcome and mismatch properties.
+    fast: bool,
+    buffers: Buffers,
+    /// The orders of the phase a backup rule decided in the input (for the regions pass), and
+    /// whether the candidate being judged is the input, whose ones they are.
+    backup_orders: Vec<usize>,
+    record_backup: bool,
+    /// (board unit, province one of its orders moves it to), sorted (for
+    /// [`Property::Mismatch`]).
+    moves_to: Vec<(usize, ProvinceId)>,
     runs: usize,
+    /// The bounds of the search, and when it began.
+    bounds: Bounds,
+    started: Instant,
+    /// Set when a bound was reached.
+    stopped: Option<StopReason>,
 }
 
 fn short(map: &Map, o: &Order) -> String {
@@ -473,11 +910,24 @@ impl<'a> Judge<'a> {
         let board = s.units.len();
         let phase_orders = s.orders.len();
         let province_of_order = |e: &OrderEntry| e.order.unit.map(|u| u.loc.province);
-        let board_at = |p| s.units.iter().position(|u| map.province_of(u.loc) == p);
-        let dislodged_at = |p| {
-            s.dislodged
-                .iter()
-                .position(|d| map.province_of(d.unit.loc) == p)
+        // The first board unit and the first dislodged unit in each province, by province.
+        let first = |at: &mut dyn Iterator<Item = ProvinceId>| {
+            let mut table: Vec<Option<usize>> = vec![None; map.province_count()];
+            for (i, p) in at.enumerate() {
+                if let Some(slot @ None) = table.get_mut(p.0 as usize) {
+                    *slot = Some(i);
+                }
+            }
+            table
+        };
+        let board_first = first(&mut s.units.iter().map(|u| map.province_of(u.loc)));
+        let dislodged_first = first(&mut s.dislodged.iter().map(|d| map.province_of(d.unit.loc)));
+        let board_at = |p: ProvinceId| board_first.get(p.0 as usize).copied().flatten();
+        let dislodged_at = |p: ProvinceId| {
+            dislodged_first
+                .get(p.0 as usize)
+                .copied()
+                .flatten()
                 .map(|i| board + i)
         };
         let mut owner = Vec::new();
@@ -515,6 +965,16 @@ impl<'a> Judge<'a> {
                 })
             })
             .collect();
+        let mut moves_to: Vec<(usize, ProvinceId)> = s
+            .orders
+            .iter()
+            .zip(&owner)
+            .filter_map(|(e, o)| match (&e.order.kind, o) {
+                (OrderKind::Move { dest, .. }, Some(u)) => Some((*u, dest.province)),
+                _ => None,
+            })
+            .collect();
+        moves_to.sort_unstable();
         let mut judge = Judge {
             s,
             goal,
@@ -525,7 +985,23 @@ impl<'a> Judge<'a> {
             outcome_orders: Vec::new(),
             seen: Vec::new(),
             failed: HashSet::new(),
+            fingerprint: Fingerprint::new(),
+            fast: s.phase.kind == PhaseKind::Movement
+                && s.retreats.is_none()
+                && goal.keep.iter().all(|p| {
+                    matches!(
+                        p,
+                        Property::Backup(_) | Property::Outcome { .. } | Property::Mismatch
+                    )
+                }),
+            buffers: Buffers::default(),
+            backup_orders: Vec::new(),
+            record_backup: false,
+            moves_to,
             runs: 0,
+            bounds: Bounds::default(),
+            started: Instant::now(),
+            stopped: None,
         };
         judge.prepare()?;
         Ok(judge)
@@ -603,9 +1079,72 @@ impl<'a> Judge<'a> {
                 why: "the scenario has no expectations".into(),
             });
         }
+        let mut seen = Vec::new();
+        // A movement phase without follow-up retreats: typed outcomes, in words only where an
+        // expectation is missed (a large board's reasons cost more than its adjudication).
+        if self.fast {
+            let mut adj = Adjudicator::new();
+            let orders: Vec<(PowerId, Order)> = s
+                .orders
+                .iter()
+                .map(|e| (e.power, e.order.clone()))
+                .collect();
+            adj.adjudicate(map, &s.units, &orders, &self.goal.rules);
+            for (i, _, want) in s.expect.iter().flat_map(|e| &e.results) {
+                let (Some(out), Some(entry)) = (adj.outcomes().get(*i), s.orders.get(*i)) else {
+                    continue;
+                };
+                if !crate::check::meets(*want, out.verdict) {
+                    let reason = adj
+                        .reason_text(map, &s.units, &orders, *i)
+                        .unwrap_or_default();
+                    seen.push(Seen::Order {
+                        pool: *i,
+                        verdict: out.verdict,
+                        cause: discriminant(&out.reason),
+                        line: format!(
+                            "{}: expected {want:?}, got {:?} ({reason})",
+                            entry.text, out.verdict
+                        ),
+                    });
+                }
+            }
+            let ends: Vec<Option<Unit>> = adj.units().iter().map(|u| u.ends).collect();
+            self.unit_mismatches(&ends, &mut seen);
+            if !seen.is_empty() {
+                return Ok(seen);
+            }
+        }
         let r =
             run(s, Some(self.goal.rules), false).map_err(|e| MinimizeError::Run(e.to_string()))?;
-        let mut seen = Vec::new();
+        if !self.fast {
+            self.phase_mismatches(&r, &mut seen);
+        }
+        if seen.is_empty() {
+            let (bad, _) = crate::check::compare(s, &r);
+            let why = if bad.is_empty() {
+                format!(
+                    "the result meets every expectation under {}",
+                    rules_name(&self.goal.rules)
+                )
+            } else {
+                format!(
+                    "its only mismatches are positions no unit of the scenario can reach: {}",
+                    bad.join("; ")
+                )
+            };
+            return Err(MinimizeError::DoesNotHold {
+                spec: Property::Mismatch.spec(),
+                why,
+            });
+        }
+        Ok(seen)
+    }
+
+    /// The mismatches of a run: its orders' (the phase's and the follow-up retreats'), and its
+    /// units' fates.
+    fn phase_mismatches(&self, r: &Run, seen: &mut Vec<Seen>) {
+        let s = self.s;
         let mut orders = |expect: &Option<crate::scenario::Expect>,
                           entries: &[OrderEntry],
                           outcomes: &[OrderOutcome],
@@ -639,34 +1178,48 @@ impl<'a> Judge<'a> {
                 "retreats: ",
             );
         }
-        if let (Some(m), Some(e)) = (&r.movement, &s.expect) {
-            // Expected positions that some unit's actual end accounts for.
+        if let Some(m) = &r.movement {
             let ends: Vec<Option<Unit>> = m.units.iter().map(|u| u.ends).collect();
-            let unmatched: Vec<Unit> = e
-                .positions
-                .iter()
-                .flatten()
-                .filter(|p| !ends.contains(&Some(**p)))
-                .copied()
-                .collect();
-            for (i, (unit, end)) in s.units.iter().zip(&ends).enumerate() {
-                let listed = e
-                    .dislodged
+            self.unit_mismatches(&ends, seen);
+        }
+    }
+
+    /// The units whose fate (`ends`, per board unit: where it ends, None when dislodged) the
+    /// expected dislodged units or positions of a movement phase do not say.
+    fn unit_mismatches(&self, ends: &[Option<Unit>], seen: &mut Vec<Seen>) {
+        let s = self.s;
+        let map = &*s.map;
+        if let Some(e) = &s.expect {
+            // Expected positions that some unit's actual end accounts for; sets, so that a
+            // board of any size is compared in linear time.
+            let ended: HashSet<Unit> = ends.iter().flatten().copied().collect();
+            let positions: Option<HashSet<Unit>> =
+                e.positions.as_ref().map(|p| p.iter().copied().collect());
+            let dislodged: Option<HashSet<(UnitKind, LocId)>> = e
+                .dislodged
+                .as_ref()
+                .map(|d| d.iter().map(|x| (x.kind, x.loc)).collect());
+            // Unmatched expected positions, by (power, kind): the provinces they name.
+            let mut unmatched: HashSet<(PowerId, UnitKind, ProvinceId)> = HashSet::new();
+            for p in e.positions.iter().flatten() {
+                if !ended.contains(p) {
+                    unmatched.insert((p.power, p.kind, map.province_of(p.loc)));
+                }
+            }
+            for (i, (unit, end)) in s.units.iter().zip(ends).enumerate() {
+                let listed = dislodged
                     .as_ref()
-                    .map(|d| d.iter().any(|x| x.kind == unit.kind && x.loc == unit.loc));
+                    .map(|d| d.contains(&(unit.kind, unit.loc)));
                 let wrong = match end {
                     Some(at) => {
-                        listed == Some(true)
-                            || e.positions.as_ref().is_some_and(|p| !p.contains(at))
+                        listed == Some(true) || positions.as_ref().is_some_and(|p| !p.contains(at))
                     }
                     None => {
                         listed == Some(false)
                             || (listed.is_none()
-                                && unmatched.iter().any(|p| {
-                                    p.power == unit.power
-                                        && p.kind == unit.kind
-                                        && self.reachable(i, map.province_of(p.loc))
-                                }))
+                                && self
+                                    .reachable(i)
+                                    .any(|p| unmatched.contains(&(unit.power, unit.kind, p))))
                     }
                 };
                 if wrong {
@@ -691,36 +1244,17 @@ impl<'a> Judge<'a> {
                 }
             }
         }
-        if seen.is_empty() {
-            let (bad, _) = crate::check::compare(s, &r);
-            let why = if bad.is_empty() {
-                format!(
-                    "the result meets every expectation under {}",
-                    rules_name(&self.goal.rules)
-                )
-            } else {
-                format!(
-                    "its only mismatches are positions no unit of the scenario can reach: {}",
-                    bad.join("; ")
-                )
-            };
-            return Err(MinimizeError::DoesNotHold {
-                spec: Property::Mismatch.spec(),
-                why,
-            });
-        }
-        Ok(seen)
     }
 
-    /// Whether board unit `i` could end in province `p`: where it stands, or where one of its
-    /// orders moves it.
-    fn reachable(&self, i: usize, p: crate::map::ProvinceId) -> bool {
+    /// The provinces board unit `i` could end in: where it stands, and where its orders move
+    /// it.
+    fn reachable(&self, i: usize) -> impl Iterator<Item = ProvinceId> + '_ {
         let map = &*self.s.map;
-        map.province_of(self.s.units[i].loc) == p
-            || self.s.orders.iter().zip(&self.owner).any(|(e, o)| {
-                *o == Some(i)
-                    && matches!(&e.order.kind, OrderKind::Move { dest, .. } if dest.province == p)
-            })
+        let here = self.s.units.get(i).map(|u| map.province_of(u.loc));
+        let from = self.moves_to.partition_point(|(u, _)| *u < i);
+        let to = self.moves_to.partition_point(|(u, _)| *u <= i);
+        let moves = self.moves_to.get(from..to).unwrap_or_default();
+        here.into_iter().chain(moves.iter().map(|(_, p)| *p))
     }
 
     fn full(&self) -> Cand {
@@ -809,15 +1343,7 @@ impl<'a> Judge<'a> {
     /// Whether every property holds on a candidate; with `why`, the reason of each one that
     /// does not (or, when all hold, the witness of each).
     fn judge(&mut self, c: &Cand, why: Option<&mut Vec<(bool, String)>>) -> bool {
-        let key = (
-            c.units.clone(),
-            c.orders.clone(),
-            c.orders
-                .iter()
-                .copied()
-                .filter(|&i| c.held.get(i).copied().unwrap_or(false))
-                .collect::<Vec<usize>>(),
-        );
+        let key = self.key(c);
         if why.is_none() && self.failed.contains(&key) {
             return false;
         }
@@ -828,17 +1354,70 @@ impl<'a> Judge<'a> {
         ok
     }
 
+    /// The fingerprint of a candidate: its units, its orders and those made holds.
+    fn key(&self, c: &Cand) -> u128 {
+        let held = c
+            .orders
+            .iter()
+            .copied()
+            .filter(|&i| c.held.get(i).copied().unwrap_or(false));
+        let held: Vec<usize> = held.collect();
+        self.fingerprint.of(&(&c.units, &c.orders, &held))
+    }
+
+    /// Whether a bound of the search is reached (and if so, records which).
+    fn stopping(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        let b = &self.bounds;
+        self.stopped = if b.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            Some(StopReason::Interrupted)
+        } else if let Some(m) = b.max_runs.filter(|m| self.runs >= *m) {
+            Some(StopReason::MaxRuns(m))
+        } else {
+            b.max_time
+                .filter(|t| self.started.elapsed() >= *t)
+                .map(StopReason::MaxTime)
+        };
+        self.stopped.is_some()
+    }
+
+    /// [`Judge::judge`] during the search: None, without adjudicating, once a bound is reached.
+    fn try_judge(&mut self, c: &Cand) -> Option<bool> {
+        if self.stopping() {
+            return None;
+        }
+        Some(self.judge(c, None))
+    }
+
     fn judge_fresh(&mut self, c: &Cand, mut why: Option<&mut Vec<(bool, String)>>) -> bool {
         self.runs += 1;
-        let b = self.build(c);
-        let needs_trace = self
+        let backup = self
             .goal
             .keep
             .iter()
             .any(|p| matches!(p, Property::Backup(_)));
-        let Ok(r) = run(&b.scenario, Some(self.goal.rules), needs_trace) else {
+        if why.is_none() && self.fast {
+            // Decided on the typed outcomes of a reused adjudicator: turned down here, or (a
+            // backup rule applied) confirmed below, where the trace says which rule.
+            if !self.judge_fast(c) {
+                return false;
+            }
+            if !backup {
+                return true;
+            }
+        }
+        let b = self.build(c);
+        let Ok(r) = run(&b.scenario, Some(self.goal.rules), backup) else {
             return false;
         };
+        if self.record_backup {
+            // The orders a backup rule decided: where the regions pass looks first.
+            self.backup_orders = (0..self.phase_orders)
+                .filter(|&i| self.outcome(&b, &r, i).is_some_and(|o| o.backup.is_some()))
+                .collect();
+        }
         let other = match (self.goal.other, self.goal.keep.contains(&Property::Differs)) {
             (Some(o), true) => match run(&b.scenario, Some(o), false) {
                 Ok(x) => Some(x),
@@ -851,7 +1430,7 @@ impl<'a> Judge<'a> {
         let mut outcome_k = 0;
         for p in &self.goal.keep {
             let (ok, line) = match p {
-                Property::Backup(want) => backup_holds(map, &b.scenario, &r, *want),
+                Property::Backup(want) => backup_holds(map, &b.scenario, &r, *want, why.is_some()),
                 Property::Outcome { verdict, .. } => {
                     let i = self.outcome_orders.get(outcome_k).copied();
                     outcome_k += 1;
@@ -881,6 +1460,87 @@ impl<'a> Judge<'a> {
             }
         }
         all
+    }
+
+    /// [`Judge::judge`] without words, for a movement phase without follow-up retreats and
+    /// properties that read verdicts, causes and fates only (see [`Judge::fast`]): whether the
+    /// outcomes and mismatches hold and, when a backup property is kept, whether a backup rule
+    /// decided anything at all. The candidate's units and orders are put in reused buffers and
+    /// adjudicated by a reused [`Adjudicator`], so that a run allocates next to nothing.
+    fn judge_fast(&mut self, c: &Cand) -> bool {
+        let s = self.s;
+        let f = &mut self.buffers;
+        f.units.clear();
+        f.orders.clear();
+        f.unit_at.clear();
+        f.unit_at.resize(self.board, None);
+        f.order_at.clear();
+        f.order_at.resize(self.phase_orders, None);
+        for &u in &c.units {
+            if let (Some(unit), Some(at)) = (s.units.get(u), f.unit_at.get_mut(u)) {
+                *at = Some(f.units.len());
+                f.units.push(*unit);
+            }
+        }
+        for &i in &c.orders {
+            let Some(e) = s.orders.get(i) else { continue };
+            match (self.hold.get(i), c.held.get(i)) {
+                (Some(Some(h)), Some(true)) => f.orders.push((h.power, h.order.clone())),
+                _ => {
+                    if let Some(at) = f.order_at.get_mut(i) {
+                        *at = Some(f.orders.len());
+                    }
+                    f.orders.push((e.power, e.order.clone()));
+                }
+            }
+        }
+        f.adj
+            .adjudicate(&s.map, &f.units, &f.orders, &self.goal.rules);
+        let f = &self.buffers;
+        let outcomes = f.adj.outcomes();
+        let outcome = |i: usize| {
+            f.order_at
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|at| outcomes.get(at))
+        };
+        let mut outcome_k = 0;
+        for p in &self.goal.keep {
+            let ok = match p {
+                Property::Backup(_) => f.adj.backup_applied(),
+                Property::Outcome { verdict, .. } => {
+                    let i = self.outcome_orders.get(outcome_k).copied();
+                    outcome_k += 1;
+                    i.and_then(outcome).is_some_and(|o| o.verdict == *verdict)
+                }
+                Property::Mismatch => self.seen.iter().any(|item| match item {
+                    Seen::Order {
+                        pool,
+                        verdict,
+                        cause,
+                        ..
+                    } => outcome(*pool).is_some_and(|o| {
+                        o.verdict == *verdict && discriminant(&o.reason) == *cause
+                    }),
+                    Seen::Unit { pool, ends, .. } => {
+                        f.unit_at
+                            .get(*pool)
+                            .copied()
+                            .flatten()
+                            .and_then(|j| f.adj.units().get(j))
+                            .map(|u| u.ends)
+                            == Some(*ends)
+                    }
+                }),
+                // Not judged here (see `fast`).
+                Property::Differs | Property::Solutions(_) => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 
     fn mismatch_holds(&self, b: &Built, r: &Run) -> (bool, String) {
@@ -929,6 +1589,60 @@ impl<'a> Judge<'a> {
             held: c.held.clone(),
         }
     }
+
+    /// The regions where each property was seen on the input, sorted: the order an outcome
+    /// names, the first mismatch, the orders a backup rule decided. None when a property does
+    /// not say where it is seen (`differs`, `solutions`).
+    fn hint_regions(&self, regions: &Regions) -> Option<Vec<usize>> {
+        let mut out = Vec::new();
+        for p in &self.goal.keep {
+            match p {
+                Property::Outcome { .. } => {}
+                Property::Mismatch => match self.seen.first()? {
+                    Seen::Order { pool, .. } => out.push(*regions.order.get(*pool)?),
+                    Seen::Unit { pool, .. } => out.push(*regions.unit.get(*pool)?),
+                },
+                Property::Backup(_) if !self.backup_orders.is_empty() => {
+                    for &i in &self.backup_orders {
+                        out.push(*regions.order.get(i)?);
+                    }
+                }
+                _ => return None,
+            }
+        }
+        for &i in &self.outcome_orders {
+            out.push(*regions.order.get(i)?);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    /// The candidate with only the units and orders of the regions in `keep`.
+    fn with_regions(&self, c: &Cand, regions: &Regions, keep: &[usize]) -> Cand {
+        let mut kept = vec![false; regions.count];
+        for &r in keep {
+            if let Some(k) = kept.get_mut(r) {
+                *k = true;
+            }
+        }
+        let inside = |r: Option<&usize>| r.is_some_and(|r| kept.get(*r).copied().unwrap_or(false));
+        Cand {
+            units: c
+                .units
+                .iter()
+                .copied()
+                .filter(|&u| inside(regions.unit.get(u)))
+                .collect(),
+            orders: c
+                .orders
+                .iter()
+                .copied()
+                .filter(|&o| inside(regions.order.get(o)))
+                .collect(),
+            held: c.held.clone(),
+        }
+    }
 }
 
 /// The backup rules the resolver applied, from the trace.
@@ -966,24 +1680,43 @@ fn solutions_hold(s: &Scenario, r: &Run, want: u128) -> (bool, String) {
     }
 }
 
-fn backup_holds(map: &Map, s: &Scenario, r: &Run, want: Option<BackupRule>) -> (bool, String) {
+/// How many orders a witness line names at most.
+const LISTED: usize = 12;
+
+/// Whether a backup rule (`want`, or any) is applied; with `line`, the witness line, which
+/// names the orders it decided (the first [`LISTED`] of them).
+fn backup_holds(
+    map: &Map,
+    s: &Scenario,
+    r: &Run,
+    want: Option<BackupRule>,
+    line: bool,
+) -> (bool, String) {
     let rules = applied(r);
     let hit = match want {
         None => rules.first().copied(),
         Some(w) => rules.iter().copied().find(|x| *x == w),
     };
     match hit {
+        Some(_) if !line => (true, String::new()),
         Some(rule) => {
-            let decided: Vec<String> = s
+            let mut decided = s
                 .orders
                 .iter()
                 .zip(&r.phase.outcomes)
-                .filter(|(_, o)| o.backup == Some(rule))
+                .filter(|(_, o)| o.backup == Some(rule));
+            let listed: Vec<String> = decided
+                .by_ref()
+                .take(LISTED)
                 .map(|(e, _)| short(map, &e.order))
                 .collect();
+            let more = decided.count();
             let mut line = format!("{} applied", capitalized(rule.name()));
-            if !decided.is_empty() {
-                line.push_str(&format!(": {}", decided.join(", ")));
+            if !listed.is_empty() {
+                line.push_str(&format!(": {}", listed.join(", ")));
+            }
+            if more > 0 {
+                line.push_str(&format!(" and {more} more"));
             }
             (true, line)
         }
@@ -1077,17 +1810,86 @@ fn differs(s: &Scenario, a: &Run, b: &Run) -> (bool, String) {
 /// Minimizes a scenario for a goal: removes units and orders, and makes orders holds, while
 /// every property of the goal holds (see the module documentation). `progress` hears of each
 /// accepted reduction. A property that does not hold on the input is an error, as is one that
-/// needs a movement phase on another phase.
+/// needs a movement phase on another phase. [`minimize_with`] takes bounds and a fuller
+/// observer.
 pub fn minimize(
     s: &Scenario,
     goal: &Goal,
     progress: &mut dyn FnMut(&Step),
 ) -> Result<Minimized, MinimizeError> {
+    minimize_with(s, goal, &Bounds::default(), &mut |step: &Step| {
+        progress(step)
+    })
+}
+
+/// The search's side of an [`Observer`]: the pass under way and the best size so far.
+struct Watch<'o> {
+    observer: &'o mut dyn Observer,
+    stage: Stage,
+    round: usize,
+    best: Size,
+}
+
+impl Watch<'_> {
+    fn progress(&mut self, runs: usize) {
+        self.observer.progress(&Progress {
+            stage: self.stage,
+            round: self.round,
+            best: self.best,
+            runs,
+        });
+    }
+
+    fn begin(&mut self, stage: Stage, round: usize, runs: usize) {
+        self.stage = stage;
+        self.round = round;
+        self.progress(runs);
+    }
+
+    /// Adjudicates a candidate of a ddmin pass: None once a bound is reached; a candidate that
+    /// passes is an accepted reduction.
+    fn test(&mut self, j: &mut Judge, c: &Cand, pass: Pass) -> Option<bool> {
+        let ok = j.try_judge(c)?;
+        if ok {
+            let after = j.size(c);
+            self.observer.step(&Step {
+                pass,
+                before: self.best,
+                after,
+            });
+            self.best = after;
+        }
+        self.progress(j.runs);
+        Some(ok)
+    }
+}
+
+/// [`minimize`] within bounds (a number of adjudications, a time, a stop flag), telling an
+/// [`Observer`] of each step and of its progress. When a bound is reached the search stops and
+/// the smallest candidate found so far is the result, with [`Minimized::stopped`] set: it keeps
+/// every property, but it may not be 1-minimal.
+///
+/// The search begins with a pass over whole [`regions`] (ddmin over the regions, a region going
+/// with all its units and orders), which brings a large board where one place matters down to
+/// that place in a few dozen adjudications of shrinking size; then ddmin over the units, over
+/// the orders, and holds, in rounds.
+pub fn minimize_with(
+    s: &Scenario,
+    goal: &Goal,
+    bounds: &Bounds,
+    observer: &mut dyn Observer,
+) -> Result<Minimized, MinimizeError> {
     let mut j = Judge::new(s, goal)?;
+    j.bounds = bounds.clone();
+    j.started = Instant::now();
     let mut cand = j.full();
     let before = j.size(&cand);
+    // The input must show every property; words only to say why not.
+    j.record_backup = true;
+    let holds = j.judge(&cand, None);
+    j.record_backup = false;
     let mut why = Vec::new();
-    if !j.judge(&cand, Some(&mut why)) {
+    if !holds && !j.judge(&cand, Some(&mut why)) {
         let (p, (_, line)) = goal
             .keep
             .iter()
@@ -1099,68 +1901,91 @@ pub fn minimize(
             why: line.clone(),
         });
     }
-    loop {
+    let mut w = Watch {
+        observer,
+        stage: Stage::Regions,
+        round: 0,
+        best: before,
+    };
+    // Whole regions.
+    let regions = regions(s);
+    w.begin(Stage::Regions, 0, j.runs);
+    let mut present: Vec<usize> = cand.units.iter().map(|&u| regions.unit[u]).collect();
+    present.extend(cand.orders.iter().map(|&o| regions.order[o]));
+    present.sort_unstable();
+    present.dedup();
+    // First the regions where the properties were seen, alone: on a large board where one
+    // place matters, one adjudication of that place.
+    if let Some(hint) = j.hint_regions(&regions)
+        && hint.len() < present.len()
+    {
+        let c = j.with_regions(&cand, &regions, &hint);
+        if w.test(&mut j, &c, Pass::Regions) == Some(true) {
+            cand = c;
+            present = hint;
+        }
+    }
+    if present.len() > 1 {
+        let base = cand.clone();
+        let kept = ddmin_ids(
+            present.len(),
+            |ids| {
+                let keep: Vec<usize> = ids.iter().map(|&i| present[i]).collect();
+                let c = j.with_regions(&base, &regions, &keep);
+                w.test(&mut j, &c, Pass::Regions)
+            },
+            |_, _| {},
+        );
+        let keep: Vec<usize> = kept.iter().map(|&i| present[i]).collect();
+        cand = j.with_regions(&base, &regions, &keep);
+    }
+    let mut round = 0;
+    while !j.stopping() {
+        round += 1;
         let mut changed = false;
         // Units, each with its orders.
+        w.begin(Stage::Units, round, j.runs);
         let base = cand.clone();
-        let mut steps = Vec::new();
-        let kept = ddmin(
-            &base.units,
-            |keep| {
-                let c = j.with_units(&base, keep);
-                let ok = j.judge(&c, None);
-                if ok {
-                    steps.push(j.size(&c));
-                }
-                ok
+        let kept = ddmin_ids(
+            base.units.len(),
+            |ids| {
+                let keep: Vec<usize> = ids.iter().map(|&i| base.units[i]).collect();
+                let c = j.with_units(&base, &keep);
+                w.test(&mut j, &c, Pass::Units)
             },
             |_, _| {},
         );
         if kept.len() < base.units.len() {
-            let mut last = j.size(&base);
-            for after in steps {
-                progress(&Step {
-                    pass: Pass::Units,
-                    before: last,
-                    after,
-                });
-                last = after;
-            }
-            cand = j.with_units(&base, &kept);
+            let keep: Vec<usize> = kept.iter().map(|&i| base.units[i]).collect();
+            cand = j.with_units(&base, &keep);
             changed = true;
         }
+        if j.stopping() {
+            break;
+        }
         // Orders.
+        w.begin(Stage::Orders, round, j.runs);
         let base = cand.clone();
-        let mut steps = Vec::new();
-        let kept = ddmin(
-            &base.orders,
-            |keep| {
+        let kept = ddmin_ids(
+            base.orders.len(),
+            |ids| {
                 let c = Cand {
-                    orders: keep.to_vec(),
+                    orders: ids.iter().map(|&i| base.orders[i]).collect(),
                     ..base.clone()
                 };
-                let ok = j.judge(&c, None);
-                if ok {
-                    steps.push(j.size(&c));
-                }
-                ok
+                w.test(&mut j, &c, Pass::Orders)
             },
             |_, _| {},
         );
         if kept.len() < base.orders.len() {
-            let mut last = j.size(&base);
-            for after in steps {
-                progress(&Step {
-                    pass: Pass::Orders,
-                    before: last,
-                    after,
-                });
-                last = after;
-            }
-            cand.orders = kept;
+            cand.orders = kept.iter().map(|&i| base.orders[i]).collect();
             changed = true;
         }
+        if j.stopping() {
+            break;
+        }
         // Each remaining order as a hold.
+        w.begin(Stage::Holds, round, j.runs);
         for &i in &cand.orders.clone() {
             let Some(to) = j
                 .hold
@@ -1175,24 +2000,30 @@ pub fn minimize(
             }
             let mut c = cand.clone();
             c.held[i] = true;
-            if j.judge(&c, None) {
-                progress(&Step {
-                    pass: Pass::Hold {
-                        from: s.orders[i].text.clone(),
-                        to,
-                    },
-                    before: j.size(&cand),
-                    after: j.size(&c),
-                });
-                cand = c;
-                changed = true;
+            let pass = Pass::Hold {
+                from: s.orders[i].text.clone(),
+                to,
+            };
+            match w.test(&mut j, &c, pass) {
+                None => break,
+                Some(true) => {
+                    cand = c;
+                    changed = true;
+                }
+                Some(false) => {}
             }
         }
         if !changed {
             break;
         }
     }
+    let stopped = j.stopped.map(|reason| Stopped {
+        reason,
+        stage: w.stage,
+        round: w.round,
+    });
     let after = j.size(&cand);
+    let runs = j.runs;
     let mut why = Vec::new();
     j.judge(&cand, Some(&mut why));
     let witness: Vec<String> = why.into_iter().map(|(_, line)| line).collect();
@@ -1213,6 +2044,13 @@ pub fn minimize(
         description.push_str(&format!(" (against {})", rules_name(&o)));
     }
     description.push_str(&format!(": {}.", witness.join("; ")));
+    if let Some(st) = stopped {
+        description.push_str(&format!(
+            " The search was stopped early ({}), in the {} pass: a smaller scenario may keep the same properties.",
+            stop_words(st.reason),
+            st.stage.name()
+        ));
+    }
     out.description = description;
     let r = run(&out, None, false).map_err(|e| MinimizeError::Run(e.to_string()))?;
     freeze_expectations(&mut out, &r);
@@ -1220,7 +2058,87 @@ pub fn minimize(
         scenario: out,
         before,
         after,
-        runs: j.runs,
+        runs,
         witness,
+        regions: regions.count,
+        stopped,
     })
+}
+
+/// Why a search stopped, in a few words: `interrupted`, `after 100 runs`, `after
+/// 2.5 s`.
+pub fn stop_words(r: StopReason) -> String {
+    match r {
+        StopReason::Interrupted => "interrupted".into(),
+        StopReason::MaxRuns(1) => "after 1 run".into(),
+        StopReason::MaxRuns(n) => format!("after {n} runs"),
+        StopReason::MaxTime(t) => format!("after {} s", t.as_secs_f64()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Stopped after any number of tests, ddmin gives back a set that passes (here: one that
+    // holds both needles), no larger than the input and shrinking as it is let run longer.
+    #[test]
+    fn ddmin_stopped_early_returns_a_passing_set() {
+        let needles = [1_234usize, 7_777];
+        let mut last = usize::MAX;
+        for budget in [0usize, 1, 3, 10, 30, 1_000] {
+            let mut tests = 0;
+            let got = ddmin_ids(
+                10_000,
+                |ids| {
+                    if tests == budget {
+                        return None;
+                    }
+                    tests += 1;
+                    Some(needles.iter().all(|n| ids.binary_search(n).is_ok()))
+                },
+                |_, _| {},
+            );
+            assert!(needles.iter().all(|n| got.contains(n)), "budget {budget}");
+            assert!(got.len() <= last, "budget {budget}");
+            last = got.len();
+        }
+        assert_eq!(last, 2);
+    }
+
+    // Union-find on a chain of a million: no recursion, every node finds the same root.
+    #[test]
+    fn dsu_on_a_long_chain() {
+        let n = 1_000_000;
+        let mut d = Dsu::new(n);
+        for i in 1..n {
+            d.union(i - 1, i);
+        }
+        let root = d.find(0);
+        assert!((0..n).step_by(9_973).all(|i| d.find(i) == root));
+        // Out of range: no panic, no union.
+        d.union(0, n + 5);
+        assert_eq!(d.find(n + 5), n + 5);
+    }
+
+    #[test]
+    fn stop_words_say_why() {
+        assert_eq!(stop_words(StopReason::Interrupted), "interrupted");
+        assert_eq!(stop_words(StopReason::MaxRuns(1)), "after 1 run");
+        assert_eq!(stop_words(StopReason::MaxRuns(40)), "after 40 runs");
+        assert_eq!(
+            stop_words(StopReason::MaxTime(Duration::from_millis(2500))),
+            "after 2.5 s"
+        );
+    }
+
+    // Pandin's paradox is one region: every order joins the English Channel or London.
+    #[test]
+    fn pandin_is_one_region() {
+        let s = Scenario::builtin().expect("built-in");
+        let r = regions(&s);
+        assert_eq!(r.count, 1);
+        assert_eq!(r.unit.len(), s.units.len());
+        assert_eq!(r.order.len(), s.orders.len());
+    }
 }

@@ -311,3 +311,65 @@ pub fn position(pattern: Pattern, n: usize, seed: u64) -> Result<Synthetic, MapE
         }
     }
 }
+
+/// A position for the minimizer: a ring of `n` provinces (rounded up to a multiple of four, at
+/// least eight) in blocks of four, each of which only touches itself — an Alphan army holding,
+/// an Alphan army supporting it, an Alphan army moving into the fourth province, where a Betan
+/// army holds and the move bounces — so that the board falls into `n / 4` unrelated pairs of
+/// orders. With `circle`, the block halfway round the ring is different: a chord joins its
+/// first province to its third, and its three Alphan armies move round that triangle (the
+/// circular-movement rule: the only backup rule on the board; the fourth army holds).
+///
+/// The move that bounces in block `k` is the order of unit `4k + 2`: a wrong expectation
+/// planted there gives the minimizer a mismatch to keep.
+///
+/// ```
+/// use dipsandbox::synth::ring_blocks;
+/// let s = ring_blocks(100, true).unwrap();
+/// assert_eq!(s.units.len(), 100);
+/// assert_eq!(s.map.province_count(), 100);
+/// ```
+pub fn ring_blocks(n: usize, circle: bool) -> Result<Synthetic, MapError> {
+    let n = n.max(8).div_ceil(4) * 4;
+    let pid = |i: usize| ProvinceId(i as u32);
+    // The block with the circle starts at `c`; its first and third provinces border.
+    let c = (n / 8) * 4;
+    let mut provinces = ring_provinces(n);
+    if circle {
+        provinces[c].army.push(format!("p{}", c + 2));
+        provinces[c + 2].army.push(format!("p{c}"));
+    }
+    let map = Map::from_lists(
+        "ring_blocks",
+        "Synthetic ring of blocks",
+        &POWERS,
+        provinces,
+    )?;
+    let (a, b) = (PowerId(0), PowerId(1));
+    let mut units = Vec::with_capacity(n);
+    let mut orders = Vec::with_capacity(n);
+    for i in 0..n {
+        let (block, k) = (i - i % 4, i % 4);
+        let power = if k == 3 { b } else { a };
+        units.push(army_at(&map, power, pid(i)));
+        let kind = if circle && block == c {
+            match k {
+                0 => move_to(pid(c + 1)),
+                1 => move_to(pid(c + 2)),
+                2 => move_to(pid(c)),
+                _ => OrderKind::Hold,
+            }
+        } else {
+            match k {
+                1 => OrderKind::Support {
+                    target: reference(a, pid(block)),
+                    dest: None,
+                },
+                2 => move_to(pid(i + 1)),
+                _ => OrderKind::Hold,
+            }
+        };
+        orders.push((power, order(pid(i), kind)));
+    }
+    Ok(Synthetic { map, units, orders })
+}

@@ -1,11 +1,17 @@
 //! `minimize`: the smallest part of a scenario that keeps the given properties.
 
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox::minimize::{Goal, Pass, Property, Size, Step, minimize};
+use dipsandbox::minimize::{
+    Bounds, Goal, Observer, Pass, Progress, Property, Size, Step, StopReason, minimize_with,
+};
 use dipsandbox::rules::Rules;
 
 use super::load;
@@ -42,19 +48,146 @@ fn step_line(step: &Step) -> String {
             b.units, a.units, b.orders, a.orders
         ),
         Pass::Units => format!("units {} → {}", b.units, a.units),
+        Pass::Regions => format!(
+            "regions: units {} → {} (orders {} → {})",
+            b.units, a.units, b.orders, a.orders
+        ),
         Pass::Orders => format!("orders {} → {}", b.orders, a.orders),
         Pass::Hold { from, to } => format!("hold: {from} → {to}"),
     }
 }
 
-/// `minimize`: progress on stderr, then what was kept, the sizes and where the result went
-/// (stdout; stderr when the scenario itself goes to stdout).
+/// How the search is bounded and shown (the command line's `--max-runs`, `--max-time`,
+/// `--progress`).
+pub struct Search {
+    /// Stop after this many adjudications.
+    pub max_runs: Option<usize>,
+    /// Stop after this long.
+    pub max_time: Option<Duration>,
+    /// Report progress even when stderr is not a terminal.
+    pub progress: bool,
+}
+
+/// The exit status of a search stopped before it was done (ctrl-c, `--max-runs`, `--max-time`).
+pub const STOPPED: u8 = 3;
+
+/// Reads `--max-time`: a positive number of seconds.
+pub fn seconds(s: &str) -> std::result::Result<Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, e.g. 10 or 0.5; found {s:?}"))?;
+    if v.is_nan() || v <= 0.0 {
+        return Err(format!(
+            "expected a positive number of seconds, e.g. 10 or 0.5; found {s:?}"
+        ));
+    }
+    Duration::try_from_secs_f64(v).map_err(|_| format!("{s:?} seconds is too long to wait"))
+}
+
+/// Writes to stderr; a stderr that cannot be written to is not a reason to stop the search.
+fn note(text: std::fmt::Arguments) {
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_fmt(text);
+    let _ = e.flush();
+}
+
+/// The command line's observer: each step on a line of its own; progress as a status line
+/// redrawn in place on a terminal (at most four times a second, from a fifth of a second on),
+/// or, with `--progress` elsewhere, as a line a second and one at the start of each pass.
+struct Shown {
+    tty: bool,
+    on: bool,
+    started: Instant,
+    last: Option<Instant>,
+    pass: Option<(dipsandbox::minimize::Stage, usize)>,
+    drawn: bool,
+}
+
+impl Shown {
+    /// Removes the status line, if one is drawn.
+    fn clear(&mut self) {
+        if self.drawn {
+            note(format_args!("\r\x1b[K"));
+            self.drawn = false;
+        }
+    }
+}
+
+/// `units pass, round 2: 488 units, 488 orders; 1234 runs, 456/s`.
+fn status_line(p: &Progress, elapsed: Duration) -> String {
+    let pass = match p.round {
+        0 => format!("{} pass", p.stage.name()),
+        r => format!("{} pass, round {r}", p.stage.name()),
+    };
+    let mut line = format!(
+        "{pass}: {}, {}; {}",
+        count(p.best.units, "unit"),
+        count(p.best.orders, "order"),
+        count(p.runs, "run")
+    );
+    let secs = elapsed.as_secs_f64();
+    if secs >= 0.5 {
+        line.push_str(&format!(", {:.0}/s", p.runs as f64 / secs));
+    }
+    line
+}
+
+impl Observer for Shown {
+    fn step(&mut self, step: &Step) {
+        self.clear();
+        note(format_args!("{}\n", step_line(step)));
+    }
+
+    fn progress(&mut self, p: &Progress) {
+        if !self.on {
+            return;
+        }
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.started);
+        let pass = Some((p.stage, p.round));
+        let (every, from) = if self.tty {
+            (Duration::from_millis(250), Duration::from_millis(200))
+        } else {
+            (Duration::from_secs(1), Duration::ZERO)
+        };
+        let due = self.pass != pass || self.last.is_none_or(|t| now.duration_since(t) >= every);
+        if !due || elapsed < from {
+            return;
+        }
+        self.pass = pass;
+        self.last = Some(now);
+        let line = status_line(p, elapsed);
+        if self.tty {
+            note(format_args!("\r\x1b[K{line}"));
+            self.drawn = true;
+        } else {
+            note(format_args!("progress: {line}\n"));
+        }
+    }
+}
+
+/// Ctrl-c sets the returned flag, which stops the search; a second ctrl-c ends the program at
+/// once (exit status 130), as an unhandled one would.
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let sig = signal_hook::consts::SIGINT;
+    // The order matters: the first ctrl-c finds the flag clear (no exit), then sets it.
+    let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&stop));
+    let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
+    stop
+}
+
+/// `minimize`: steps and progress on stderr, then what was kept, the sizes and where the result
+/// went (stdout; stderr when the scenario itself goes to stdout). A search that a bound or
+/// ctrl-c stopped still writes its result, says so on stderr, and ends with [`STOPPED`].
 pub fn run(
     file: &Path,
     keep: &[String],
     specs: &[String],
     output: Option<&Path>,
     force: bool,
+    search: Search,
 ) -> Result<ExitCode> {
     let s = load(file)?;
     let output = output
@@ -90,9 +223,24 @@ pub fn run(
         rules: rules_in_use,
         other,
     };
-    let started = std::time::Instant::now();
-    let mut m = minimize(&s, &goal, &mut |step| eprintln!("{}", step_line(step)))
-        .map_err(|e| eyre!("{}: {e}", file.display()))?;
+    let bounds = Bounds {
+        max_runs: search.max_runs,
+        max_time: search.max_time,
+        stop: Some(stop_on_ctrl_c()),
+    };
+    let tty = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut shown = Shown {
+        tty,
+        on: tty || search.progress,
+        started,
+        last: None,
+        pass: None,
+        drawn: false,
+    };
+    let result = minimize_with(&s, &goal, &bounds, &mut shown);
+    shown.clear();
+    let mut m = result.map_err(|e| eyre!("{}: {e}", file.display()))?;
     m.scenario.description = format!("From {}. {}", file.display(), m.scenario.description);
     let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
         for w in &m.witness {
@@ -119,5 +267,24 @@ pub fn run(
             out!("{}", m.scenario.to_ron())?;
         }
     }
-    Ok(ExitCode::SUCCESS)
+    let Some(st) = m.stopped else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let pass = match st.round {
+        0 => format!("the {} pass", st.stage.name()),
+        r => format!("the {} pass of round {r}", st.stage.name()),
+    };
+    let runs = count(m.runs, "run");
+    let head = match st.reason {
+        StopReason::Interrupted => format!("interrupted (ctrl-c) in {pass} after {runs}"),
+        StopReason::MaxRuns(n) => format!("stopped at --max-runs {n} in {pass}"),
+        StopReason::MaxTime(t) => format!(
+            "stopped at --max-time {} in {pass} after {runs}",
+            t.as_secs_f64()
+        ),
+    };
+    note(format_args!(
+        "{head}: the result is the smallest scenario found so far that keeps every property; a smaller one may too\n"
+    ));
+    Ok(ExitCode::from(STOPPED))
 }

@@ -236,7 +236,11 @@ enum Command {
     /// in use and the other rule set: `--rules B` against the scenario's own, or `--rules A
     /// --rules B`); `solutions:N` (the DATC 5.B equations have exactly N solutions, as `solve`
     /// counts them: `solutions:0` keeps a paradox with no resolution). `backup` and `solutions`
-    /// need a movement phase. Progress goes to stderr.
+    /// need a movement phase. Each accepted reduction is reported on stderr; on a terminal a
+    /// status line shows the pass, the size left, the adjudications run and their rate.
+    ///
+    /// Ctrl-c (or `--max-runs`, `--max-time`) stops the search: the smallest scenario found so
+    /// far, which keeps every property, is written as usual and the exit status is 3.
     Minimize {
         /// The scenario file.
         file: PathBuf,
@@ -249,6 +253,18 @@ enum Command {
         /// Overwrite the output file if it exists.
         #[arg(long)]
         force: bool,
+        /// Stop after N adjudications (the input's check included), keeping the smallest
+        /// scenario found so far (exit status 3).
+        #[arg(long, value_name = "N")]
+        max_runs: Option<usize>,
+        /// Stop after SECS seconds of search (e.g. 10 or 0.5), keeping the smallest scenario
+        /// found so far (exit status 3).
+        #[arg(long, value_name = "SECS", value_parser = minimize::seconds)]
+        max_time: Option<std::time::Duration>,
+        /// Report progress on stderr even when it is not a terminal (a line a second, and one
+        /// at the start of each pass).
+        #[arg(long)]
+        progress: bool,
     },
     /// Print a shell completion script: `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
     Completions {
@@ -408,7 +424,21 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             keep,
             output,
             force,
-        }) => minimize::run(&file, &keep, &cli.rules, output.as_deref(), force),
+            max_runs,
+            max_time,
+            progress,
+        }) => minimize::run(
+            &file,
+            &keep,
+            &cli.rules,
+            output.as_deref(),
+            force,
+            minimize::Search {
+                max_runs,
+                max_time,
+                progress,
+            },
+        ),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut buf = Vec::new();

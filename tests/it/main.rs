@@ -24,6 +24,7 @@ mod limits;
 mod map;
 mod menu;
 mod minimize;
+mod minimize_bounds;
 mod options;
 mod oracle;
 mod orders;

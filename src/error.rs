@@ -59,6 +59,11 @@ pub fn ron_message_in(e: &ron::error::SpannedError, text: &str) -> String {
     let mut m = ron_message(&e.code);
     let at = ron_position(e, text);
     let rest = rest_at(text, at.line, at.col);
+    if e.code == ron::error::Error::UnclosedBlockComment && unclosed_comment(text).is_some() {
+        return "a `/*` comment that starts here is not closed before the end of the file; \
+                expected `*/` (comments nest: each `/*` inside it needs its own `*/`)"
+            .into();
+    }
     if e.code == ron::error::Error::Eof {
         m = "expected the rest of the value, found the end of the file (a bracket or a string is not closed)".into();
     } else if let Some(mut expected) = syntax_expectation(&e.code) {
@@ -77,7 +82,14 @@ pub fn ron_message_in(e: &ron::error::SpannedError, text: &str) -> String {
 /// Where a RON error is: the start of its span, except where a syntax error's span ends at the
 /// end of the file or the error is a missing comma: the span may then start at the value before what is
 /// missing (`paradox: Szykman` or `[` at the end of the file), and it ends where that is.
+/// An unclosed block comment is located at its opening `/*` (the `ron` crate names where it
+/// gave up, at the end of a line).
 fn ron_position(e: &ron::error::SpannedError, text: &str) -> ron::error::Position {
+    if e.code == ron::error::Error::UnclosedBlockComment
+        && let Some(at) = unclosed_comment(text)
+    {
+        return at;
+    }
     let syntax = e.code == ron::error::Error::Eof || syntax_expectation(&e.code).is_some();
     let at_end = syntax
         && rest_at(text, e.span.end.line, e.span.end.col)
@@ -88,6 +100,100 @@ fn ron_position(e: &ron::error::SpannedError, text: &str) -> ron::error::Positio
     } else {
         e.span.start
     }
+}
+
+/// Where the block comment that is never closed starts (line and column of its `/*`, from 1),
+/// reading the text as the `ron` crate does: strings (`"…"` with escapes, raw `r#"…"#`) and
+/// characters (`'"'`) hold no comment, `//` comments end at the line's end, and block comments
+/// nest, with only `/*` and `*/` counted inside them. `None` when every comment is closed. One
+/// pass, no recursion: the nesting is a counter.
+pub fn unclosed_comment(text: &str) -> Option<ron::error::Position> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // The opening of the outermost open comment, and how deep the nesting is.
+    let mut open: Option<usize> = None;
+    let mut depth = 0usize;
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        let here = b.get(i).copied().unwrap_or(0);
+        let next = b.get(i + 1).copied().unwrap_or(0);
+        if depth > 0 {
+            match (here, next) {
+                (b'/', b'*') => {
+                    depth += 1;
+                    i += 2;
+                }
+                (b'*', b'/') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = None;
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        match (here, next) {
+            (b'/', b'*') => {
+                open = Some(i);
+                depth = 1;
+                i += 2;
+            }
+            (b'/', b'/') => {
+                i = memchr::memchr(b'\n', b.get(i..).unwrap_or_default())
+                    .map_or(b.len(), |k| i + k);
+            }
+            (b'"', _) => {
+                // To the closing quote; a backslash escapes the next byte.
+                i += 1;
+                while let Some(&c) = b.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+            }
+            (b'r', b'"' | b'#') if i == 0 || !b.get(i - 1).copied().is_some_and(ident) => {
+                // A raw string: r, some #, a quote, up to a quote and as many #.
+                let hashes = b
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|&&c| c == b'#')
+                    .count();
+                let start = i + 1 + hashes;
+                if b.get(start) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let mut close = String::from("\"");
+                close.extend(std::iter::repeat_n('#', hashes));
+                i = memchr::memmem::find(b.get(start + 1..).unwrap_or_default(), close.as_bytes())
+                    .map_or(b.len(), |k| start + 1 + k + close.len());
+            }
+            (b'\'', _) => {
+                // A character: 'x' or an escape up to the next quote; a lone apostrophe is
+                // skipped.
+                let rest = b.get(i + 1..).unwrap_or_default();
+                let len = if rest.first() == Some(&b'\\') {
+                    rest.iter().skip(2).position(|&c| c == b'\'').map(|k| k + 3)
+                } else {
+                    let c = text.get(i + 1..).and_then(|t| t.chars().next());
+                    c.filter(|c| rest.get(c.len_utf8()) == Some(&b'\''))
+                        .map(|c| c.len_utf8() + 1)
+                };
+                i += 1 + len.unwrap_or(0);
+            }
+            _ => i += 1,
+        }
+    }
+    let start = open?;
+    let before = text.get(..start)?;
+    let line = before.bytes().filter(|&c| c == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+    let col = before.get(line_start..)?.chars().count() + 1;
+    Some(ron::error::Position { line, col })
 }
 
 /// The text from a 1-based line and column (in characters) to the end.

@@ -797,10 +797,14 @@ impl Keymap {
         let map: Vec<(String, Vec<String>)> = match ron::from_str::<OrderedMap<Vec<String>>>(text) {
             Ok(m) => m.0,
             Err(e) => {
+                let at = crate::error::SourcePos::from_ron(file, text, &e);
                 return Err(err(
-                    e.span.start.line,
-                    e.span.start.col,
-                    format!("{}; expected {{ \"action\": [\"key\", …] }}", e.code),
+                    at.line,
+                    at.col,
+                    format!(
+                        "{}; expected {{ \"action\": [\"key\", …] }}",
+                        crate::error::ron_message_in(&e, text)
+                    ),
                 ));
             }
         };

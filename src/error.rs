@@ -240,12 +240,7 @@ fn found_token(rest: &str) -> String {
     } else {
         rest.get(..first.len_utf8()).unwrap_or(rest)
     };
-    let shown: String = token.chars().take(60).collect();
-    if shown.len() < token.len() {
-        format!("`{shown}…`")
-    } else {
-        format!("`{shown}`")
-    }
+    format!("`{}`", crate::text::cut(token))
 }
 
 /// For a RON syntax error that says only what was expected, that expectation in words (the
@@ -278,14 +273,17 @@ fn syntax_expectation(code: &ron::error::Error) -> Option<String> {
 }
 
 /// Describes a RON error in words a newcomer can act on: unknown fields and values with the
-/// ones expected.
+/// ones expected. What it quotes from the file is cut short and escaped ([`crate::text::cut`]);
+/// the `ron` crate's other messages, which may quote the file's text whole, are cut after
+/// [`crate::text::MESSAGE_CHARS`] characters and escaped.
 pub fn ron_message(code: &ron::error::Error) -> String {
     use ron::error::Error as E;
     match code {
         E::NoSuchStructField {
             expected, found, ..
         } => format!(
-            "unknown field `{found}`; expected one of: {}",
+            "unknown field `{}`; expected one of: {}",
+            crate::text::cut(found),
             expected
                 .iter()
                 .map(|s| format!("`{s}`"))
@@ -293,20 +291,29 @@ pub fn ron_message(code: &ron::error::Error) -> String {
                 .join(", ")
         ),
         E::MissingStructField { field, .. } => format!("missing field `{field}`"),
+        E::ExpectedDifferentStructName { expected, found } => format!(
+            "expected `{expected}(` or `(`, found `{}`",
+            crate::text::cut(found)
+        ),
         E::DuplicateStructField { field, .. } => {
             format!("field `{field}` is given twice; give each field once")
         }
         E::NoSuchEnumVariant {
             expected, found, ..
         } => format!(
-            "unknown value `{found}`; expected one of: {}",
+            "unknown value `{}`; expected one of: {}",
+            crate::text::cut(found),
             expected
                 .iter()
                 .map(|s| format!("`{s}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        other => other.to_string(),
+        other => {
+            let m = other.to_string();
+            crate::text::one_line(&crate::text::bounded(&m, crate::text::MESSAGE_CHARS))
+                .into_owned()
+        }
     }
 }
 
@@ -323,7 +330,8 @@ pub enum MapError {
     },
     /// No map of that name.
     #[error(
-        "no map named {name:?}: expected `standard`, a file maps/<name>.ron, or a path to a .ron map file"
+        "no map named {}: expected `standard`, a file maps/<name>.ron, or a path to a .ron map file",
+        quoted(.name)
     )]
     NotFound {
         /// What was asked for.
@@ -392,15 +400,70 @@ pub enum ScenarioError {
     Read(#[from] crate::source::ReadError),
 }
 
-/// Text quoted for an error message, cut short when long: `"A Parsi - Bur"`, or the first 60
-/// characters and the length (`"Axxx…"… (1000001 characters)`), so that a megabyte of input
-/// is not echoed back (twice).
-pub fn quoted(text: &str) -> String {
-    const SHOWN: usize = 60;
-    let n = text.chars().count();
-    if n <= SHOWN + 20 {
-        return format!("{text:?}");
+/// Text quoted for an error message, escaped and cut short when long ([`crate::text::quoted`]).
+pub use crate::text::quoted;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the `ron` crate quotes from a file is cut and escaped, in its own messages too.
+    #[test]
+    fn ron_messages_quote_the_file_cut_short() {
+        use ron::error::Error as E;
+        let huge = format!("\u{1b}[2J{}", "x".repeat(1_000_000));
+        for code in [
+            E::Message(format!("invalid type: string {huge:?}, expected a boolean")),
+            E::InvalidValueForType {
+                expected: "a boolean".into(),
+                found: huge.clone(),
+            },
+            E::ExpectedDifferentStructName {
+                expected: "Scenario",
+                found: huge.clone(),
+            },
+            E::NoSuchStructField {
+                expected: &["title"],
+                found: huge.clone(),
+                outer: None,
+            },
+            E::NoSuchEnumVariant {
+                expected: &["Szykman"],
+                found: huge.clone(),
+                outer: None,
+            },
+            E::InvalidIdentifier(huge.clone()),
+            E::NoSuchExtension(huge.clone()),
+        ] {
+            let m = ron_message(&code);
+            assert!(
+                m.chars().count() < 7 * crate::text::MESSAGE_CHARS,
+                "{}",
+                m.len()
+            );
+            assert!(!m.contains('\u{1b}'), "{m}");
+            assert!(m.contains("characters)"), "{m}");
+        }
     }
-    let head: String = text.chars().take(SHOWN).collect();
-    format!("{head:?}… ({n} characters)")
+
+    /// An unclosed block comment is found where it starts, reading strings, characters, raw
+    /// strings and line comments as `ron` does.
+    #[test]
+    fn an_unclosed_comment_is_found_where_it_starts() {
+        let at = |t: &str| unclosed_comment(t).map(|p| (p.line, p.col));
+        assert_eq!(at("a /* b */ c"), None);
+        assert_eq!(at("a /* /* */ */ c"), None);
+        assert_eq!(at("a\n  /* /* */\nb"), Some((2, 3)));
+        assert_eq!(at("/* a */ /* b"), Some((1, 9)));
+        // Not comments: inside strings, raw strings, characters and line comments.
+        assert_eq!(at(r#"title: "/*", x"#), None);
+        assert_eq!(at(r#"title: "a\"/*", x"#), None);
+        assert_eq!(at(r###"title: r#"/*"#, x"###), None);
+        assert_eq!(at("c: '\"', d: \"/*\""), None);
+        assert_eq!(at("// a /* b\nc"), None);
+        // Inside a block comment only /* and */ count ("*/" in a string there closes it).
+        assert_eq!(at("/* \"*/\" */"), None);
+        assert_eq!(at("é /* x"), Some((1, 3)));
+        assert_eq!(at("/*"), Some((1, 1)));
+    }
 }

@@ -16,8 +16,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::Deserialize;
 
 use crate::art::MapArt;
-use crate::error::{MapError, SourcePos};
+use crate::error::{MapError, SourcePos, quoted};
 use crate::source::Locator;
+use crate::text::cut;
 
 /// Index of a province in [`Map::provinces`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1281,8 +1282,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             return Err(err(
                 pos(),
                 format!(
-                    "province abbreviation {:?} must be non-empty and contain no '/'",
-                    rp.abbr()
+                    "province abbreviation {} must be non-empty and contain no '/'",
+                    quoted(rp.abbr())
                 ),
             ));
         }
@@ -1300,8 +1301,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         loc.find_after(&format!("\"{n}\""), &anchor()),
                         format!(
-                            "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
-                            rp.abbr()
+                            "name {} of province {} is already used by province {}; names must be unique",
+                            quoted(n),
+                            quoted(rp.abbr()),
+                            quoted(other_abbr)
                         ),
                     ));
                 }
@@ -1309,8 +1312,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         loc.find_after(&format!("\"{n}\""), &anchor()),
                         format!(
-                            "the names of a map add up to at most 4 GiB; at name {n:?} of province {:?} they pass it",
-                            rp.abbr()
+                            "the names of a map add up to at most 4 GiB; at name {} of province {} they pass it",
+                            quoted(n),
+                            quoted(rp.abbr())
                         ),
                     ));
                 }
@@ -1327,8 +1331,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     pos(),
                     format!(
-                        "province {:?} is {:?} but lists coasts; only Coast provinces can have coasts",
-                        rp.abbr(),
+                        "province {} is {:?} but lists coasts; only Coast provinces can have coasts",
+                        quoted(rp.abbr()),
                         rp.kind()
                     ),
                 ));
@@ -1337,8 +1341,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     pos(),
                     format!(
-                        "province {:?} lists one coast; list two or more, or none",
-                        rp.abbr()
+                        "province {} lists one coast; list two or more, or none",
+                        quoted(rp.abbr())
                     ),
                 ));
             }
@@ -1346,8 +1350,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     pos(),
                     format!(
-                        "province {:?} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
-                        rp.abbr()
+                        "province {} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
+                        quoted(rp.abbr())
                     ),
                 ));
             }
@@ -1356,9 +1360,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
                         format!(
-                            "unknown coast {:?} in province {:?}; expected nc, sc, ec or wc",
-                            rc.name,
-                            rp.abbr()
+                            "unknown coast {} in province {}; expected nc, sc, ec or wc",
+                            quoted(&rc.name),
+                            quoted(rp.abbr())
                         ),
                     ));
                 };
@@ -1366,8 +1370,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         pos(),
                         format!(
-                            "province {:?} lists coast {c} twice; list each coast once",
-                            rp.abbr()
+                            "province {} lists coast {c} twice; list each coast once",
+                            quoted(rp.abbr())
                         ),
                     ));
                 }
@@ -1481,8 +1485,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "unknown province {n:?} in the army borders of {:?}; expected a province's abbreviation, name or alias",
-                        abbr
+                        "unknown province {} in the army borders of {}; expected a province's abbreviation, name or alias",
+                        quoted(n),
+                        quoted(abbr)
                     ),
                 ));
             };
@@ -1491,8 +1496,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "army border {:?}–{n:?}: armies cannot enter sea provinces",
-                        abbr
+                        "army border {}–{}: armies cannot enter sea provinces",
+                        quoted(abbr),
+                        quoted(n)
                     ),
                 ));
             }
@@ -1517,8 +1523,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "inland province {:?} lists fleet borders; fleets cannot enter inland provinces",
-                        abbr
+                        "inland province {} lists fleet borders; fleets cannot enter inland provinces",
+                        quoted(abbr)
                     ),
                 ));
             }
@@ -1528,8 +1534,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         p(),
                         format!(
-                            "unknown location {n:?} in the fleet borders of {:?}; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several",
-                            abbr
+                            "unknown location {} in the fleet borders of {}; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several",
+                            quoted(n),
+                            quoted(abbr)
                         ),
                     ));
                 };
@@ -1538,8 +1545,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         p(),
                         format!(
-                            "fleet border {:?}–{n:?}: fleets cannot enter inland provinces",
-                            abbr
+                            "fleet border {}–{}: fleets cannot enter inland provinces",
+                            quoted(abbr),
+                            quoted(n)
                         ),
                     ));
                 }
@@ -1547,8 +1555,12 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         p(),
                         format!(
-                            "fleet border {:?}–{n:?}: {n:?} has several coasts; name the coast, e.g. \"{}/{}\"",
-                            abbr, target.abbr, target.coasts[0].0
+                            "fleet border {}–{}: {} has several coasts; name the coast, e.g. \"{}/{}\"",
+                            quoted(abbr),
+                            quoted(n),
+                            quoted(n),
+                            target.abbr,
+                            target.coasts[0].0
                         ),
                     ));
                 }
@@ -1566,7 +1578,11 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     loc.find_after(&format!("abbr: \"{b}\""), "provinces"),
                     format!(
-                        "army border {a:?}–{b:?} is listed by {a:?} but not by {b:?}; list every border from both sides"
+                        "army border {}–{} is listed by {} but not by {}; list every border from both sides",
+                        quoted(a),
+                        quoted(b),
+                        quoted(a),
+                        quoted(b)
                     ),
                 ));
             }
@@ -1589,7 +1605,11 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     loc.find_after(&format!("abbr: \"{b_abbr}\""), "provinces"),
                     format!(
-                        "fleet border {a:?}–{b:?} is listed by {a:?} but not by {b:?}; list every border from both sides"
+                        "fleet border {}–{} is listed by {} but not by {}; list every border from both sides",
+                        quoted(&a),
+                        quoted(&b),
+                        quoted(&a),
+                        quoted(&b)
                     ),
                 ));
             }
@@ -1630,8 +1650,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "unknown home centre {h:?} of {}; expected a province's abbreviation, name or alias",
-                        rp.name
+                        "unknown home centre {} of {}; expected a province's abbreviation, name or alias",
+                        quoted(h),
+                        cut(&rp.name)
                     ),
                 ));
             };
@@ -1640,8 +1661,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "home centre {h:?} of {} is not a supply centre; set supply_center: true or remove it",
-                        rp.name
+                        "home centre {} of {} is not a supply centre; set supply_center: true or remove it",
+                        quoted(h),
+                        cut(&rp.name)
                     ),
                 ));
             }
@@ -1649,12 +1671,13 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 let other = raw
                     .powers
                     .get(other.0 as usize)
-                    .map_or("", |o| o.name.as_str());
+                    .map_or(String::new(), |o| cut(&o.name));
                 return Err(err(
                     p(),
                     format!(
-                        "home centre {h:?} of {} is already a home centre of {other}; a centre has one home power",
-                        rp.name
+                        "home centre {} of {} is already a home centre of {other}; a centre has one home power",
+                        quoted(h),
+                        cut(&rp.name)
                     ),
                 ));
             }
@@ -1676,8 +1699,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "start unit {s:?} of {} should read like \"A par\" or \"F stp/sc\"",
-                        rp.name
+                        "start unit {} of {} should read like \"A par\" or \"F stp/sc\"",
+                        quoted(s),
+                        cut(&rp.name)
                     ),
                 ));
             };

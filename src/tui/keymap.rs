@@ -140,9 +140,10 @@ impl Key {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown key {s:?}; expected a character, ctrl-/alt- plus a key, or one of \
+                        "unknown key {}; expected a character, ctrl-/alt- plus a key, or one of \
                          enter, esc, tab, backtab, space, backspace, up, down, left, right, home, \
-                         end, pgup, pgdn, delete, f1..f12"
+                         end, pgup, pgdn, delete, f1..f12",
+                        crate::error::quoted(s)
                     ));
                 }
             },
@@ -826,7 +827,8 @@ impl Keymap {
                     l,
                     c,
                     format!(
-                        "unknown action {name:?}; expected one of {}",
+                        "unknown action {}; expected one of {}",
+                        crate::error::quoted(&name),
                         names.join(", ")
                     ),
                 ));

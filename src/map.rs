@@ -1200,6 +1200,24 @@ fn raw_abbr<'a>(raw: &'a impl ProvinceSource, built: &'a Province) -> &'a str {
     }
 }
 
+/// For a name (of a province or a power) that holds a control character, what to say about
+/// it: names are written in orders, shown on one line and saved back into scenario files, and
+/// a line end, an ESC sequence or a NUL can do none of that.
+/// Also the name as the file has it up to that character (`"Dunmere`), to find it by.
+fn control_in_name(n: &str) -> Option<(String, String)> {
+    // The bytes that can start a control character: below 0x20, DEL, and 0xC2 (U+0080–U+009F).
+    if !n.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
+        return None;
+    }
+    let (i, c) = n.char_indices().find(|(_, c)| c.is_control())?;
+    let message = format!(
+        "{} holds the control character {}; names are plain text",
+        quoted(n),
+        c.escape_debug()
+    );
+    Some((format!("\"{}", n.get(..i).unwrap_or_default()), message))
+}
+
 fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
@@ -1291,6 +1309,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             .into_iter()
             .chain(rp.aliases().iter().map(String::as_str))
         {
+            if let Some((start, message)) = control_in_name(n) {
+                let at = loc.find_after(&start, &anchor());
+                return Err(err(at, format!("province name {message}")));
+            }
             let (key, hash) = batch.key(next_key, n);
             next_key += 1;
             match names.insert_key(key, hash, id) {
@@ -1627,17 +1649,24 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             .into_iter()
             .chain(rp.aliases.iter())
         {
+            if let Some((start, message)) = control_in_name(n) {
+                let at = loc.find_after(&start, "powers");
+                return Err(err(at, format!("power name {message}")));
+            }
             if let Some(other) = power_names.insert(normalize_name(n), pid) {
                 let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
                 let pos = if other == pid { ppos() } else { at };
                 let message = match raw.powers.get(other.0 as usize) {
                     Some(o) if other != pid => format!(
-                        "power name {n:?} of {} is already used by {}; names must be unique",
-                        rp.name, o.name
+                        "power name {} of {} is already used by {}; names must be unique",
+                        quoted(n),
+                        cut(&rp.name),
+                        cut(&o.name)
                     ),
                     _ => format!(
-                        "power name {n:?} is given twice for {} (as its name, adjective or an alias); give each name once",
-                        rp.name
+                        "power name {} is given twice for {} (as its name, adjective or an alias); give each name once",
+                        quoted(n),
+                        cut(&rp.name)
                     ),
                 };
                 return Err(err(pos, message));

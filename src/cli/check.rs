@@ -51,7 +51,7 @@ pub(super) fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()
         } else {
             // Inside a folder only regular files count: a FIFO or device named `.ron` would
             // block or never end.
-            eprintln!("{}: skipped: not a regular file", e.display());
+            errln!("{}: skipped: not a regular file", e.display());
         }
     }
     Ok(())
@@ -83,15 +83,16 @@ pub fn check(
             collect(p, &mut files).err().map(|e| e.to_string())
         };
         if let Some(m) = problem {
-            eprintln!("{}: {m}", p.display());
+            errln!("{}: {m}", p.display());
             problems.push(json!({ "path": p.display().to_string(), "error": m }));
             unreadable += 1;
         }
     }
     let (mut passed, mut failed) = (0, 0);
+    // One line each: a line end in a file or case name is shown escaped.
     let say = |line: String| -> Result<(), super::out::StdoutError> {
         if !json {
-            outln!("{line}")?;
+            outln!("{}", dipsandbox::text::one_line(&line))?;
         }
         Ok(())
     };
@@ -105,7 +106,11 @@ pub fn check(
                 }
                 for c in jf.cases {
                     for w in &c.warnings {
-                        eprintln!("{}: case {}: {w}", f.display(), c.name);
+                        errln!(
+                            "{}: case {}: {w}",
+                            f.display(),
+                            dipsandbox::text::cut(&c.name)
+                        );
                     }
                     items.push((
                         format!("{}:{} {}", f.display(), c.line, c.name),
@@ -148,7 +153,7 @@ pub fn check(
                 let (bad, n) = if from_jdip {
                     let (bad, n, notes) = dipsandbox::jdip::compare(&s, &r);
                     for note in notes {
-                        eprintln!("{name}: {note}");
+                        errln!("{name}: {note}");
                     }
                     (bad, n)
                 } else {
@@ -195,7 +200,7 @@ pub fn check(
             "unreadable": problems,
             "cases": cases,
         });
-        outln!("{doc:#}")?;
+        super::out::json(&doc)?;
     } else if unreadable > 0 {
         // The last line says why the status is 2.
         let what: Vec<String> = problems
@@ -223,7 +228,11 @@ pub fn check(
                 not_loaded.join(", ")
             ));
         }
-        outln!("{passed} passed, {failed} failed; {}", why.join("; "))?;
+        let why = why.join("; ");
+        outln!(
+            "{passed} passed, {failed} failed; {}",
+            dipsandbox::text::one_line(&why)
+        )?;
     } else {
         outln!("{passed} passed, {failed} failed")?;
     }

@@ -58,17 +58,25 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
         if let Ok(r) = run(&s, None, false) {
             let (s2, notes) = dipsandbox::jdip::with_destroyed_units(&s, &r);
             for note in notes {
-                eprintln!("{}: case {}: {note}", file.display(), c.name);
+                errln!(
+                    "{}: case {}: {note}",
+                    file.display(),
+                    dipsandbox::text::cut(&c.name)
+                );
             }
             s = s2;
         }
         s.save(&path).map_err(|e| eyre!("{e}"))?;
         for w in &c.warnings {
-            eprintln!("{}: case {}: {w}", file.display(), c.name);
+            errln!(
+                "{}: case {}: {w}",
+                file.display(),
+                dipsandbox::text::cut(&c.name)
+            );
         }
     }
     for p in &jf.problems {
-        eprintln!("{p}");
+        errln!("{p}");
     }
     outln!(
         "{} case(s) written to {}{}",
@@ -117,7 +125,7 @@ pub fn export(
         let r = run(&s, None, false).map_err(|e| eyre!("{}: {e}", f.display()))?;
         let (bad, _) = compare(&s, &r);
         if !bad.is_empty() {
-            eprintln!(
+            errln!(
                 "{}: skipped: its expectations are not met under its own rules ({})",
                 f.display(),
                 bad[0]
@@ -126,7 +134,7 @@ pub fn export(
             continue;
         }
         if s.retreats.is_some() {
-            eprintln!(
+            errln!(
                 "{}: its follow-up retreat orders are left out (a jDip case has one phase)",
                 f.display()
             );
@@ -142,7 +150,7 @@ pub fn export(
     match output {
         Some(p) => {
             dipsandbox::scenario::write_atomic(p, &out).map_err(|e| eyre!("{e}"))?;
-            eprintln!(
+            errln!(
                 "{written} case(s) written to {}; {skipped} skipped",
                 p.display()
             );

@@ -85,30 +85,28 @@ pub fn run(
         other,
     };
     let started = std::time::Instant::now();
-    let mut m = minimize(&s, &goal, &mut |step| eprintln!("{}", step_line(step)))
+    let mut m = minimize(&s, &goal, &mut |step| errln!("{}", step_line(step)))
         .map_err(|e| eyre!("{}: {e}", file.display()))?;
     m.scenario.description = format!("From {}. {}", file.display(), m.scenario.description);
-    let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
-        for w in &m.witness {
-            writeln!(out, "kept: {w}")?;
-        }
-        writeln!(
-            out,
-            "minimized: {} → {} ({} runs, {} ms)",
-            size(m.before),
-            size(m.after),
-            m.runs,
-            started.elapsed().as_millis()
-        )
-    };
+    let mut summary = String::new();
+    for w in &m.witness {
+        summary.push_str(&format!("kept: {w}\n"));
+    }
+    summary.push_str(&format!(
+        "minimized: {} → {} ({} runs, {} ms)",
+        size(m.before),
+        size(m.after),
+        m.runs,
+        started.elapsed().as_millis()
+    ));
     match output {
         Some(path) => {
             m.scenario.save(path).map_err(|e| eyre!("{e}"))?;
-            summary(&mut std::io::stdout())?;
+            outln!("{summary}")?;
             outln!("written to {}", path.display())?;
         }
         None => {
-            summary(&mut std::io::stderr())?;
+            errln!("{summary}");
             out!("{}", m.scenario.to_ron())?;
         }
     }

@@ -45,6 +45,9 @@ fuzz_target!(|data: &[u8]| {
     for k in 0..4u64 {
         let v = dipsandbox::invariants::check_scenario(&s, &rules, k);
         dipsandbox_fuzz::assert_clean(&format!("{}", s.phase), &v);
-        s = dipsandbox::turn::advance(&s, &rules).next;
+        match dipsandbox::turn::advance(&s, &rules) {
+            Ok(a) => s = a.next,
+            Err(_) => break,
+        }
     }
 });

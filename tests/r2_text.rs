@@ -220,7 +220,7 @@ fn control_characters_from_files_never_reach_the_terminal() {
         ],
         // Arguments clap cannot read (quoted in its message), and `--help` after one.
         &["show", "evil.ron", "name\u{1b}[2J.ron"],
-        &["show", "evil.ron", "x\u{7}\u{9b}\0y"],
+        &["show", "evil.ron", "x\u{7}\u{9b}\u{1}y"],
         &["--engine", "x\u{1b}[2J", "show", "evil.ron"],
         &["check", "--bad\u{1b}[2J", "evil.ron"],
         &["show", "--help", "x\u{1b}[2J"],
@@ -703,4 +703,62 @@ fn an_input_error_captures_no_backtrace() {
         err,
         "error: bad.ron:1:16: expected a string in double quotes, found `5`\n"
     );
+}
+
+/// On a terminal, clap prints its messages in colour and, before, printed an argument it
+/// quotes as it was: `show FILE $'x\e[2J\a'` cleared the screen and rang the bell. Now such a
+/// message is printed plain (clap's colours go too), with nothing of the argument's controls.
+#[cfg(unix)]
+#[test]
+fn an_argument_with_control_characters_is_not_echoed_to_a_terminal() {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::Read;
+    let d = hostile_folder("pty");
+    let run = |args: &[&str]| -> Vec<u8> {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: 40,
+                cols: 200,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_dipsandbox"));
+        cmd.args(args);
+        cmd.cwd(&d);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("RUST_BACKTRACE", "0");
+        let mut child = pty.slave.spawn_command(cmd).expect("binary starts");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().expect("reader");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                all.extend_from_slice(&buf[..n]);
+            }
+            let _ = tx.send(all);
+        });
+        let status = child.wait().expect("ends");
+        assert!(!status.success(), "{args:?}");
+        drop(pty.master);
+        rx.recv_timeout(std::time::Duration::from_secs(20))
+            .unwrap_or_default()
+    };
+    for args in [
+        &["show", "evil.ron", "x\u{1b}[2J\u{7}y"][..],
+        &["--engine", "x\u{1b}]0;pwned\u{7}", "show", "evil.ron"],
+        &["show", "bad_power.ron"],
+    ] {
+        let out = run(args);
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("error"), "{args:?}: {text:?}");
+        for bad in ["\u{1b}[2J", "\u{1b}]", "\u{7}", "\u{9b}", "\0"] {
+            assert!(!text.contains(bad), "{args:?}: {bad:?} in {text:?}");
+        }
+    }
 }

@@ -102,7 +102,8 @@ impl MapArt {
                     Some(i),
                     None,
                     format!(
-                        "province {name:?} has no anchor; with art, every province needs `anchor: (x, y)`"
+                        "province {} has no anchor; with art, every province needs `anchor: (x, y)`",
+                        crate::error::quoted(name)
                     ),
                 ));
             };
@@ -112,7 +113,8 @@ impl MapArt {
                     Some(i),
                     None,
                     format!(
-                        "the anchor ({x}, {y}) of {name:?} puts its slot (columns {}..={}, row {y}) outside the {width}×{height} art",
+                        "the anchor ({x}, {y}) of {} puts its slot (columns {}..={}, row {y}) outside the {width}×{height} art",
+                        crate::error::quoted(name),
                         x as isize - 1,
                         x + 3
                     ),
@@ -123,7 +125,8 @@ impl MapArt {
                     Some(i),
                     Some(y),
                     format!(
-                        "the slot of {name:?} at ({x}, {y}) is not blank: {:?} at column {bad}; columns {}..={} of row {y} must be spaces",
+                        "the slot of {} at ({x}, {y}) is not blank: {:?} at column {bad}; columns {}..={} of row {y} must be spaces",
+                        crate::error::quoted(name),
                         lines[y].as_bytes()[bad] as char,
                         x - 1,
                         x + 3
@@ -137,7 +140,9 @@ impl MapArt {
                     Some(i),
                     Some(y),
                     format!(
-                        "the anchor of {name:?} lies in the region of {other:?}: their regions meet; close the border between them"
+                        "the anchor of {} lies in the region of {}: their regions meet; close the border between them",
+                        crate::error::quoted(name),
+                        crate::error::quoted(other)
                     ),
                 ));
             }

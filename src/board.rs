@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::error::quoted;
 use crate::map::{LocId, Map, PowerId, ProvinceId, UnitKind};
 
 /// A unit on the board.
@@ -72,8 +73,20 @@ pub struct Phase {
 }
 
 impl Phase {
+    /// The first year a phase may have.
+    pub const FIRST_YEAR: i32 = 1;
+    /// The last year a phase may have: [`Phase::parse`] refuses a later one, and the turn cycle
+    /// does not go past its Winter (`crate::turn::advance` says so instead of wrapping).
+    pub const LAST_YEAR: i32 = 9999;
+
+    /// The year after this phase's, if it is not past [`Phase::LAST_YEAR`].
+    pub fn next_year(&self) -> Option<i32> {
+        self.year.checked_add(1).filter(|y| *y <= Phase::LAST_YEAR)
+    }
+
     /// Parses `Spring 1901 Movement`, `Fall 1901 Retreat`, `Winter 1901 Adjustment`
-    /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, and a comma after the year).
+    /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, and a comma after the year). The
+    /// year is a number from [`Phase::FIRST_YEAR`] to [`Phase::LAST_YEAR`].
     pub fn parse<'a>(s: &'a str) -> Result<Phase, String> {
         // Words between white space and commas: found by bytes in ASCII text (as phases are
         // written), by characters otherwise; the same words either way. Three are wanted.
@@ -112,7 +125,7 @@ impl Phase {
         }
         let expected = "expected \"<Spring|Fall|Winter> <year> <Movement|Retreat|Adjustment>\", e.g. \"Spring 1901 Movement\"";
         let ([season, year, kind], 3) = (words, n) else {
-            return Err(format!("phase {s:?}: {expected}"));
+            return Err(format!("phase {}: {expected}", quoted(s)));
         };
         let is = |w: &str, names: &[&str]| names.iter().any(|n| w.eq_ignore_ascii_case(n));
         let season = if is(season, &["spring"]) {
@@ -123,12 +136,38 @@ impl Phase {
             Season::Winter
         } else {
             let w = season.to_ascii_lowercase();
-            return Err(format!("phase {s:?}: unknown season {w:?}; {expected}"));
+            return Err(format!(
+                "phase {}: unknown season {}; {expected}",
+                quoted(s),
+                quoted(&w)
+            ));
         };
-        let year: i32 = year.parse().map_err(|_| {
-            let year = year.to_ascii_lowercase();
-            format!("phase {s:?}: year {year:?} is not a number; {expected}")
-        })?;
+        let year: i32 = match year.parse::<i32>() {
+            Ok(y) if (Phase::FIRST_YEAR..=Phase::LAST_YEAR).contains(&y) => y,
+            // All digits (with a sign): a number, out of the range.
+            _ if year
+                .trim_start_matches(['-', '+'])
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                && year.bytes().any(|b| b.is_ascii_digit()) =>
+            {
+                return Err(format!(
+                    "phase {}: year {} is out of range; a year is from {} to {}",
+                    quoted(s),
+                    crate::text::cut(year),
+                    Phase::FIRST_YEAR,
+                    Phase::LAST_YEAR
+                ));
+            }
+            _ => {
+                let year = year.to_ascii_lowercase();
+                return Err(format!(
+                    "phase {}: year {} is not a number; {expected}",
+                    quoted(s),
+                    quoted(&year)
+                ));
+            }
+        };
         let kind = if is(kind, &["movement", "moves", "move"]) {
             PhaseKind::Movement
         } else if is(kind, &["retreat", "retreats"]) {
@@ -137,13 +176,18 @@ impl Phase {
             PhaseKind::Adjustment
         } else {
             let w = kind.to_ascii_lowercase();
-            return Err(format!("phase {s:?}: unknown phase kind {w:?}; {expected}"));
+            return Err(format!(
+                "phase {}: unknown phase kind {}; {expected}",
+                quoted(s),
+                quoted(&w)
+            ));
         };
         if (season == Season::Winter) != (kind == PhaseKind::Adjustment)
             && kind != PhaseKind::Adjustment
         {
             return Err(format!(
-                "phase {s:?}: Winter has only the adjustment phase; expected \"Winter {year} Adjustment\""
+                "phase {}: Winter has only the adjustment phase; expected \"Winter {year} Adjustment\"",
+                quoted(s)
             ));
         }
         Ok(Phase { season, year, kind })
@@ -168,6 +212,47 @@ impl fmt::Display for Phase {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// Years run from 1 to 9999: a year outside is refused by name (a number out of range, not
+    /// "not a number"), and the year after the last is none (the turn cycle stops there).
+    #[test]
+    fn years_have_a_range() {
+        for y in ["1", "1901", "9999"] {
+            let p = Phase::parse(&format!("Spring {y} Movement")).expect("in range");
+            assert_eq!(p.year.to_string(), y);
+        }
+        for y in [
+            "0",
+            "-5",
+            "10000",
+            "2147483647",
+            "-2147483648",
+            "99999999999999999999",
+        ] {
+            let e = Phase::parse(&format!("Winter {y} Adjustment")).expect_err(y);
+            assert!(
+                e.ends_with(&format!(
+                    "year {y} is out of range; a year is from 1 to 9999"
+                )),
+                "{e}"
+            );
+        }
+        let e = Phase::parse("Spring 19o1 Movement").expect_err("a typo");
+        assert!(e.contains("year \"19o1\" is not a number"), "{e}");
+        let last = Phase::parse("Winter 9999 Adjustment").expect("last");
+        assert_eq!(last.next_year(), None);
+        let max = Phase {
+            year: i32::MAX,
+            ..last
+        };
+        assert_eq!(max.next_year(), None);
+        assert_eq!(
+            Phase::parse("Fall 1901 Movement").map(|p| p.next_year()),
+            Ok(Some(1902))
+        );
+    }
+
     /// The bytes that separate a phase's words in ASCII text are exactly the characters that
     /// separate them in any text, so both ways of splitting find the same words.
     #[test]

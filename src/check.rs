@@ -190,7 +190,7 @@ fn compare_phase(
             bad.push(format!(
                 "{prefix}{}: {}: expected {:?}, got {:?} ({})",
                 map.power(order.power).name,
-                order.text,
+                crate::text::cut(&order.text),
                 exp,
                 out.verdict,
                 out.reason

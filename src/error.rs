@@ -59,6 +59,11 @@ pub fn ron_message_in(e: &ron::error::SpannedError, text: &str) -> String {
     let mut m = ron_message(&e.code);
     let at = ron_position(e, text);
     let rest = rest_at(text, at.line, at.col);
+    if e.code == ron::error::Error::UnclosedBlockComment && unclosed_comment(text).is_some() {
+        return "a `/*` comment that starts here is not closed before the end of the file; \
+                expected `*/` (comments nest: each `/*` inside it needs its own `*/`)"
+            .into();
+    }
     if e.code == ron::error::Error::Eof {
         m = "expected the rest of the value, found the end of the file (a bracket or a string is not closed)".into();
     } else if let Some(mut expected) = syntax_expectation(&e.code) {
@@ -77,7 +82,14 @@ pub fn ron_message_in(e: &ron::error::SpannedError, text: &str) -> String {
 /// Where a RON error is: the start of its span, except where a syntax error's span ends at the
 /// end of the file or the error is a missing comma: the span may then start at the value before what is
 /// missing (`paradox: Szykman` or `[` at the end of the file), and it ends where that is.
+/// An unclosed block comment is located at its opening `/*` (the `ron` crate names where it
+/// gave up, at the end of a line).
 fn ron_position(e: &ron::error::SpannedError, text: &str) -> ron::error::Position {
+    if e.code == ron::error::Error::UnclosedBlockComment
+        && let Some(at) = unclosed_comment(text)
+    {
+        return at;
+    }
     let syntax = e.code == ron::error::Error::Eof || syntax_expectation(&e.code).is_some();
     let at_end = syntax
         && rest_at(text, e.span.end.line, e.span.end.col)
@@ -88,6 +100,100 @@ fn ron_position(e: &ron::error::SpannedError, text: &str) -> ron::error::Positio
     } else {
         e.span.start
     }
+}
+
+/// Where the block comment that is never closed starts (line and column of its `/*`, from 1),
+/// reading the text as the `ron` crate does: strings (`"…"` with escapes, raw `r#"…"#`) and
+/// characters (`'"'`) hold no comment, `//` comments end at the line's end, and block comments
+/// nest, with only `/*` and `*/` counted inside them. `None` when every comment is closed. One
+/// pass, no recursion: the nesting is a counter.
+pub fn unclosed_comment(text: &str) -> Option<ron::error::Position> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    // The opening of the outermost open comment, and how deep the nesting is.
+    let mut open: Option<usize> = None;
+    let mut depth = 0usize;
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        let here = b.get(i).copied().unwrap_or(0);
+        let next = b.get(i + 1).copied().unwrap_or(0);
+        if depth > 0 {
+            match (here, next) {
+                (b'/', b'*') => {
+                    depth += 1;
+                    i += 2;
+                }
+                (b'*', b'/') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        open = None;
+                    }
+                    i += 2;
+                }
+                _ => i += 1,
+            }
+            continue;
+        }
+        match (here, next) {
+            (b'/', b'*') => {
+                open = Some(i);
+                depth = 1;
+                i += 2;
+            }
+            (b'/', b'/') => {
+                i = memchr::memchr(b'\n', b.get(i..).unwrap_or_default())
+                    .map_or(b.len(), |k| i + k);
+            }
+            (b'"', _) => {
+                // To the closing quote; a backslash escapes the next byte.
+                i += 1;
+                while let Some(&c) = b.get(i) {
+                    i += if c == b'\\' { 2 } else { 1 };
+                    if c == b'"' {
+                        break;
+                    }
+                }
+            }
+            (b'r', b'"' | b'#') if i == 0 || !b.get(i - 1).copied().is_some_and(ident) => {
+                // A raw string: r, some #, a quote, up to a quote and as many #.
+                let hashes = b
+                    .get(i + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|&&c| c == b'#')
+                    .count();
+                let start = i + 1 + hashes;
+                if b.get(start) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let mut close = String::from("\"");
+                close.extend(std::iter::repeat_n('#', hashes));
+                i = memchr::memmem::find(b.get(start + 1..).unwrap_or_default(), close.as_bytes())
+                    .map_or(b.len(), |k| start + 1 + k + close.len());
+            }
+            (b'\'', _) => {
+                // A character: 'x' or an escape up to the next quote; a lone apostrophe is
+                // skipped.
+                let rest = b.get(i + 1..).unwrap_or_default();
+                let len = if rest.first() == Some(&b'\\') {
+                    rest.iter().skip(2).position(|&c| c == b'\'').map(|k| k + 3)
+                } else {
+                    let c = text.get(i + 1..).and_then(|t| t.chars().next());
+                    c.filter(|c| rest.get(c.len_utf8()) == Some(&b'\''))
+                        .map(|c| c.len_utf8() + 1)
+                };
+                i += 1 + len.unwrap_or(0);
+            }
+            _ => i += 1,
+        }
+    }
+    let start = open?;
+    let before = text.get(..start)?;
+    let line = before.bytes().filter(|&c| c == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+    let col = before.get(line_start..)?.chars().count() + 1;
+    Some(ron::error::Position { line, col })
 }
 
 /// The text from a 1-based line and column (in characters) to the end.
@@ -134,12 +240,7 @@ fn found_token(rest: &str) -> String {
     } else {
         rest.get(..first.len_utf8()).unwrap_or(rest)
     };
-    let shown: String = token.chars().take(60).collect();
-    if shown.len() < token.len() {
-        format!("`{shown}…`")
-    } else {
-        format!("`{shown}`")
-    }
+    format!("`{}`", crate::text::cut(token))
 }
 
 /// For a RON syntax error that says only what was expected, that expectation in words (the
@@ -172,14 +273,17 @@ fn syntax_expectation(code: &ron::error::Error) -> Option<String> {
 }
 
 /// Describes a RON error in words a newcomer can act on: unknown fields and values with the
-/// ones expected.
+/// ones expected. What it quotes from the file is cut short and escaped ([`crate::text::cut`]);
+/// the `ron` crate's other messages, which may quote the file's text whole, are cut after
+/// [`crate::text::MESSAGE_CHARS`] characters and escaped.
 pub fn ron_message(code: &ron::error::Error) -> String {
     use ron::error::Error as E;
     match code {
         E::NoSuchStructField {
             expected, found, ..
         } => format!(
-            "unknown field `{found}`; expected one of: {}",
+            "unknown field `{}`; expected one of: {}",
+            crate::text::cut(found),
             expected
                 .iter()
                 .map(|s| format!("`{s}`"))
@@ -187,20 +291,29 @@ pub fn ron_message(code: &ron::error::Error) -> String {
                 .join(", ")
         ),
         E::MissingStructField { field, .. } => format!("missing field `{field}`"),
+        E::ExpectedDifferentStructName { expected, found } => format!(
+            "expected `{expected}(` or `(`, found `{}`",
+            crate::text::cut(found)
+        ),
         E::DuplicateStructField { field, .. } => {
             format!("field `{field}` is given twice; give each field once")
         }
         E::NoSuchEnumVariant {
             expected, found, ..
         } => format!(
-            "unknown value `{found}`; expected one of: {}",
+            "unknown value `{}`; expected one of: {}",
+            crate::text::cut(found),
             expected
                 .iter()
                 .map(|s| format!("`{s}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        other => other.to_string(),
+        other => {
+            let m = other.to_string();
+            crate::text::one_line(&crate::text::bounded(&m, crate::text::MESSAGE_CHARS))
+                .into_owned()
+        }
     }
 }
 
@@ -217,7 +330,8 @@ pub enum MapError {
     },
     /// No map of that name.
     #[error(
-        "no map named {name:?}: expected `standard`, a file maps/<name>.ron, or a path to a .ron map file"
+        "no map named {}: expected `standard`, a file maps/<name>.ron, or a path to a .ron map file",
+        quoted(.name)
     )]
     NotFound {
         /// What was asked for.
@@ -286,15 +400,70 @@ pub enum ScenarioError {
     Read(#[from] crate::source::ReadError),
 }
 
-/// Text quoted for an error message, cut short when long: `"A Parsi - Bur"`, or the first 60
-/// characters and the length (`"Axxx…"… (1000001 characters)`), so that a megabyte of input
-/// is not echoed back (twice).
-pub fn quoted(text: &str) -> String {
-    const SHOWN: usize = 60;
-    let n = text.chars().count();
-    if n <= SHOWN + 20 {
-        return format!("{text:?}");
+/// Text quoted for an error message, escaped and cut short when long ([`crate::text::quoted`]).
+pub use crate::text::quoted;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the `ron` crate quotes from a file is cut and escaped, in its own messages too.
+    #[test]
+    fn ron_messages_quote_the_file_cut_short() {
+        use ron::error::Error as E;
+        let huge = format!("\u{1b}[2J{}", "x".repeat(1_000_000));
+        for code in [
+            E::Message(format!("invalid type: string {huge:?}, expected a boolean")),
+            E::InvalidValueForType {
+                expected: "a boolean".into(),
+                found: huge.clone(),
+            },
+            E::ExpectedDifferentStructName {
+                expected: "Scenario",
+                found: huge.clone(),
+            },
+            E::NoSuchStructField {
+                expected: &["title"],
+                found: huge.clone(),
+                outer: None,
+            },
+            E::NoSuchEnumVariant {
+                expected: &["Szykman"],
+                found: huge.clone(),
+                outer: None,
+            },
+            E::InvalidIdentifier(huge.clone()),
+            E::NoSuchExtension(huge.clone()),
+        ] {
+            let m = ron_message(&code);
+            assert!(
+                m.chars().count() < 7 * crate::text::MESSAGE_CHARS,
+                "{}",
+                m.len()
+            );
+            assert!(!m.contains('\u{1b}'), "{m}");
+            assert!(m.contains("characters)"), "{m}");
+        }
     }
-    let head: String = text.chars().take(SHOWN).collect();
-    format!("{head:?}… ({n} characters)")
+
+    /// An unclosed block comment is found where it starts, reading strings, characters, raw
+    /// strings and line comments as `ron` does.
+    #[test]
+    fn an_unclosed_comment_is_found_where_it_starts() {
+        let at = |t: &str| unclosed_comment(t).map(|p| (p.line, p.col));
+        assert_eq!(at("a /* b */ c"), None);
+        assert_eq!(at("a /* /* */ */ c"), None);
+        assert_eq!(at("a\n  /* /* */\nb"), Some((2, 3)));
+        assert_eq!(at("/* a */ /* b"), Some((1, 9)));
+        // Not comments: inside strings, raw strings, characters and line comments.
+        assert_eq!(at(r#"title: "/*", x"#), None);
+        assert_eq!(at(r#"title: "a\"/*", x"#), None);
+        assert_eq!(at(r###"title: r#"/*"#, x"###), None);
+        assert_eq!(at("c: '\"', d: \"/*\""), None);
+        assert_eq!(at("// a /* b\nc"), None);
+        // Inside a block comment only /* and */ count ("*/" in a string there closes it).
+        assert_eq!(at("/* \"*/\" */"), None);
+        assert_eq!(at("é /* x"), Some((1, 3)));
+        assert_eq!(at("/*"), Some((1, 1)));
+    }
 }

@@ -1662,7 +1662,9 @@ pub fn check_scenario(s: &Scenario, rules: &Rules, seed: u64) -> Vec<Violation> 
             out.extend(check_phase(s, &orders, rules, &r));
         }
     }
-    let adv = crate::turn::advance(s, rules);
-    out.extend(check_advance(s, rules, &adv));
+    // Past the last year there is no next phase to check (advance says so).
+    if let Ok(adv) = crate::turn::advance(s, rules) {
+        out.extend(check_advance(s, rules, &adv));
+    }
     out
 }

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use crate::board::{Dislodged, Phase, PhaseKind, Unit};
+use crate::error::quoted;
 use crate::map::{Map, PowerId, ProvinceId};
 use crate::orders::{OrderKind, parse_order, parse_unit};
 use crate::scenario::{Expect, OrderEntry, Scenario};
@@ -32,7 +33,7 @@ impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}:{}: ", self.file, self.line, self.col)?;
         if let Some(c) = &self.case {
-            write!(f, "case {c}: ")?;
+            write!(f, "case {}: ", crate::text::cut(c))?;
         }
         f.write_str(&self.message)
     }
@@ -166,7 +167,7 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
         let Some((name, spec)) = line.split_once(char::is_whitespace) else {
             f.problems.push(problem(
                 line,
-                format!("{line:?}: expected \"CASE-NAME RULES\", e.g. \"6.G.8 adjacent_convoy_fallback=true\""),
+                format!("{}: expected \"CASE-NAME RULES\", e.g. \"6.G.8 adjacent_convoy_fallback=true\"", quoted(line)),
             ));
             continue;
         };
@@ -174,25 +175,34 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
         let rules = match crate::rules::Rules::parse_spec(spec) {
             Ok(r) => r,
             Err(e) => {
-                f.problems.push(problem(spec, format!("{spec:?}: {e}")));
+                f.problems
+                    .push(problem(spec, format!("{}: {e}", quoted(spec))));
                 continue;
             }
         };
         match by_name.get(name).and_then(|&i| f.cases.get_mut(i)) {
             Some(c) => {
                 c.scenario.rules = rules;
-                c.warnings
-                    .push(format!("adjudicated under {spec} ({file})"));
+                c.warnings.push(format!(
+                    "adjudicated under {} ({file})",
+                    crate::text::cut(spec)
+                ));
             }
             None if with_problem.contains(name) => {
                 f.problems.push(problem(
                     name,
-                    format!("case {name:?} was not imported (its problem is reported with it)"),
+                    format!(
+                        "case {} was not imported (its problem is reported with it)",
+                        quoted(name)
+                    ),
                 ));
             }
             None => f.problems.push(problem(
                 name,
-                format!("no case named {name:?} in the test file; expected the name after a CASE"),
+                format!(
+                    "no case named {} in the test file; expected the name after a CASE",
+                    quoted(name)
+                ),
             )),
         }
     }
@@ -256,7 +266,8 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
                     out.problems.push(problem(
                         rest,
                         format!(
-                            "variant {rest:?}: only the standard map is known (expected Standard); its cases are read as standard"
+                            "variant {}: only the standard map is known (expected Standard); its cases are read as standard",
+                            quoted(rest)
                         ),
                         &raw,
                     ));
@@ -299,7 +310,8 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
                 out.problems.push(problem(
                     line,
                     format!(
-                        "{line:?} outside a CASE … END block; expected CASE <name> or VARIANT_ALL"
+                        "{} outside a CASE … END block; expected CASE <name> or VARIANT_ALL",
+                        quoted(line)
                     ),
                     &raw,
                 ));
@@ -353,7 +365,10 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
                         } else {
                             out.problems.push(problem(
                                 line,
-                                format!("{line:?}: expected SUCCESS: or FAILURE: and an order"),
+                                format!(
+                                    "{}: expected SUCCESS: or FAILURE: and an order",
+                                    quoted(line)
+                                ),
                                 &raw,
                             ));
                             continue;
@@ -369,7 +384,8 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
                     Section::None => out.problems.push(problem(
                         line,
                         format!(
-                            "{line:?}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)"
+                            "{}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)",
+                            quoted(line)
                         ),
                         &raw,
                     )),
@@ -434,8 +450,9 @@ fn split_power<'a>(
     }
     if let Some((id, rest, written)) = misspelled_power(map, line) {
         warnings.borrow_mut().push(format!(
-            "line {}: power {written:?} read as {} (the only power that close)",
+            "line {}: power {} read as {} (the only power that close)",
             it.line,
+            quoted(&written),
             map.power(id).name
         ));
         return Ok((id, rest));
@@ -444,11 +461,17 @@ fn split_power<'a>(
     Err(if line.contains(':') {
         let powers: Vec<&str> = map.powers.iter().map(|p| p.name.as_str()).collect();
         format!(
-            "{line:?}: unknown power {first:?}; expected one of {} before the {what}",
+            "{}: unknown power {}; expected one of {} before the {what}",
+            quoted(line),
+            quoted(first),
             powers.join(", ")
         )
     } else {
-        format!("{line:?}: expected \"{form}\", found {first:?} where the power should be")
+        format!(
+            "{}: expected \"{form}\", found {} where the power should be",
+            quoted(line),
+            quoted(first)
+        )
     })
 }
 
@@ -474,11 +497,16 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     };
     // A unit (`Power: A|F province`), with the column of its text after the power.
     let unit = |it: &'r Item| -> Result<(Unit, usize), Problem> {
-        let line = it.text.as_str();
+        let line = || quoted(&it.text);
         let (power, rest) = split(it, "unit", "Power: A|F province")?;
         let col = it.col_of(rest);
-        let spec = parse_unit(&map, rest)
-            .map_err(|e| err(it.line, col + e.col - 1, format!("{line:?}: {}", e.message)))?;
+        let spec = parse_unit(&map, rest).map_err(|e| {
+            err(
+                it.line,
+                col + e.col - 1,
+                format!("{}: {}", line(), e.message),
+            )
+        })?;
         // parse_unit refuses a unit without A or F, so `kind` is always there; the default is
         // never used.
         let kind = spec.kind.unwrap_or(crate::map::UnitKind::Army);
@@ -498,7 +526,7 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 err(
                     it.line,
                     col,
-                    format!("{line:?}: {} has no {}; {expected}", prov.name, c.name()),
+                    format!("{}: {} has no {}; {expected}", line(), prov.name, c.name()),
                 )
             })?,
             None => prov.main,
@@ -511,7 +539,7 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         let mut out: Vec<Unit> = Vec::with_capacity(list.len());
         let mut held: Vec<Option<Unit>> = vec![None; map.province_count()];
         for it in list {
-            let l = &it.text;
+            let l = || quoted(&it.text);
             let (u, col) = unit(it)?;
             let p = map.province_of(u.loc);
             let prov = map.province(p);
@@ -542,14 +570,15 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 _ => None,
             };
             if let Some(w) = wrong {
-                return Err(err(it.line, col, format!("{l:?}: {w}")));
+                return Err(err(it.line, col, format!("{}: {w}", l())));
             }
             if let Some(other) = held.get(p.0 as usize).copied().flatten() {
                 return Err(err(
                     it.line,
                     col,
                     format!(
-                        "{l:?}: two units in {}: {} and {}; a province holds one unit",
+                        "{}: two units in {}: {} and {}; a province holds one unit",
+                        l(),
                         prov.name,
                         other.describe_owned(&map),
                         u.describe_owned(&map)
@@ -579,8 +608,8 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                     it.line,
                     col,
                     format!(
-                        "{:?}: {} is not a supply centre; expected the supply centres the power owns",
-                        it.text,
+                        "{}: {} is not a supply centre; expected the supply centres the power owns",
+                        quoted(&it.text),
                         map.province(p).name
                     ),
                 ));
@@ -663,11 +692,11 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     }
     let mut orders = Vec::new();
     for it in &r.orders {
-        let l = &it.text;
+        let l = || quoted(&it.text);
         let (power, rest) = split(it, "order", "Power: order")?;
         let col = it.col_of(rest);
         let order = parse_order(&map, rest)
-            .map_err(|e| err(it.line, col + e.col - 1, format!("{l:?}: {}", e.message)))?;
+            .map_err(|e| err(it.line, col + e.col - 1, format!("{}: {}", l(), e.message)))?;
         // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
         if let Some(p) = order.power
             && p != power
@@ -676,7 +705,8 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 it.line,
                 col,
                 format!(
-                    "{l:?}: the order is prefixed {} but given by {}",
+                    "{}: the order is prefixed {} but given by {}",
+                    l(),
                     map.power(p).name,
                     map.power(power).name
                 ),
@@ -716,8 +746,13 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     s.source = format!("{file}, line {} (jDip test file, case {})", r.line, r.name);
     if let Some(it) = &r.rules {
         let spec = &it.text;
-        s.rules = crate::rules::Rules::parse_spec(spec)
-            .map_err(|e| err(it.line, it.col, format!("{RULES_DIRECTIVE} {spec}: {e}")))?;
+        s.rules = crate::rules::Rules::parse_spec(spec).map_err(|e| {
+            err(
+                it.line,
+                it.col,
+                format!("{RULES_DIRECTIVE} {}: {e}", crate::text::cut(spec)),
+            )
+        })?;
     }
     s.phase = phase;
     s.units = units;

@@ -34,6 +34,7 @@
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
 //! - [`synth`]: synthetic ring and grid boards of any size, for measuring scale.
 //! - [`error`], [`source`]: errors with file, line and column.
+//! - [`text`]: text from files made safe to print (control characters escaped, long text cut).
 //! - [`tui`]: the terminal UI: board, orders, decision stepper, rules and compare.
 //!
 //! Only [`tui`] depends on the terminal-UI crates (a test checks it): the core — map, orders,
@@ -81,5 +82,6 @@ pub mod rules;
 pub mod scenario;
 pub mod source;
 pub mod synth;
+pub mod text;
 pub mod tui;
 pub mod turn;

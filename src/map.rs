@@ -16,8 +16,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::Deserialize;
 
 use crate::art::MapArt;
-use crate::error::{MapError, SourcePos};
+use crate::error::{MapError, SourcePos, quoted};
 use crate::source::Locator;
+use crate::text::cut;
 
 /// Index of a province in [`Map::provinces`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1201,6 +1202,24 @@ fn raw_abbr<'a>(raw: &'a impl ProvinceSource, built: &'a Province) -> &'a str {
     }
 }
 
+/// For a name (of a province or a power) that holds a control character, what to say about
+/// it: names are written in orders, shown on one line and saved back into scenario files, and
+/// a line end, an ESC sequence or a NUL can do none of that.
+/// Also the name as the file has it up to that character (`"Dunmere`), to find it by.
+fn control_in_name(n: &str) -> Option<(String, String)> {
+    // The bytes that can start a control character: below 0x20, DEL, and 0xC2 (U+0080–U+009F).
+    if !n.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
+        return None;
+    }
+    let (i, c) = n.char_indices().find(|(_, c)| c.is_control())?;
+    let message = format!(
+        "{} holds the control character {}; names are plain text",
+        quoted(n),
+        c.escape_debug()
+    );
+    Some((format!("\"{}", n.get(..i).unwrap_or_default()), message))
+}
+
 fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
@@ -1283,8 +1302,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             return Err(err(
                 pos(),
                 format!(
-                    "province abbreviation {:?} must be non-empty and contain no '/'",
-                    rp.abbr()
+                    "province abbreviation {} must be non-empty and contain no '/'",
+                    quoted(rp.abbr())
                 ),
             ));
         }
@@ -1292,6 +1311,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             .into_iter()
             .chain(rp.aliases().iter().map(String::as_str))
         {
+            if let Some((start, message)) = control_in_name(n) {
+                let at = loc.find_after(&start, &anchor());
+                return Err(err(at, format!("province name {message}")));
+            }
             let (key, hash) = batch.key(next_key, n);
             next_key += 1;
             match names.insert_key(key, hash, id) {
@@ -1302,8 +1325,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         loc.find_after(&format!("\"{n}\""), &anchor()),
                         format!(
-                            "name {n:?} of province {:?} is already used by province {other_abbr:?}; names must be unique",
-                            rp.abbr()
+                            "name {} of province {} is already used by province {}; names must be unique",
+                            quoted(n),
+                            quoted(rp.abbr()),
+                            quoted(other_abbr)
                         ),
                     ));
                 }
@@ -1311,8 +1336,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         loc.find_after(&format!("\"{n}\""), &anchor()),
                         format!(
-                            "the names of a map add up to at most 4 GiB; at name {n:?} of province {:?} they pass it",
-                            rp.abbr()
+                            "the names of a map add up to at most 4 GiB; at name {} of province {} they pass it",
+                            quoted(n),
+                            quoted(rp.abbr())
                         ),
                     ));
                 }
@@ -1329,8 +1355,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     pos(),
                     format!(
-                        "province {:?} is {:?} but lists coasts; only Coast provinces can have coasts",
-                        rp.abbr(),
+                        "province {} is {:?} but lists coasts; only Coast provinces can have coasts",
+                        quoted(rp.abbr()),
                         rp.kind()
                     ),
                 ));
@@ -1339,8 +1365,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     pos(),
                     format!(
-                        "province {:?} lists one coast; list two or more, or none",
-                        rp.abbr()
+                        "province {} lists one coast; list two or more, or none",
+                        quoted(rp.abbr())
                     ),
                 ));
             }
@@ -1348,8 +1374,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     pos(),
                     format!(
-                        "province {:?} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
-                        rp.abbr()
+                        "province {} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
+                        quoted(rp.abbr())
                     ),
                 ));
             }
@@ -1358,9 +1384,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
                         format!(
-                            "unknown coast {:?} in province {:?}; expected nc, sc, ec or wc",
-                            rc.name,
-                            rp.abbr()
+                            "unknown coast {} in province {}; expected nc, sc, ec or wc",
+                            quoted(&rc.name),
+                            quoted(rp.abbr())
                         ),
                     ));
                 };
@@ -1368,8 +1394,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         pos(),
                         format!(
-                            "province {:?} lists coast {c} twice; list each coast once",
-                            rp.abbr()
+                            "province {} lists coast {c} twice; list each coast once",
+                            quoted(rp.abbr())
                         ),
                     ));
                 }
@@ -1483,8 +1509,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "unknown province {n:?} in the army borders of {:?}; expected a province's abbreviation, name or alias",
-                        abbr
+                        "unknown province {} in the army borders of {}; expected a province's abbreviation, name or alias",
+                        quoted(n),
+                        quoted(abbr)
                     ),
                 ));
             };
@@ -1493,8 +1520,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "army border {:?}–{n:?}: armies cannot enter sea provinces",
-                        abbr
+                        "army border {}–{}: armies cannot enter sea provinces",
+                        quoted(abbr),
+                        quoted(n)
                     ),
                 ));
             }
@@ -1519,8 +1547,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "inland province {:?} lists fleet borders; fleets cannot enter inland provinces",
-                        abbr
+                        "inland province {} lists fleet borders; fleets cannot enter inland provinces",
+                        quoted(abbr)
                     ),
                 ));
             }
@@ -1530,8 +1558,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         p(),
                         format!(
-                            "unknown location {n:?} in the fleet borders of {:?}; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several",
-                            abbr
+                            "unknown location {} in the fleet borders of {}; expected a province's abbreviation, name or alias, with its coast (\"spa/nc\") where it has several",
+                            quoted(n),
+                            quoted(abbr)
                         ),
                     ));
                 };
@@ -1540,8 +1569,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         p(),
                         format!(
-                            "fleet border {:?}–{n:?}: fleets cannot enter inland provinces",
-                            abbr
+                            "fleet border {}–{}: fleets cannot enter inland provinces",
+                            quoted(abbr),
+                            quoted(n)
                         ),
                     ));
                 }
@@ -1549,8 +1579,12 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     return Err(err(
                         p(),
                         format!(
-                            "fleet border {:?}–{n:?}: {n:?} has several coasts; name the coast, e.g. \"{}/{}\"",
-                            abbr, target.abbr, target.coasts[0].0
+                            "fleet border {}–{}: {} has several coasts; name the coast, e.g. \"{}/{}\"",
+                            quoted(abbr),
+                            quoted(n),
+                            quoted(n),
+                            target.abbr,
+                            target.coasts[0].0
                         ),
                     ));
                 }
@@ -1568,7 +1602,11 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     loc.find_after(&format!("abbr: \"{b}\""), "provinces"),
                     format!(
-                        "army border {a:?}–{b:?} is listed by {a:?} but not by {b:?}; list every border from both sides"
+                        "army border {}–{} is listed by {} but not by {}; list every border from both sides",
+                        quoted(a),
+                        quoted(b),
+                        quoted(a),
+                        quoted(b)
                     ),
                 ));
             }
@@ -1591,7 +1629,11 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     loc.find_after(&format!("abbr: \"{b_abbr}\""), "provinces"),
                     format!(
-                        "fleet border {a:?}–{b:?} is listed by {a:?} but not by {b:?}; list every border from both sides"
+                        "fleet border {}–{} is listed by {} but not by {}; list every border from both sides",
+                        quoted(&a),
+                        quoted(&b),
+                        quoted(&a),
+                        quoted(&b)
                     ),
                 ));
             }
@@ -1609,17 +1651,24 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             .into_iter()
             .chain(rp.aliases.iter())
         {
+            if let Some((start, message)) = control_in_name(n) {
+                let at = loc.find_after(&start, "powers");
+                return Err(err(at, format!("power name {message}")));
+            }
             if let Some(other) = power_names.insert(normalize_name(n), pid) {
                 let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
                 let pos = if other == pid { ppos() } else { at };
                 let message = match raw.powers.get(other.0 as usize) {
                     Some(o) if other != pid => format!(
-                        "power name {n:?} of {} is already used by {}; names must be unique",
-                        rp.name, o.name
+                        "power name {} of {} is already used by {}; names must be unique",
+                        quoted(n),
+                        cut(&rp.name),
+                        cut(&o.name)
                     ),
                     _ => format!(
-                        "power name {n:?} is given twice for {} (as its name, adjective or an alias); give each name once",
-                        rp.name
+                        "power name {} is given twice for {} (as its name, adjective or an alias); give each name once",
+                        quoted(n),
+                        cut(&rp.name)
                     ),
                 };
                 return Err(err(pos, message));
@@ -1632,8 +1681,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "unknown home centre {h:?} of {}; expected a province's abbreviation, name or alias",
-                        rp.name
+                        "unknown home centre {} of {}; expected a province's abbreviation, name or alias",
+                        quoted(h),
+                        cut(&rp.name)
                     ),
                 ));
             };
@@ -1642,8 +1692,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "home centre {h:?} of {} is not a supply centre; set supply_center: true or remove it",
-                        rp.name
+                        "home centre {} of {} is not a supply centre; set supply_center: true or remove it",
+                        quoted(h),
+                        cut(&rp.name)
                     ),
                 ));
             }
@@ -1651,12 +1702,13 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 let other = raw
                     .powers
                     .get(other.0 as usize)
-                    .map_or("", |o| o.name.as_str());
+                    .map_or(String::new(), |o| cut(&o.name));
                 return Err(err(
                     p(),
                     format!(
-                        "home centre {h:?} of {} is already a home centre of {other}; a centre has one home power",
-                        rp.name
+                        "home centre {} of {} is already a home centre of {other}; a centre has one home power",
+                        quoted(h),
+                        cut(&rp.name)
                     ),
                 ));
             }
@@ -1678,8 +1730,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 return Err(err(
                     p(),
                     format!(
-                        "start unit {s:?} of {} should read like \"A par\" or \"F stp/sc\"",
-                        rp.name
+                        "start unit {} of {} should read like \"A par\" or \"F stp/sc\"",
+                        quoted(s),
+                        cut(&rp.name)
                     ),
                 ));
             };

@@ -124,7 +124,8 @@ impl Property {
                     "allfail" => BackupRule::AllFail,
                     _ => {
                         return Err(bad(format!(
-                            "unknown backup rule {r:?}; expected circular, szykman, all-hold or all-fail"
+                            "unknown backup rule {}; expected circular, szykman, all-hold or all-fail",
+                            crate::error::quoted(r)
                         )));
                     }
                 };
@@ -144,13 +145,20 @@ impl Property {
                     "void" => Verdict::Void,
                     w => {
                         return Err(bad(format!(
-                            "unknown verdict {w:?}; expected succeeds, fails, illegal or void"
+                            "unknown verdict {}; expected succeeds, fails, illegal or void",
+                            crate::error::quoted(w)
                         )));
                     }
                 };
                 let text = text.trim();
-                let order = parse_order(map, text)
-                    .map_err(|e| bad(format!("order {text:?}: column {}: {}", e.col, e.message)))?;
+                let order = parse_order(map, text).map_err(|e| {
+                    bad(format!(
+                        "order {}: column {}: {}",
+                        crate::error::quoted(text),
+                        e.col,
+                        e.message
+                    ))
+                })?;
                 Ok(Property::Outcome {
                     text: text.to_string(),
                     order,
@@ -163,7 +171,8 @@ impl Property {
             )),
             ("solutions", Some(n)) => n.parse::<u128>().map(Property::Solutions).map_err(|_| {
                 bad(format!(
-                    "expected a number of solutions, e.g. solutions:0 or solutions:2; found {n:?}"
+                    "expected a number of solutions, e.g. solutions:0 or solutions:2; found {}",
+                    crate::error::quoted(n)
                 ))
             }),
             ("solutions", None) => Err(bad(
@@ -219,7 +228,7 @@ pub struct Goal {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum MinimizeError {
     /// A property that cannot be read.
-    #[error("property {spec:?}: {why}")]
+    #[error("property {}: {why}", crate::error::quoted(.spec))]
     Syntax {
         /// The property as written.
         spec: String,
@@ -1053,7 +1062,10 @@ impl<'a> Judge<'a> {
                         };
                         return Err(MinimizeError::DoesNotHold {
                             spec: p.spec(),
-                            why: format!("no order of the scenario is {text:?}{hint}"),
+                            why: format!(
+                                "no order of the scenario is {}{hint}",
+                                crate::error::quoted(text)
+                            ),
                         });
                     };
                     self.outcome_orders.push(i);
@@ -1162,7 +1174,9 @@ impl<'a> Judge<'a> {
                         cause: discriminant(&out.cause),
                         line: format!(
                             "{prefix}{}: expected {want:?}, got {:?} ({})",
-                            entry.text, out.verdict, out.reason
+                            crate::text::cut(&entry.text),
+                            out.verdict,
+                            out.reason
                         ),
                     });
                 }

@@ -39,11 +39,17 @@ pub fn position(s: &Scenario) -> String {
 pub fn position_under(s: &Scenario, rules: Option<crate::rules::Rules>) -> String {
     let map = &*s.map;
     let mut out = String::new();
-    let _ = writeln!(out, "{}", s.title);
+    // The title and the source are one line each: a line end in them is shown escaped.
+    let _ = writeln!(out, "{}", crate::text::one_line(&s.title));
     if !s.source.is_empty() {
-        let _ = writeln!(out, "  source: {}", s.source);
+        let _ = writeln!(out, "  source: {}", crate::text::one_line(&s.source));
     }
-    let _ = writeln!(out, "  map: {}   phase: {}", map.name, s.phase);
+    let _ = writeln!(
+        out,
+        "  map: {}   phase: {}",
+        crate::text::one_line(&map.name),
+        s.phase
+    );
     match rules {
         Some(r) if r != s.rules => {
             let _ = writeln!(
@@ -103,7 +109,7 @@ pub fn orders(s: &Scenario) -> String {
             let _ = writeln!(out, "  {}:", map.power(o.power).name);
             last = Some(o.power);
         }
-        let _ = writeln!(out, "    {}", o.text);
+        let _ = writeln!(out, "    {}", crate::text::one_line(&o.text));
     }
     out
 }
@@ -141,7 +147,8 @@ pub fn outcomes(
             .backup
             .map(|b| format!("  [{}]", b.name()))
             .unwrap_or_default();
-        let _ = writeln!(out, "    {tag} {:<width$}  {}{backup}", o.text, res.reason);
+        let text = crate::text::one_line(&o.text);
+        let _ = writeln!(out, "    {tag} {text:<width$}  {}{backup}", res.reason);
     }
     for note in &r.notes {
         let _ = writeln!(out, "  {note}");

@@ -436,9 +436,25 @@ impl Rules {
         })
     }
 
-    /// Parses `PRESET[,field=Value…]` or `field=Value[,…]` (on top of the defaults).
+    /// Parses `PRESET[,field=Value…]` or `field=Value[,…]` (on top of the defaults). A spec
+    /// that names nothing (`''`) and an option given twice (`paradox=Rule1982,paradox=Szykman`)
+    /// are errors: which of two values was meant cannot be told.
     pub fn parse_spec(spec: &str) -> Result<Rules, RulesError> {
         let mut rules = Rules::default();
+        // The options set so far, with the part that set each (a spec sets each option once,
+        // so this holds at most one entry per option).
+        let mut given: Vec<(&str, &str)> = Vec::new();
+        if spec.split(',').all(|p| p.trim().is_empty()) {
+            return Err(RulesError(format!(
+                "no rules given ({}); expected a preset ({}) and/or field=Value options, comma-separated",
+                crate::error::quoted(spec),
+                PRESETS
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
         for (i, part) in spec
             .split(',')
             .map(str::trim)
@@ -449,7 +465,8 @@ impl Rules {
                 None if i == 0 => {
                     rules = Rules::preset(part).ok_or_else(|| {
                         RulesError(format!(
-                            "unknown rules preset {part:?}; expected one of {}, or field=Value",
+                            "unknown rules preset {}; expected one of {}, or field=Value",
+                            crate::error::quoted(part),
                             PRESETS
                                 .iter()
                                 .map(|(n, _)| *n)
@@ -460,10 +477,22 @@ impl Rules {
                 }
                 None => {
                     return Err(RulesError(format!(
-                        "{part:?}: a preset must come first; later parts are field=Value"
+                        "{}: a preset must come first; later parts are field=Value",
+                        crate::error::quoted(part)
                     )));
                 }
-                Some((field, value)) => rules.set(field.trim(), value.trim())?,
+                Some((field, value)) => {
+                    let field = field.trim();
+                    rules.set(field, value.trim())?;
+                    if let Some((_, first)) = given.iter().find(|(f, _)| *f == field) {
+                        return Err(RulesError(format!(
+                            "{field} is given twice ({}, then {}); give each option once",
+                            crate::error::quoted(first),
+                            crate::error::quoted(part)
+                        )));
+                    }
+                    given.push((field, part));
+                }
             }
         }
         Ok(rules)
@@ -479,7 +508,8 @@ impl Rules {
         ) -> Result<T, RulesError> {
             parse(value).ok_or_else(|| {
                 RulesError(format!(
-                    "unknown value {value:?} for {field}; expected one of {}",
+                    "unknown value {} for {field}; expected one of {}",
+                    crate::error::quoted(value),
                     all.join(", ")
                 ))
             })
@@ -489,7 +519,8 @@ impl Rules {
                 "true" | "yes" | "1" => Ok(true),
                 "false" | "no" | "0" => Ok(false),
                 _ => Err(RulesError(format!(
-                    "{field} takes true or false, not {value:?}"
+                    "{field} takes true or false, not {}",
+                    crate::error::quoted(value)
                 ))),
             }
         }
@@ -535,7 +566,8 @@ impl Rules {
             "dpjudge_own_victim" => set!(dpjudge_own_victim, OwnVictim),
             _ => {
                 return Err(RulesError(format!(
-                    "unknown rule option {field:?}; expected one of {}",
+                    "unknown rule option {}; expected one of {}",
+                    crate::error::quoted(field),
                     Rules::FIELDS.join(", ")
                 )));
             }

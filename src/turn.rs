@@ -83,14 +83,28 @@ pub struct Advanced {
     pub winner: Option<PowerId>,
 }
 
+/// The next phase would be in a year past [`Phase::LAST_YEAR`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{phase} is the last phase there is: the next would be in {next_year}, and years go up to {last}",
+    next_year = i64::from(phase.year) + 1,
+    last = Phase::LAST_YEAR
+)]
+pub struct PastLastYear {
+    /// The phase that was adjudicated.
+    pub phase: Phase,
+}
+
 /// Adjudicates the scenario's phase and builds the next phase's scenario: positions, dislodged
-/// units with their attackers, standoffs, centre owners; empty orders, no expectations.
-pub fn advance(s: &Scenario, rules: &Rules) -> Advanced {
+/// units with their attackers, standoffs, centre owners; empty orders, no expectations. An
+/// error when the next phase would be in a year past [`Phase::LAST_YEAR`] (never a year that
+/// wrapped round).
+pub fn advance(s: &Scenario, rules: &Rules) -> Result<Advanced, PastLastYear> {
     advance_with(s, rules, Engine::Decisions)
 }
 
 /// [`advance`], with a movement phase adjudicated by `engine`.
-pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Advanced {
+pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Result<Advanced, PastLastYear> {
     let map = &*s.map;
     let orders: Vec<(PowerId, Order)> = s
         .orders
@@ -107,20 +121,21 @@ pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Advanced {
     next.contested = Vec::new();
     next.units = result.final_units.clone();
     let year = s.phase.year;
+    let next_year = || s.phase.next_year().ok_or(PastLastYear { phase: s.phase });
     let after_fall = |units: &[Unit]| update_owners(map, units, &owners);
     let adjust_or_spring = |units: &[Unit], owners: &[Option<PowerId>]| {
         if adjustments_due(map, units, owners).iter().any(|d| *d != 0) {
-            Phase {
+            Ok(Phase {
                 season: Season::Winter,
                 year,
                 kind: PhaseKind::Adjustment,
-            }
+            })
         } else {
-            Phase {
+            Ok(Phase {
                 season: Season::Spring,
-                year: year + 1,
+                year: next_year()?,
                 kind: PhaseKind::Movement,
-            }
+            })
         }
     };
     let mut new_owners = owners.clone();
@@ -141,11 +156,11 @@ pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Advanced {
         },
         (Season::Fall, _) => {
             new_owners = after_fall(&result.final_units);
-            adjust_or_spring(&result.final_units, &new_owners)
+            adjust_or_spring(&result.final_units, &new_owners)?
         }
         (Season::Winter, _) => Phase {
             season: Season::Spring,
-            year: year + 1,
+            year: next_year()?,
             kind: PhaseKind::Movement,
         },
     };
@@ -157,11 +172,11 @@ pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Advanced {
         format!("{}; advanced from {}", base_source(&s.source), s.phase)
     };
     let winner = winner(map, &new_owners);
-    Advanced {
+    Ok(Advanced {
         result,
         next,
         winner,
-    }
+    })
 }
 
 fn base_title(t: &str) -> &str {

@@ -19,39 +19,31 @@ pub fn advance(
     output: Option<&Target>,
 ) -> Result<ExitCode> {
     let rules = rules.unwrap_or(s.rules);
-    let adv = dipsandbox::turn::advance_with(s, &rules, engine);
-    let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
-        write!(
-            out,
-            "{}",
-            report::outcomes(
-                &s.map,
-                &format!("{} results", s.phase),
-                &s.orders,
-                &adv.result,
-                s.phase.kind == PhaseKind::Movement
-            )
-        )?;
-        writeln!(out, "Next phase: {}", adv.next.phase)?;
-        if let Some(w) = adv.winner {
-            writeln!(
-                out,
-                "GAME OVER: {} holds {} or more supply centres.",
-                s.map.power(w).name,
-                dipsandbox::turn::victory_threshold(&s.map)
-            )?;
-        }
-        Ok(())
-    };
+    let adv = dipsandbox::turn::advance_with(s, &rules, engine).map_err(|e| eyre!("{e}"))?;
+    let mut summary = report::outcomes(
+        &s.map,
+        &format!("{} results", s.phase),
+        &s.orders,
+        &adv.result,
+        s.phase.kind == PhaseKind::Movement,
+    );
+    summary.push_str(&format!("Next phase: {}", adv.next.phase));
+    if let Some(w) = adv.winner {
+        summary.push_str(&format!(
+            "\nGAME OVER: {} holds {} or more supply centres.",
+            s.map.power(w).name,
+            dipsandbox::turn::victory_threshold(&s.map)
+        ));
+    }
     match output {
         Some(target) => {
-            summary(&mut std::io::stdout()).map_err(super::out::StdoutError)?;
+            outln!("{summary}")?;
             let text = adv.next.placed_at(&target.path).to_ron();
             target.write(&text).map_err(|e| eyre!("{e}"))?;
             outln!("Written to {}", target.path.display())?;
         }
         None => {
-            summary(&mut std::io::stderr())?;
+            errln!("{summary}");
             out!("{}", adv.next.to_ron())?;
         }
     }

@@ -91,7 +91,7 @@ impl Collector {
                             if let Ok(real) = std::fs::canonicalize(&p)
                                 && !real.starts_with(&root)
                             {
-                                eprintln!(
+                                errln!(
                                     "{}: skipped: a link to a folder outside {} ({}); name it on the command line to check it",
                                     p.display(),
                                     path.display(),
@@ -101,17 +101,17 @@ impl Collector {
                         }
                         Ok(m) if m.is_file() && ron => entries.push(Entry::File(p)),
                         Ok(m) if !m.is_file() && ron => {
-                            eprintln!("{}: skipped: not a regular file", p.display());
+                            errln!("{}: skipped: not a regular file", p.display());
                         }
                         Err(_) if ron => {
-                            eprintln!("{}: skipped: a link to nothing", p.display());
+                            errln!("{}: skipped: a link to nothing", p.display());
                         }
                         _ => {}
                     }
                 } else if ron {
                     // Inside a folder only regular files count: a FIFO or device named `.ron`
                     // would block or never end.
-                    eprintln!("{}: skipped: not a regular file", p.display());
+                    errln!("{}: skipped: not a regular file", p.display());
                 }
             }
             entries.sort_by_cached_key(|e| natural_key(e.path()));
@@ -167,7 +167,7 @@ pub fn check(
             collector.add(p).err().map(|e| e.to_string())
         };
         if let Some(m) = problem {
-            eprintln!("{}: {m}", p.display());
+            errln!("{}: {m}", p.display());
             problems.push(json!({ "path": p.display().to_string(), "error": m }));
             unreadable += 1;
         }
@@ -190,9 +190,10 @@ pub fn check(
         None => None,
     };
     let (mut passed, mut failed) = (0, 0);
+    // One line each: a line end in a file or case name is shown escaped.
     let say = |line: String| -> Result<(), super::out::StdoutError> {
         if !json {
-            outln!("{line}")?;
+            outln!("{}", dipsandbox::text::one_line(&line))?;
         }
         Ok(())
     };
@@ -206,7 +207,11 @@ pub fn check(
                 }
                 for c in jf.cases {
                     for w in &c.warnings {
-                        eprintln!("{}: case {}: {w}", f.display(), c.name);
+                        errln!(
+                            "{}: case {}: {w}",
+                            f.display(),
+                            dipsandbox::text::cut(&c.name)
+                        );
                     }
                     items.push((
                         format!("{}:{} {}", f.display(), c.line, c.name),
@@ -249,7 +254,7 @@ pub fn check(
                 let (bad, n) = if from_jdip {
                     let (bad, n, notes) = dipsandbox::jdip::compare(&s, &r);
                     for note in notes {
-                        eprintln!("{name}: {note}");
+                        errln!("{name}: {note}");
                     }
                     (bad, n)
                 } else {
@@ -296,7 +301,7 @@ pub fn check(
             "unreadable": problems,
             "cases": cases,
         });
-        outln!("{doc:#}")?;
+        super::out::json(&doc)?;
     } else if unreadable > 0 {
         // The last line says why the status is 2.
         let what: Vec<String> = problems
@@ -324,7 +329,11 @@ pub fn check(
                 not_loaded.join(", ")
             ));
         }
-        outln!("{passed} passed, {failed} failed; {}", why.join("; "))?;
+        let why = why.join("; ");
+        outln!(
+            "{passed} passed, {failed} failed; {}",
+            dipsandbox::text::one_line(&why)
+        )?;
     } else {
         outln!("{passed} passed, {failed} failed")?;
     }

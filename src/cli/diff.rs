@@ -12,6 +12,7 @@ use dipsandbox::diff::{
     Decider, RuleDiff, deciders, diff, diff_engines, preset_table, verdict_word,
 };
 use dipsandbox::rules::Rules;
+use dipsandbox::text::one_line;
 
 use super::load;
 
@@ -94,10 +95,7 @@ pub fn run(
         }
     }
     if json {
-        outln!(
-            "{:#}",
-            json!({ "schema": "dipsandbox.diff/1", "cases": docs })
-        )?;
+        super::out::json(&json!({ "schema": "dipsandbox.diff/1", "cases": docs }))?;
     }
     Ok(if differs {
         ExitCode::from(1)
@@ -142,9 +140,8 @@ fn engine_table(
         }
     }
     if json {
-        outln!(
-            "{:#}",
-            json!({ "schema": "dipsandbox.engines/1", "a": a, "b": b, "cases": docs })
+        super::out::json(
+            &json!({ "schema": "dipsandbox.engines/1", "a": a, "b": b, "cases": docs }),
         )?;
     } else if folder {
         let w = rows
@@ -159,6 +156,7 @@ fn engine_table(
         )?;
         outln!("  {:<w$}  orders  dislodged  positions  title", "case")?;
         for (name, title, o, d, p) in &rows {
+            let title = one_line(title);
             outln!("  {name:<w$}  {o:>6}  {d:>9}  {p:>9}  {title}")?;
         }
         outln!("(why, case by case: docs/dpjudge.md; one case: dipsandbox diff FILE --engines)")?;
@@ -204,6 +202,7 @@ fn print_diff(
     b: &str,
     d: &RuleDiff,
 ) -> Result<(), super::out::StdoutError> {
+    let title = one_line(title);
     if d.is_empty() {
         outln!("{file} ({title}): {a} and {b} give the same result")?;
         return Ok(());
@@ -294,7 +293,7 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             }));
             continue;
         }
-        outln!("{} ({})", f.display(), s.title)?;
+        outln!("{} ({})", f.display(), one_line(&s.title))?;
         let w = t
             .rows
             .iter()
@@ -327,9 +326,8 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
             .zip(&changed)
             .map(|(p, cases)| (p.to_string(), json!(cases)))
             .collect();
-        outln!(
-            "{:#}",
-            json!({ "schema": "dipsandbox.presets/1", "cases": docs, "changed": summary })
+        super::out::json(
+            &json!({ "schema": "dipsandbox.presets/1", "cases": docs, "changed": summary }),
         )?;
     } else if files.len() > 1 {
         outln!(
@@ -380,10 +378,7 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
                 json!({ "file": f.display().to_string(), "title": title, "deciders": list })
             })
             .collect();
-        outln!(
-            "{:#}",
-            json!({ "schema": "dipsandbox.deciders/1", "cases": docs })
-        )?;
+        super::out::json(&json!({ "schema": "dipsandbox.deciders/1", "cases": docs }))?;
         return Ok(code);
     }
     // Per option value: the cases it decides.
@@ -393,8 +388,9 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
         if ds.is_empty() {
             if !folder {
                 outln!(
-                    "{} ({title}): no single option changes the result",
-                    f.display()
+                    "{} ({}): no single option changes the result",
+                    f.display(),
+                    one_line(title)
                 )?;
             }
             continue;

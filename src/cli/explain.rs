@@ -170,6 +170,6 @@ pub fn explain_json(s: &Scenario, rules: Option<Rules>, engine: Engine) -> Resul
         "positions": units_json(map, &end.final_units),
         "expectations": expectations,
     });
-    outln!("{doc:#}")?;
+    super::out::json(&doc)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ use color_eyre::eyre::Result;
 
 use dipsandbox::map::Map;
 use dipsandbox::rules::{PRESETS, Rules};
+use dipsandbox::text::one_line;
 
 /// `maps`: the standard map and every other map file under `maps/`.
 pub fn maps() -> Result<ExitCode> {
@@ -20,14 +21,15 @@ pub fn maps() -> Result<ExitCode> {
             {
                 match Map::load(&f.display().to_string()) {
                     Ok(m) => maps.push(m),
-                    Err(e) => eprintln!("{e}"),
+                    Err(e) => errln!("{e}"),
                 }
             }
         }
     }
     for m in maps {
         let s = m.summary();
-        outln!("{:<10} {}", m.name, m.title)?;
+        let (name, title) = (one_line(&m.name), one_line(&m.title));
+        outln!("{name:<10} {title}")?;
         outln!(
             "           {} provinces ({} sea, {} inland, {} coastal), {} supply centres ({} home), {} powers: {}",
             s.provinces,

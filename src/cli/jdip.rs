@@ -113,7 +113,7 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
         if let Ok(r) = run(&s, None, false) {
             let (s2, notes) = dipsandbox::jdip::with_destroyed_units(&s, &r);
             for note in notes {
-                eprintln!("{name}: case {}: {note}", c.name);
+                errln!("{name}: case {}: {note}", dipsandbox::text::cut(&c.name));
             }
             s = s2;
         }
@@ -122,14 +122,14 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
             .add(&text)
             .map_err(|e| eyre!("{e}; no file was written"))?;
         for w in &c.warnings {
-            eprintln!("{name}: case {}: {w}", c.name);
+            errln!("{name}: case {}: {w}", dipsandbox::text::cut(&c.name));
         }
     }
     batch
         .commit()
         .map_err(|e| eyre!("{e}; no file was written"))?;
     for p in &jf.problems {
-        eprintln!("{p}");
+        errln!("{p}");
     }
     outln!(
         "{} case(s) written to {}{}",
@@ -184,7 +184,7 @@ pub fn export(
         let r = run(&s, None, false).map_err(|e| eyre!("{shown}: {e}"))?;
         let (bad, _) = compare(&s, &r);
         if !bad.is_empty() {
-            eprintln!(
+            errln!(
                 "{shown}: skipped: its expectations are not met under its own rules ({})",
                 bad[0]
             );
@@ -199,7 +199,7 @@ pub fn export(
         };
         let mut name = case_name(&stem);
         if name != stem {
-            eprintln!(
+            errln!(
                 "{shown}: case named {name:?}: a jDip case name is one line without `#` (the file's name is {stem:?})"
             );
         }
@@ -212,20 +212,20 @@ pub fn export(
                     break candidate;
                 }
             };
-            eprintln!("{shown}: case named {unique:?}: another case is named {name:?}");
+            errln!("{shown}: case named {unique:?}: another case is named {name:?}");
             name = unique;
         }
         let dislodged: Vec<_> = r.phase.dislodged.iter().map(|d| d.unit).collect();
         let case = match export_case(&s, &name, &r.phase.final_units, &dislodged) {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("{shown}: skipped: {e}");
+                errln!("{shown}: skipped: {e}");
                 skipped += 1;
                 continue;
             }
         };
         if s.retreats.is_some() {
-            eprintln!(
+            errln!(
                 "{shown}: its follow-up retreat orders are left out (a jDip case has one phase)"
             );
         }
@@ -236,7 +236,7 @@ pub fn export(
     match &target {
         Some(t) => {
             t.write(&out).map_err(|e| eyre!("{e}"))?;
-            eprintln!(
+            errln!(
                 "{written} case(s) written to {}; {skipped} skipped",
                 t.path.display()
             );

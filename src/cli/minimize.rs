@@ -136,7 +136,8 @@ fn status_line(p: &Progress, elapsed: Duration) -> String {
 impl Observer for Shown {
     fn step(&mut self, step: &Step) {
         self.clear();
-        note(format_args!("{}\n", step_line(step)));
+        // A step names orders from the file: through the escaping writer.
+        errln!("{}", step_line(step));
     }
 
     fn progress(&mut self, p: &Progress) {
@@ -242,28 +243,26 @@ pub fn run(
     shown.clear();
     let mut m = result.map_err(|e| eyre!("{}: {e}", file.display()))?;
     m.scenario.description = format!("From {}. {}", file.display(), m.scenario.description);
-    let summary = |out: &mut dyn std::io::Write| -> std::io::Result<()> {
-        for w in &m.witness {
-            writeln!(out, "kept: {w}")?;
-        }
-        writeln!(
-            out,
-            "minimized: {} → {} ({} runs, {} ms)",
-            size(m.before),
-            size(m.after),
-            m.runs,
-            started.elapsed().as_millis()
-        )
-    };
+    let mut summary = String::new();
+    for w in &m.witness {
+        summary.push_str(&format!("kept: {w}\n"));
+    }
+    summary.push_str(&format!(
+        "minimized: {} → {} ({} runs, {} ms)",
+        size(m.before),
+        size(m.after),
+        m.runs,
+        started.elapsed().as_millis()
+    ));
     match output {
         Some(target) => {
             let text = m.scenario.placed_at(&target.path).to_ron();
             target.write(&text).map_err(|e| eyre!("{e}"))?;
-            summary(&mut std::io::stdout())?;
+            outln!("{summary}")?;
             outln!("written to {}", target.path.display())?;
         }
         None => {
-            summary(&mut std::io::stderr())?;
+            errln!("{summary}");
             out!("{}", m.scenario.to_ron())?;
         }
     }

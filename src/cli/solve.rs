@@ -143,7 +143,7 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
     let solved = match solve_scenario(s, rules, steps)? {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("solve: {e}; raise --limit to search further");
+            errln!("solve: {e}; raise --limit to search further");
             return Ok(ExitCode::from(TOO_LARGE));
         }
     };
@@ -160,7 +160,10 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
             .collect::<Vec<_>>()
             .join(", "),
     };
-    outln!("{} — rules: {rules_text}", s.title)?;
+    outln!(
+        "{} — rules: {rules_text}",
+        dipsandbox::text::one_line(&s.title)
+    )?;
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     outln!(
@@ -288,7 +291,7 @@ pub fn solve_json(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
                 "title": s.title,
                 "too_large": e.to_string(),
             });
-            outln!("{doc:#}")?;
+            super::out::json(&doc)?;
             return Ok(ExitCode::from(TOO_LARGE));
         }
     };
@@ -379,7 +382,7 @@ pub fn solve_json(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
             "disagreements": disagreements,
         },
     });
-    outln!("{doc:#}")?;
+    super::out::json(&doc)?;
     Ok(if ok {
         ExitCode::SUCCESS
     } else {

@@ -1387,7 +1387,13 @@ impl App {
         let s = self.session.scenario();
         let map = s.map.clone();
         let from = s.phase;
-        let a = crate::turn::advance(s, &self.session.rules);
+        let a = match crate::turn::advance(s, &self.session.rules) {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(e.to_string());
+                return;
+            }
+        };
         let to = a.next.phase;
         let dislodged = a.next.dislodged.len();
         if self.apply(Edit::Replace(Box::new(a.next))) {

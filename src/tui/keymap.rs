@@ -140,9 +140,10 @@ impl Key {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown key {s:?}; expected a character, ctrl-/alt- plus a key, or one of \
+                        "unknown key {}; expected a character, ctrl-/alt- plus a key, or one of \
                          enter, esc, tab, backtab, space, backspace, up, down, left, right, home, \
-                         end, pgup, pgdn, delete, f1..f12"
+                         end, pgup, pgdn, delete, f1..f12",
+                        crate::error::quoted(s)
                     ));
                 }
             },
@@ -831,10 +832,14 @@ impl Keymap {
         let map: Vec<(String, Vec<String>)> = match ron::from_str::<OrderedMap<Vec<String>>>(text) {
             Ok(m) => m.0,
             Err(e) => {
+                let at = crate::error::SourcePos::from_ron(file, text, &e);
                 return Err(err(
-                    e.span.start.line,
-                    e.span.start.col,
-                    format!("{}; expected {{ \"action\": [\"key\", …] }}", e.code),
+                    at.line,
+                    at.col,
+                    format!(
+                        "{}; expected {{ \"action\": [\"key\", …] }}",
+                        crate::error::ron_message_in(&e, text)
+                    ),
                 ));
             }
         };

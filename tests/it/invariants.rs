@@ -527,7 +527,7 @@ fn a_bad_turn_step_is_caught() {
     // Fall: Germany takes Warsaw; the next phase must give it the centre.
     let mut s = scenario(DISLODGE);
     s.phase = dipsandbox::board::Phase::parse("Fall 1901 Movement").unwrap();
-    let adv = advance(&s, &s.rules);
+    let adv = advance(&s, &s.rules).expect("advances");
     assert!(check_advance(&s, &s.rules, &adv).is_empty());
     // Dislodged: a retreat phase follows, centres unchanged until it is done.
     assert_eq!(adv.next.phase.to_string(), "Fall 1901 Retreat");
@@ -556,7 +556,7 @@ fn a_bad_turn_step_is_caught() {
     // After the retreat, Germany owns Warsaw.
     let mut next = adv.next.clone();
     next.orders = scenario(RETREAT).orders;
-    let adv2 = advance(&next, &next.rules);
+    let adv2 = advance(&next, &next.rules).expect("advances");
     let v = check_advance(&next, &next.rules, &adv2);
     assert!(v.is_empty(), "{}", report(&v));
     let war = s.map.find_province("war").unwrap().0 as usize;

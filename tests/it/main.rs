@@ -36,6 +36,7 @@ mod reasons;
 mod ring;
 mod roundtrip;
 mod stepper;
+mod text_safety;
 mod trace;
 mod tui;
 mod tui_files;

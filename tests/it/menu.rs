@@ -132,7 +132,7 @@ fn retreat_menus_offer_exactly_the_retreats_that_succeed() {
         let s = Scenario::load(&f).expect("loads");
         match s.phase.kind {
             PhaseKind::Movement => {
-                let next = advance(&s, &s.rules).next;
+                let next = advance(&s, &s.rules).expect("advances").next;
                 if next.phase.kind == PhaseKind::Retreat {
                     phases.push((f, next));
                 }

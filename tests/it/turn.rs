@@ -30,7 +30,7 @@ fn advance_walks_the_year() {
     for pair in files.windows(2) {
         let here = load(pair[0]);
         let next = load(pair[1]);
-        let adv = advance(&here, &Rules::default());
+        let adv = advance(&here, &Rules::default()).expect("advances");
         assert_eq!(adv.next.phase, next.phase, "{} → phase", pair[0]);
         assert_eq!(
             sorted(&adv.next.units),
@@ -61,11 +61,11 @@ fn advance_walks_the_year() {
 fn centres_change_hands_only_after_fall() {
     // After Spring nothing changes hands even though Trieste is Italian-occupied.
     let spring = load("1-spring-1901-movement.ron");
-    let adv = advance(&spring, &Rules::default());
+    let adv = advance(&spring, &Rules::default()).expect("advances");
     assert_eq!(adv.next.owners_or_home(), spring.owners_or_home());
     // After the Fall retreat, Norway is English and Sweden Russian.
     let retreat = load("3-fall-1901-retreat.ron");
-    let adv = advance(&retreat, &Rules::default());
+    let adv = advance(&retreat, &Rules::default()).expect("advances");
     let map = &*retreat.map;
     let owners = adv.next.owners_or_home();
     let owner_of = |name: &str| owners[map.find_province(name).expect("province").0 as usize];

@@ -181,7 +181,7 @@ fn play(seed: u64) -> Result<(), TestCaseError> {
         s.orders = random_orders(&s, &mut rng);
         let before_units = s.units.clone();
         let before_owners = s.owners_or_home();
-        let adv = advance(&s, &rules);
+        let adv = advance(&s, &rules).expect("advances");
         // The library's checker: the phase's invariants, listing order, and the step of the
         // turn cycle.
         let v: Vec<_> = check_advance(&s, &rules, &adv)

@@ -1,0 +1,204 @@
+//! Text from files made safe to show: control characters escaped, long text cut short.
+//!
+//! Titles, names, orders, case names and file names come from files the user did not
+//! necessarily write. Printed as they are, an ESC sequence in a title clears the screen or
+//! retitles the terminal, a NUL or BEL reaches it, and a one-megabyte token quoted in an error
+//! is a megabyte of output. Everything the program prints goes through these functions:
+//!
+//! - [`one_line`]: a field that is one line (a title, a name, an order): every control
+//!   character escaped, line ends included.
+//! - [`multi_line`]: text that may span lines (a description, a whole report): every control
+//!   character escaped except line feed and tab.
+//! - [`quoted`]: user text quoted in a message, `"…"`, escaped and cut to its first
+//!   [`SHOWN`] characters with its length when long.
+//! - [`cut`]: the same without the quotes (for text shown between backticks).
+//! - [`bounded`]: a whole message that may hold user text the program did not quote itself
+//!   (another crate's message), cut when it is far longer than a message needs to be.
+//!
+//! The escaping is Rust's, one way everywhere: `\u{1b}` for ESC, `\0` for NUL, `\u{7}` for BEL,
+//! `\n`, `\r` and `\t`, `\u{7f}` for DEL, `\u{9b}` for the C1 controls (U+0080 to U+009F),
+//! which terminals also obey. The control characters are those of [`char::is_control`], the
+//! set the terminal UI's widgets drop.
+
+use std::borrow::Cow;
+
+/// Characters of user text quoted in a message before it is cut short.
+pub const SHOWN: usize = 60;
+
+/// Characters a message of another crate may have before it is cut ([`bounded`]).
+pub const MESSAGE_CHARS: usize = 1000;
+
+/// Whether `c` is escaped in text shown on one line.
+fn escaped_on_one_line(c: char) -> bool {
+    c.is_control()
+}
+
+/// Whether `c` is escaped in text that may span lines.
+fn escaped_in_lines(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// Whether some byte of `s` may start a character that `escape` escapes: a byte below 0x20,
+/// DEL, or 0xC2 (the first byte of U+0080 to U+00BF, the C1 controls among them). One pass
+/// over the bytes, so that clean text (nearly all of it) is not copied.
+fn may_need(s: &str, keep_lines: bool) -> bool {
+    s.bytes().any(|b| {
+        (b < 0x20 && !(keep_lines && (b == b'\n' || b == b'\t'))) || b == 0x7f || b == 0xc2
+    })
+}
+
+fn escape(s: &str, keep_lines: bool, is_escaped: fn(char) -> bool) -> Cow<'_, str> {
+    if !may_need(s, keep_lines) || !s.chars().any(is_escaped) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_escaped(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `s` with every control character escaped (`\u{1b}`, `\0`, `\n`, …): safe to print, and one
+/// line.
+pub fn one_line(s: &str) -> Cow<'_, str> {
+    escape(s, false, escaped_on_one_line)
+}
+
+/// `s` with every control character escaped except line feed and tab: safe to print, with its
+/// lines.
+pub fn multi_line(s: &str) -> Cow<'_, str> {
+    escape(s, true, escaped_in_lines)
+}
+
+/// Whether [`multi_line`] leaves `s` as it is.
+pub fn is_safe(s: &str) -> bool {
+    matches!(multi_line(s), Cow::Borrowed(_))
+}
+
+/// Text quoted for a message: `"A Parsi - Bur"` (escaped as Rust does, `\u{1b}`), or, when
+/// long, its first [`SHOWN`] characters and its length (`"Axxx…"… (1000001 characters)`), so
+/// that a megabyte of input is not echoed back.
+pub fn quoted(text: &str) -> String {
+    match head(text) {
+        None => format!("{text:?}"),
+        Some((head, n)) => format!("{head:?}… ({n} characters)"),
+    }
+}
+
+/// [`quoted`] without the quotes, for text shown between backticks: [`one_line`], and when
+/// long its first [`SHOWN`] characters and its length (`xxxx… (1000000 characters)`).
+pub fn cut(text: &str) -> String {
+    match head(text) {
+        None => one_line(text).into_owned(),
+        Some((head, n)) => format!("{}… ({n} characters)", one_line(head)),
+    }
+}
+
+/// The first [`SHOWN`] characters of a text too long to quote whole, and its length in
+/// characters; `None` for a text short enough (up to 20 characters more than [`SHOWN`]).
+fn head(text: &str) -> Option<(&str, usize)> {
+    // Counting stops early: a short text is counted once, a long one up to its cut.
+    let mut chars = text.char_indices();
+    let end = chars.nth(SHOWN).map(|(i, _)| i)?;
+    chars.clone().nth(19)?;
+    let n = SHOWN + 1 + chars.count();
+    Some((text.get(..end).unwrap_or(text), n))
+}
+
+/// A message that may quote user text whole (another crate's, such as a deserializer's
+/// `invalid type: string "…"`), cut after `max` characters with its length; not escaped (print
+/// it through [`one_line`] or [`multi_line`]).
+pub fn bounded(message: &str, max: usize) -> Cow<'_, str> {
+    let mut chars = message.char_indices();
+    let Some((end, _)) = chars.nth(max) else {
+        return Cow::Borrowed(message);
+    };
+    let n = max + 1 + chars.count();
+    Cow::Owned(format!(
+        "{}… (cut: the message has {n} characters)",
+        message.get(..end).unwrap_or(message)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No byte a terminal obeys: below 0x20 (but the allowed), DEL, or a C1 control.
+    fn has_control(s: &str, allowed: &[char]) -> bool {
+        s.chars().any(|c| c.is_control() && !allowed.contains(&c))
+    }
+
+    #[test]
+    fn one_line_escapes_every_control_character() {
+        let s = "a\u{1b}[2J\0\u{7}\n\t\r\u{7f}\u{9b}31m\u{85}é—z";
+        let e = one_line(s);
+        assert_eq!(
+            e,
+            "a\\u{1b}[2J\\0\\u{7}\\n\\t\\r\\u{7f}\\u{9b}31m\\u{85}é—z"
+        );
+        assert!(!has_control(&e, &[]));
+        // Clean text is not copied.
+        assert!(matches!(one_line("Évian — ok"), Cow::Borrowed(_)));
+        for c in (0..0x110000u32).filter_map(char::from_u32) {
+            let s = c.to_string();
+            assert!(!has_control(&one_line(&s), &[]), "{c:?}");
+            assert!(!has_control(&multi_line(&s), &['\n', '\t']), "{c:?}");
+            assert!(!has_control(&quoted(&s), &[]), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn multi_line_keeps_line_feeds_and_tabs() {
+        assert_eq!(multi_line("a\nb\tc\r\u{1b}"), "a\nb\tc\\r\\u{1b}");
+        assert!(matches!(multi_line("a\nb\tc"), Cow::Borrowed(_)));
+        assert!(is_safe("a\nb"));
+        assert!(!is_safe("a\u{9f}"));
+    }
+
+    #[test]
+    fn long_text_is_cut_with_its_length() {
+        let long = "x".repeat(1_000_000);
+        let q = quoted(&long);
+        assert_eq!(
+            q,
+            format!("\"{}\"… (1000000 characters)", "x".repeat(SHOWN))
+        );
+        assert_eq!(
+            cut(&long),
+            format!("{}… (1000000 characters)", "x".repeat(SHOWN))
+        );
+        // Up to 20 characters past the cut, the text is shown whole.
+        let near = "y".repeat(SHOWN + 20);
+        assert_eq!(quoted(&near), format!("{near:?}"));
+        assert_eq!(cut(&near), near);
+        let past = "y".repeat(SHOWN + 21);
+        assert!(cut(&past).ends_with(&format!("… ({} characters)", SHOWN + 21)));
+        // Escaped, and cut on a character boundary.
+        let esc = format!("\u{1b}{}", "é".repeat(200));
+        assert!(quoted(&esc).starts_with("\"\\u{1b}éé"));
+        assert!(cut(&esc).starts_with("\\u{1b}éé"));
+        assert!(cut(&esc).ends_with("… (201 characters)"));
+    }
+
+    #[test]
+    fn bounded_cuts_long_messages() {
+        let m = format!("invalid type: string \"{}\"", "\u{1b}".repeat(5000));
+        let b = one_line(&bounded(&m, MESSAGE_CHARS)).into_owned();
+        assert!(b.chars().count() < MESSAGE_CHARS * 7);
+        assert!(
+            b.ends_with("… (cut: the message has 5023 characters)"),
+            "{b}"
+        );
+        assert!(!has_control(&b, &[]));
+        assert!(matches!(bounded("short", 5), Cow::Borrowed("short")));
+        assert_eq!(
+            bounded("short!", 5),
+            "short… (cut: the message has 6 characters)"
+        );
+    }
+}

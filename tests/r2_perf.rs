@@ -1,0 +1,203 @@
+//! Issue 22, item 11: paths that were quadratic on huge synthetic positions. Each test runs the
+//! hostile input at (or near) the size the issue measured, in the debug build: before the fix
+//! each took minutes to hours there, so the size itself is what would hang the suite. No test
+//! asserts a time; each checks that the result is right. The figures are in docs/limits.md.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use common::dipsandbox;
+
+fn dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("r2-perf-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.to_str().expect("utf-8 path").to_string()
+}
+
+/// A map file of inland provinces, each with its army borders, and three powers.
+fn map_ron(provinces: &[(String, Vec<String>)]) -> String {
+    let mut s = String::from("Map(name: \"synthetic\", title: \"Synthetic\", powers: [\n");
+    for (name, adj) in [("Alpha", "Alphan"), ("Beta", "Betan"), ("Gamma", "Gamman")] {
+        let _ = writeln!(
+            s,
+            "  Power(name: \"{name}\", adjective: \"{adj}\", home: [], start: []),"
+        );
+    }
+    s.push_str("], provinces: [\n");
+    for (abbr, army) in provinces {
+        let list: Vec<String> = army.iter().map(|a| format!("\"{a}\"")).collect();
+        let _ = writeln!(
+            s,
+            "  Province(abbr: \"{abbr}\", name: \"Province {abbr}\", kind: Land, supply_center: false, army: [{}]),",
+            list.join(", ")
+        );
+    }
+    s.push_str("])\n");
+    s
+}
+
+/// A ring of `n` provinces `p0`..`p{n-1}`.
+fn ring(n: usize) -> Vec<(String, Vec<String>)> {
+    (0..n)
+        .map(|i| {
+            (
+                format!("p{i}"),
+                vec![format!("p{}", (i + n - 1) % n), format!("p{}", (i + 1) % n)],
+            )
+        })
+        .collect()
+}
+
+/// A star: a hub `h` bordering `n` leaves `l0`..`l{n-1}`, each bordering only the hub.
+fn star(n: usize) -> Vec<(String, Vec<String>)> {
+    std::iter::once(("h".to_string(), (0..n).map(|i| format!("l{i}")).collect()))
+        .chain((0..n).map(|i| (format!("l{i}"), vec!["h".to_string()])))
+        .collect()
+}
+
+/// A scenario on `map` with units and orders per power (the texts as written), and `more`
+/// fields (such as `expect: (…)`).
+fn scenario_ron(
+    title: &str,
+    map: &str,
+    units: &[(&str, Vec<String>)],
+    orders: &[(&str, Vec<String>)],
+    more: &str,
+) -> String {
+    let block = |lists: &[(&str, Vec<String>)]| {
+        lists
+            .iter()
+            .map(|(p, v)| {
+                let items: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
+                format!("\"{p}\": [{}]", items.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Scenario(title: \"{title}\", map: \"{map}\", phase: \"Spring 1901 Movement\", units: {{{}}}, orders: {{{}}}{more})\n",
+        block(units),
+        block(orders)
+    )
+}
+
+/// `diff` without `--rules` on a 10,000-unit ring (every army moving on), one order of which
+/// names its army as a fleet: the deciders are computed from one run of the scenario's own
+/// rules and one of each other option value, and the two results compared by sorting, not by
+/// searching one list for each unit of the other (which made it 10,000² per option value; the
+/// issue measured 9 s for 15,000 units in the release build).
+/// Under `wrong_unit_type=Invalid` the misnamed order is invalid, its army holds and the whole
+/// ring stands: 10,000 verdicts change (the positions do not: a ring that moves one step on
+/// leaves an army in every province).
+#[test]
+fn diff_deciders_on_a_10000_unit_ring() {
+    let n = 10_000;
+    let d = dir("diff");
+    write(&d, "ring.map.ron", &map_ron(&ring(n)));
+    let units: Vec<String> = (0..n).map(|i| format!("A p{i}")).collect();
+    let orders: Vec<String> = (0..n)
+        .map(|i| {
+            let letter = if i == 0 { "F" } else { "A" };
+            format!("{letter} p{i} - p{}", (i + 1) % n)
+        })
+        .collect();
+    let f = write(
+        &d,
+        "ring.ron",
+        &scenario_ron(
+            "ring",
+            "ring.map.ron",
+            &[("Alpha", units)],
+            &[("Alpha", orders)],
+            "",
+        ),
+    );
+    let (code, out, err) = dipsandbox(&["diff", &f]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(
+        out.trim_end(),
+        format!("ring: wrong_unit_type=Invalid ({n})"),
+        "{err}"
+    );
+}
+
+/// `diff --all-presets` on the same ring: each preset adjudicated once, and the table has a row
+/// per order.
+#[test]
+fn diff_all_presets_on_a_15000_unit_ring() {
+    let n = 15_000;
+    let d = dir("presets");
+    write(&d, "ring.map.ron", &map_ron(&ring(n)));
+    let units: Vec<String> = (0..n).map(|i| format!("A p{i}")).collect();
+    let orders: Vec<String> = (0..n)
+        .map(|i| format!("A p{i} - p{}", (i + 1) % n))
+        .collect();
+    let f = write(
+        &d,
+        "ring.ron",
+        &scenario_ron(
+            "ring",
+            "ring.map.ron",
+            &[("Alpha", units)],
+            &[("Alpha", orders)],
+            "",
+        ),
+    );
+    let (code, out, err) = dipsandbox(&["diff", &f, "--all-presets"]);
+    assert_eq!(code, 0, "{err}");
+    let rows = out
+        .lines()
+        .filter(|l| l.contains(": A P") && l.contains("succeeds"))
+        .count();
+    assert_eq!(rows, n, "{}", &out[..out.len().min(2000)]);
+    assert!(!out.contains("differs"));
+}
+
+/// A map with a province of 60,000 neighbours loads (the symmetry check looked each border up
+/// in the other side's whole list: 60,000² steps), and one missing border among them is still
+/// reported, naming both provinces.
+#[test]
+fn a_province_of_60000_neighbours() {
+    let n = 60_000;
+    let d = dir("star");
+    write(&d, "star.map.ron", &map_ron(&star(n)));
+    let f = write(
+        &d,
+        "star.ron",
+        &scenario_ron(
+            "star",
+            "star.map.ron",
+            &[
+                ("Alpha", vec!["A h".into()]),
+                ("Beta", vec!["A l59999".into()]),
+            ],
+            &[
+                ("Alpha", vec!["A h - l12345".into()]),
+                ("Beta", vec!["A l59999 - l59998".into()]),
+            ],
+            ", expect: (results: [(\"A h - l12345\", Succeeds), (\"A l59999 - l59998\", Illegal)])",
+        ),
+    );
+    let (code, out, err) = dipsandbox(&["check", &f]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+
+    // The same map with one leaf that does not list the hub back.
+    let mut broken = star(n);
+    broken[40_001].1.clear();
+    let e = dipsandbox::map::Map::from_ron(&map_ron(&broken), "broken.ron").expect_err("refused");
+    let text = e.to_string();
+    assert!(
+        text.contains("army border \"h\"–\"l40000\" is listed by \"h\" but not by \"l40000\""),
+        "{text}"
+    );
+}

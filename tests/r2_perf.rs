@@ -201,3 +201,38 @@ fn a_province_of_60000_neighbours() {
         "{text}"
     );
 }
+
+/// The DPjudge engine on a chain of 59,000 moves whose head bounces: each pass of step 7
+/// bounced one more unit of the chain and then looked at every space again (59,000 passes over
+/// 59,000 spaces: 15 s in release). Steps 7 and 8 now look only at the spaces that changed;
+/// the passes, and so the trace, are the text's as before. Every move fails, each in step 7
+/// against the unit behind it, and one province is left contested.
+#[test]
+fn the_dpjudge_engine_on_a_59000_unit_chain() {
+    use dipsandbox::adjudicator::Verdict;
+    use dipsandbox::adjudicator::dpjudge::{Mark, adjudicate_dpjudge};
+    use dipsandbox::rules::Rules;
+    use dipsandbox::synth::{Pattern, position};
+
+    let n = 59_000;
+    let s = position(Pattern::ChainBounce, n, 1).expect("chain");
+    let r = adjudicate_dpjudge(&s.map, &s.units, &s.orders, &Rules::default());
+    assert_eq!(r.outcomes.len(), n);
+    assert!(r.outcomes.iter().all(|o| o.verdict == Verdict::Fails));
+    assert!(r.marks.iter().all(|m| m.contains(Mark::Bounce)));
+    assert_eq!(r.final_units, s.units, "nothing moves");
+    assert_eq!(r.contested.len(), 1, "one standoff");
+    // The head and the army coming the other way tie; each unit behind then bounces on the
+    // bounced unit in front of it, in the pass after.
+    assert_eq!(
+        r.outcomes[n - 2].reason,
+        format!(
+            "bounced in step 7: support count 0 is not greater than 0 of A P{n} - P{}",
+            n - 1
+        )
+    );
+    assert_eq!(
+        r.outcomes[0].reason,
+        "bounced in step 7: support count 0 is not greater than 0 of A P1 - P2"
+    );
+}

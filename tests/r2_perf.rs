@@ -236,3 +236,101 @@ fn the_dpjudge_engine_on_a_59000_unit_chain() {
         "bounced in step 7: support count 0 is not greater than 0 of A P1 - P2"
     );
 }
+
+/// 10,000 armies moving into one province, one of them supported twice, against a unit that
+/// holds there (1.2 GB and 8 s in release: every MOVE read every other mover's PREVENT
+/// STRENGTH through an edge of its own, 10,000² edges, each MOVE evaluated over all of them).
+/// The supported army dislodges the holder, every other move fails against its prevent
+/// strength, through `check` (with expectations), `explain` and `solve`.
+#[test]
+fn ten_thousand_armies_into_one_province() {
+    let n = 10_000;
+    let d = dir("standoff");
+    write(&d, "star.map.ron", &map_ron(&star(n)));
+    let mut alpha = vec!["A l0".to_string(), "A l1".into(), "A l2".into()];
+    let mut alpha_orders = vec![
+        "A l0 - h".to_string(),
+        "A l1 S A l0 - h".into(),
+        "A l2 S A l0 - h".into(),
+    ];
+    let (mut beta, mut beta_orders) = (Vec::new(), Vec::new());
+    for i in 3..n {
+        let (u, o) = if i % 2 == 0 {
+            (&mut alpha, &mut alpha_orders)
+        } else {
+            (&mut beta, &mut beta_orders)
+        };
+        u.push(format!("A l{i}"));
+        o.push(format!("A l{i} - h"));
+    }
+    let mut results = vec![
+        "(\"A l0 - h\", Succeeds)".to_string(),
+        "(\"A l1 S A l0 - h\", Succeeds)".into(),
+        "(\"A l2 S A l0 - h\", Succeeds)".into(),
+        "(\"A h H\", Fails)".into(),
+    ];
+    results.extend((3..n).map(|i| format!("(\"A l{i} - h\", Fails)")));
+    let f = write(
+        &d,
+        "standoff.ron",
+        &scenario_ron(
+            "standoff",
+            "star.map.ron",
+            &[
+                ("Alpha", alpha),
+                ("Beta", beta),
+                ("Gamma", vec!["A h".into()]),
+            ],
+            &[
+                ("Alpha", alpha_orders),
+                ("Beta", beta_orders),
+                ("Gamma", vec!["A h H".into()]),
+            ],
+            &format!(
+                ", expect: (results: [{}], dislodged: [\"A h\"])",
+                results.join(", ")
+            ),
+        ),
+    );
+    let (code, out, err) = dipsandbox(&["check", &f]);
+    assert_eq!(code, 0, "{}{err}", &out[..out.len().min(3000)]);
+    assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+
+    let (code, out, err) = dipsandbox(&["explain", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("A l0 - h         moves, attack 3 beats hold 1 of A H H")
+            && out.contains("A l9999 - h      attack 1 does not beat hold 1 of A H H"),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+    let (code, out, err) = dipsandbox(&["solve", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1 solution: the equations alone decide every order."),
+        "{}",
+        &out[..out.len().min(3000)]
+    );
+
+    // The library, on the synthetic standoff: every move bounces, the hub is contested, and the
+    // decision graph lists for each MOVE its strongest rival, not the 9,999 others.
+    let s = dipsandbox::synth::standoff(n).expect("standoff");
+    let r = dipsandbox::adjudicator::adjudicate_movement(
+        &s.map,
+        &s.units,
+        &s.orders,
+        &dipsandbox::rules::Rules::default(),
+    );
+    assert!(
+        r.outcomes
+            .iter()
+            .all(|o| o.verdict == dipsandbox::adjudicator::Verdict::Fails)
+    );
+    assert_eq!(
+        r.outcomes[n - 1].reason,
+        "attack 1 does not beat prevent 1 of A L0 - H"
+    );
+    assert_eq!(r.contested.len(), 1);
+    let edges: usize = r.graph.deps.iter().map(Vec::len).sum();
+    assert!(edges < 10 * n, "{edges} edges");
+}

@@ -84,16 +84,38 @@ pub fn to_dot(
     let mut s = String::from(
         "digraph decisions {\n  rankdir=LR;\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n",
     );
-    // One cluster per unit.
+    // One cluster per unit: each unit's decisions, found in one pass over them (not one per
+    // unit), and the cancelled convoys marked once.
     let units = r.units.len();
+    let mut start = vec![0usize; units + 1];
+    for n in &g.nodes {
+        if n.unit < units {
+            start[n.unit + 1] += 1;
+        }
+    }
     for u in 0..units {
-        let ids: Vec<usize> = (0..g.nodes.len())
-            .filter(|&i| g.nodes[i].unit == u)
-            .collect();
+        start[u + 1] += start[u];
+    }
+    let mut of_unit = vec![0usize; start[units]];
+    let mut next = start.clone();
+    for (i, n) in g.nodes.iter().enumerate() {
+        if n.unit < units {
+            of_unit[next[n.unit]] = i;
+            next[n.unit] += 1;
+        }
+    }
+    let mut cancelled_unit = vec![false; units];
+    for &f in &r.cancelled_convoys {
+        if let Some(c) = cancelled_unit.get_mut(f) {
+            *c = true;
+        }
+    }
+    for u in 0..units {
+        let ids = &of_unit[start[u]..start[u + 1]];
         if ids.is_empty() {
             continue;
         }
-        let cancelled = r.cancelled_convoys.contains(&u);
+        let cancelled = cancelled_unit[u];
         let title = if cancelled {
             format!("{} — convoy cancelled (Szykman)", unit(u))
         } else {
@@ -106,7 +128,7 @@ pub fn to_dot(
         } else {
             s.push_str("    style=rounded; color=gray;\n");
         }
-        for id in ids {
+        for &id in ids {
             let mut attrs = Vec::new();
             if let Some(k) = kinds[id] {
                 let c = match k {

@@ -78,6 +78,27 @@ pub struct Synthetic {
     pub orders: Vec<(PowerId, Order)>,
 }
 
+impl Synthetic {
+    /// The position as a scenario (Spring 1901 movement, the DATC's preferred rules; each
+    /// order's text as the order formats), for the commands that take one (`diff`'s deciders).
+    pub fn scenario(&self) -> crate::scenario::Scenario {
+        let map = std::sync::Arc::new(self.map.clone());
+        let mut s = crate::scenario::Scenario::empty(map, "synthetic");
+        s.title = "Synthetic position".into();
+        s.units = self.units.clone();
+        s.orders = self
+            .orders
+            .iter()
+            .map(|(power, order)| crate::scenario::OrderEntry {
+                power: *power,
+                text: crate::orders::format_order(&self.map, order, crate::orders::NameStyle::Abbr),
+                order: order.clone(),
+            })
+            .collect();
+        s
+    }
+}
+
 /// The seven powers of every synthetic map (name, adjective).
 pub const POWERS: [(&str, &str); 7] = [
     ("Alpha", "Alphan"),

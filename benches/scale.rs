@@ -3,12 +3,20 @@
 //! of moves ending in a bounce, a ring all supporting each other to hold, and a grid with random
 //! orders — plus building (and validating) the map itself.
 //!
+//! And the shapes of issue 22 (item 11), each once quadratic: N armies moving into one province
+//! (`standoff`); the DPjudge engine on the chain and on the standoff (`dp_chain`,
+//! `dp_standoff`); a map with a province of N neighbours (`map_star`); and the work of `diff`
+//! without `--rules` — the scenario's result under every other value of every option, each
+//! compared with its own — on the ring (`diff_ring`, to N = 10^5 only: it is some thirty
+//! adjudications).
+//!
 //! Criterion times N = 10^3 and 10^4; then a table gives, for every N, the time and the peak
 //! memory per unit (the best of a few runs, so that load from other processes counts as little
 //! as it can), and the ratio of the per-unit cost at 10^6 to that at 10^3 (linear growth keeps it
 //! near 1; the target is at most 2).
 //!
-//! Run with `cargo bench --bench scale` (`DIPSANDBOX_SCALE_MAX=100000` stops at 10^5; add
+//! Run with `cargo bench --bench scale` (`DIPSANDBOX_SCALE_MAX=100000` stops at 10^5;
+//! `DIPSANDBOX_SCALE_ONLY=standoff,dp_chain` keeps those rows of the table; add
 //! `-- --warm-up-time 1 --measurement-time 2` for a quicker criterion part).
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -17,10 +25,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement};
+use dipsandbox::adjudicator::dpjudge::adjudicate_dpjudge;
+use dipsandbox::adjudicator::{Adjudicator, Verdict, adjudicate_movement};
+use dipsandbox::diff::deciders;
 use dipsandbox::map::{Map, ProvinceSpec};
 use dipsandbox::rules::Rules;
-use dipsandbox::synth::{POWERS, Pattern, Synthetic, grid_provinces, position, ring_provinces};
+use dipsandbox::synth::{
+    POWERS, Pattern, Synthetic, grid_provinces, position, ring_provinces, standoff, star_provinces,
+};
 
 /// The system allocator, counting the bytes in use and their peak.
 struct Counting;
@@ -126,6 +138,79 @@ fn check(pattern: Pattern, s: &Synthetic) {
 /// N, nanoseconds per unit, bytes per unit.
 type Row = (usize, f64, f64);
 
+/// Whether the table keeps row `name` (`DIPSANDBOX_SCALE_ONLY`, comma-separated; all when
+/// unset).
+fn wanted(name: &str) -> bool {
+    std::env::var("DIPSANDBOX_SCALE_ONLY")
+        .map(|v| v.split(',').any(|w| w.trim() == name))
+        .unwrap_or(true)
+}
+
+/// One run of a shape, made for a size N.
+type Run = Box<dyn FnMut() -> usize>;
+
+/// A shape: its name, the largest N it is measured at, and what makes its run.
+type Shape = (&'static str, usize, fn(usize) -> Run);
+
+/// The shapes of issue 22 (item 11): a name and one run at size N, which checks its own result
+/// (so that what is timed is what is meant) and returns something to keep.
+fn issue22_shapes() -> Vec<Shape> {
+    fn standoff_run(n: usize) -> Run {
+        let s = standoff(n).expect("standoff");
+        let rules = Rules::default();
+        let mut adj = Adjudicator::new();
+        let out = adj.adjudicate(&s.map, &s.units, &s.orders, &rules);
+        assert!(
+            out.iter().all(|o| o.verdict == Verdict::Fails),
+            "all bounce"
+        );
+        Box::new(move || adj.adjudicate(&s.map, &s.units, &s.orders, &rules).len())
+    }
+    fn dp_run(s: Synthetic) -> Run {
+        let rules = Rules::default();
+        let r = adjudicate_dpjudge(&s.map, &s.units, &s.orders, &rules);
+        assert!(
+            r.outcomes.iter().all(|o| o.verdict == Verdict::Fails),
+            "all bounce"
+        );
+        assert_eq!(r.contested.len(), 1, "one standoff");
+        Box::new(move || {
+            adjudicate_dpjudge(&s.map, &s.units, &s.orders, &rules)
+                .outcomes
+                .len()
+        })
+    }
+    fn dp_chain_run(n: usize) -> Run {
+        dp_run(position(Pattern::ChainBounce, n, 7).expect("chain"))
+    }
+    fn dp_standoff_run(n: usize) -> Run {
+        dp_run(standoff(n).expect("standoff"))
+    }
+    fn map_star_run(n: usize) -> Run {
+        Box::new(move || {
+            let specs = star_provinces(n);
+            let map = Map::from_lists("star", "star", &POWERS, specs).expect("map");
+            assert_eq!(map.province_count(), n + 1);
+            map.province_count()
+        })
+    }
+    fn diff_ring_run(n: usize) -> Run {
+        let s = position(Pattern::Ring, n, 7).expect("ring").scenario();
+        assert!(
+            deciders(&s).expect("runs").is_empty(),
+            "no option changes a ring"
+        );
+        Box::new(move || deciders(&s).expect("runs").len())
+    }
+    vec![
+        ("standoff", usize::MAX, standoff_run),
+        ("dp_chain", usize::MAX, dp_chain_run),
+        ("dp_standoff", usize::MAX, dp_standoff_run),
+        ("map_star", usize::MAX, map_star_run),
+        ("diff_ring", 100_000, diff_ring_run),
+    ]
+}
+
 fn bench_scale(c: &mut Criterion) {
     let rules = Rules::default();
     let mut g = c.benchmark_group("scale");
@@ -140,6 +225,12 @@ fn bench_scale(c: &mut Criterion) {
             });
         }
     }
+    for (name, _, make) in issue22_shapes() {
+        for n in [1_000, 10_000] {
+            let mut run = make(n);
+            g.bench_function(BenchmarkId::new(name, n), |b| b.iter(&mut run));
+        }
+    }
     g.finish();
 
     // The table: every N, time and peak memory per unit.
@@ -150,7 +241,7 @@ fn bench_scale(c: &mut Criterion) {
         "pattern", "N", "total", "ns/unit", "bytes/unit"
     );
     let mut rows: Vec<(String, Vec<Row>)> = Vec::new();
-    for pattern in Pattern::ALL {
+    for pattern in Pattern::ALL.into_iter().filter(|p| wanted(p.name())) {
         let mut row = Vec::new();
         for &n in &sizes {
             let s = position(pattern, n, 7).expect("synthetic map");
@@ -193,7 +284,7 @@ fn bench_scale(c: &mut Criterion) {
             grid_provinces(w, n.div_ceil(w))
         }
     };
-    for name in ["map_ring", "map_grid"] {
+    for name in ["map_ring", "map_grid"].into_iter().filter(|n| wanted(n)) {
         let mut row = Vec::new();
         for &n in &sizes {
             let runs = if n >= 1_000_000 { 2 } else { 4 };
@@ -208,6 +299,32 @@ fn bench_scale(c: &mut Criterion) {
                 t = t.min(dt);
                 m = m.min(dm);
             }
+            let per = t.as_secs_f64() * 1e9 / n as f64;
+            let mem = m as f64 / n as f64;
+            println!(
+                "  {:<14} {:>9} {:>10.2}ms {:>12.1} {:>12.1}",
+                name,
+                n,
+                t.as_secs_f64() * 1e3,
+                per,
+                mem
+            );
+            row.push((n, per, mem));
+        }
+        rows.push((name.to_string(), row));
+    }
+    // The shapes of issue 22: a first run (made when the shape is built) sizes the buffers; then
+    // the best of a few runs, and the memory of one.
+    for (name, max, make) in issue22_shapes() {
+        if !wanted(name) {
+            continue;
+        }
+        let mut row = Vec::new();
+        for &n in sizes.iter().filter(|&&n| n <= max) {
+            let runs = if n >= 1_000_000 { 2 } else { 4 };
+            let mut run = make(n);
+            let (t, _) = best(runs, &mut run);
+            let (_, m) = best(1, || make(n)());
             let per = t.as_secs_f64() * 1e9 / n as f64;
             let mem = m as f64 / n as f64;
             println!(

@@ -3,11 +3,12 @@
 //! every order's verdict under every preset; and, for a folder of cases, which single option
 //! decides which case.
 
-use crate::adjudicator::Engine;
-use crate::adjudicator::{OrderOutcome, PhaseResult, Verdict};
-use crate::board::Unit;
-use crate::check::{Run, RunError, run, run_with};
-use crate::map::Map;
+use crate::adjudicator::retreat::adjudicate_retreats;
+use crate::adjudicator::{Adjudicator, Engine, OrderOutcome, Outcome, PhaseResult, Verdict};
+use crate::board::{PhaseKind, Unit};
+use crate::check::{Run, RunError, run_with};
+use crate::map::{Map, PowerId};
+use crate::orders::Order;
 use crate::orders::{NameStyle, format_order};
 use crate::rules::{PRESETS, Rules};
 use crate::scenario::{OrderEntry, Scenario};
@@ -95,6 +96,177 @@ fn order_text(map: &Map, e: &OrderEntry) -> String {
     )
 }
 
+/// One adjudication of a scenario kept for comparing with another: a movement phase's typed
+/// outcomes from the decision engine's workspace (words are made only for orders whose outcome
+/// differs), or another phase's outcomes in words; the units after it and the retreats that
+/// follow.
+struct Kept {
+    /// A movement phase: per submitted order, its typed outcome.
+    typed: Vec<Outcome>,
+    /// A movement phase: per unit, the submitted order that applied to it (the words of a
+    /// reason name units by their orders).
+    source: Vec<Option<usize>>,
+    /// Another phase: per submitted order, its outcome in words.
+    words: Vec<OrderOutcome>,
+    /// The units after the phase, sorted (for [`unit_diff`]).
+    final_units: Vec<Unit>,
+    /// The dislodged units, sorted.
+    dislodged: Vec<Unit>,
+    retreats: Option<PhaseResult>,
+}
+
+impl Kept {
+    /// The verdict of submitted order `i` (illegal for an order the run did not have).
+    fn verdict(&self, i: usize) -> Verdict {
+        self.typed
+            .get(i)
+            .map(|o| o.verdict)
+            .or_else(|| self.words.get(i).map(|o| o.verdict))
+            .unwrap_or(Verdict::Illegal)
+    }
+}
+
+/// What [`Kept`] runs read: the scenario and its orders as the adjudicators take them.
+struct Orders<'s> {
+    s: &'s Scenario,
+    orders: Vec<(PowerId, Order)>,
+    retreat_orders: Vec<(PowerId, Order)>,
+}
+
+impl<'s> Orders<'s> {
+    fn new(s: &'s Scenario) -> Result<Orders<'s>, RunError> {
+        if s.retreats.is_some() && s.phase.kind != PhaseKind::Movement {
+            return Err(RunError::Invalid(
+                "`retreats` can only follow a movement phase".into(),
+            ));
+        }
+        let pairs = |list: &[OrderEntry]| -> Vec<(PowerId, Order)> {
+            list.iter().map(|e| (e.power, e.order.clone())).collect()
+        };
+        Ok(Orders {
+            s,
+            orders: pairs(&s.orders),
+            retreat_orders: s
+                .retreats
+                .as_ref()
+                .map_or_else(Vec::new, |f| pairs(&f.orders)),
+        })
+    }
+
+    /// A runner on these orders, with a movement workspace of its own.
+    fn runner(&self) -> Runner<'_, 's> {
+        Runner {
+            o: self,
+            adj: Adjudicator::new(),
+        }
+    }
+}
+
+/// Runs of one scenario: its orders, and one movement workspace used for every run.
+struct Runner<'o, 's> {
+    o: &'o Orders<'s>,
+    adj: Adjudicator,
+}
+
+impl Runner<'_, '_> {
+    /// The scenario adjudicated under `rules` (as [`run`] does, with the decision engine).
+    fn run(&mut self, rules: &Rules) -> Kept {
+        let s = self.o.s;
+        if s.phase.kind != PhaseKind::Movement {
+            let p = crate::turn::adjudicate_phase(s, &self.o.orders, rules);
+            return Kept {
+                typed: Vec::new(),
+                source: Vec::new(),
+                words: p.outcomes,
+                final_units: sorted(p.final_units),
+                dislodged: sorted(p.dislodged.iter().map(|d| d.unit).collect()),
+                retreats: None,
+            };
+        }
+        let typed = self
+            .adj
+            .adjudicate(&s.map, &s.units, &self.o.orders, rules)
+            .to_vec();
+        let a = &self.adj;
+        let retreats = s.retreats.as_ref().map(|_| {
+            adjudicate_retreats(
+                &s.map,
+                a.final_units(),
+                a.dislodged(),
+                a.contested(),
+                &self.o.retreat_orders,
+                rules,
+            )
+        });
+        Kept {
+            typed,
+            source: a.prepared().source.clone(),
+            words: Vec::new(),
+            final_units: sorted(a.final_units().to_vec()),
+            dislodged: sorted(a.dislodged().iter().map(|d| d.unit).collect()),
+            retreats,
+        }
+    }
+
+    /// What differs between two runs (`reasons`: a reason that differs under the same verdict
+    /// counts).
+    fn compare(&self, ra: &Kept, rb: &Kept, reasons: bool) -> RuleDiff {
+        let s = self.o.s;
+        let map = &*s.map;
+        let retreats = match (&s.retreats, &ra.retreats, &rb.retreats) {
+            (Some(f), Some(x), Some(y)) => {
+                order_diffs(map, &f.orders, &x.outcomes, &y.outcomes, reasons)
+            }
+            _ => Vec::new(),
+        };
+        let orders = if s.phase.kind == PhaseKind::Movement {
+            self.typed_diffs(ra, rb, reasons)
+        } else {
+            order_diffs(map, &s.orders, &ra.words, &rb.words, reasons)
+        };
+        RuleDiff {
+            orders,
+            dislodged: sorted_unit_diff(map, &ra.dislodged, &rb.dislodged),
+            positions: sorted_unit_diff(map, &ra.final_units, &rb.final_units),
+            retreats,
+        }
+    }
+
+    /// [`order_diffs`] on typed outcomes: the words of a reason are made only where the typed
+    /// outcomes differ (equal typed outcomes of runs that applied the same orders read the
+    /// same), and compared as words, as [`order_diffs`] compares them.
+    fn typed_diffs(&self, ra: &Kept, rb: &Kept, reasons: bool) -> Vec<OrderDiff> {
+        let s = self.o.s;
+        let map = &*s.map;
+        let same_source = ra.source == rb.source;
+        let words = |k: &Kept, o: &Outcome| {
+            Adjudicator::render(map, &s.units, &self.o.orders, &k.source, o)
+        };
+        let mut out = Vec::new();
+        for (i, (e, (x, y))) in s
+            .orders
+            .iter()
+            .zip(ra.typed.iter().zip(&rb.typed))
+            .enumerate()
+        {
+            if x.verdict == y.verdict && (!reasons || (same_source && x == y)) {
+                continue;
+            }
+            let (wx, wy) = (words(ra, x), words(rb, y));
+            if x.verdict == y.verdict && wx == wy {
+                continue;
+            }
+            out.push(OrderDiff {
+                index: i,
+                order: order_text(map, e),
+                a: (x.verdict, wx),
+                b: (y.verdict, wy),
+            });
+        }
+        out
+    }
+}
+
 fn order_diffs(
     map: &Map,
     orders: &[OrderEntry],
@@ -116,26 +288,42 @@ fn order_diffs(
         .collect()
 }
 
-fn unit_diff(map: &Map, a: &[Unit], b: &[Unit]) -> UnitDiff {
-    let name = |u: &Unit| format!("{} {}", map.power(u.power).name, u.describe(map));
-    let mut d = UnitDiff {
-        only_a: a.iter().filter(|u| !b.contains(u)).map(name).collect(),
-        only_b: b.iter().filter(|u| !a.contains(u)).map(name).collect(),
-    };
-    d.only_a.sort();
-    d.only_b.sort();
-    d
+fn sorted(mut v: Vec<Unit>) -> Vec<Unit> {
+    v.sort_unstable();
+    v
 }
 
-fn dislodged_units(p: &PhaseResult) -> Vec<Unit> {
-    p.dislodged.iter().map(|d| d.unit).collect()
+/// The units of `a` not in `b` and those of `b` not in `a`, named and sorted by name. Sorted
+/// copies are searched, so that two lists of a whole board's units compare in n log n.
+fn unit_diff(map: &Map, a: &[Unit], b: &[Unit]) -> UnitDiff {
+    sorted_unit_diff(map, &sorted(a.to_vec()), &sorted(b.to_vec()))
+}
+
+/// [`unit_diff`] of two sorted lists.
+fn sorted_unit_diff(map: &Map, a: &[Unit], b: &[Unit]) -> UnitDiff {
+    let name = |u: &Unit| format!("{} {}", map.power(u.power).name, u.describe(map));
+    let only = |v: &[Unit], other: &[Unit]| -> Vec<String> {
+        let mut names: Vec<String> = v
+            .iter()
+            .filter(|u| other.binary_search(u).is_err())
+            .map(name)
+            .collect();
+        names.sort();
+        names
+    };
+    UnitDiff {
+        only_a: only(a, b),
+        only_b: only(b, a),
+    }
 }
 
 /// Compares a scenario's result under two rule sets.
 pub fn diff(s: &Scenario, a: Rules, b: Rules) -> Result<RuleDiff, RunError> {
-    let ra = run(s, Some(a), false)?;
-    let rb = run(s, Some(b), false)?;
-    Ok(compare_runs(s, &ra, &rb, true))
+    let orders = Orders::new(s)?;
+    let mut runner = orders.runner();
+    let ra = runner.run(&a);
+    let rb = runner.run(&b);
+    Ok(runner.compare(&ra, &rb, true))
 }
 
 /// Compares the two engines — the decision model and the DPjudge procedure — on a scenario
@@ -176,6 +364,10 @@ fn compare_runs(s: &Scenario, ra: &Run, rb: &Run, reasons: bool) -> RuleDiff {
     }
 }
 
+fn dislodged_units(p: &PhaseResult) -> Vec<Unit> {
+    p.dislodged.iter().map(|d| d.unit).collect()
+}
+
 /// Every order's verdict under every preset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PresetTable {
@@ -187,19 +379,60 @@ pub struct PresetTable {
 
 /// The verdict of every order under every preset.
 pub fn preset_table(s: &Scenario) -> Result<PresetTable, RunError> {
+    Ok(preset_comparison(s)?.table)
+}
+
+/// Every preset on one scenario: the verdict of every order under each, and, for each preset
+/// whose rules are not the DATC preferences ([`Rules::default`]), what it changes against them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetComparison {
+    /// Every order's verdict under every preset.
+    pub table: PresetTable,
+    /// Per preset other than the DATC preferences, in [`PRESETS`] order: what it changes.
+    pub changes: Vec<(&'static str, RuleDiff)>,
+}
+
+/// [`PresetComparison`] of a scenario: each preset adjudicated once (and the DATC preferences
+/// once, when no preset is they).
+pub fn preset_comparison(s: &Scenario) -> Result<PresetComparison, RunError> {
+    let orders = Orders::new(s)?;
+    let mut runner = orders.runner();
     let presets: Vec<&'static str> = PRESETS.iter().map(|(n, _)| *n).collect();
     let mut rows: Vec<(String, Vec<Verdict>)> = s
         .orders
         .iter()
-        .map(|e| (order_text(&s.map, e), Vec::new()))
+        .map(|e| (order_text(&s.map, e), Vec::with_capacity(presets.len())))
         .collect();
+    let datc = Rules::default();
+    let mut runs: Vec<(&'static str, Rules, Kept)> = Vec::with_capacity(presets.len());
     for p in &presets {
-        let r = run(s, Rules::preset(p), false)?;
-        for (row, out) in rows.iter_mut().zip(&r.phase.outcomes) {
-            row.1.push(out.verdict);
+        let rules = Rules::preset(p).unwrap_or(s.rules);
+        let k = runner.run(&rules);
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.1.push(k.verdict(i));
+        }
+        runs.push((p, rules, k));
+    }
+    let base = match runs.iter().position(|r| r.1 == datc) {
+        Some(i) => i,
+        None => {
+            let k = runner.run(&datc);
+            runs.push(("", datc, k));
+            runs.len() - 1
+        }
+    };
+    let mut changes = Vec::new();
+    if let Some((_, _, b)) = runs.get(base) {
+        for (p, rules, k) in &runs {
+            if *rules != datc {
+                changes.push((*p, runner.compare(b, k, true)));
+            }
         }
     }
-    Ok(PresetTable { presets, rows })
+    Ok(PresetComparison {
+        table: PresetTable { presets, rows },
+        changes,
+    })
 }
 
 /// One option value that changes a scenario's result, with how many things it changes.
@@ -219,23 +452,118 @@ pub struct Decider {
 /// its other values.
 pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
     let own = s.rules;
-    let mut out = Vec::new();
+    let orders = Orders::new(s)?;
+    // Every other value of every option the scenario's phase reads (an option it does not read
+    // cannot change its result), each adjudicated once.
+    let mut tries: Vec<(&'static str, &'static str, &'static str, Rules)> = Vec::new();
     for row in own.table() {
+        if !reads(s, &row) {
+            continue;
+        }
         for v in row.values.iter().filter(|v| **v != row.value) {
             let mut r = own;
-            if r.set(row.field, v).is_err() {
-                continue;
-            }
-            let d = diff(s, own, r)?;
-            if !d.is_empty() {
-                out.push(Decider {
-                    field: row.field,
-                    value: v,
-                    issue: row.issue,
-                    changes: d.len(),
-                });
+            if r.set(row.field, v).is_ok() {
+                tries.push((row.field, v, row.issue, r));
             }
         }
     }
-    Ok(out)
+    // The runs are independent: shared among the cores, each with its own workspace, against
+    // the scenario's own result, computed once.
+    let base = orders.runner().run(&own);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+        .min(tries.len().max(1));
+    let chunk = tries.len().div_ceil(workers).max(1);
+    let found: Vec<Option<Decider>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = tries
+            .chunks(chunk)
+            .map(|part| {
+                let (orders, base) = (&orders, &base);
+                scope.spawn(move || {
+                    let mut runner = orders.runner();
+                    part.iter()
+                        .map(|&(field, value, issue, r)| {
+                            let k = runner.run(&r);
+                            let d = runner.compare(base, &k, true);
+                            (!d.is_empty()).then(|| Decider {
+                                field,
+                                value,
+                                issue,
+                                changes: d.len(),
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A worker that panicked (a bug) passes its panic on.
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    Ok(found.into_iter().flatten().collect())
+}
+
+/// The options of the adjustment phase (DATC 4.C.3, 4.C.4, 4.D.4–4.D.6, 4.D.8): only the
+/// adjustment adjudicator ([`crate::adjudicator::adjust`]) reads them (a test checks the
+/// source), so they cannot change a movement or retreat phase.
+const ADJUSTMENT_ONLY: [&str; 6] = [
+    "build_missing_type",
+    "fleet_build_on_land",
+    "too_many_builds",
+    "same_province_builds",
+    "too_many_disbands",
+    "civil_disorder",
+];
+
+/// Whether the adjudication of `s` (with the decision engine, as [`diff`] runs it) reads the
+/// option of `row`.
+fn reads(s: &Scenario, row: &crate::rules::OptionRow) -> bool {
+    if row.dpjudge_only {
+        return false;
+    }
+    s.phase.kind == PhaseKind::Adjustment || !ADJUSTMENT_ONLY.contains(&row.field)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ADJUSTMENT_ONLY;
+
+    /// The options [`super::reads`] skips outside adjustment phases are read by no other
+    /// module: every mention of `.field` in the library's source is in the adjustment
+    /// adjudicator or the rules themselves.
+    #[test]
+    fn adjustment_options_are_read_only_by_the_adjustment_adjudicator() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![root];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("src") {
+                let p = entry.expect("entry").path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                if p.extension().is_none_or(|e| e != "rs") {
+                    continue;
+                }
+                seen += 1;
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if matches!(name, "adjust.rs" | "rules.rs" | "diff.rs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&p).expect("read");
+                for f in ADJUSTMENT_ONLY {
+                    assert!(
+                        !text.contains(&format!(".{f}")),
+                        "{} reads the adjustment option {f}",
+                        p.display()
+                    );
+                }
+            }
+        }
+        assert!(seen > 30, "the source was found");
+    }
 }

@@ -35,7 +35,7 @@ use std::fmt;
 use crate::adjudicator::adjust::adjustments_due;
 use crate::adjudicator::legality::{OrderStatus, Route, UnitOrder};
 use crate::adjudicator::resolver::NodeKind;
-use crate::adjudicator::retreat::{occupied, retreat_options};
+use crate::adjudicator::retreat::{occupied, retreat_options_marked, standoffs};
 use crate::adjudicator::trace::BackupRule;
 use crate::adjudicator::{
     MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
@@ -269,16 +269,13 @@ impl<'a> Checker<'a> {
     /// Retreat options of a dislodged unit given the position after the movement: each option is
     /// reachable, empty, not contested, not the attacker's origin (unless 4.A.5 allows it), and
     /// every place that meets those conditions is an option.
-    fn retreat_options(
-        &mut self,
-        d: &Dislodged,
-        after: &[Unit],
-        contested: &[ProvinceId],
-        rules: &Rules,
-    ) {
+    ///
+    /// `occ` marks the provinces held after the movement ([`occupied`]) and `standoff` those
+    /// left empty by a standoff ([`standoffs`]), made once for every dislodged unit.
+    fn retreat_options(&mut self, d: &Dislodged, occ: &[bool], standoff: &[bool], rules: &Rules) {
         let map = self.map;
-        let occ = occupied(map, after);
-        let opts = retreat_options(map, d, &occ, contested, rules);
+        let contested = |p: ProvinceId| standoff.get(p.0 as usize).copied().unwrap_or(false);
+        let mut opts = retreat_options_marked(map, d, occ, standoff, rules);
         let here = map.province_of(d.unit.loc);
         let origin_allowed =
             d.by_convoy && rules.retreat_after_convoy == RetreatAfterConvoy::Allowed;
@@ -294,16 +291,20 @@ impl<'a> Checker<'a> {
             let p = map.province_of(l);
             p != here
                 && !occ[p.0 as usize]
-                && !contested.contains(&p)
+                && !contested(p)
                 && (p != d.attacker_from || origin_allowed)
         };
+        // Sorted copies to look places up in (a unit with thousands of neighbours is checked
+        // in n log n); the lists are still walked in their own order.
+        let mut reachable_sorted = reachable.clone();
+        reachable_sorted.sort_unstable();
         for &l in &opts {
             let p = map.province_of(l);
-            let why = if !reachable.contains(&l) {
+            let why = if reachable_sorted.binary_search(&l).is_err() {
                 Some("which it cannot reach")
             } else if occ[p.0 as usize] {
                 Some("which is occupied")
-            } else if contested.contains(&p) {
+            } else if contested(p) {
                 Some("which was left empty by a standoff")
             } else if p == d.attacker_from && !origin_allowed {
                 Some("where its attacker came from")
@@ -325,8 +326,9 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        opts.sort_unstable();
         for &l in &reachable {
-            if allowed(l) && !opts.contains(&l) {
+            if allowed(l) && opts.binary_search(&l).is_err() {
                 self.fail(
                     Invariant::Retreat,
                     format!(
@@ -662,19 +664,32 @@ pub fn check_movement(
         }
     }
     c.one_per_province("after the movement", &r.final_units);
-    let mut seen_contested: Vec<ProvinceId> = Vec::new();
+    // Per province, once: held after the movement; a failed move made there.
+    let held: std::collections::HashSet<ProvinceId> = r
+        .final_units
+        .iter()
+        .filter_map(|u| c.province_of(u.loc))
+        .collect();
+    let mut tried: std::collections::HashSet<ProvinceId> = std::collections::HashSet::new();
+    for u in 0..n {
+        if let UnitOrder::Move { dest, .. } = r.prepared.orders[u]
+            && r.units[u]
+                .ends
+                .is_none_or(|e| c.province_of(e.loc) != Some(dest))
+        {
+            tried.insert(dest);
+        }
+    }
+    let mut seen_contested: std::collections::HashSet<ProvinceId> =
+        std::collections::HashSet::new();
     for &p in &r.contested {
-        if seen_contested.contains(&p) {
+        if !seen_contested.insert(p) {
             c.fail(
                 Invariant::Consistency,
                 format!("{} is listed twice as contested", c.province(p)),
             );
         }
-        seen_contested.push(p);
-        if r.final_units
-            .iter()
-            .any(|u| c.province_of(u.loc) == Some(p))
-        {
+        if held.contains(&p) {
             c.fail(
                 Invariant::Consistency,
                 format!("{} is contested (a standoff) but occupied", c.province(p)),
@@ -682,13 +697,7 @@ pub fn check_movement(
         }
         // A move there that failed: its unit stayed, or was dislodged where it stood (a
         // dislodged unit's failed move still makes a standoff).
-        let attempted = (0..n).any(|u| {
-            matches!(r.prepared.orders[u], UnitOrder::Move { dest, .. } if dest == p)
-                && r.units[u]
-                    .ends
-                    .is_none_or(|e| c.province_of(e.loc) != Some(p))
-        });
-        if !attempted {
+        if !tried.contains(&p) {
             c.fail(
                 Invariant::Consistency,
                 format!(
@@ -711,13 +720,15 @@ pub fn check_movement(
     }
 
     // Retreat options.
+    let occ = occupied(map, &r.final_units);
+    let standoff = standoffs(map, &r.contested);
     for d in &r.dislodged {
         if d.unit.loc.0 as usize >= map.locations.len()
             || d.attacker_from.0 as usize >= map.province_count()
         {
             continue;
         }
-        c.retreat_options(d, &r.final_units, &r.contested, rules);
+        c.retreat_options(d, &occ, &standoff, rules);
     }
 
     // Backup rules: reported exactly where a cycle was broken.
@@ -754,12 +765,13 @@ pub fn check_movement(
             "a backup rule was applied, but no order's outcome names it".to_string(),
         );
     }
+    let cancelled: std::collections::HashSet<usize> = r.cancelled_convoys.iter().copied().collect();
     for (u, unit) in units.iter().enumerate() {
         let Some(i) = r.prepared.source[u] else {
             continue;
         };
         let backup = r.outcomes[i].backup;
-        if r.cancelled_convoys.contains(&u)
+        if cancelled.contains(&u)
             && matches!(orders[i].1.kind, OrderKind::Convoy { .. })
             && backup != Some(BackupRule::Szykman)
         {
@@ -856,8 +868,10 @@ pub fn check_retreats(
             "a retreat phase dislodges nobody and leaves no standoff".into(),
         );
     }
+    let occ = occupied(map, units);
+    let standoff = standoffs(map, contested);
     for d in dislodged {
-        c.retreat_options(d, units, contested, rules);
+        c.retreat_options(d, &occ, &standoff, rules);
     }
     // The units that were not dislodged all stay; the others are retreats.
     let mut left: HashMap<Unit, usize> = HashMap::new();
@@ -881,7 +895,6 @@ pub fn check_retreats(
         extra.extend(std::iter::repeat_n(u, k));
     }
     extra.sort();
-    let occ = occupied(map, units);
     // Successful retreat orders: (power, from, to).
     let moved: std::collections::HashSet<(PowerId, ProvinceId, ProvinceId)> = orders
         .iter()
@@ -894,20 +907,37 @@ pub fn check_retreats(
             _ => None,
         })
         .collect();
+    // The same, by (power, to): the places they came from; and the dislodged units by place.
+    let mut moved_to: HashMap<(PowerId, ProvinceId), Vec<ProvinceId>> = HashMap::new();
+    for &(p, from, to) in &moved {
+        moved_to.entry((p, to)).or_default().push(from);
+    }
+    let mut dislodged_at: HashMap<ProvinceId, Vec<usize>> = HashMap::new();
+    for (k, d) in dislodged.iter().enumerate() {
+        dislodged_at
+            .entry(map.province_of(d.unit.loc))
+            .or_default()
+            .push(k);
+    }
     let mut used = vec![false; dislodged.len()];
     for e in &extra {
         let Some(ep) = c.province_of(e.loc) else {
             c.fail(Invariant::Consistency, format!("{e:?} ends off the map"));
             continue;
         };
-        // The dislodged unit it is: same power and kind, with a successful order to go there.
-        let found = (0..dislodged.len()).find(|&k| {
-            let d = &dislodged[k];
-            !used[k]
-                && d.unit.power == e.power
-                && d.unit.kind == e.kind
-                && moved.contains(&(d.unit.power, map.province_of(d.unit.loc), ep))
-        });
+        // The dislodged unit it is: same power and kind, with a successful order to go there
+        // (the first in the list, among the places such orders came from).
+        let found = moved_to
+            .get(&(e.power, ep))
+            .into_iter()
+            .flatten()
+            .flat_map(|from| dislodged_at.get(from).into_iter().flatten())
+            .copied()
+            .filter(|&k| {
+                let d = &dislodged[k];
+                !used[k] && d.unit.power == e.power && d.unit.kind == e.kind
+            })
+            .min();
         let Some(k) = found else {
             c.fail(
                 Invariant::Retreat,
@@ -920,7 +950,7 @@ pub fn check_retreats(
         };
         used[k] = true;
         let d = &dislodged[k];
-        let opts = retreat_options(map, d, &occ, contested, rules);
+        let opts = retreat_options_marked(map, d, &occ, &standoff, rules);
         if !opts.contains(&e.loc) {
             c.fail(
                 Invariant::Retreat,
@@ -936,7 +966,15 @@ pub fn check_retreats(
             );
         }
     }
-    // A retreat that succeeds is made.
+    // A retreat that succeeds is made: a unit of its power, not one of those that stayed, in
+    // its destination (the units after the phase looked up by province, not searched).
+    let stayed: std::collections::HashSet<Unit> = units.iter().copied().collect();
+    let mut after_at: HashMap<ProvinceId, Vec<Unit>> = HashMap::new();
+    for u in &r.final_units {
+        if let Some(p) = c.province_of(u.loc) {
+            after_at.entry(p).or_default().push(*u);
+        }
+    }
     for (i, (p, o)) in orders.iter().enumerate() {
         let (Some(spec), OrderKind::Move { dest, .. }) = (o.unit, &o.kind) else {
             continue;
@@ -944,9 +982,9 @@ pub fn check_retreats(
         if r.outcomes[i].verdict != Verdict::Succeeds {
             continue;
         }
-        let made = r.final_units.iter().any(|u| {
-            u.power == *p && c.province_of(u.loc) == Some(dest.province) && !units.contains(u)
-        });
+        let made = after_at
+            .get(&dest.province)
+            .is_some_and(|v| v.iter().any(|u| u.power == *p && !stayed.contains(u)));
         if !made {
             c.fail(
                 Invariant::Retreat,
@@ -1581,13 +1619,20 @@ pub fn check_advance(s: &Scenario, rules: &Rules, adv: &Advanced) -> Vec<Violati
         out.extend(c.out);
         return out;
     }
+    // The power of the first unit in each province after the phase (one pass, not one per
+    // province).
+    let mut occupant_of: Vec<Option<PowerId>> = vec![None; map.province_count()];
+    for u in &r.final_units {
+        if let Some(p) = c.province_of(u.loc)
+            && let Some(o) = occupant_of.get_mut(p.0 as usize)
+            && o.is_none()
+        {
+            *o = Some(u.power);
+        }
+    }
     for p in map.province_ids() {
         let k = p.0 as usize;
-        let occupant = r
-            .final_units
-            .iter()
-            .find(|u| c.province_of(u.loc) == Some(p))
-            .map(|u| u.power);
+        let occupant = occupant_of[k];
         let expected = match occupant {
             Some(o) if fall_done && map.province(p).supply_center => Some(o),
             _ => before[k],

@@ -785,19 +785,16 @@ pub fn with_destroyed_units(s: &Scenario, r: &crate::check::Run) -> (Scenario, V
     {
         let map = &*s.map;
         let occupied = crate::adjudicator::retreat::occupied(map, &r.phase.final_units);
+        let standoff = crate::adjudicator::retreat::standoffs(map, &r.phase.contested);
+        // The units the file lists, looked up by place (not searched per dislodged unit).
+        let named: std::collections::HashSet<(crate::map::UnitKind, crate::map::LocId)> =
+            listed.iter().map(|u| (u.kind, u.loc)).collect();
         for d in &r.phase.dislodged {
-            let named = listed
-                .iter()
-                .any(|u| u.kind == d.unit.kind && u.loc == d.unit.loc);
-            if named {
+            if named.contains(&(d.unit.kind, d.unit.loc)) {
                 continue;
             }
-            let options = crate::adjudicator::retreat::retreat_options(
-                map,
-                d,
-                &occupied,
-                &r.phase.contested,
-                &r.rules,
+            let options = crate::adjudicator::retreat::retreat_options_marked(
+                map, d, &occupied, &standoff, &r.rules,
             );
             if options.is_empty() {
                 notes.push(format!(

@@ -563,6 +563,19 @@ impl KeyBatch {
 /// How many provinces' names or borders [`build`] folds and hashes before it looks them up.
 const BATCH: usize = 32;
 
+/// Whether a sorted list of borders holds `x`.
+fn sorted_contains<T: Copy + Ord>(list: &[T], x: T) -> bool {
+    if list.len() <= LINEAR_SEARCH {
+        list.contains(&x)
+    } else {
+        list.binary_search(&x).is_ok()
+    }
+}
+
+/// Lists of borders up to this length are searched from end to end; longer ones (sorted) by
+/// halves.
+const LINEAR_SEARCH: usize = 32;
+
 /// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
 /// hash over 8-byte words; names come from the map file, not from an adversary), also used for
 /// the small tables a scenario is built with (orders by their parse).
@@ -759,19 +772,25 @@ impl Map {
 
     /// Whether an army can move from `a` to `b` directly.
     pub fn army_adjacent(&self, a: ProvinceId, b: ProvinceId) -> bool {
-        self.army_adj[a.0 as usize].contains(&b)
+        sorted_contains(&self.army_adj[a.0 as usize], b)
     }
 
     /// Whether a fleet at `from` can move directly to location `to`.
     pub fn fleet_adjacent(&self, from: LocId, to: LocId) -> bool {
-        self.fleet_adj[from.0 as usize].contains(&to)
+        sorted_contains(&self.fleet_adj[from.0 as usize], to)
     }
 
     /// Whether a fleet at `from` can reach some coast of province `to`.
     pub fn fleet_reaches_province(&self, from: LocId, to: ProvinceId) -> bool {
-        self.fleet_adj[from.0 as usize]
-            .iter()
-            .any(|l| self.province_of(*l) == to)
+        let list = &self.fleet_adj[from.0 as usize];
+        if list.len() <= LINEAR_SEARCH {
+            return list.iter().any(|l| self.province_of(*l) == to);
+        }
+        // A province's locations are numbered together (its main location, then its coasts),
+        // and the list is sorted: the first location not before the province's is the one.
+        let main = self.province(to).main;
+        let k = list.partition_point(|l| *l < main);
+        list.get(k).is_some_and(|l| self.province_of(*l) == to)
     }
 
     /// Whether a unit of `kind` at `from` can move to (some coast of) province `to`.
@@ -787,11 +806,8 @@ impl Map {
         if self.army_adjacent(a, b) {
             return true;
         }
-        self.locations_of(a).any(|l| {
-            self.fleet_adj[l.0 as usize]
-                .iter()
-                .any(|m| self.province_of(*m) == b)
-        })
+        self.locations_of(a)
+            .any(|l| self.fleet_reaches_province(l, b))
     }
 
     /// The locations of a province: its main location and its coasts.
@@ -1593,10 +1609,34 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         }
     }
 
-    // Symmetry.
+    // Symmetry: each border looked up in the other side's list, visited in the order the map
+    // lists them (so that the first one missing is the one reported). A long list (a province
+    // with thousands of borders) is searched in a sorted copy, so that such a province costs
+    // n log n, not n².
+    fn sorted_long<T: Copy + Ord>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
+        lists
+            .iter()
+            .map(|l| {
+                if l.len() <= LINEAR_SEARCH {
+                    return Vec::new();
+                }
+                let mut l = l.clone();
+                l.sort_unstable();
+                l
+            })
+            .collect()
+    }
+    fn listed<T: Copy + Ord>(lists: &[Vec<T>], sorted: &[Vec<T>], j: usize, x: T) -> bool {
+        if lists[j].len() <= LINEAR_SEARCH {
+            lists[j].contains(&x)
+        } else {
+            sorted[j].binary_search(&x).is_ok()
+        }
+    }
+    let sorted = sorted_long(&army_adj);
     for (i, list) in army_adj.iter().enumerate() {
         for j in list {
-            if !army_adj[j.0 as usize].contains(&ProvinceId(i as u32)) {
+            if !listed(&army_adj, &sorted, j.0 as usize, ProvinceId(i as u32)) {
                 let a = &provinces[i].abbr;
                 let b = &provinces[j.0 as usize].abbr;
                 return Err(err(
@@ -1612,6 +1652,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             }
         }
     }
+    drop(sorted);
     let loc_name = |l: LocId| {
         let lo = locations[l.0 as usize];
         let p = &provinces[lo.province.0 as usize];
@@ -1620,9 +1661,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             None => p.abbr.clone(),
         }
     };
+    let sorted = sorted_long(&fleet_adj);
     for (i, list) in fleet_adj.iter().enumerate() {
         for j in list {
-            if !fleet_adj[j.0 as usize].contains(&LocId(i as u32)) {
+            if !listed(&fleet_adj, &sorted, j.0 as usize, LocId(i as u32)) {
                 let a = loc_name(LocId(i as u32));
                 let b = loc_name(*j);
                 let b_abbr = &provinces[locations[j.0 as usize].province.0 as usize].abbr;
@@ -1639,6 +1681,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             }
         }
     }
+    drop(sorted);
 
     // Powers.
     let mut powers = Vec::new();

@@ -431,6 +431,12 @@ struct Equations {
     at: Vec<Option<usize>>,
     /// Units ordered to move into each province.
     into: Vec<Vec<usize>>,
+    /// Per province, how many of the units moving into it have a PREVENT STRENGTH that reads
+    /// no decision ([`Equations::prevent_fixed`]: it is 1), and the others, in order: a MOVE
+    /// equation counts the first and reads only the second, so that k units moving into one
+    /// province cost k, not k².
+    fixed_into: Vec<u32>,
+    varying_into: Vec<Vec<usize>>,
     /// Valid, matching supports of each unit's move, and of each unit's hold.
     move_support: Vec<Vec<usize>>,
     hold_support: Vec<Vec<usize>>,
@@ -536,6 +542,8 @@ impl Equations {
             sup,
             at,
             into,
+            fixed_into: vec![0; np],
+            varying_into: vec![Vec::new(); np],
             move_support,
             hold_support,
             convoys,
@@ -545,7 +553,26 @@ impl Equations {
             rules: *rules,
         };
         e.exempt = e.paradox_exemptions(map, units, orders);
+        for u in 0..n {
+            let Some((dest, _)) = e.mv[u] else {
+                continue;
+            };
+            let d = dest.0 as usize;
+            if e.prevent_fixed(u) {
+                e.fixed_into[d] += 1;
+            } else {
+                e.varying_into[d].push(u);
+            }
+        }
         e
+    }
+
+    /// Whether the PREVENT STRENGTH of mover `u` reads no decision: its move goes over land
+    /// (or may), no unit supports it and no unit moves the other way. It is then 1.
+    fn prevent_fixed(&self, u: usize) -> bool {
+        self.mv[u].is_some_and(|(_, r)| r != Route::Convoy)
+            && self.move_support[u].is_empty()
+            && !self.target(u).is_some_and(|t| self.opposes(u, t))
     }
 
     fn is_mover(&self, u: usize) -> bool {
@@ -833,8 +860,12 @@ impl Equations {
                 }
             }
         };
-        let mut prevent = 0;
-        for &c in &self.into[dest.0 as usize] {
+        // The others' PREVENT STRENGTHs: those that read no decision are 1 (counted), the
+        // others evaluated.
+        let d = dest.0 as usize;
+        let fixed = self.fixed_into[d] - u32::from(self.prevent_fixed(u));
+        let mut prevent = i32::from(fixed > 0);
+        for &c in &self.varying_into[d] {
             if c != u {
                 prevent = prevent.max(self.prevent(c, a)?);
             }

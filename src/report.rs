@@ -361,15 +361,12 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 pub fn retreat_options(s: &Scenario) -> Vec<String> {
     let map = &*s.map;
     let occupied = crate::adjudicator::retreat::occupied(map, &s.units);
+    let standoff = crate::adjudicator::retreat::standoffs(map, &s.contested);
     s.dislodged
         .iter()
         .map(|d| {
-            let options = crate::adjudicator::retreat::retreat_options(
-                map,
-                d,
-                &occupied,
-                &s.contested,
-                &s.rules,
+            let options = crate::adjudicator::retreat::retreat_options_marked(
+                map, d, &occupied, &standoff, &s.rules,
             );
             let names: Vec<String> = options.iter().map(|l| map.loc_name(*l)).collect();
             format!(

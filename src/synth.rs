@@ -11,6 +11,9 @@
 //!   powers and random orders (holds, moves, supports of holds and of neighbours' moves), drawn
 //!   from a seed so that a run is repeatable.
 //!
+//! Besides, [`star_map`]: a hub bordering N leaves (a province with N neighbours), and
+//! [`standoff`]: N armies on its leaves all moving into the hub.
+//!
 //! Maps are built with [`Map::from_lists`], which validates them as a map file is validated, so
 //! building one also measures map loading. Nothing here recurses or grows faster than N.
 //!
@@ -75,6 +78,27 @@ pub struct Synthetic {
     pub orders: Vec<(PowerId, Order)>,
 }
 
+impl Synthetic {
+    /// The position as a scenario (Spring 1901 movement, the DATC's preferred rules; each
+    /// order's text as the order formats), for the commands that take one (`diff`'s deciders).
+    pub fn scenario(&self) -> crate::scenario::Scenario {
+        let map = std::sync::Arc::new(self.map.clone());
+        let mut s = crate::scenario::Scenario::empty(map, "synthetic");
+        s.title = "Synthetic position".into();
+        s.units = self.units.clone();
+        s.orders = self
+            .orders
+            .iter()
+            .map(|(power, order)| crate::scenario::OrderEntry {
+                power: *power,
+                text: crate::orders::format_order(&self.map, order, crate::orders::NameStyle::Abbr),
+                order: order.clone(),
+            })
+            .collect();
+        s
+    }
+}
+
 /// The seven powers of every synthetic map (name, adjective).
 pub const POWERS: [(&str, &str); 7] = [
     ("Alpha", "Alphan"),
@@ -114,6 +138,47 @@ pub fn ring_provinces(n: usize) -> Vec<ProvinceSpec> {
             )
         })
         .collect()
+}
+
+/// A star of `n` inland leaves `l0`..`l{n-1}` round a hub `h` (n ≥ 1): each leaf borders only
+/// the hub, and the hub borders every leaf. The hub is listed first, so its id is 0 and leaf
+/// `li`'s is i + 1.
+pub fn star_map(n: usize) -> Result<Map, MapError> {
+    Map::from_lists("star", "Synthetic star", &POWERS, star_provinces(n))
+}
+
+/// The provinces of [`star_map`], as lists (for timing [`Map::from_lists`] alone).
+pub fn star_provinces(n: usize) -> Vec<ProvinceSpec> {
+    let n = n.max(1);
+    let mut hub = inland(0, (0..n).map(|i| format!("l{i}")).collect());
+    hub.abbr = "h".into();
+    hub.name = "Hub".into();
+    std::iter::once(hub)
+        .chain((0..n).map(|i| {
+            let mut leaf = inland(i, vec!["h".into()]);
+            leaf.abbr = format!("l{i}");
+            leaf.name = format!("Leaf {i}");
+            leaf
+        }))
+        .collect()
+}
+
+/// A standoff of `n` armies (n ≥ 2) on the leaves of a [`star_map`], every one moving into the
+/// empty hub, their powers taken in turn from the seven: each bounces, and the hub is left
+/// contested.
+pub fn standoff(n: usize) -> Result<Synthetic, MapError> {
+    let n = n.max(2);
+    let map = star_map(n)?;
+    let hub = ProvinceId(0);
+    let mut units = Vec::with_capacity(n);
+    let mut orders = Vec::with_capacity(n);
+    for i in 0..n {
+        let power = PowerId((i % POWERS.len()) as u8);
+        let leaf = ProvinceId(i as u32 + 1);
+        units.push(army_at(&map, power, leaf));
+        orders.push((power, order(leaf, move_to(hub))));
+    }
+    Ok(Synthetic { map, units, orders })
 }
 
 /// A grid of `width` × `height` inland provinces (`p{y*width+x}`), each bordering its up to

@@ -686,10 +686,30 @@ struct Engine<'a, T: Sink> {
     moved: Vec<bool>,
     dislodger: Vec<u32>,
     retreats: Vec<(usize, Vec<ProvinceId>)>,
-    /// Scratch for searches over spaces: a stamp per space, and a queue.
+    /// Per dislodged unit, its latest entry in `retreats` (NONE: none); per entry, the unit's
+    /// entry before it and whether it still stands (the unbounce procedure takes a unit's
+    /// entries back without a search of the list).
+    retreat_last: Vec<u32>,
+    retreat_prev: Vec<u32>,
+    retreat_kept: Vec<bool>,
+    /// Per army, the fleets ordered to convoy it, in unit order (`convoys_of_start[a]..` in
+    /// `convoys_of`).
+    convoys_of_start: Vec<u32>,
+    convoys_of: Vec<u32>,
+    /// Scratch for searches over spaces: a stamp per space, a queue, and the spaces a search
+    /// starts from.
     stamp: Vec<u32>,
     stamp_now: u32,
     queue: Vec<u32>,
+    seeds: Vec<u32>,
+    /// Steps 7 and 8 look again only at the spaces whose combat list, counts or occupant
+    /// changed since they last looked (a space that did not change would do nothing): per
+    /// space, whether it waits for step 7 (bit 0) or step 8 (bit 1); the spaces waiting for
+    /// each step's next pass; and, during a pass, the spaces still to look at in it.
+    dirty: Vec<u8>,
+    pending: [Vec<u32>; 2],
+    pass: Option<(usize, u32)>,
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<u32>>,
     step: u8,
     sink: T,
 }
@@ -813,6 +833,29 @@ impl<'a, T: Sink> Engine<'a, T> {
                 };
             }
         }
+        // Per army, the fleets ordered to convoy it (for step 1, without a pass over every
+        // unit per army).
+        let mut convoys_of_start = vec![0u32; n + 1];
+        for o in &order {
+            if let Act::Convoy { army, .. } = *o
+                && (army as usize) < n
+            {
+                convoys_of_start[army as usize + 1] += 1;
+            }
+        }
+        for a in 0..n {
+            convoys_of_start[a + 1] += convoys_of_start[a];
+        }
+        let mut convoys_of = vec![0u32; convoys_of_start[n] as usize];
+        let mut fill = convoys_of_start.clone();
+        for (f, o) in order.iter().enumerate() {
+            if let Act::Convoy { army, .. } = *o
+                && (army as usize) < n
+            {
+                convoys_of[fill[army as usize] as usize] = f as u32;
+                fill[army as usize] += 1;
+            }
+        }
         Engine {
             map,
             units,
@@ -844,9 +887,19 @@ impl<'a, T: Sink> Engine<'a, T> {
             moved: vec![false; n],
             dislodger: vec![NONE; n],
             retreats: Vec::new(),
+            retreat_last: vec![NONE; n],
+            retreat_prev: Vec::new(),
+            retreat_kept: Vec::new(),
+            convoys_of_start,
+            convoys_of,
             stamp: vec![0; np],
             stamp_now: 0,
             queue: Vec::new(),
+            seeds: Vec::new(),
+            dirty: vec![0; np],
+            pending: [Vec::new(), Vec::new()],
+            pass: None,
+            heap: std::collections::BinaryHeap::new(),
             step: 0,
             sink,
         }
@@ -875,6 +928,8 @@ impl<'a, T: Sink> Engine<'a, T> {
             return;
         }
         self.marks[k] = before.with(m);
+        // A mark on the unit that began in a space can let a move there through (step 8).
+        self.touch(self.here[k]);
         // The dislodger is kept apart: a bounced unit keeps its bounce as its cause.
         if cause.is_some() && m != Mark::Dislodged {
             self.cause[k] = cause;
@@ -895,6 +950,8 @@ impl<'a, T: Sink> Engine<'a, T> {
             return;
         }
         self.marks[k] = before.without(m);
+        self.touch(self.here[k]);
+        self.touch(self.slot[2 * k]);
         self.ev(|| DpEvent::Mark {
             unit: k,
             mark: m,
@@ -908,6 +965,8 @@ impl<'a, T: Sink> Engine<'a, T> {
         let k = u as usize;
         let from = self.support[k];
         self.support[k] = to;
+        // The count of the unit's own entry, in the space whose list holds it.
+        self.touch(self.slot[2 * k]);
         self.ev(|| DpEvent::SupportCount {
             unit: k,
             from,
@@ -946,6 +1005,52 @@ impl<'a, T: Sink> Engine<'a, T> {
         self.occupant.get(p as usize).copied().unwrap_or(NONE)
     }
 
+    /// Notes that space `p` changed (an entry came or went, a count or its occupant's marks
+    /// changed): steps 7 and 8 look at it again — in the pass under way when the pass has not
+    /// reached it yet, else in the next. A space that did not change since a step last looked
+    /// at it would do nothing there: the marks that step makes cannot let another move in the
+    /// same space through, and counts change only through [`Engine::set_support`].
+    fn touch(&mut self, p: u32) {
+        let Some(d) = self.dirty.get_mut(p as usize) else {
+            return;
+        };
+        for k in 0..2 {
+            let bit = 1u8 << k;
+            if *d & bit != 0 {
+                continue;
+            }
+            *d |= bit;
+            match self.pass {
+                Some((step, ahead)) if step == k && p >= ahead => {
+                    self.heap.push(std::cmp::Reverse(p));
+                }
+                _ => self.pending[k].push(p),
+            }
+        }
+    }
+
+    /// One pass of step 7 (`k` = 0) or step 8 (`k` = 1) over the spaces in province order, as
+    /// the text has it, looking only at the spaces that changed since the step last looked
+    /// ([`Engine::touch`]); whether it bounced a unit.
+    fn pass_over_spaces(&mut self, k: usize) -> bool {
+        let mut waiting = std::mem::take(&mut self.pending[k]);
+        self.heap.clear();
+        self.heap.extend(waiting.drain(..).map(std::cmp::Reverse));
+        self.pending[k] = waiting;
+        let mut any = false;
+        while let Some(std::cmp::Reverse(p)) = self.heap.pop() {
+            self.pass = Some((k, p + 1));
+            self.dirty[p as usize] &= !(1u8 << k);
+            any |= if k == 0 {
+                self.step7_space(p)
+            } else {
+                self.step8_space(p)
+            };
+        }
+        self.pass = None;
+        any
+    }
+
     // -- combat lists --------------------------------------------------------------------------
 
     fn entry_count(&self, e: u32) -> i32 {
@@ -971,6 +1076,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         }
         self.tail[p as usize] = e;
         self.slot[k] = p;
+        self.touch(p);
         self.ev(|| DpEvent::Combat {
             space: ProvinceId(p),
             unit: (e >> 1) as usize,
@@ -1003,6 +1109,7 @@ impl<'a, T: Sink> Engine<'a, T> {
         self.prev[k] = NONE;
         self.next[k] = NONE;
         self.slot[k] = NONE;
+        self.touch(p);
         self.ev(|| DpEvent::Combat {
             space: ProvinceId(p),
             unit: (e >> 1) as usize,
@@ -1023,24 +1130,42 @@ impl<'a, T: Sink> Engine<'a, T> {
             at_max: 0,
             first: NONE,
             second: i32::MIN,
+            second_first: NONE,
         };
         let mut e = self.head.get(p as usize).copied().unwrap_or(NONE);
         while e != NONE {
             let c = self.entry_count(e);
             if c > t.max {
                 t.second = t.max;
+                t.second_first = t.first;
                 t.max = c;
                 t.at_max = 1;
                 t.first = e;
             } else if c == t.max {
+                if c > t.second {
+                    t.second_first = e;
+                }
                 t.second = c;
                 t.at_max += 1;
             } else if c > t.second {
                 t.second = c;
+                t.second_first = e;
             }
             e = self.next[e as usize];
         }
         t
+    }
+
+    /// [`Engine::strongest_other`] read from the space's [`Top`], taken while its list is as it
+    /// is now: the first strongest entry unless it is `skip`, else the first strongest of the
+    /// others.
+    fn strongest_other_from(t: &Top, skip: u32) -> (u32, i32) {
+        let unit = |e: u32| if e == NONE { NONE } else { e >> 1 };
+        if skip == t.first {
+            (unit(t.second_first), t.second)
+        } else {
+            (unit(t.first), t.max)
+        }
     }
 
     /// The strongest entry of a space's combat list other than `skip` (for a reason in words).
@@ -1068,22 +1193,23 @@ impl<'a, T: Sink> Engine<'a, T> {
         self.combat_add(origin, 2 * u + 1);
     }
 
-    /// The cutSupport procedure for moving unit `u`; whether it cut a support.
-    fn cut_support(&mut self, u: u32, step9: bool) -> bool {
+    /// The support the cutSupport procedure for moving unit `u` would cut, if any (it changes
+    /// nothing).
+    fn cut_victim(&self, u: u32, step9: bool) -> Option<(u32, u32)> {
         let dest = self.dest(u);
         if dest == NONE {
-            return false;
+            return None;
         }
         let s = self.occupant_of(dest);
         if s == NONE || s == u {
-            return false;
+            return None;
         }
         let Act::Support {
             target,
             dest: sdest,
         } = self.order[s as usize]
         else {
-            return false;
+            return None;
         };
         let ms = self.marks[s as usize];
         // 1. not already cut or void; 2. not of the moving unit's power.
@@ -1091,7 +1217,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             || ms.contains(Mark::Void)
             || self.power[s as usize] == self.power[u as usize]
         {
-            return false;
+            return None;
         }
         // 3. a convoyed army does not cut a support for or against a convoying fleet.
         if self.convoyed(u) {
@@ -1101,13 +1227,21 @@ impl<'a, T: Sink> Engine<'a, T> {
                 self.occupant_of(sdest)
             };
             if self.convoying_fleet(target) || self.convoying_fleet(against) {
-                return false;
+                return None;
             }
         }
         // 4. outside step 9, not a support of a move into the moving unit's own space.
         if !step9 && sdest != NONE && sdest == self.here[u as usize] {
-            return false;
+            return None;
         }
+        Some((s, target))
+    }
+
+    /// The cutSupport procedure for moving unit `u`; whether it cut a support.
+    fn cut_support(&mut self, u: u32, step9: bool) -> bool {
+        let Some((s, target)) = self.cut_victim(u, step9) else {
+            return false;
+        };
         let step = self.step;
         self.set_mark(
             s,
@@ -1199,6 +1333,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             // ones. Stamp s: a route sea; s + 1: reached.
             let s = self.next_stamp();
             let mut first_threat = None;
+            self.seeds.clear();
             for i in range {
                 let f = self.route_fleets[i];
                 match self.threatened(f) {
@@ -1208,8 +1343,9 @@ impl<'a, T: Sink> Engine<'a, T> {
                         }
                     }
                     None => {
-                        let p = self.here[f as usize] as usize;
-                        self.stamp[p] = s;
+                        let p = self.here[f as usize];
+                        self.stamp[p as usize] = s;
+                        self.seeds.push(p);
                     }
                 }
             }
@@ -1239,20 +1375,23 @@ impl<'a, T: Sink> Engine<'a, T> {
     }
 
     /// Whether seas stamped `s` form a route from army `a`'s space to its destination; marks
-    /// the seas it reaches `s + 1` (all of them with `full`, else until a route is found).
+    /// the seas it reaches `s + 1` (all of them with `full`, else until a route is found) and
+    /// leaves them in `queue`. `seeds` lists the seas stamped `s` (in any order: the seas
+    /// reached are the same).
     fn route_exists(&mut self, a: u32, s: u32, full: bool) -> bool {
         let from = ProvinceId(self.here[a as usize]);
         let dest = self.dest(a);
+        self.queue.clear();
         if dest == NONE {
             return false;
         }
         let to = ProvinceId(dest);
         let map = self.map;
-        self.queue.clear();
-        for (p, st) in self.stamp.iter_mut().enumerate() {
-            if *st == s && map.provinces_adjacent(from, ProvinceId(p as u32)) {
+        for &p in &self.seeds {
+            let st = &mut self.stamp[p as usize];
+            if *st == s && map.provinces_adjacent(from, ProvinceId(p)) {
                 *st = s + 1;
-                self.queue.push(p as u32);
+                self.queue.push(p);
             }
         }
         let mut found = false;
@@ -1300,7 +1439,12 @@ impl<'a, T: Sink> Engine<'a, T> {
             if self.marks[w as usize].contains(Mark::Dislodged) {
                 self.clear_mark(w, Mark::Dislodged, Some(cause));
                 self.dislodger[w as usize] = NONE;
-                self.retreats.retain(|(u, _)| *u != w as usize);
+                // The unit's possible-retreat lists are taken back.
+                let mut r = std::mem::replace(&mut self.retreat_last[w as usize], NONE);
+                while r != NONE {
+                    self.retreat_kept[r as usize] = false;
+                    r = self.retreat_prev[r as usize];
+                }
                 return;
             }
             self.combat_remove(2 * w + 1);
@@ -1455,35 +1599,40 @@ impl<'a, T: Sink> Engine<'a, T> {
     /// Step 1 for an army without a written path: the matching fleets on a route from its space
     /// to its destination go to `route_fleets`.
     fn derived_path(&mut self, a: u32, dest: u32) -> Result<(), NoRoute> {
-        let n = self.n as u32;
         let map = self.map;
         // Seas of matching fleets: stamp s.
         let s = self.next_stamp();
-        let mut any = false;
-        for f in 0..n {
+        let fleets = self.convoys_of_start[a as usize] as usize
+            ..self.convoys_of_start[a as usize + 1] as usize;
+        self.seeds.clear();
+        for k in fleets.clone() {
+            let f = self.convoys_of[k];
             if self.convoys(f, a, dest) {
-                let p = self.here[f as usize] as usize;
-                if map.province(ProvinceId(p as u32)).kind == ProvinceKind::Sea {
-                    self.stamp[p] = s;
-                    any = true;
+                let p = self.here[f as usize];
+                if map.province(ProvinceId(p)).kind == ProvinceKind::Sea {
+                    self.stamp[p as usize] = s;
+                    self.seeds.push(p);
                 }
             }
         }
-        if !any {
+        if self.seeds.is_empty() {
             return Err(NoRoute::NoRoute);
         }
-        // Forward from the army (s + 1), then backward from the destination among the reached.
+        // Forward from the army (s + 1), then backward from the destination among the reached
+        // (which the forward search leaves in `queue`).
         if !self.route_exists(a, s, true) {
             return Err(NoRoute::NoRoute);
         }
         let reached = s + 1;
         let to = ProvinceId(dest);
+        std::mem::swap(&mut self.seeds, &mut self.queue);
         self.queue.clear();
         let back = self.next_stamp();
-        for (p, st) in self.stamp.iter_mut().enumerate() {
-            if *st == reached && map.provinces_adjacent(ProvinceId(p as u32), to) {
+        for &p in &self.seeds {
+            let st = &mut self.stamp[p as usize];
+            if *st == reached && map.provinces_adjacent(ProvinceId(p), to) {
                 *st = back;
-                self.queue.push(p as u32);
+                self.queue.push(p);
             }
         }
         let mut i = 0;
@@ -1497,7 +1646,8 @@ impl<'a, T: Sink> Engine<'a, T> {
                 }
             }
         }
-        for f in 0..n {
+        for k in fleets {
+            let f = self.convoys_of[k];
             if self.convoys(f, a, dest)
                 && self.stamp.get(self.here[f as usize] as usize) == Some(&back)
             {
@@ -1656,37 +1806,52 @@ impl<'a, T: Sink> Engine<'a, T> {
         true
     }
 
+    /// The unit `u` swaps places with in step 6, while both are unmarked: `u` moves (not by
+    /// convoy) into the space of a unit that moves (not by convoy) into `u`'s.
+    fn swap_partner(&self, u: u32) -> Option<u32> {
+        let Act::Move {
+            dest,
+            convoyed: false,
+            ..
+        } = self.order[u as usize]
+        else {
+            return None;
+        };
+        if !self.unmarked(u) {
+            return None;
+        }
+        let s = self.occupant_of(dest);
+        if s == NONE || !self.unmarked(s) {
+            return None;
+        }
+        let swaps = matches!(self.order[s as usize],
+            Act::Move { dest: sd, convoyed: false, .. } if sd == self.here[u as usize]);
+        swaps.then_some(s)
+    }
+
     /// Steps 6 to 9: bounces and further support cuts.
+    ///
+    /// Each pass does what the text says, in the text's order, but looks only where something
+    /// can happen. In these steps marks are only added, orders do not change, and counts only
+    /// fall (a cut): so a unit that cannot bounce in step 6, or cut a support in step 9, never
+    /// can again before step 10, and each of those steps keeps a list of the units that still
+    /// might (after its first pass, none); steps 7 and 8 look at the spaces that changed since
+    /// they last looked ([`Engine::touch`]). A chain of n moves that bounce one after the
+    /// other then costs n passes of constant work, not n passes over every space.
     fn steps6_9(&mut self) {
         let n = self.n as u32;
-        let np = self.head.len() as u32;
+        let mut swaps: Vec<u32> = (0..n).filter(|&u| self.swap_partner(u).is_some()).collect();
+        let mut cutters: Vec<u32> = (0..n).filter(|&u| self.is_move(u)).collect();
         let mut via6 = StepVia::Next;
         loop {
             // Step 6, repeated while it bounces.
             loop {
                 self.enter(6, via6);
                 let mut any = false;
-                for u in 0..n {
-                    let Act::Move {
-                        dest,
-                        convoyed: false,
-                        ..
-                    } = self.order[u as usize]
-                    else {
+                for &u in &swaps {
+                    let Some(s) = self.swap_partner(u) else {
                         continue;
                     };
-                    if !self.unmarked(u) {
-                        continue;
-                    }
-                    let s = self.occupant_of(dest);
-                    if s == NONE || !self.unmarked(s) {
-                        continue;
-                    }
-                    let swaps = matches!(self.order[s as usize],
-                        Act::Move { dest: sd, convoyed: false, .. } if sd == self.here[u as usize]);
-                    if !swaps {
-                        continue;
-                    }
                     let (cu, cs) = (self.support[u as usize], self.support[s as usize]);
                     if cu <= cs {
                         self.bounce(u, bounce_cause(6, cu, 0, s, cs));
@@ -1697,6 +1862,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                         any = true;
                     }
                 }
+                swaps.retain(|&u| self.swap_partner(u).is_some());
                 if !any {
                     break;
                 }
@@ -1704,82 +1870,97 @@ impl<'a, T: Sink> Engine<'a, T> {
             }
             // Step 7.
             self.enter(7, StepVia::Next);
-            let mut any = false;
-            for p in 0..np {
-                let t = self.top(p);
-                let mut e = self.head[p as usize];
-                while e != NONE {
-                    let next = self.next[e as usize];
-                    let u = e >> 1;
-                    if e & 1 == 0 && self.is_move(u) && self.unmarked(u) {
-                        let c = self.entry_count(e);
-                        let greatest = c == t.max && t.at_max == 1;
-                        if !greatest {
-                            let (o, oc) = self.strongest_other(p, e);
-                            self.bounce(u, bounce_cause(7, c, 0, o, oc));
-                            any = true;
-                        }
-                    }
-                    e = next;
-                }
-            }
-            if any {
+            if self.pass_over_spaces(0) {
                 via6 = StepVia::Return { from: 7 };
                 continue;
             }
             // Step 8.
             self.enter(8, StepVia::Next);
-            for p in 0..np {
-                let t = self.top(p);
-                if t.at_max != 1 || t.first & 1 == 1 {
-                    continue;
-                }
-                let u = t.first >> 1;
-                if !self.is_move(u) || !self.unmarked(u) {
-                    continue;
-                }
-                let v = self.occupant_of(p);
-                if v == NONE || v == u {
-                    continue;
-                }
-                if self.is_move(v) && self.unmarked(v) {
-                    continue;
-                }
-                if self.power[v as usize] == self.power[u as usize] {
-                    // "No victim" to the letter; or, as the step's title and the program
-                    // have it, the move bounces: a unit never dislodges its own power's.
-                    if self.rules.dpjudge_own_victim == OwnVictim::Bounces {
-                        self.bounce(u, Cause::OwnVictim { victim: v as usize });
-                        any = true;
-                    }
-                    continue;
-                }
-                let c = self.support[u as usize];
-                let k = self.nohelp_len[u as usize];
-                if c - k <= t.second {
-                    let (o, oc) = self.strongest_other(p, t.first);
-                    self.bounce(u, bounce_cause(8, c, k, o, oc));
-                    any = true;
-                }
-            }
-            if any {
+            if self.pass_over_spaces(1) {
                 via6 = StepVia::Return { from: 8 };
                 continue;
             }
             // Step 9.
             self.enter(9, StepVia::Next);
             let mut cut = false;
-            for u in 0..n {
+            for &u in &cutters {
                 if self.is_move(u) && self.unmarked(u) {
                     cut |= self.cut_support(u, true);
                 }
             }
+            cutters.retain(|&u| self.unmarked(u) && self.cut_victim(u, true).is_some());
             if cut {
                 via6 = StepVia::Return { from: 9 };
                 continue;
             }
             break;
         }
+    }
+
+    /// Step 7 in space `p`: every moving unit (not marked) there that is not alone with the
+    /// greatest count bounces; whether one did.
+    fn step7_space(&mut self, p: u32) -> bool {
+        let t = self.top(p);
+        let tail = self.tail[p as usize];
+        let mut any = false;
+        let mut e = self.head[p as usize];
+        while e != NONE {
+            let next = self.next[e as usize];
+            let u = e >> 1;
+            if e & 1 == 0 && self.is_move(u) && self.unmarked(u) {
+                let c = self.entry_count(e);
+                let greatest = c == t.max && t.at_max == 1;
+                if !greatest {
+                    // The list as `t` saw it, unless a bounce here added to it.
+                    let (o, oc) = if self.tail[p as usize] == tail {
+                        Self::strongest_other_from(&t, e)
+                    } else {
+                        self.strongest_other(p, e)
+                    };
+                    self.bounce(u, bounce_cause(7, c, 0, o, oc));
+                    any = true;
+                }
+            }
+            e = next;
+        }
+        any
+    }
+
+    /// Step 8 in space `p`: a move alone with the greatest count that cannot dislodge the unit
+    /// there bounces; whether it did.
+    fn step8_space(&mut self, p: u32) -> bool {
+        let t = self.top(p);
+        if t.at_max != 1 || t.first & 1 == 1 {
+            return false;
+        }
+        let u = t.first >> 1;
+        if !self.is_move(u) || !self.unmarked(u) {
+            return false;
+        }
+        let v = self.occupant_of(p);
+        if v == NONE || v == u {
+            return false;
+        }
+        if self.is_move(v) && self.unmarked(v) {
+            return false;
+        }
+        if self.power[v as usize] == self.power[u as usize] {
+            // "No victim" to the letter; or, as the step's title and the program have it, the
+            // move bounces: a unit never dislodges its own power's.
+            if self.rules.dpjudge_own_victim == OwnVictim::Bounces {
+                self.bounce(u, Cause::OwnVictim { victim: v as usize });
+                return true;
+            }
+            return false;
+        }
+        let c = self.support[u as usize];
+        let k = self.nohelp_len[u as usize];
+        if c - k <= t.second {
+            let (o, oc) = Self::strongest_other_from(&t, t.first);
+            self.bounce(u, bounce_cause(8, c, k, o, oc));
+            return true;
+        }
+        false
     }
 
     /// Step 10: dislodgements and moves.
@@ -1817,6 +1998,9 @@ impl<'a, T: Sink> Engine<'a, T> {
                     unit: v as usize,
                     spaces: list.clone(),
                 });
+                self.retreat_prev.push(self.retreat_last[v as usize]);
+                self.retreat_last[v as usize] = self.retreats.len() as u32;
+                self.retreat_kept.push(true);
                 self.retreats.push((v as usize, list));
             }
             self.unbounce(origin, &mut work);
@@ -2068,7 +2252,12 @@ impl<'a, T: Sink> Engine<'a, T> {
             .filter(|&p| !occupied[p] && self.head[p] != NONE)
             .map(|p| ProvinceId(p as u32))
             .collect();
-        let mut retreats = self.retreats;
+        let mut retreats: Vec<(usize, Vec<ProvinceId>)> = self
+            .retreats
+            .into_iter()
+            .zip(self.retreat_kept)
+            .filter_map(|(r, kept)| kept.then_some(r))
+            .collect();
         retreats.sort_by_key(|r| r.0);
         let result = DpjudgeResult {
             outcomes,
@@ -2097,7 +2286,10 @@ struct Top {
     max: i32,
     at_max: u32,
     first: u32,
+    /// The greatest count among the entries other than `first`, and the first entry that has
+    /// it (NONE when there is none).
     second: i32,
+    second_first: u32,
 }
 
 fn bounce_cause(step: u8, count: i32, no_help: i32, other: u32, other_count: i32) -> Cause {

@@ -358,6 +358,20 @@ impl Adjudicator {
             || self.solver.forced_fail.iter().any(|f| *f)
     }
 
+    /// The words for a typed outcome of a call whose classed orders applied the submitted
+    /// orders `source` (per unit, the index of its applied order: [`Prepared::source`]), with
+    /// that call's map, units and orders: what [`Adjudicator::reason_text`] gives for the call
+    /// that returned it, usable after later calls.
+    pub fn render(
+        map: &Map,
+        units: &[Unit],
+        orders: &[(PowerId, Order)],
+        source: &[Option<usize>],
+        o: &Outcome,
+    ) -> String {
+        render_reason(map, units, orders, source, o)
+    }
+
     /// The words for the outcome of submitted order `i` of the last call (as
     /// [`adjudicate_movement`] gives them), with the same map, units and orders; None for an
     /// order the call did not have.

@@ -36,6 +36,11 @@ impl Against {
     }
 }
 
+/// How many of the other units retreating to the same province a [`Reason::RetreatBounced`]
+/// names (the rest are counted), so that k units retreating to one province make k reasons of
+/// bounded length, not k² names.
+pub const RIVALS_NAMED: usize = 5;
+
 /// Why an order had its outcome. Unit numbers are indices into the phase's units.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -144,8 +149,11 @@ pub enum Reason {
     /// A retreat phase: two or more units retreat to one province, and all are disbanded. In
     /// retreat phases unit numbers are indices into the dislodged units.
     RetreatBounced {
-        /// The other units retreating there.
+        /// The other units retreating there: the first [`RIVALS_NAMED`] of them, in the order
+        /// of the dislodged units.
         with: Vec<usize>,
+        /// How many more retreat there (beyond those named in `with`).
+        more: usize,
     },
     /// Illegal orders of retreat and adjustment phases, and adjustment outcomes: in words (they
     /// name no other unit).
@@ -169,7 +177,7 @@ impl Reason {
                 dislodged_by,
                 ..
             } => std::iter::once(*attacker).chain(*dislodged_by).collect(),
-            Reason::RetreatBounced { with } => with.clone(),
+            Reason::RetreatBounced { with, .. } => with.clone(),
             _ => Vec::new(),
         }
     }
@@ -329,13 +337,18 @@ impl Reason {
             Reason::Void(v) => format!("void: {v}"),
             Reason::Disbands => "disbands".into(),
             Reason::RetreatsTo { to } => format!("retreats to {}", place(*to)),
-            Reason::RetreatBounced { with } => format!(
-                "bounces with {}: disbanded",
-                with.iter()
+            Reason::RetreatBounced { with, more } => {
+                let named = with
+                    .iter()
                     .map(|u| order(*u))
                     .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+                    .join(", ");
+                match more {
+                    0 => format!("bounces with {named}: disbanded"),
+                    1 => format!("bounces with {named} and 1 other: disbanded"),
+                    k => format!("bounces with {named} and {k} others: disbanded"),
+                }
+            }
             Reason::Text(t) => t.clone(),
         }
     }

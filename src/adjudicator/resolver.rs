@@ -83,6 +83,46 @@ pub struct Node {
 
 const NONE: u32 = u32::MAX;
 
+/// A province that more than this many units move into is a *crowded* one: each of its MOVE
+/// decisions reads the other movers' PREVENT STRENGTHs through ordered sets of their bounds
+/// kept for the province, instead of through an edge to each, so that k units moving into one
+/// province cost k log k, not k² (a MOVE is evaluated again when the greatest two bounds of a
+/// set change). Up to it, every edge is in the graph as it always was.
+pub const CROWD: usize = 8;
+
+/// The PREVENT STRENGTH bounds of the units moving into a crowded province, ordered: each
+/// entry is a bound and the mover's place in [`Board::movers_into`] (reversed, so that of the
+/// movers with the greatest bound the first listed is the last entry).
+#[derive(Clone, Debug, Default)]
+struct Crowd {
+    /// The movers, as [`Board::movers_into`] lists them.
+    movers: Vec<u32>,
+    hi: std::collections::BTreeSet<(i32, std::cmp::Reverse<u32>)>,
+    lo: std::collections::BTreeSet<(i32, std::cmp::Reverse<u32>)>,
+}
+
+/// The greatest bound in `set` of a mover other than the one at place `pos`, and that mover's
+/// place (the first listed among those with it); None when there is no other.
+fn strongest_other(
+    set: &std::collections::BTreeSet<(i32, std::cmp::Reverse<u32>)>,
+    pos: u32,
+) -> Option<(i32, u32)> {
+    set.iter()
+        .rev()
+        .find(|(_, p)| p.0 != pos)
+        .map(|&(v, p)| (v, p.0))
+}
+
+/// What the MOVE decisions of a crowd read from a set: its greatest bound and the next one
+/// (equal when two movers share the greatest). The greatest bound of the others of any mover
+/// is the one or the other, by the mover's own bound; when neither changes, no mover's does.
+fn crowd_key(
+    set: &std::collections::BTreeSet<(i32, std::cmp::Reverse<u32>)>,
+) -> (Option<i32>, Option<i32>) {
+    let mut top = set.iter().rev().map(|e| e.0);
+    (top.next(), top.next())
+}
+
 /// Per-unit node ids.
 #[derive(Clone, Copy, Debug)]
 struct UnitNodes {
@@ -101,7 +141,10 @@ struct UnitNodes {
 pub struct Graph {
     /// All decisions.
     pub nodes: Vec<Node>,
-    /// Dependencies of each decision (the decisions its equation reads).
+    /// Dependencies of each decision (the decisions its equation reads), ascending. A MOVE
+    /// into a province that more than [`CROWD`] units move into lists, of the other movers'
+    /// PREVENT STRENGTHs, only the strongest (the first listed among equals): it reads the
+    /// others through their greatest bounds, not one by one.
     pub deps: Vec<Vec<u32>>,
     /// Final lower bounds (equal to the upper bounds once resolved).
     pub lo: Vec<i32>,
@@ -494,6 +537,11 @@ pub(crate) struct SolverBuf {
     call: Vec<(u32, u32)>,
     /// How many convoys Szykman's rule has cancelled.
     cancelled: usize,
+    /// The crowded provinces ([`CROWD`]).
+    crowds: Vec<Crowd>,
+    /// Per unit moving into a crowded province: its crowd and its place in the crowd's movers
+    /// (NONE: not in a crowd).
+    crowd_of: Vec<(u32, u32)>,
 }
 
 impl SolverBuf {
@@ -512,13 +560,60 @@ impl SolverBuf {
         self.lo[id as usize]
     }
 
+    /// Every decision decision `v` reads: its edges, and for a MOVE into a crowded province
+    /// every other mover's PREVENT STRENGTH.
+    fn edges(&self, v: u32) -> impl Iterator<Item = u32> + '_ {
+        let node = self.nodes[v as usize];
+        let crowd = match node.kind {
+            NodeKind::Move => self
+                .crowd_of
+                .get(node.unit)
+                .and_then(|&(c, _)| self.crowds.get(c as usize)),
+            _ => None,
+        };
+        let others = crowd
+            .map_or(&[][..], |c| c.movers.as_slice())
+            .iter()
+            .filter(move |&&m| m as usize != node.unit)
+            .map(|&m| self.ids[m as usize].prevent);
+        self.deps(v as usize).iter().copied().chain(others)
+    }
+
+    /// For a MOVE into a crowded province, the PREVENT STRENGTH of the strongest other mover
+    /// by the bounds as they are (the first listed among equals): the one the MOVE is measured
+    /// against. None for any other decision.
+    fn crowd_rival(&self, id: usize) -> Option<u32> {
+        let node = self.nodes[id];
+        if node.kind != NodeKind::Move {
+            return None;
+        }
+        let &(c, pos) = self.crowd_of.get(node.unit)?;
+        let crowd = self.crowds.get(c as usize)?;
+        let (_, other) = strongest_other(&crowd.hi, pos)?;
+        let unit = *crowd.movers.get(other as usize)? as usize;
+        let p = self.ids[unit].prevent;
+        (p != NONE).then_some(p)
+    }
+
+    /// The decisions decision `id` reads as they are shown (in the graph and the trace): its
+    /// edges, and for a MOVE into a crowded province the strongest other mover's PREVENT
+    /// STRENGTH ([`CROWD`]: the others are read through the crowd, not listed one by one).
+    fn shown_deps(&self, id: usize) -> Vec<u32> {
+        let mut v = self.deps(id).to_vec();
+        if let Some(r) = self.crowd_rival(id) {
+            let at = v.partition_point(|&d| d < r);
+            if v.get(at) != Some(&r) {
+                v.insert(at, r);
+            }
+        }
+        v
+    }
+
     /// The decision graph with its final values, as its own lists.
     pub fn to_graph(&self) -> Graph {
         Graph {
             nodes: self.nodes.clone(),
-            deps: (0..self.nodes.len())
-                .map(|i| self.deps(i).to_vec())
-                .collect(),
+            deps: (0..self.nodes.len()).map(|i| self.shown_deps(i)).collect(),
             lo: self.lo.clone(),
             hi: self.hi.clone(),
             in_cycle: self.in_cycle.clone(),
@@ -602,6 +697,25 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         g.hi.resize(m, 0);
         reset(&mut g.in_cycle, m, false);
         reset(&mut g.forced, m, false);
+        // The crowded provinces: each made once, at its first mover.
+        g.crowds.clear();
+        g.crowd_of.clear();
+        g.crowd_of.resize(n, (NONE, NONE));
+        for u in 0..n {
+            if let Some((dest, _)) = b.move_of(u) {
+                let movers = b.movers_into(dest);
+                if movers.len() > CROWD && movers.first() == Some(&u) {
+                    let c = g.crowds.len() as u32;
+                    for (pos, &m) in movers.iter().enumerate() {
+                        g.crowd_of[m] = (c, pos as u32);
+                    }
+                    g.crowds.push(Crowd {
+                        movers: movers.iter().map(|&m| m as u32).collect(),
+                        ..Crowd::default()
+                    });
+                }
+            }
+        }
         g.deps_off.clear();
         g.deps_off.push(0);
         g.deps.clear();
@@ -629,8 +743,11 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                         }
                     }
                     path_dep(u, deps, &g.ids);
-                    // A MOVE decision exists only for a unit ordered to move.
-                    if let Some((dest, _)) = b.move_of(u) {
+                    // A MOVE decision exists only for a unit ordered to move. In a crowded
+                    // province the others' PREVENT STRENGTHs are read through the crowd.
+                    if let Some((dest, _)) = b.move_of(u)
+                        && g.crowd_of[u].0 == NONE
+                    {
                         for &c in b.movers_into(dest) {
                             if c != u {
                                 deps.push(g.ids[c].prevent);
@@ -708,6 +825,15 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             deps.truncate(len);
             g.deps_off.push(len as u32);
             g.hi[id] = hi;
+        }
+        // The crowds' sets, from the initial bounds.
+        for c in g.crowds.iter_mut() {
+            for (pos, &m) in c.movers.iter().enumerate() {
+                let p = g.ids[m as usize].prevent as usize;
+                let key = std::cmp::Reverse(pos as u32);
+                c.hi.insert((g.hi[p], key));
+                c.lo.insert((g.lo[p], key));
+            }
         }
         // Dependents: the same edges reversed, each list in ascending order.
         g.rdeps_off.clear();
@@ -919,13 +1045,24 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 // Competitors: prevent strengths of other units moving to the same province.
                 let mut comp_must = true; // attack surely beats every prevent
                 let mut comp_can = true; // attack may beat every prevent
-                for &c in b.movers_into(dest) {
-                    if c == u {
-                        continue;
+                let (c, pos) = self.g.crowd_of[u];
+                if let Some(crowd) = self.g.crowds.get(c as usize) {
+                    // The greatest bounds of the others, from the crowd's sets.
+                    if let Some((hi, _)) = strongest_other(&crowd.hi, pos) {
+                        comp_must = a.0 > hi;
                     }
-                    let p = self.iv(ids[c].prevent);
-                    comp_must &= a.0 > p.1;
-                    comp_can &= a.1 > p.0;
+                    if let Some((lo, _)) = strongest_other(&crowd.lo, pos) {
+                        comp_can = a.1 > lo;
+                    }
+                } else {
+                    for &c in b.movers_into(dest) {
+                        if c == u {
+                            continue;
+                        }
+                        let p = self.iv(ids[c].prevent);
+                        comp_must &= a.0 > p.1;
+                        comp_can &= a.1 > p.0;
+                    }
                 }
                 let mut must = true;
                 let mut can = false;
@@ -1042,6 +1179,42 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         }
     }
 
+    /// After the bounds of decision `id` changed from `was`: when it is the PREVENT STRENGTH
+    /// of a unit moving into a crowded province, the crowd's sets follow, and when what the
+    /// crowd's MOVE decisions read from them changed ([`crowd_key`]), they are evaluated again
+    /// (the edges a small province has, from each PREVENT to each other MOVE, do that there).
+    fn crowd_moved(&mut self, id: u32, was: (i32, i32)) {
+        let i = id as usize;
+        let node = self.g.nodes[i];
+        if node.kind != NodeKind::Prevent {
+            return;
+        }
+        let (c, pos) = self.g.crowd_of[node.unit];
+        let (lo, hi) = (self.g.lo[i], self.g.hi[i]);
+        let Some(crowd) = self.g.crowds.get_mut(c as usize) else {
+            return;
+        };
+        let before = (crowd_key(&crowd.hi), crowd_key(&crowd.lo));
+        let key = std::cmp::Reverse(pos);
+        if was.1 != hi {
+            crowd.hi.remove(&(was.1, key));
+            crowd.hi.insert((hi, key));
+        }
+        if was.0 != lo {
+            crowd.lo.remove(&(was.0, key));
+            crowd.lo.insert((lo, key));
+        }
+        if (crowd_key(&crowd.hi), crowd_key(&crowd.lo)) == before {
+            return;
+        }
+        let len = crowd.movers.len();
+        for k in 0..len {
+            let m = self.g.crowds[c as usize].movers[k] as usize;
+            let mv = self.g.ids[m].mv;
+            self.push(mv);
+        }
+    }
+
     fn propagate(&mut self) {
         while let Some(id) = self.g.queue.pop_front() {
             self.g.queued[id as usize] = false;
@@ -1062,13 +1235,13 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             }
             self.g.lo[i] = lo;
             self.g.hi[i] = hi;
+            self.crowd_moved(id, (olo, ohi));
             if T::ON {
-                let inputs = self
-                    .g
-                    .deps(i)
-                    .iter()
-                    .map(|&d| (d, self.g.lo[d as usize], self.g.hi[d as usize]))
-                    .collect();
+                let bounds = |d: u32| (d, self.g.lo[d as usize], self.g.hi[d as usize]);
+                let inputs = match self.g.crowd_rival(i) {
+                    None => self.g.deps(i).iter().map(|&d| bounds(d)).collect(),
+                    Some(_) => self.g.shown_deps(i).into_iter().map(bounds).collect(),
+                };
                 self.tracer.event(Event::Tightened {
                     node: id,
                     from: (olo, ohi),
@@ -1111,6 +1284,10 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         }
         comp.clear();
         let SolverBuf {
+            nodes,
+            ids,
+            crowds,
+            crowd_of,
             lo,
             hi,
             deps_off,
@@ -1131,6 +1308,22 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         }
         let deps_of =
             |id: u32| &deps[deps_off[id as usize] as usize..deps_off[id as usize + 1] as usize];
+        // Edge `k` of decision `v`: its own edges, then for a MOVE into a crowded province the
+        // other movers' PREVENT STRENGTHs (Some(None): not an edge, the mover itself); None
+        // past the end.
+        let edge = |v: u32, k: usize| -> Option<Option<u32>> {
+            let ds = deps_of(v);
+            if let Some(&w) = ds.get(k) {
+                return Some(Some(w));
+            }
+            let node = nodes[v as usize];
+            if node.kind != NodeKind::Move {
+                return None;
+            }
+            let crowd = crowds.get(crowd_of[node.unit].0 as usize)?;
+            let m = *crowd.movers.get(k - ds.len())? as usize;
+            Some((m != node.unit).then(|| ids[m].prevent))
+        };
         let mut counter = 0u32;
         stack.clear();
         call.clear();
@@ -1148,10 +1341,11 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             stack.push(root);
             on_stack[root as usize] = true;
             while let Some(&mut (v, ref mut k)) = call.last_mut() {
-                let ds = deps_of(v);
-                if (*k as usize) < ds.len() {
-                    let w = ds[*k as usize];
+                if let Some(w) = edge(v, *k as usize) {
                     *k += 1;
+                    let Some(w) = w else {
+                        continue;
+                    };
                     if !is_open(w) {
                         continue;
                     }
@@ -1203,8 +1397,10 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
 
     fn force(&mut self, id: u32, value: i32, forced: &mut Vec<(u32, i32)>) {
         let i = id as usize;
+        let was = (self.g.lo[i], self.g.hi[i]);
         self.g.lo[i] = value;
         self.g.hi[i] = value;
+        self.crowd_moved(id, was);
         self.g.forced[i] = true;
         self.g.fixed[i] = true;
         forced.push((id, value));
@@ -1403,7 +1599,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             touched.push(at);
             let mut found = None;
             'search: while let Some(v) = queue.pop_front() {
-                for &w in self.g.deps(v as usize) {
+                for w in self.g.edges(v) {
                     let target = remaining == 0 && w == start;
                     if !inside(w) || (parent[w as usize] != NONE && !target) {
                         continue;
@@ -1474,6 +1670,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             if self.g.lo[id] != self.g.hi[id] {
                 let from = (self.g.lo[id], self.g.hi[id]);
                 self.g.hi[id] = self.g.lo[id];
+                self.crowd_moved(id as u32, from);
                 if T::ON {
                     self.tracer.event(Event::Tightened {
                         node: id as u32,

@@ -10,6 +10,7 @@ use crate::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::orders::{NameStyle, Order, OrderKind, format_order};
 use crate::rules::{CoastGarbage, MultipleOrders, OneCoastOmitted, RetreatAfterConvoy, Rules};
 
+use super::reason::RIVALS_NAMED;
 use super::{OrderOutcome, PhaseResult, Reason, Verdict};
 
 fn illegal(reason: impl Into<String>) -> OrderOutcome {
@@ -34,6 +35,40 @@ pub fn retreat_options(
     contested: &[ProvinceId],
     rules: &Rules,
 ) -> Vec<crate::map::LocId> {
+    options(map, d, occupied, &|p| contested.contains(&p), rules)
+}
+
+/// Which provinces are listed in `contested`, as [`retreat_options_marked`] takes them.
+pub fn standoffs(map: &Map, contested: &[ProvinceId]) -> Vec<bool> {
+    let mut v = vec![false; map.province_count()];
+    for p in contested {
+        if let Some(x) = v.get_mut(p.0 as usize) {
+            *x = true;
+        }
+    }
+    v
+}
+
+/// [`retreat_options`] with the provinces left empty by a standoff marked ([`standoffs`]), for
+/// the options of many dislodged units (no search of the list per neighbour).
+pub fn retreat_options_marked(
+    map: &Map,
+    d: &Dislodged,
+    occupied: &[bool],
+    standoff: &[bool],
+    rules: &Rules,
+) -> Vec<crate::map::LocId> {
+    let marked = |p: ProvinceId| standoff.get(p.0 as usize).copied().unwrap_or(false);
+    options(map, d, occupied, &marked, rules)
+}
+
+fn options(
+    map: &Map,
+    d: &Dislodged,
+    occupied: &[bool],
+    contested: &dyn Fn(ProvinceId) -> bool,
+    rules: &Rules,
+) -> Vec<crate::map::LocId> {
     let unit = &d.unit;
     let here = map.province_of(unit.loc);
     let candidates: Vec<crate::map::LocId> = match unit.kind {
@@ -49,7 +84,7 @@ pub fn retreat_options(
         .filter(|l| {
             let p = map.province_of(*l);
             !occupied[p.0 as usize]
-                && !contested.contains(&p)
+                && !contested(p)
                 && (p != d.attacker_from
                     || (d.by_convoy && rules.retreat_after_convoy == RetreatAfterConvoy::Allowed))
         })
@@ -67,6 +102,8 @@ pub fn adjudicate_retreats(
     rules: &Rules,
 ) -> PhaseResult {
     let occupied = occupied(map, units);
+    // The provinces left empty by a standoff, marked once (not searched per retreat).
+    let standoff = standoffs(map, contested);
     let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
     // Per dislodged unit: the orders that apply to it.
     let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); dislodged.len()];
@@ -133,7 +170,7 @@ pub fn adjudicate_retreats(
                         outcomes[i] = Some(illegal("no convoys in a retreat phase"));
                         continue;
                     }
-                    match check_retreat(map, dl, dest, &occupied, contested, rules) {
+                    match check_retreat(map, dl, dest, &occupied, &standoff, rules) {
                         Ok(l) => legal.push((i, Some(l))),
                         Err(r) => outcomes[i] = Some(illegal(r)),
                     }
@@ -208,16 +245,33 @@ pub fn adjudicate_retreats(
         let text = cause.render(&order_of, &unit_of, &place);
         OrderOutcome::new(verdict, cause, text)
     };
+    // Per province, how many retreat there and the first of them (enough to name the rivals of
+    // each): one pass, not one per retreat.
+    let mut retreating = vec![0usize; map.province_count()];
+    let mut first: Vec<Vec<usize>> = vec![Vec::new(); map.province_count()];
+    for (d, t) in target.iter().enumerate() {
+        if let Some((_, l)) = t {
+            let p = map.province_of(*l).0 as usize;
+            retreating[p] += 1;
+            if first[p].len() <= RIVALS_NAMED {
+                first[p].push(d);
+            }
+        }
+    }
     for d in 0..dislodged.len() {
         if let Some(i) = disbands[d] {
             outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::Disbands));
             continue;
         }
         let Some((i, l)) = target[d] else { continue };
-        let p = map.province_of(l);
-        let rivals: Vec<usize> = (0..dislodged.len())
-            .filter(|&e| e != d && target[e].is_some_and(|(_, m)| map.province_of(m) == p))
+        let p = map.province_of(l).0 as usize;
+        let rivals: Vec<usize> = first[p]
+            .iter()
+            .copied()
+            .filter(|&e| e != d)
+            .take(RIVALS_NAMED)
             .collect();
+        let more = retreating[p] - 1 - rivals.len();
         if rivals.is_empty() {
             outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::RetreatsTo { to: l }));
             final_units.push(Unit {
@@ -227,7 +281,7 @@ pub fn adjudicate_retreats(
         } else {
             outcomes[i] = Some(outcome(
                 Verdict::Fails,
-                Reason::RetreatBounced { with: rivals },
+                Reason::RetreatBounced { with: rivals, more },
             ));
         }
     }
@@ -252,7 +306,7 @@ fn check_retreat(
     d: &Dislodged,
     dest: &crate::orders::LocSpec,
     occupied: &[bool],
-    contested: &[ProvinceId],
+    standoff: &[bool],
     rules: &Rules,
 ) -> Result<crate::map::LocId, String> {
     let unit = &d.unit;
@@ -314,7 +368,11 @@ fn check_retreat(
     {
         return Err(format!("{} is where the attacker came from", dprov.name));
     }
-    if contested.contains(&dest.province) {
+    if standoff
+        .get(dest.province.0 as usize)
+        .copied()
+        .unwrap_or(false)
+    {
         return Err(format!("{} was left empty by a standoff", dprov.name));
     }
     Ok(loc)

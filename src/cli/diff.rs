@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use dipsandbox::adjudicator::Engine;
 use dipsandbox::diff::{
-    Decider, RuleDiff, deciders, diff, diff_engines, preset_table, verdict_word,
+    Decider, RuleDiff, deciders, diff, diff_engines, preset_comparison, verdict_word,
 };
 use dipsandbox::rules::Rules;
 use dipsandbox::text::one_line;
@@ -257,15 +257,15 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     let mut changed: Vec<Vec<String>> = vec![Vec::new(); others.len()];
     for f in files {
         let s = load(f)?;
-        let t = preset_table(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        let c = preset_comparison(&s).map_err(|e| eyre!("{}: {e}", f.display()))?;
         for (k, p) in others.iter().enumerate() {
-            let r = Rules::preset(p).unwrap_or(datc);
-            let d = diff(&s, datc, r).map_err(|e| eyre!("{}: {e}", f.display()))?;
-            if !d.is_empty() {
+            let d = c.changes.iter().find(|(name, _)| name == p);
+            if d.is_some_and(|(_, d)| !d.is_empty()) {
                 changed[k].push(case_name(f));
                 differs = true;
             }
         }
+        let t = c.table;
         let splits: Vec<bool> = t
             .rows
             .iter()

@@ -20,6 +20,7 @@ mod fuzz_replay;
 mod invalid;
 mod invariants;
 mod jdip;
+mod large_inputs;
 mod limits;
 mod map;
 mod menu;

@@ -107,7 +107,7 @@ fn a_retreat_bounce_names_the_rival() {
         .iter()
         .position(|o| o.text == "F Trieste - Albania")
         .expect("Trieste retreats");
-    let Reason::RetreatBounced { with } = &rr.outcomes[i].cause else {
+    let Reason::RetreatBounced { with, more: 0 } = &rr.outcomes[i].cause else {
         panic!("{:?}", rr.outcomes[i].cause);
     };
     assert_eq!(with.len(), 1);

@@ -3,6 +3,7 @@
 //! every order's verdict under every preset; and, for a folder of cases, which single option
 //! decides which case.
 
+use crate::adjudicator::legality;
 use crate::adjudicator::retreat::adjudicate_retreats;
 use crate::adjudicator::{Adjudicator, Engine, OrderOutcome, Outcome, PhaseResult, Verdict};
 use crate::board::{PhaseKind, Unit};
@@ -467,6 +468,11 @@ pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
             }
         }
     }
+    // An option that only the legality step reads changes nothing when that step classes the
+    // orders as under the scenario's own rules: only the classing is run for it then.
+    let shortcut = s.phase.kind == PhaseKind::Movement && s.retreats.is_none();
+    let classed = |r: &Rules| legality::prepare(&s.map, &s.units, &orders.orders, r);
+    let own_classes = shortcut.then(|| classed(&own));
     // The runs are independent: shared among the cores, each with its own workspace, against
     // the scenario's own result, computed once.
     let base = orders.runner().run(&own);
@@ -474,26 +480,38 @@ pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
         .map_or(1, |n| n.get())
         .clamp(1, 8)
         .min(tries.len().max(1));
-    let chunk = tries.len().div_ceil(workers).max(1);
-    let found: Vec<Option<Decider>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = tries
-            .chunks(chunk)
-            .map(|part| {
-                let (orders, base) = (&orders, &base);
+    // Worker w takes tries w, w + workers, … (the cheap and the dear are spread evenly); the
+    // results are put back in order.
+    let mut found: Vec<(usize, Option<Decider>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let (orders, base, own_classes, classed, tries) =
+                    (&orders, &base, &own_classes, &classed, &tries);
                 scope.spawn(move || {
                     let mut runner = orders.runner();
-                    part.iter()
-                        .map(|&(field, value, issue, r)| {
-                            let k = runner.run(&r);
-                            let d = runner.compare(base, &k, true);
+                    let mut out = Vec::new();
+                    for (i, &(field, value, issue, r)) in
+                        tries.iter().enumerate().skip(w).step_by(workers)
+                    {
+                        if LEGALITY_ONLY.contains(&field)
+                            && own_classes.as_ref().is_some_and(|p| *p == classed(&r))
+                        {
+                            out.push((i, None));
+                            continue;
+                        }
+                        let k = runner.run(&r);
+                        let d = runner.compare(base, &k, true);
+                        out.push((
+                            i,
                             (!d.is_empty()).then(|| Decider {
                                 field,
                                 value,
                                 issue,
                                 changes: d.len(),
-                            })
-                        })
-                        .collect::<Vec<_>>()
+                            }),
+                        ));
+                    }
+                    out
                 })
             })
             .collect();
@@ -503,8 +521,30 @@ pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
             .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
-    Ok(found.into_iter().flatten().collect())
+    found.sort_by_key(|(i, _)| *i);
+    Ok(found.into_iter().filter_map(|(_, d)| d).collect())
 }
+
+/// The options of a movement phase that only the legality step ([`legality::prepare`]) reads
+/// (and, outside it, only the retreat, adjustment and DPjudge adjudicators; a test checks the
+/// source): under the decision engine, a movement phase with no retreats that follow gives the
+/// same result under two rule sets that differ in them when its orders are classed alike.
+const LEGALITY_ONLY: [&str; 14] = [
+    "adjacent_convoy",
+    "adjacent_convoy_fallback",
+    "path_specification",
+    "one_coast_omitted",
+    "impossible_coast",
+    "support_coast",
+    "wrong_unit_coast",
+    "irrelevant_coast",
+    "missing_unit_type",
+    "wrong_unit_type",
+    "missing_nationality",
+    "wrong_nationality",
+    "multiple_orders",
+    "illegal_orders",
+];
 
 /// The options of the adjustment phase (DATC 4.C.3, 4.C.4, 4.D.4–4.D.6, 4.D.8): only the
 /// adjustment adjudicator ([`crate::adjudicator::adjust`]) reads them (a test checks the
@@ -529,7 +569,64 @@ fn reads(s: &Scenario, row: &crate::rules::OptionRow) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::ADJUSTMENT_ONLY;
+    use super::{ADJUSTMENT_ONLY, LEGALITY_ONLY};
+
+    /// The library's source files (path, text).
+    fn sources() -> Vec<(std::path::PathBuf, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![root];
+        let mut out = Vec::new();
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("src") {
+                let p = entry.expect("entry").path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&p).expect("read");
+                    out.push((p, text));
+                }
+            }
+        }
+        out
+    }
+
+    /// The options [`super::deciders`] takes as read by the legality step only are read, in
+    /// the decision engine's movement phase, by no other module: the resolver, the result's
+    /// assembly, reasons and traces never mention them.
+    #[test]
+    fn legality_options_are_read_only_by_the_legality_step() {
+        let files = sources();
+        let movement = [
+            "adjudicator/mod.rs",
+            "adjudicator/resolver.rs",
+            "adjudicator/reason.rs",
+            "adjudicator/trace.rs",
+        ];
+        let mut seen = 0;
+        for (p, text) in &files {
+            let path = p.to_string_lossy().replace('\\', "/");
+            if !movement.iter().any(|m| path.ends_with(m)) {
+                continue;
+            }
+            seen += 1;
+            for f in LEGALITY_ONLY {
+                assert!(
+                    !text.contains(&format!(".{f}")),
+                    "{} reads the option {f}",
+                    p.display()
+                );
+            }
+        }
+        assert_eq!(seen, movement.len(), "the modules were found");
+        // And the legality step does read each of them.
+        let legality = files
+            .iter()
+            .find(|(p, _)| p.ends_with("adjudicator/legality.rs"))
+            .expect("legality.rs");
+        for f in LEGALITY_ONLY {
+            assert!(legality.1.contains(&format!(".{f}")), "{f}");
+        }
+    }
 
     /// The options [`super::reads`] skips outside adjustment phases are read by no other
     /// module: every mention of `.field` in the library's source is in the adjustment

@@ -208,7 +208,7 @@ pub enum OrderStatus {
 }
 
 /// Result of classing all orders of a movement phase.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Prepared {
     /// Per unit, its effective order.
     pub orders: Vec<UnitOrder>,

@@ -584,7 +584,7 @@ impl SolverBuf {
     /// against. None for any other decision.
     fn crowd_rival(&self, id: usize) -> Option<u32> {
         let node = self.nodes[id];
-        if node.kind != NodeKind::Move {
+        if node.kind != NodeKind::Move || self.crowds.is_empty() {
             return None;
         }
         let &(c, pos) = self.crowd_of.get(node.unit)?;
@@ -698,13 +698,16 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         reset(&mut g.in_cycle, m, false);
         reset(&mut g.forced, m, false);
         // The crowded provinces: each made once, at its first mover.
+        // (`crowd_of` is sized only when there is a crowd; without one nothing reads it.)
         g.crowds.clear();
         g.crowd_of.clear();
-        g.crowd_of.resize(n, (NONE, NONE));
         for u in 0..n {
             if let Some((dest, _)) = b.move_of(u) {
                 let movers = b.movers_into(dest);
                 if movers.len() > CROWD && movers.first() == Some(&u) {
+                    if g.crowds.is_empty() {
+                        g.crowd_of.resize(n, (NONE, NONE));
+                    }
                     let c = g.crowds.len() as u32;
                     for (pos, &m) in movers.iter().enumerate() {
                         g.crowd_of[m] = (c, pos as u32);
@@ -746,7 +749,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                     // A MOVE decision exists only for a unit ordered to move. In a crowded
                     // province the others' PREVENT STRENGTHs are read through the crowd.
                     if let Some((dest, _)) = b.move_of(u)
-                        && g.crowd_of[u].0 == NONE
+                        && (g.crowds.is_empty() || g.crowd_of[u].0 == NONE)
                     {
                         for &c in b.movers_into(dest) {
                             if c != u {
@@ -1045,8 +1048,14 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 // Competitors: prevent strengths of other units moving to the same province.
                 let mut comp_must = true; // attack surely beats every prevent
                 let mut comp_can = true; // attack may beat every prevent
-                let (c, pos) = self.g.crowd_of[u];
-                if let Some(crowd) = self.g.crowds.get(c as usize) {
+                let crowd = match self.g.crowds.is_empty() {
+                    true => None,
+                    false => {
+                        let (c, pos) = self.g.crowd_of[u];
+                        self.g.crowds.get(c as usize).map(|crowd| (crowd, pos))
+                    }
+                };
+                if let Some((crowd, pos)) = crowd {
                     // The greatest bounds of the others, from the crowd's sets.
                     if let Some((hi, _)) = strongest_other(&crowd.hi, pos) {
                         comp_must = a.0 > hi;
@@ -1186,7 +1195,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
     fn crowd_moved(&mut self, id: u32, was: (i32, i32)) {
         let i = id as usize;
         let node = self.g.nodes[i];
-        if node.kind != NodeKind::Prevent {
+        if node.kind != NodeKind::Prevent || self.g.crowds.is_empty() {
             return;
         }
         let (c, pos) = self.g.crowd_of[node.unit];
@@ -1235,7 +1244,9 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             }
             self.g.lo[i] = lo;
             self.g.hi[i] = hi;
-            self.crowd_moved(id, (olo, ohi));
+            if !self.g.crowds.is_empty() {
+                self.crowd_moved(id, (olo, ohi));
+            }
             if T::ON {
                 let bounds = |d: u32| (d, self.g.lo[d as usize], self.g.hi[d as usize]);
                 let inputs = match self.g.crowd_rival(i) {
@@ -1320,7 +1331,8 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             if node.kind != NodeKind::Move {
                 return None;
             }
-            let crowd = crowds.get(crowd_of[node.unit].0 as usize)?;
+            let &(c, _) = crowd_of.get(node.unit)?;
+            let crowd = crowds.get(c as usize)?;
             let m = *crowd.movers.get(k - ds.len())? as usize;
             Some((m != node.unit).then(|| ids[m].prevent))
         };

@@ -19,14 +19,14 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use diplomacy::UnitPosition;
 use diplomacy::geo::{RegionKey, standard_map};
 use diplomacy::judge::{MappedMainOrder, Rulebook, Submission};
-use dipsandbox::adjudicator::trace::{NoTrace, Recorder};
-use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement, adjudicate_movement_traced};
-use dipsandbox::board::{PhaseKind, Unit};
-use dipsandbox::map::{Map, PowerId, UnitKind};
-use dipsandbox::menu::movement_orders;
-use dipsandbox::orders::{LocSpec, Order, OrderKind, parse_order};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::trace::{NoTrace, Recorder};
+use dipsandbox_core::engine::{Adjudicator, adjudicate_movement, adjudicate_movement_traced};
+use dipsandbox_core::model::board::{PhaseKind, Unit};
+use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
+use dipsandbox_core::model::orders::{LocSpec, Order, OrderKind, parse_order};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::menu::movement_orders;
 
 /// One position in both programs' terms.
 struct Case {
@@ -73,7 +73,7 @@ fn their_order(map: &Map, units: &[Unit], power: PowerId, o: &Order) -> Option<S
     let unit = units
         .iter()
         .find(|u| map.province_of(u.loc) == spec.loc.province)?;
-    let who = |r: &dipsandbox::orders::UnitRef| {
+    let who = |r: &dipsandbox_core::model::orders::UnitRef| {
         units
             .iter()
             .find(|u| map.province_of(u.loc) == r.unit.loc.province)
@@ -119,7 +119,11 @@ fn case(map: &Map, units: Vec<Unit>, orders: Vec<(PowerId, Order)>) -> Option<Ca
             o.power = None;
             (
                 *p,
-                dipsandbox::orders::format_order(map, &o, dipsandbox::orders::NameStyle::Abbr),
+                dipsandbox_core::model::orders::format_order(
+                    map,
+                    &o,
+                    dipsandbox_core::model::orders::NameStyle::Abbr,
+                ),
             )
         })
         .collect();
@@ -134,8 +138,11 @@ fn case(map: &Map, units: Vec<Unit>, orders: Vec<(PowerId, Order)>) -> Option<Ca
 }
 
 fn opening(map: &Map) -> Case {
-    let units: Vec<Unit> =
-        dipsandbox::scenario::Scenario::opening(std::sync::Arc::new(map.clone()), "standard").units;
+    let units: Vec<Unit> = dipsandbox_core::model::scenario::Scenario::opening(
+        std::sync::Arc::new(map.clone()),
+        "standard",
+    )
+    .units;
     let text = [
         ("England", "F Lon - Nth"),
         ("England", "F Edi - Nwg"),
@@ -192,9 +199,9 @@ fn midgame(map: &Map, seed: u64) -> Option<Case> {
         let p = provinces.swap_remove(i);
         let prov = map.province(p);
         let fleet = match prov.kind {
-            dipsandbox::map::ProvinceKind::Sea => true,
-            dipsandbox::map::ProvinceKind::Land => false,
-            dipsandbox::map::ProvinceKind::Coast => next(&mut st).is_multiple_of(2),
+            dipsandbox_core::model::map::ProvinceKind::Sea => true,
+            dipsandbox_core::model::map::ProvinceKind::Land => false,
+            dipsandbox_core::model::map::ProvinceKind::Coast => next(&mut st).is_multiple_of(2),
         };
         let loc = if fleet && prov.is_multi_coast() {
             prov.coasts[(next(&mut st) % prov.coasts.len() as u64) as usize].1
@@ -219,7 +226,7 @@ fn midgame(map: &Map, seed: u64) -> Option<Case> {
         let mut o = menu[(next(&mut st) % menu.len() as u64) as usize].clone();
         // Legal for us and for the crate, or a hold.
         let ours_legal = {
-            let r = dipsandbox::adjudicator::legality::prepare(
+            let r = dipsandbox_core::engine::legality::prepare(
                 map,
                 &units,
                 &[(units[u].power, o.clone())],
@@ -227,7 +234,7 @@ fn midgame(map: &Map, seed: u64) -> Option<Case> {
             );
             matches!(
                 r.status[0],
-                dipsandbox::adjudicator::legality::OrderStatus::Applied(_)
+                dipsandbox_core::engine::legality::OrderStatus::Applied(_)
             )
         };
         let theirs_legal = their_order(map, &units, units[u].power, &o)

@@ -1,4 +1,4 @@
-//! The minimizer on synthetic rings ([`dipsandbox::synth`]):
+//! The minimizer on synthetic rings ([`dipsandbox_core::tools::synth`]):
 //!
 //! - `blocks_mismatch/N`: a ring of N units in unrelated pairs, one of which misses a wrong
 //!   expectation (`--keep mismatch`): the regions pass goes straight to the pair, so the cost is
@@ -19,11 +19,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dipsandbox::minimize::{Goal, Property, minimize};
-use dipsandbox::orders::{NameStyle, format_order};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::{Expect, Expected, OrderEntry, Scenario};
-use dipsandbox::synth::{Pattern, Synthetic, position, ring_blocks};
+use dipsandbox_core::model::orders::{NameStyle, format_order};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::{Expect, Expected, OrderEntry, Scenario};
+use dipsandbox_core::tools::minimize::{Goal, Property, minimize};
+use dipsandbox_core::tools::synth::{Pattern, Synthetic, position, ring_blocks};
 
 fn scenario(p: Synthetic) -> Scenario {
     let map = Arc::new(p.map);

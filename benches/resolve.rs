@@ -9,11 +9,11 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dipsandbox::adjudicator::{adjudicate_movement, adjudicate_movement_traced};
-use dipsandbox::board::Unit;
-use dipsandbox::map::{Map, PowerId, UnitKind};
-use dipsandbox::orders::{Order, parse_order, parse_unit};
-use dipsandbox::rules::Rules;
+use dipsandbox_core::engine::{adjudicate_movement, adjudicate_movement_traced};
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
+use dipsandbox_core::model::orders::{Order, parse_order, parse_unit};
+use dipsandbox_core::model::rules::Rules;
 
 /// A position: the map, the units and the orders, ready for the adjudicator.
 struct Position {
@@ -62,8 +62,11 @@ fn position(map: Map, units: &[&str], orders: &[&str]) -> Position {
 /// The standard map's 22 starting units with a typical Spring 1901 opening.
 fn spring_1901() -> Position {
     let map = Map::standard();
-    let units: Vec<Unit> =
-        dipsandbox::scenario::Scenario::opening(std::sync::Arc::new(map.clone()), "standard").units;
+    let units: Vec<Unit> = dipsandbox_core::model::scenario::Scenario::opening(
+        std::sync::Arc::new(map.clone()),
+        "standard",
+    )
+    .units;
     assert_eq!(units.len(), 22);
     let orders = [
         "England: F Lon - Nth",
@@ -216,7 +219,7 @@ fn bench_resolve(c: &mut Criterion) {
 /// The equation oracle (`dipsandbox solve`) on the same positions: 22 units with no cycle, the
 /// six of Pandin's paradox (no solution), and rings of 20 and 200 armies (two solutions each).
 fn bench_oracle(c: &mut Criterion) {
-    use dipsandbox::oracle::{Limits, solve};
+    use dipsandbox_core::tools::oracle::{Limits, solve};
     let rules = Rules::default();
     let cases = [
         ("oracle_spring_1901", spring_1901(), 1u128),

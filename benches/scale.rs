@@ -1,5 +1,5 @@
 //! Scale: the adjudicator on synthetic boards of N = 10^3, 10^4, 10^5 and 10^6 units
-//! ([`dipsandbox::synth`]), for four patterns — a ring all moving (circular movement), a chain
+//! ([`dipsandbox_core::tools::synth`]), for four patterns — a ring all moving (circular movement), a chain
 //! of moves ending in a bounce, a ring all supporting each other to hold, and a grid with random
 //! orders — plus building (and validating) the map itself.
 //!
@@ -25,12 +25,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dipsandbox::adjudicator::dpjudge::adjudicate_dpjudge;
-use dipsandbox::adjudicator::{Adjudicator, Verdict, adjudicate_movement};
-use dipsandbox::diff::deciders;
-use dipsandbox::map::{Map, ProvinceSpec};
-use dipsandbox::rules::Rules;
-use dipsandbox::synth::{
+use dipsandbox_core::engine::dpjudge::adjudicate_dpjudge;
+use dipsandbox_core::engine::{Adjudicator, Verdict, adjudicate_movement};
+use dipsandbox_core::model::map::{Map, ProvinceSpec};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::tools::diff::deciders;
+use dipsandbox_core::tools::synth::{
     POWERS, Pattern, Synthetic, grid_provinces, position, ring_provinces, standoff, star_provinces,
 };
 

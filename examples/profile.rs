@@ -10,13 +10,13 @@
 //! `theirs_opening` (its orders cloned, then adjudicated) and `theirs_opening_text` (parsed,
 //! then adjudicated), for instruction counts that compare the two whatever the load.
 
-use dipsandbox::adjudicator::trace::Recorder;
-use dipsandbox::adjudicator::{Adjudicator, adjudicate_movement};
-use dipsandbox::board::{PhaseKind, Unit};
-use dipsandbox::map::{Map, PowerId};
-use dipsandbox::orders::{Order, parse_order};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::trace::Recorder;
+use dipsandbox_core::engine::{Adjudicator, adjudicate_movement};
+use dipsandbox_core::model::board::{PhaseKind, Unit};
+use dipsandbox_core::model::map::{Map, PowerId};
+use dipsandbox_core::model::orders::{Order, parse_order};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
 
 const OPENING: [(&str, &str); 22] = [
     ("England", "F Lon - Nth"),
@@ -49,11 +49,11 @@ fn main() {
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     // `ring N`, `chain_bounce N`, `support_hold N`, `grid N`: one synthetic board of N units
     // adjudicated once (built first); `map_ring N`, `map_grid N`: the map built once.
-    if let Some(pattern) = dipsandbox::synth::Pattern::ALL
+    if let Some(pattern) = dipsandbox_core::tools::synth::Pattern::ALL
         .into_iter()
         .find(|p| p.name() == what)
     {
-        let s = dipsandbox::synth::position(pattern, n, 7).expect("synthetic");
+        let s = dipsandbox_core::tools::synth::position(pattern, n, 7).expect("synthetic");
         let mut adj = Adjudicator::new();
         let out = adj.adjudicate(&s.map, &s.units, &s.orders, &Rules::default());
         println!("{what} {n}: {} outcomes", out.len());
@@ -62,19 +62,22 @@ fn main() {
     if what == "map_ring" || what == "map_grid" {
         // The lists first, then the map loaded from them (`Map::from_lists`, to profile alone).
         let specs = if what == "map_ring" {
-            dipsandbox::synth::ring_provinces(n)
+            dipsandbox_core::tools::synth::ring_provinces(n)
         } else {
             let w = (n as f64).sqrt().ceil() as usize;
-            dipsandbox::synth::grid_provinces(w, n.div_ceil(w))
+            dipsandbox_core::tools::synth::grid_provinces(w, n.div_ceil(w))
         };
-        let m = Map::from_lists(&what, &what, &dipsandbox::synth::POWERS, specs);
+        let m = Map::from_lists(&what, &what, &dipsandbox_core::tools::synth::POWERS, specs);
         println!("{what} {n}: {:?}", m.map(|m| m.province_count()));
         return;
     }
     let map = Map::standard();
     let rules = Rules::default();
-    let units: Vec<Unit> =
-        dipsandbox::scenario::Scenario::opening(std::sync::Arc::new(map.clone()), "standard").units;
+    let units: Vec<Unit> = dipsandbox_core::model::scenario::Scenario::opening(
+        std::sync::Arc::new(map.clone()),
+        "standard",
+    )
+    .units;
     let powers: Vec<PowerId> = OPENING
         .iter()
         .map(|(p, _)| map.find_power(p).expect("power"))

@@ -13,14 +13,14 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use arbitrary::Arbitrary;
-use dipsandbox::board::{Dislodged, Phase, PhaseKind, Season, Unit};
-use dipsandbox::invariants::{Violation, check_scenario, report};
-use dipsandbox::map::{Coast, LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use dipsandbox::orders::{
+use dipsandbox_core::model::board::{Dislodged, Phase, PhaseKind, Season, Unit};
+use dipsandbox_core::model::map::{Coast, LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use dipsandbox_core::model::orders::{
     LocSpec, NameStyle, Order, OrderKind, UnitRef, UnitSpec, format_order, parse_order,
 };
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::{OrderEntry, Scenario};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::{OrderEntry, Scenario};
+use dipsandbox_core::tools::invariants::{Violation, check_scenario, report};
 
 /// Panics (a crash for libFuzzer) when the checker found anything.
 pub fn assert_clean(what: &str, v: &[Violation]) {
@@ -56,7 +56,7 @@ fn meaning(s: &Scenario) -> String {
             })
             .collect::<Vec<_>>()
     };
-    let expect = |e: &Option<dipsandbox::scenario::Expect>, orders: &[OrderEntry]| {
+    let expect = |e: &Option<dipsandbox_core::model::scenario::Expect>, orders: &[OrderEntry]| {
         e.as_ref().map(|e| {
             let mut results: Vec<String> = e
                 .results
@@ -659,7 +659,7 @@ pub fn play(g: &Game) {
             assert_roundtrip(&s, "fuzz.ron");
         }
         // `advance` refuses to go past the last year: the game ends there.
-        match dipsandbox::turn::advance(&s, &rules) {
+        match dipsandbox_core::tools::turn::advance(&s, &rules) {
             Ok(a) => s = a.next,
             Err(_) => break,
         }
@@ -671,7 +671,7 @@ pub fn play(g: &Game) {
 /// parsed order prints in either style to a text that parses back to the same order.
 pub fn check_order_text(map: &Map, text: &str) {
     // The one-pass fast path for plain orders reads what the parser reads, wherever it answers.
-    if let Err(e) = dipsandbox::orders::plain_path_agrees(map, text) {
+    if let Err(e) = dipsandbox_core::model::orders::plain_path_agrees(map, text) {
         panic!("{e}");
     }
     let end = text.chars().count() + 1;
@@ -696,8 +696,8 @@ pub fn check_order_text(map: &Map, text: &str) {
         ),
     }
     for r in [
-        dipsandbox::orders::parse_unit(map, text).err(),
-        dipsandbox::orders::parse_loc(map, text).err(),
+        dipsandbox_core::model::orders::parse_unit(map, text).err(),
+        dipsandbox_core::model::orders::parse_loc(map, text).err(),
     ]
     .into_iter()
     .flatten()
@@ -728,7 +728,7 @@ pub fn order_parser(data: &[u8]) {
 /// adjudicated, checked and survives saving and loading ([`check_loaded`]).
 pub fn scenario_loader(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Err(e) = dipsandbox::scenario::fast_reader_agrees(&text) {
+    if let Err(e) = dipsandbox_core::model::scenario::fast_reader_agrees(&text) {
         panic!("{e}");
     }
     if let Ok(s) = Scenario::from_ron(&text, "fuzz.ron") {
@@ -774,7 +774,7 @@ pub fn map_loader(data: &[u8]) {
     for k in 0..4u64 {
         let v = check_scenario(&s, &rules, k);
         assert_clean(&format!("{}", s.phase), &v);
-        match dipsandbox::turn::advance(&s, &rules) {
+        match dipsandbox_core::tools::turn::advance(&s, &rules) {
             Ok(a) => s = a.next,
             Err(_) => break,
         }
@@ -785,16 +785,16 @@ pub fn map_loader(data: &[u8]) {
 /// compared as `check` does; the text read as a pairing file never panics.
 pub fn jdip_import(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let _ = dipsandbox::jdip::looks_like_jdip(&text);
-    let mut file = dipsandbox::jdip::parse(&text, "fuzz.txt", Map::standard_arc());
+    let _ = dipsandbox_core::io::jdip::looks_like_jdip(&text);
+    let mut file = dipsandbox_core::io::jdip::parse(&text, "fuzz.txt", Map::standard_arc());
     for (k, case) in file.cases.iter().enumerate().take(8) {
         check_loaded(&case.scenario, k as u64);
-        if let Ok(run) = dipsandbox::check::run(&case.scenario, None, false) {
-            let _ = dipsandbox::jdip::compare(&case.scenario, &run);
-            let _ = dipsandbox::jdip::with_destroyed_units(&case.scenario, &run);
+        if let Ok(run) = dipsandbox_core::tools::check::run(&case.scenario, None, false) {
+            let _ = dipsandbox_core::io::jdip::compare(&case.scenario, &run);
+            let _ = dipsandbox_core::io::jdip::with_destroyed_units(&case.scenario, &run);
         }
     }
-    dipsandbox::jdip::apply_rules_file(&mut file, &text, "fuzz.rules");
+    dipsandbox_core::io::jdip::apply_rules_file(&mut file, &text, "fuzz.rules");
 }
 
 /// The `adjudicate` target: the bytes become a [`Game`] (as libFuzzer's typed targets build

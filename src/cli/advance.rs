@@ -4,22 +4,23 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox::board::PhaseKind;
-use dipsandbox::output::Target;
-use dipsandbox::report;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::base::output::Target;
+use dipsandbox_core::io::report;
+use dipsandbox_core::model::board::PhaseKind;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
 
 /// `advance`: prints the results (to stderr when the next phase goes to stdout) and writes the
 /// next phase to `output` or stdout.
 pub fn advance(
     s: &Scenario,
     rules: Option<Rules>,
-    engine: dipsandbox::adjudicator::Engine,
+    engine: dipsandbox_core::engine::Engine,
     output: Option<&Target>,
 ) -> Result<ExitCode> {
     let rules = rules.unwrap_or(s.rules);
-    let adv = dipsandbox::turn::advance_with(s, &rules, engine).map_err(|e| eyre!("{e}"))?;
+    let adv =
+        dipsandbox_core::tools::turn::advance_with(s, &rules, engine).map_err(|e| eyre!("{e}"))?;
     let mut summary = report::outcomes(
         &s.map,
         &format!("{} results", s.phase),
@@ -32,7 +33,7 @@ pub fn advance(
         summary.push_str(&format!(
             "\nGAME OVER: {} holds {} or more supply centres.",
             s.map.power(w).name,
-            dipsandbox::turn::victory_threshold(&s.map)
+            dipsandbox_core::tools::turn::victory_threshold(&s.map)
         ));
     }
     match output {

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use color_eyre::eyre::Result;
 use serde_json::{Value, json};
 
-use dipsandbox::check::{compare, natural_key};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::{compare, natural_key};
 
 /// The scenario files named on a command line, in order, each once: a file as it is; a folder's
 /// `.ron` files, searched depth first in natural order (`6.A.2` before `6.A.10`).
@@ -124,10 +124,10 @@ impl Collector {
 /// The scenario files of `paths` ([`Collector`]), or the first path that does not exist or
 /// cannot be listed. `-` (standard input) is taken as a file, at most once.
 pub(super) fn collect_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    super::stdin_once(paths.iter().map(PathBuf::as_path))?;
+    super::input::stdin_once(paths.iter().map(PathBuf::as_path))?;
     let mut collector = Collector::default();
     for p in paths {
-        if !super::is_stdin(p) && std::fs::symlink_metadata(p).is_err() {
+        if !super::input::is_stdin(p) && std::fs::symlink_metadata(p).is_err() {
             return Err(color_eyre::eyre::eyre!(
                 "{}: no such file or folder",
                 p.display()
@@ -146,13 +146,13 @@ pub(super) fn collect_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn check(
     paths: &[PathBuf],
     rules: Option<Rules>,
-    engine: dipsandbox::adjudicator::Engine,
+    engine: dipsandbox_core::engine::Engine,
     verbose: bool,
     json: bool,
     junit: Option<(&Path, bool)>,
     pairing_file: Option<&Path>,
 ) -> Result<ExitCode> {
-    super::stdin_once(paths.iter().map(PathBuf::as_path).chain(pairing_file))?;
+    super::input::stdin_once(paths.iter().map(PathBuf::as_path).chain(pairing_file))?;
     let pairing = read_pairing(pairing_file)?;
     let mut collector = Collector::default();
     let mut unreadable = 0;
@@ -161,7 +161,7 @@ pub fn check(
     // Files that were read but did not load (each reported by an ERROR line).
     let mut not_loaded: Vec<String> = Vec::new();
     for p in paths {
-        let problem = if !p.exists() && !super::is_stdin(p) {
+        let problem = if !p.exists() && !super::input::is_stdin(p) {
             Some("no such file or folder".to_string())
         } else {
             collector.add(p).err().map(|e| e.to_string())
@@ -177,7 +177,7 @@ pub fn check(
     // files beside them), an existing file only with --force.
     let junit = match junit {
         Some((path, force)) => {
-            let mut inputs = dipsandbox::output::Inputs::new();
+            let mut inputs = dipsandbox_core::base::output::Inputs::new();
             for f in &files {
                 inputs.add(f);
                 inputs.add(&side_file(f));
@@ -185,7 +185,7 @@ pub fn check(
             if let Some(p) = pairing_file {
                 inputs.add(p);
             }
-            Some(super::target(path, inputs, force)?)
+            Some(super::input::target(path, inputs, force)?)
         }
         None => None,
     };
@@ -193,7 +193,7 @@ pub fn check(
     // One line each: a line end in a file or case name is shown escaped.
     let say = |line: String| -> Result<(), super::out::StdoutError> {
         if !json {
-            outln!("{}", dipsandbox::text::one_line(&line))?;
+            outln!("{}", dipsandbox_core::base::text::one_line(&line))?;
         }
         Ok(())
     };
@@ -210,7 +210,7 @@ pub fn check(
                         errln!(
                             "{}: case {}: {w}",
                             f.display(),
-                            dipsandbox::text::cut(&c.name)
+                            dipsandbox_core::base::text::cut(&c.name)
                         );
                     }
                     items.push((
@@ -220,7 +220,11 @@ pub fn check(
                     ));
                 }
             }
-            None => items.push((f.display().to_string(), super::load_scenario(f), false)),
+            None => items.push((
+                f.display().to_string(),
+                super::input::load_scenario(f),
+                false,
+            )),
         }
     }
     for (name, loaded, from_jdip) in items {
@@ -241,7 +245,7 @@ pub fn check(
         let positions_only = s.expect.as_ref().is_some_and(|e| {
             e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some())
         });
-        match dipsandbox::check::run_with(&s, rules, engine, false) {
+        match dipsandbox_core::tools::check::run_with(&s, rules, engine, false) {
             Err(e) => {
                 say(format!("FAIL  {name}: cannot adjudicate: {e}"))?;
                 cases.push(json!({
@@ -252,7 +256,7 @@ pub fn check(
             }
             Ok(r) => {
                 let (bad, n) = if from_jdip {
-                    let (bad, n, notes) = dipsandbox::jdip::compare(&s, &r);
+                    let (bad, n, notes) = dipsandbox_core::io::jdip::compare(&s, &r);
                     for note in notes {
                         errln!("{name}: {note}");
                     }
@@ -332,7 +336,7 @@ pub fn check(
         let why = why.join("; ");
         outln!(
             "{passed} passed, {failed} failed; {}",
-            dipsandbox::text::one_line(&why)
+            dipsandbox_core::base::text::one_line(&why)
         )?;
     } else {
         outln!("{passed} passed, {failed} failed")?;
@@ -348,7 +352,7 @@ pub fn check(
 
 /// The JUnit XML report: one suite, one test case per scenario file (named by the file, with
 /// the title as its class name); a failure carries every mismatch, an error the located error.
-fn write_junit(target: &dipsandbox::output::Target, cases: &[Value]) -> Result<()> {
+fn write_junit(target: &dipsandbox_core::base::output::Target, cases: &[Value]) -> Result<()> {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut suite = TestSuite::new("dipsandbox check");
     for c in cases {
@@ -395,8 +399,8 @@ pub(super) type Pairing = (String, String);
 /// Reads the `--pairing` file, if one is named (`-`: standard input).
 pub(super) fn read_pairing(path: Option<&Path>) -> Result<Option<Pairing>> {
     path.map(|p| {
-        super::read_input(p)
-            .map(|t| (t, super::input_name(p)))
+        super::input::read_input(p)
+            .map(|t| (t, super::input::input_name(p)))
             .map_err(|e| color_eyre::eyre::eyre!("--pairing {e}"))
     })
     .transpose()
@@ -411,12 +415,15 @@ pub(super) fn side_file(f: &Path) -> PathBuf {
 
 /// A jDip test file, when `f` is one (by content; `.ron` files are scenarios). Its cases are
 /// paired with rules from `pairing` when given, else from `FILE.rules` beside it.
-pub(super) fn read_jdip(f: &Path, pairing: Option<&Pairing>) -> Option<dipsandbox::jdip::File> {
+pub(super) fn read_jdip(
+    f: &Path,
+    pairing: Option<&Pairing>,
+) -> Option<dipsandbox_core::io::jdip::File> {
     if f.extension().is_some_and(|x| x == "ron") {
         return None;
     }
-    let text = super::read_input(f).ok()?;
-    if !dipsandbox::jdip::looks_like_jdip(&text) {
+    let text = super::input::read_input(f).ok()?;
+    if !dipsandbox_core::io::jdip::looks_like_jdip(&text) {
         return None;
     }
     Some(parse_jdip(f, &text, pairing))
@@ -428,23 +435,29 @@ pub(super) fn parse_jdip(
     f: &Path,
     text: &str,
     pairing: Option<&Pairing>,
-) -> dipsandbox::jdip::File {
-    let name = super::input_name(f);
-    let mut jf = dipsandbox::jdip::parse(text, &name, dipsandbox::map::Map::standard_arc());
+) -> dipsandbox_core::io::jdip::File {
+    let name = super::input::input_name(f);
+    let mut jf = dipsandbox_core::io::jdip::parse(
+        text,
+        &name,
+        dipsandbox_core::model::map::Map::standard_arc(),
+    );
     // `FILE.rules` beside it pairs cases with the rules their expectations assume.
     match pairing {
-        Some((text, name)) => dipsandbox::jdip::apply_rules_file(&mut jf, text, name),
-        None if super::is_stdin(f) => {}
+        Some((text, name)) => dipsandbox_core::io::jdip::apply_rules_file(&mut jf, text, name),
+        None if super::input::is_stdin(f) => {}
         None => {
             let side = side_file(f);
             // A side file that is there but cannot be read is said (its pairings would be
             // missed); one that is not there is no matter.
             if std::fs::symlink_metadata(&side).is_ok() {
-                match dipsandbox::source::read_text(&side) {
-                    Ok(t) => {
-                        dipsandbox::jdip::apply_rules_file(&mut jf, &t, &side.display().to_string())
-                    }
-                    Err(e) => jf.problems.push(dipsandbox::jdip::Problem {
+                match dipsandbox_core::base::source::read_text(&side) {
+                    Ok(t) => dipsandbox_core::io::jdip::apply_rules_file(
+                        &mut jf,
+                        &t,
+                        &side.display().to_string(),
+                    ),
+                    Err(e) => jf.problems.push(dipsandbox_core::io::jdip::Problem {
                         file: side.display().to_string(),
                         line: 1,
                         col: 1,

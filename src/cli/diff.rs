@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, eyre};
 use serde_json::{Value, json};
 
-use dipsandbox::adjudicator::Engine;
-use dipsandbox::diff::{
+use dipsandbox_core::base::text::one_line;
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::tools::diff::{
     Decider, RuleDiff, deciders, diff, diff_engines, preset_comparison, verdict_word,
 };
-use dipsandbox::rules::Rules;
-use dipsandbox::text::one_line;
 
-use super::load;
+use super::input::load;
 
 /// A rule set with the name the user gave it.
 struct Named {
@@ -118,7 +118,7 @@ fn engine_table(
     let mut compared = 0;
     for f in files {
         let s = load(f)?;
-        if s.phase.kind != dipsandbox::board::PhaseKind::Movement {
+        if s.phase.kind != dipsandbox_core::model::board::PhaseKind::Movement {
             // The engines share retreats and adjustments.
             continue;
         }
@@ -168,7 +168,7 @@ fn engine_table(
     })
 }
 
-fn order_json(list: &[dipsandbox::diff::OrderDiff]) -> Vec<Value> {
+fn order_json(list: &[dipsandbox_core::tools::diff::OrderDiff]) -> Vec<Value> {
     list.iter()
         .map(|o| {
             json!({
@@ -210,7 +210,7 @@ fn print_diff(
     outln!("{file} ({title}): {a} vs {b}: {} difference(s)", d.len())?;
     let w = a.chars().count().max(b.chars().count());
     let orders = |heading: &str,
-                  list: &[dipsandbox::diff::OrderDiff]|
+                  list: &[dipsandbox_core::tools::diff::OrderDiff]|
      -> Result<(), super::out::StdoutError> {
         if !list.is_empty() && !heading.is_empty() {
             outln!("  {heading}")?;
@@ -249,7 +249,7 @@ fn table(files: &[PathBuf], json: bool) -> Result<ExitCode> {
     // Per preset other than the first (the DATC preferences): the cases whose result (verdicts,
     // dislodgements, positions, retreats) it changes.
     let datc = Rules::default();
-    let others: Vec<&'static str> = dipsandbox::rules::PRESETS
+    let others: Vec<&'static str> = dipsandbox_core::model::rules::PRESETS
         .iter()
         .map(|(n, _)| *n)
         .filter(|n| Rules::preset(n) != Some(datc))

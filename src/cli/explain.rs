@@ -5,13 +5,13 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox::adjudicator::Engine;
-use dipsandbox::adjudicator::graphviz::to_dot;
-use dipsandbox::check::{compare, run_with};
-use dipsandbox::output::Target;
-use dipsandbox::report;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::base::output::Target;
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::graphviz::to_dot;
+use dipsandbox_core::io::report;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::{compare, run_with};
 use serde_json::{Value, json};
 
 /// `explain`: the position, then the adjudication.
@@ -106,9 +106,9 @@ pub fn adjudicate_and_print(
 
 /// The outcomes of a phase as JSON: one object per order.
 fn outcomes_json(
-    map: &dipsandbox::map::Map,
-    orders: &[dipsandbox::scenario::OrderEntry],
-    p: &dipsandbox::adjudicator::PhaseResult,
+    map: &dipsandbox_core::model::map::Map,
+    orders: &[dipsandbox_core::model::scenario::OrderEntry],
+    p: &dipsandbox_core::engine::PhaseResult,
 ) -> Vec<Value> {
     orders
         .iter()
@@ -117,7 +117,7 @@ fn outcomes_json(
             json!({
                 "power": map.power(e.power).name,
                 "order": e.text,
-                "verdict": dipsandbox::diff::verdict_word(o.verdict),
+                "verdict": dipsandbox_core::tools::diff::verdict_word(o.verdict),
                 "reason": o.reason,
                 "backup": o.backup.map(|b| b.name()),
             })
@@ -125,7 +125,10 @@ fn outcomes_json(
         .collect()
 }
 
-fn units_json(map: &dipsandbox::map::Map, units: &[dipsandbox::board::Unit]) -> Vec<Value> {
+fn units_json(
+    map: &dipsandbox_core::model::map::Map,
+    units: &[dipsandbox_core::model::board::Unit],
+) -> Vec<Value> {
     units
         .iter()
         .map(|u| json!({ "power": map.power(u.power).name, "unit": u.describe(map) }))

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use dipsandbox::map::Map;
-use dipsandbox::rules::{PRESETS, Rules};
-use dipsandbox::text::one_line;
+use dipsandbox_core::base::text::one_line;
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::rules::{PRESETS, Rules};
 
 /// `maps`: the standard map and every other map file under `maps/`.
 pub fn maps() -> Result<ExitCode> {

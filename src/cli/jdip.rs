@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox::check::{compare, run};
-use dipsandbox::jdip::{case_name, export_case};
-use dipsandbox::output::{Batch, Inputs};
+use dipsandbox_core::base::output::{Batch, Inputs};
+use dipsandbox_core::io::jdip::{case_name, export_case};
+use dipsandbox_core::tools::check::{compare, run};
 
 /// The longest file name made from a case name, in bytes, before `-N` and `.ron`: far below the
 /// 255 bytes file systems allow, so that a suffix always fits.
@@ -79,10 +79,10 @@ fn file_names<'a>(cases: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 /// one cannot be); problems on stderr with their lines. Exit 0, or 1 when some case could not be
 /// imported.
 pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Result<ExitCode> {
-    super::stdin_once([file].into_iter().chain(pairing))?;
-    let name = super::input_name(file);
-    let text = super::read_input(file).map_err(|e| eyre!("{e}"))?;
-    if !dipsandbox::jdip::looks_like_jdip(&text) {
+    super::input::stdin_once([file].into_iter().chain(pairing))?;
+    let name = super::input::input_name(file);
+    let text = super::input::read_input(file).map_err(|e| eyre!("{e}"))?;
+    if !dipsandbox_core::io::jdip::looks_like_jdip(&text) {
         return Err(eyre!(
             "{name}: not a jDip test file (expected CASE … END blocks)"
         ));
@@ -111,9 +111,12 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
         // (checked: they had no retreat), so that `check` on the scenario agrees.
         let mut s = c.scenario.clone();
         if let Ok(r) = run(&s, None, false) {
-            let (s2, notes) = dipsandbox::jdip::with_destroyed_units(&s, &r);
+            let (s2, notes) = dipsandbox_core::io::jdip::with_destroyed_units(&s, &r);
             for note in notes {
-                errln!("{name}: case {}: {note}", dipsandbox::text::cut(&c.name));
+                errln!(
+                    "{name}: case {}: {note}",
+                    dipsandbox_core::base::text::cut(&c.name)
+                );
             }
             s = s2;
         }
@@ -122,7 +125,10 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
             .add(&text)
             .map_err(|e| eyre!("{e}; no file was written"))?;
         for w in &c.warnings {
-            errln!("{name}: case {}: {w}", dipsandbox::text::cut(&c.name));
+            errln!(
+                "{name}: case {}: {w}",
+                dipsandbox_core::base::text::cut(&c.name)
+            );
         }
     }
     batch
@@ -166,7 +172,7 @@ pub fn export(
         Some(p) => {
             let mut inputs = Inputs::new();
             inputs.add_all(files.iter().map(PathBuf::as_path));
-            Some(super::target(p, inputs, force)?)
+            Some(super::input::target(p, inputs, force)?)
         }
         None => None,
     };
@@ -176,8 +182,8 @@ pub fn export(
     let mut names: HashSet<String> = HashSet::new();
     let mut next: HashMap<String, u64> = HashMap::new();
     for f in &files {
-        let shown = super::input_name(f);
-        let s = super::load(f)?;
+        let shown = super::input::input_name(f);
+        let s = super::input::load(f)?;
         if let (Some(t), Some(m)) = (&mut target, &s.map_file) {
             t.inputs.add(m);
         }
@@ -191,7 +197,7 @@ pub fn export(
             skipped += 1;
             continue;
         }
-        let stem = if super::is_stdin(f) {
+        let stem = if super::input::is_stdin(f) {
             "stdin".to_string()
         } else {
             f.file_stem()

@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox::minimize::{
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::tools::minimize::{
     Bounds, Goal, Observer, Pass, Progress, Property, Size, Step, StopReason, minimize_with,
 };
-use dipsandbox::rules::Rules;
 
-use super::load;
+use super::input::load;
 
 fn rules(spec: &str) -> Result<Rules> {
     Rules::parse_spec(spec).map_err(|e| eyre!("--rules {spec}: {e}"))
@@ -100,7 +100,7 @@ struct Shown {
     on: bool,
     started: Instant,
     last: Option<Instant>,
-    pass: Option<(dipsandbox::minimize::Stage, usize)>,
+    pass: Option<(dipsandbox_core::tools::minimize::Stage, usize)>,
     drawn: bool,
 }
 
@@ -193,9 +193,9 @@ pub fn run(
     let s = load(file)?;
     let output = output
         .map(|o| {
-            super::target_with_hint(
+            super::input::target_with_hint(
                 o,
-                super::scenario_inputs(file, &s),
+                super::input::scenario_inputs(file, &s),
                 force,
                 "give --force to overwrite it",
             )

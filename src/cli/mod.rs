@@ -40,6 +40,7 @@ mod check;
 mod diff;
 mod explain;
 mod info;
+mod input;
 mod jdip;
 mod minimize;
 mod out;
@@ -53,27 +54,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox::adjudicator::Engine;
-use dipsandbox::oracle::Limits;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
-
-const EXAMPLES: &str = "\
-Examples:
-  dipsandbox                                   open the TUI on the built-in scenario (Pandin's paradox)
-  dipsandbox scenarios/datc/6.F.16.ron         open a file in the TUI
-  dipsandbox --print scenarios/datc/6.F.16.ron adjudicate and print (the default when not on a terminal)
-  dipsandbox show scenarios/datc/6.A.1.ron     position and orders
-  dipsandbox check scenarios/datc              adjudicate every scenario and compare with its expectations
-  dipsandbox check suite.txt --pairing suite.rules   a jDip test file, cases paired with their rules
-  dipsandbox explain scenarios/datc/6.F.16.ron --trace --dot pandin.dot
-  dipsandbox explain FILE --rules 1982         the same orders under the 1982 paradox rule
-  dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
-  dipsandbox solve scenarios/datc/6.F.14.ron   how many solutions the equations have (2: a paradox)
-  dipsandbox advance FILE -o NEXT.ron          adjudicate and write the next phase, ready for orders
-  dipsandbox minimize FILE --keep backup -o SMALL.ron
-                                               the fewest units and orders that still apply a backup rule
-  dipsandbox maps                              the maps and their summaries";
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::oracle::Limits;
+use input::{is_stdin, load, scenario_inputs, target};
+use show::EXAMPLES;
 
 /// A sandbox for the adjudication rules of Diplomacy: a DATC-compliant adjudicator whose every
 /// disputed rule is an option, scenarios as RON files, a terminal UI that steps through the
@@ -307,7 +293,7 @@ pub fn main() -> ExitCode {
                 let message = format!("{e:#}");
                 errln!(
                     "error: {}",
-                    dipsandbox::text::bounded(&message, ERROR_CHARS)
+                    dipsandbox_core::base::text::bounded(&message, ERROR_CHARS)
                 );
                 ExitCode::from(2)
             }
@@ -431,7 +417,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let s = load(&file)?;
             // Checked first when a graph will be drawn (a movement phase under the decision
             // model); else only a note says why there is none.
-            let draws = s.phase.kind == dipsandbox::board::PhaseKind::Movement
+            let draws = s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
                 && cli.engine == Engine::Decisions;
             let dot = dot
                 .map(|d| {
@@ -439,7 +425,9 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                     if draws {
                         target(&d, inputs, force)
                     } else {
-                        Ok(dipsandbox::output::Target::new(&d, inputs, force))
+                        Ok(dipsandbox_core::base::output::Target::new(
+                            &d, inputs, force,
+                        ))
                     }
                 })
                 .transpose()?;
@@ -540,7 +528,7 @@ fn not_a_command(f: &Path) -> Result<()> {
         .collect();
     let close = names
         .iter()
-        .map(|n| (dipsandbox::orders::edit_distance(&word, n), n))
+        .map(|n| (dipsandbox_core::model::orders::edit_distance(&word, n), n))
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, n)| n);
@@ -559,87 +547,8 @@ fn parse_engine(s: &str) -> std::result::Result<Engine, String> {
     Engine::parse(s).ok_or_else(|| {
         format!(
             "unknown engine {}; expected {}",
-            dipsandbox::text::quoted(s),
+            dipsandbox_core::base::text::quoted(s),
             Engine::ALL.map(|e| e.name()).join(" or ")
         )
     })
-}
-
-/// Whether a path argument means standard input.
-fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-/// A file's text, or standard input's for `-` (read once, however often it is asked for).
-fn read_input(path: &Path) -> std::result::Result<String, dipsandbox::source::ReadError> {
-    static STDIN: std::sync::OnceLock<std::result::Result<String, dipsandbox::source::ReadError>> =
-        std::sync::OnceLock::new();
-    if is_stdin(path) {
-        return STDIN.get_or_init(dipsandbox::source::read_stdin).clone();
-    }
-    dipsandbox::source::read_text(path)
-}
-
-/// How a path names its input in messages: `<stdin>` for `-`.
-fn input_name(path: &Path) -> String {
-    if is_stdin(path) {
-        "<stdin>".to_string()
-    } else {
-        path.display().to_string()
-    }
-}
-
-/// Standard input is read once: `-` may stand for one input only.
-fn stdin_once<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<()> {
-    let n = paths.into_iter().filter(|p| is_stdin(p)).count();
-    if n > 1 {
-        return Err(eyre!(
-            "`-` (standard input) is given {n} times; standard input is read once: give files for the others"
-        ));
-    }
-    Ok(())
-}
-
-/// Loads a scenario file (`-`: standard input), with its located error.
-fn load_scenario(path: &Path) -> std::result::Result<Scenario, String> {
-    let text = read_input(path).map_err(|e| e.to_string())?;
-    Scenario::from_ron(&text, &input_name(path)).map_err(|e| e.to_string())
-}
-
-/// Loads a scenario file (`-`: standard input), with its located error.
-fn load(path: &Path) -> Result<Scenario> {
-    load_scenario(path).map_err(|e| eyre!("{e}"))
-}
-
-/// The files a scenario was read from: its own (or standard input) and its map's.
-fn scenario_inputs(file: &Path, s: &Scenario) -> dipsandbox::output::Inputs {
-    let mut inputs = dipsandbox::output::Inputs::new();
-    inputs.add(file);
-    if let Some(m) = &s.map_file {
-        inputs.add(m);
-    }
-    inputs
-}
-
-/// An output file of a command, checked before any work is done: never one of `inputs`, never
-/// through a link, an existing file only with `--force` (`force`).
-fn target(
-    path: &Path,
-    inputs: dipsandbox::output::Inputs,
-    force: bool,
-) -> Result<dipsandbox::output::Target> {
-    target_with_hint(path, inputs, force, "give --force to replace it")
-}
-
-/// [`target`], whose refusal of an existing file says `hint`.
-fn target_with_hint(
-    path: &Path,
-    inputs: dipsandbox::output::Inputs,
-    force: bool,
-    hint: &str,
-) -> Result<dipsandbox::output::Target> {
-    let mut t = dipsandbox::output::Target::new(path, inputs, force);
-    t.hint = hint.to_string();
-    t.check().map_err(|e| eyre!("{e}"))?;
-    Ok(t)
 }

@@ -7,7 +7,7 @@
 //! status 2 for anything else.
 //!
 //! Everything printed, on standard output and on standard error, goes through
-//! [`dipsandbox::text::multi_line`]: a control character that came from a file (an ESC sequence
+//! [`dipsandbox_core::base::text::multi_line`]: a control character that came from a file (an ESC sequence
 //! in a title, a NUL or BEL in a name) is printed escaped (`\u{1b}`), never raw; line feeds
 //! and tabs stay. JSON goes through [`json`], which escapes the same characters the JSON way.
 //! Messages on standard error go through [`err_line`] ([`errln!`]), which never panics (as
@@ -43,7 +43,7 @@ struct Escaping<W: Write> {
 
 impl<W: Write> fmt::Write for Escaping<W> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let safe = dipsandbox::text::multi_line(s);
+        let safe = dipsandbox_core::base::text::multi_line(s);
         self.inner.write_all(safe.as_bytes()).map_err(|e| {
             self.error = Some(e);
             fmt::Error

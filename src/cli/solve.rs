@@ -7,14 +7,14 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, eyre};
 use serde_json::{Value, json};
 
-use dipsandbox::adjudicator::resolver::NodeKind;
-use dipsandbox::adjudicator::{MovementResult, adjudicate_movement, value_text};
-use dipsandbox::board::PhaseKind;
-use dipsandbox::map::PowerId;
-use dipsandbox::oracle::{Agreement, Limits, Oracle, OracleError, UnitValues, solve};
-use dipsandbox::orders::{NameStyle, Order, format_order};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::engine::{MovementResult, adjudicate_movement, value_text};
+use dipsandbox_core::model::board::PhaseKind;
+use dipsandbox_core::model::map::PowerId;
+use dipsandbox_core::model::orders::{NameStyle, Order, format_order};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::oracle::{Agreement, Limits, Oracle, OracleError, UnitValues, solve};
 
 /// Exit status when the resolver departs from the equations (a resolver bug).
 const DISAGREES: u8 = 1;
@@ -162,7 +162,7 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
     };
     outln!(
         "{} — rules: {rules_text}",
-        dipsandbox::text::one_line(&s.title)
+        dipsandbox_core::base::text::one_line(&s.title)
     )?;
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use dipsandbox::map::{Map, ProvinceId};
+use dipsandbox_core::model::map::{Map, ProvinceId};
 
 fn standard() -> Map {
     Map::standard()

@@ -7,13 +7,13 @@ use crate::common;
 use std::path::Path;
 
 use common::{app, folders, goto, order, run, run_script, text};
-use dipsandbox::adjudicator::Verdict;
-use dipsandbox::board::PhaseKind;
-use dipsandbox::map::UnitKind;
-use dipsandbox::scenario::Scenario;
 use dipsandbox::tui::app::{App, Popup};
 use dipsandbox::tui::editor::{Choice, OrderEditor, Parsed, Row};
 use dipsandbox::tui::event::Script;
+use dipsandbox_core::engine::Verdict;
+use dipsandbox_core::model::board::PhaseKind;
+use dipsandbox_core::model::map::UnitKind;
+use dipsandbox_core::model::scenario::Scenario;
 
 /// A new, empty board (ctrl-n, second item).
 fn empty_board() -> Script {
@@ -70,8 +70,8 @@ fn datc_6c1_built_from_an_empty_board_checks_after_saving() {
     // The saved file checks as the CLI checks it.
     let s = Scenario::load(&saved).expect("the saved file loads");
     assert_eq!(s.title, "Three army circular movement");
-    let r = dipsandbox::check::run(&s, None, false).expect("runs");
-    let (bad, n) = dipsandbox::check::compare(&s, &r);
+    let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
+    let (bad, n) = dipsandbox_core::tools::check::compare(&s, &r);
     assert!(bad.is_empty() && n >= 3, "{bad:?} of {n}");
     // Reopened from the browser, it meets its expectations.
     let mut b = app(None, "build-6c1-reopen");
@@ -139,7 +139,7 @@ fn pandins_paradox_built_with_the_menus_is_decided_by_szykman() {
     assert!(
         st.events().iter().any(|e| matches!(
             e,
-            dipsandbox::adjudicator::trace::Event::BackupApplied { .. }
+            dipsandbox_core::engine::trace::Event::BackupApplied { .. }
         )),
         "a backup rule decided it"
     );

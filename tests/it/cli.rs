@@ -515,7 +515,8 @@ fn maps_resolve_from_the_scenario_and_survive_a_move() {
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&next).expect("written");
     assert!(!text.contains("map: \"m7\""), "{text}");
-    let reloaded = dipsandbox::scenario::Scenario::load(&next).unwrap_or_else(|e| panic!("{e}"));
+    let reloaded =
+        dipsandbox_core::model::scenario::Scenario::load(&next).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(reloaded.map.provinces.len(), 7);
     // Written beside the original, the name still resolves and is kept as written.
     let beside = root.join("games/one/next.ron");
@@ -814,7 +815,8 @@ fn a_write_killed_midway_leaves_the_old_file_and_nothing_else() {
     let (code, _, err) = dipsandbox(&args);
     assert_eq!(code, 0, "{err}");
     assert!(!temp.exists(), "{} was left behind", temp.display());
-    let written = dipsandbox::scenario::Scenario::load(&out).unwrap_or_else(|e| panic!("{e}"));
+    let written =
+        dipsandbox_core::model::scenario::Scenario::load(&out).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(written.phase.to_string(), "Fall 1901 Movement");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::scenario::Scenario;
 
 #[test]
 fn every_test_scenario_asserts_everything() {
@@ -32,7 +32,9 @@ fn every_test_scenario_asserts_everything() {
             if e.positions.is_none() {
                 missing.push(format!("{}: no positions", p.display()));
             }
-            if e.dislodged.is_none() && s.phase.kind == dipsandbox::board::PhaseKind::Movement {
+            if e.dislodged.is_none()
+                && s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
+            {
                 missing.push(format!("{}: no dislodged list", p.display()));
             }
             if let Some(r) = &s.retreats {

@@ -3,8 +3,8 @@
 //! chordless routes it replaced, kept here verbatim: on random sea graphs of up to 12 seas and on
 //! the standard map with random fleets, for every fleet, both answer the same.
 
-use dipsandbox::adjudicator::legality::fleet_on_some_route;
-use dipsandbox::map::{Map, ProvinceId, ProvinceKind, ProvinceSpec};
+use dipsandbox_core::engine::legality::fleet_on_some_route;
+use dipsandbox_core::model::map::{Map, ProvinceId, ProvinceKind, ProvinceSpec};
 use proptest::prelude::*;
 
 fn convoy_adjacent(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {

@@ -1,6 +1,6 @@
 //! Every scenario under `scenarios/` is adjudicated and compared with all of its expectations:
 //! each order's result, each dislodgement, the final positions (and the retreats that follow).
-//! Every result is also checked against the invariants of [`dipsandbox::invariants`], and
+//! Every result is also checked against the invariants of [`dipsandbox_core::tools::invariants`], and
 //! re-adjudicated with units and orders listed in another order and traced.
 
 use crate::common;
@@ -9,9 +9,9 @@ use common::ron_files;
 
 use std::path::Path;
 
-use dipsandbox::check::{compare, run};
-use dipsandbox::invariants::{check_phase_stable, check_run};
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::{compare, run};
+use dipsandbox_core::tools::invariants::{check_phase_stable, check_run};
 
 fn check_dir(dir: &str) -> usize {
     let mut files = Vec::new();
@@ -114,5 +114,9 @@ fn showcase_and_year_pass() {
         .into_iter()
         .chain(check_phase_stable(&s, &r.orders, &r.rules, 1))
         .collect();
-    assert!(v.is_empty(), "{}", dipsandbox::invariants::report(&v));
+    assert!(
+        v.is_empty(),
+        "{}",
+        dipsandbox_core::tools::invariants::report(&v)
+    );
 }

@@ -9,17 +9,17 @@ use common::ron_files;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use dipsandbox::adjudicator::dpjudge::{
+use dipsandbox_core::engine::dpjudge::{
     Cause, DpEvent, DpOrder, DpStepper, DpjudgeResult, Entry, Mark, Marks, StepVia,
     adjudicate_dpjudge, adjudicate_dpjudge_traced,
 };
-use dipsandbox::adjudicator::{MovementResult, OrderOutcome, Verdict, adjudicate_movement};
-use dipsandbox::board::{PhaseKind, Unit};
-use dipsandbox::check::{Run, compare};
-use dipsandbox::map::{Map, PowerId, ProvinceId};
-use dipsandbox::orders::{NameStyle, Order, format_order};
-use dipsandbox::rules::{PhantomOrders, Rules};
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::{MovementResult, OrderOutcome, Verdict, adjudicate_movement};
+use dipsandbox_core::model::board::{PhaseKind, Unit};
+use dipsandbox_core::model::map::{Map, PowerId, ProvinceId};
+use dipsandbox_core::model::orders::{NameStyle, Order, format_order};
+use dipsandbox_core::model::rules::{PhantomOrders, Rules};
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::{Run, compare};
 
 use common::positions::{Convoys, random_position, standard};
 
@@ -423,7 +423,7 @@ fn step_8_bounces_a_move_on_its_own_power_unless_read_to_the_letter() {
     assert_eq!(verdicts(&r.outcomes), verdicts(&m.outcomes));
 
     let mut literal = s.clone();
-    literal.rules.dpjudge_own_victim = dipsandbox::rules::OwnVictim::AsWritten;
+    literal.rules.dpjudge_own_victim = dipsandbox_core::model::rules::OwnVictim::AsWritten;
     let r = dp(&literal);
     let kie = outcome(&literal, &r, "F Kiel - Berlin");
     assert_eq!(kie.verdict, Verdict::Succeeds);
@@ -507,7 +507,7 @@ fn pandins_paradox_is_the_1982_rule() {
     );
     assert!(r.dislodged.is_empty());
     let mut rules = s.rules;
-    rules.paradox = dipsandbox::rules::Paradox::Rule1982;
+    rules.paradox = dipsandbox_core::model::rules::Paradox::Rule1982;
     let m = adjudicate_movement(&s.map, &s.units, &orders_of(&s), &rules);
     assert_eq!(verdicts(&r.outcomes), verdicts(&m.outcomes));
 }
@@ -621,7 +621,7 @@ fn step_8_as_written_departs_in_four_more_cases() {
     assert_eq!(extra.len(), 4, "{extra:?}");
     let mut departing = Vec::new();
     for (stem, mut s) in datc_movement() {
-        s.rules.dpjudge_own_victim = dipsandbox::rules::OwnVictim::AsWritten;
+        s.rules.dpjudge_own_victim = dipsandbox_core::model::rules::OwnVictim::AsWritten;
         let (bad, _) = compare(&s, &run_dpjudge(&s));
         if !bad.is_empty() {
             departing.push(stem);
@@ -637,8 +637,13 @@ fn step_8_as_written_departs_in_four_more_cases() {
 /// The scenario run by the DPjudge engine, as `check --engine dpjudge` runs it (with the
 /// retreats that follow).
 fn run_dpjudge(s: &Scenario) -> Run {
-    dipsandbox::check::run_with(s, None, dipsandbox::adjudicator::Engine::Dpjudge, false)
-        .unwrap_or_else(|e| panic!("{}: {e}", s.title))
+    dipsandbox_core::tools::check::run_with(
+        s,
+        None,
+        dipsandbox_core::engine::Engine::Dpjudge,
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", s.title))
 }
 
 /// The departure table of `docs/dpjudge.md`: case → the rules under which the decision engine
@@ -718,7 +723,7 @@ fn datc_departures_are_the_documented_ones() {
         };
         if agrees == "—" {
             // No rule set of the decision engine gives it: not even the presets.
-            for p in dipsandbox::rules::PRESETS {
+            for p in dipsandbox_core::model::rules::PRESETS {
                 let r = Rules::preset(p.0).expect("preset");
                 assert!(
                     !same(&m(&r)),
@@ -847,8 +852,8 @@ fn without_convoys_the_engines_agree_except_where_the_text_departs() {
         assert!(
             orders.iter().all(|(_, o)| !matches!(
                 o.kind,
-                dipsandbox::orders::OrderKind::Convoy { .. }
-                    | dipsandbox::orders::OrderKind::Move {
+                dipsandbox_core::model::orders::OrderKind::Convoy { .. }
+                    | dipsandbox_core::model::orders::OrderKind::Move {
                         via_convoy: true,
                         ..
                     }
@@ -921,7 +926,7 @@ fn same_standoffs_and_retreats(
     r: &DpjudgeResult,
     rules: &Rules,
 ) -> Result<bool, String> {
-    use dipsandbox::adjudicator::retreat::{occupied, retreat_options};
+    use dipsandbox_core::engine::retreat::{occupied, retreat_options};
     let mut a = m.contested.clone();
     let mut b = r.contested.clone();
     a.sort();
@@ -1028,7 +1033,7 @@ fn classify_with_convoys(
         };
     }
     let r1982 = Rules {
-        paradox: dipsandbox::rules::Paradox::Rule1982,
+        paradox: dipsandbox_core::model::rules::Paradox::Rule1982,
         ..Rules::default()
     };
     let m82 = adjudicate_movement(map, units, orders, &r1982);
@@ -1087,7 +1092,7 @@ fn without_own_attacks(
     units: &[Unit],
     orders: &[(PowerId, Order)],
 ) -> Vec<(PowerId, Order)> {
-    use dipsandbox::orders::OrderKind;
+    use dipsandbox_core::model::orders::OrderKind;
     orders
         .iter()
         .map(|(p, o)| {
@@ -1493,7 +1498,7 @@ fn untraced_run_allocates_nothing_per_event() {
 /// A map of `n` inland provinces in a line, an army in each, each ordered to the next province
 /// but the last, which holds.
 fn line(n: usize) -> (Map, Vec<Unit>, Vec<(PowerId, Order)>) {
-    use dipsandbox::map::UnitKind;
+    use dipsandbox_core::model::map::UnitKind;
     let mut text = String::from(
         "(name: \"line\", title: \"Line\", powers: [(name: \"Linea\", adjective: \"Line\", home: [], start: [])], provinces: [",
     );
@@ -1528,7 +1533,7 @@ fn line(n: usize) -> (Map, Vec<Unit>, Vec<(PowerId, Order)>) {
             } else {
                 format!("A p{i} H")
             };
-            let o = dipsandbox::orders::parse_order(&map, &text).expect("order");
+            let o = dipsandbox_core::model::orders::parse_order(&map, &text).expect("order");
             (PowerId(0), o)
         })
         .collect();

@@ -1,9 +1,9 @@
 //! Editing scenarios: checked edits, and undo / redo that give back exactly what was there.
 
-use dipsandbox::board::{Phase, Unit};
-use dipsandbox::edit::{Edit, Editor};
-use dipsandbox::map::{Map, PowerId, ProvinceId, UnitKind};
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::board::{Phase, Unit};
+use dipsandbox_core::model::map::{Map, PowerId, ProvinceId, UnitKind};
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::edit::{Edit, Editor};
 use proptest::prelude::*;
 
 fn empty() -> Scenario {

@@ -7,7 +7,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use common::{app, dipsandbox, run, text};
-use dipsandbox::adjudicator::Engine;
+use dipsandbox_core::engine::Engine;
 
 /// The case names of the departure table in `docs/dpjudge.md`.
 fn documented() -> BTreeSet<String> {
@@ -139,7 +139,8 @@ fn advance_follows_the_engine() {
             out.to_str().expect("utf-8"),
         ]);
         assert_eq!(code, 0, "{err}");
-        let s = dipsandbox::scenario::Scenario::load(&out).unwrap_or_else(|e| panic!("{e}"));
+        let s = dipsandbox_core::model::scenario::Scenario::load(&out)
+            .unwrap_or_else(|e| panic!("{e}"));
         units.push((s.units.clone(), s.dislodged.len()));
     }
     assert_ne!(units[0], units[1]);
@@ -193,7 +194,7 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
     assert!(dp.cursor() > at);
     assert!(matches!(
         dp.events().get(dp.cursor() - 1),
-        Some(dipsandbox::adjudicator::dpjudge::DpEvent::Step { .. })
+        Some(dipsandbox_core::engine::dpjudge::DpEvent::Step { .. })
     ));
     // Before the end the board does not yet show the convoy's verdict; at the end it does.
     run(&mut a, 120, 40, "g 1");

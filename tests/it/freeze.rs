@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use dipsandbox::check::{compare, freeze_expectations, run};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::{compare, freeze_expectations, run};
 
 fn all_scenarios() -> Vec<PathBuf> {
     let mut out = Vec::new();

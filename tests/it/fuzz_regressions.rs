@@ -1,10 +1,10 @@
 //! Regressions found by the fuzz targets in `fuzz/` (see docs/fuzzing.md): each crash's input,
 //! cut down, and what must happen instead.
 
-use dipsandbox::invariants::{check_scenario, report};
-use dipsandbox::jdip;
-use dipsandbox::map::Map;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::io::jdip;
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::invariants::{check_scenario, report};
 
 /// Imports one jDip text; returns the imported cases' scenarios and the problems' messages.
 fn import(text: &str) -> (Vec<Scenario>, Vec<String>) {
@@ -91,7 +91,7 @@ fn jdip_positions_are_checked_like_scenario_positions() {
     let v = check_scenario(s, &s.rules, 1);
     assert!(v.is_empty(), "{}", report(&v));
     let back = Scenario::from_ron(&s.to_ron(), "back.ron").expect("loads again");
-    let sorted = |mut v: Vec<dipsandbox::board::Unit>| {
+    let sorted = |mut v: Vec<dipsandbox_core::model::board::Unit>| {
         v.sort();
         v
     };
@@ -154,7 +154,7 @@ fn copies_of_an_imperfect_order_share_their_reason_in_any_listing() {
     },
 )"#;
     let s = Scenario::from_ron(text, "regression.ron").expect("loads");
-    let run = dipsandbox::check::run(&s, None, false).expect("runs");
+    let run = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     let reasons: Vec<String> = run
         .movement
         .expect("a movement phase")
@@ -195,20 +195,21 @@ fn a_power_listed_twice_keeps_its_results_through_a_save() {
         ("Build F London", Succeeds),
     ]),
 )"#;
-    let results = |s: &Scenario| -> Vec<(String, String, dipsandbox::scenario::Expected)> {
-        s.expect
-            .iter()
-            .flat_map(|e| e.results.iter())
-            .map(|(i, key, r)| {
-                let o = &s.orders[*i];
-                (
-                    s.map.power(o.power).name.clone(),
-                    format!("{} {key}", o.text),
-                    *r,
-                )
-            })
-            .collect()
-    };
+    let results =
+        |s: &Scenario| -> Vec<(String, String, dipsandbox_core::model::scenario::Expected)> {
+            s.expect
+                .iter()
+                .flat_map(|e| e.results.iter())
+                .map(|(i, key, r)| {
+                    let o = &s.orders[*i];
+                    (
+                        s.map.power(o.power).name.clone(),
+                        format!("{} {key}", o.text),
+                        *r,
+                    )
+                })
+                .collect()
+        };
     let loaded = Scenario::from_ron(text, "split.ron").expect("loads");
     let powers: Vec<&str> = loaded
         .orders
@@ -225,9 +226,15 @@ fn a_power_listed_twice_keeps_its_results_through_a_save() {
             .map(|(p, _, r)| (p.as_str(), *r))
             .collect::<Vec<_>>(),
         [
-            ("England", dipsandbox::scenario::Expected::Succeeds),
-            ("Germany", dipsandbox::scenario::Expected::Fails),
-            ("England", dipsandbox::scenario::Expected::Succeeds),
+            (
+                "England",
+                dipsandbox_core::model::scenario::Expected::Succeeds
+            ),
+            ("Germany", dipsandbox_core::model::scenario::Expected::Fails),
+            (
+                "England",
+                dipsandbox_core::model::scenario::Expected::Succeeds
+            ),
         ]
     );
 }
@@ -239,8 +246,8 @@ fn a_power_listed_twice_keeps_its_results_through_a_save() {
 /// order's power, and only such a key.
 #[test]
 fn results_keep_their_orders_when_edited_orders_interleave() {
-    use dipsandbox::edit::{Edit, Editor};
-    use dipsandbox::scenario::{Expect, Expected};
+    use dipsandbox_core::model::scenario::{Expect, Expected};
+    use dipsandbox_core::tools::edit::{Edit, Editor};
     let text = r#"Scenario(
     title: "interleaved",
     phase: "Winter 1901 Adjustment",

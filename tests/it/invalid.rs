@@ -12,8 +12,8 @@
 
 use std::path::Path;
 
-use dipsandbox::map::Map;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::scenario::Scenario;
 
 /// The sorted names of the files in `dir`, leaving out companions (`X.rules` beside `X`).
 fn files_in(dir: &str) -> Vec<String> {
@@ -892,10 +892,10 @@ fn jdip_cases() -> Vec<(&'static str, Vec<String>)> {
 fn jdip_report(file: &str) -> Vec<String> {
     let path = format!("{JDIP}/{file}");
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut f = dipsandbox::jdip::parse(&text, &path, Map::standard_arc());
+    let mut f = dipsandbox_core::io::jdip::parse(&text, &path, Map::standard_arc());
     let rules = format!("{path}.rules");
     if let Ok(t) = std::fs::read_to_string(&rules) {
-        dipsandbox::jdip::apply_rules_file(&mut f, &t, &rules);
+        dipsandbox_core::io::jdip::apply_rules_file(&mut f, &t, &rules);
     }
     let mut out: Vec<String> = f.problems.iter().map(|p| p.to_string()).collect();
     for c in &f.cases {
@@ -929,7 +929,7 @@ fn every_malformed_jdip_file_is_covered_and_none_panics() {
     assert_eq!(on_disk, listed(&jdip_cases()));
     for file in on_disk {
         let text = std::fs::read_to_string(format!("{JDIP}/{file}")).unwrap();
-        assert!(dipsandbox::jdip::looks_like_jdip(&text), "{file}");
+        assert!(dipsandbox_core::io::jdip::looks_like_jdip(&text), "{file}");
         if std::panic::catch_unwind(|| jdip_report(&file)).is_err() {
             panic!("{file} panicked");
         }

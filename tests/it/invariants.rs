@@ -1,18 +1,18 @@
-//! The invariant checker ([`dipsandbox::invariants`]) finds nothing in sound results, and finds
+//! The invariant checker ([`dipsandbox_core::tools::invariants`]) finds nothing in sound results, and finds
 //! each broken invariant in a result tampered with on purpose: a checker that cannot fail would
 //! prove nothing.
 
-use dipsandbox::adjudicator::trace::BackupRule;
-use dipsandbox::adjudicator::{MovementResult, PhaseResult, adjudicate_movement};
-use dipsandbox::board::Unit;
-use dipsandbox::invariants::{
+use dipsandbox_core::engine::trace::BackupRule;
+use dipsandbox_core::engine::{MovementResult, PhaseResult, adjudicate_movement};
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
+use dipsandbox_core::model::orders::Order;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::invariants::{
     Invariant, Violation, check_adjustments, check_advance, check_movement, check_movement_stable,
     check_phase, check_retreats, check_scenario, report,
 };
-use dipsandbox::map::{Map, PowerId, UnitKind};
-use dipsandbox::orders::Order;
-use dipsandbox::scenario::Scenario;
-use dipsandbox::turn::{adjudicate_phase, advance};
+use dipsandbox_core::tools::turn::{adjudicate_phase, advance};
 
 fn scenario(text: &str) -> Scenario {
     Scenario::from_ron(text, "test.ron").unwrap_or_else(|e| panic!("{e}"))
@@ -387,7 +387,9 @@ fn bad_retreats_are_caught() {
         bad.final_units
             .push(unit(&s.map, "Russia", UnitKind::Army, place));
         let mut o2 = o.clone();
-        o2[0].1 = dipsandbox::orders::parse_order(&s.map, &format!("A Warsaw - {place}")).unwrap();
+        o2[0].1 =
+            dipsandbox_core::model::orders::parse_order(&s.map, &format!("A Warsaw - {place}"))
+                .unwrap();
         let v = if place == "mos" {
             check(&bad)
         } else {
@@ -526,7 +528,7 @@ fn bad_adjustments_are_caught() {
 fn a_bad_turn_step_is_caught() {
     // Fall: Germany takes Warsaw; the next phase must give it the centre.
     let mut s = scenario(DISLODGE);
-    s.phase = dipsandbox::board::Phase::parse("Fall 1901 Movement").unwrap();
+    s.phase = dipsandbox_core::model::board::Phase::parse("Fall 1901 Movement").unwrap();
     let adv = advance(&s, &s.rules).expect("advances");
     assert!(check_advance(&s, &s.rules, &adv).is_empty());
     // Dislodged: a retreat phase follows, centres unchanged until it is done.

@@ -9,8 +9,8 @@ use std::path::Path;
 
 use common::dipsandbox;
 
-use dipsandbox::jdip::{looks_like_jdip, parse};
-use dipsandbox::map::Map;
+use dipsandbox_core::io::jdip::{looks_like_jdip, parse};
+use dipsandbox_core::model::map::Map;
 
 const FILE: &str = "tests/data/jdip/datc-v2.4.txt";
 
@@ -183,7 +183,7 @@ fn export_then_import_round_trips_and_import_writes_scenarios_that_check() {
     assert!(f.problems.is_empty(), "{:?}", f.problems);
     let mut compared = 0;
     for c in &f.cases {
-        let orig = dipsandbox::scenario::Scenario::load(
+        let orig = dipsandbox_core::model::scenario::Scenario::load(
             &Path::new("scenarios/datc").join(format!("{}.ron", c.name)),
         )
         .expect("the original");
@@ -216,7 +216,7 @@ fn export_then_import_round_trips_and_import_writes_scenarios_that_check() {
             .collect();
         assert_eq!(d1, d2, "{}", c.name);
         // The expected position is the original's result under its own rules.
-        let r = dipsandbox::check::run(&orig, None, false).expect("runs");
+        let r = dipsandbox_core::tools::check::run(&orig, None, false).expect("runs");
         let mut want = r.phase.final_units.clone();
         let mut got = s
             .expect
@@ -250,8 +250,8 @@ fn the_spellings_of_real_files_are_taken_in() {
     assert!(f.problems.is_empty(), "{:?}", f.problems);
     assert_eq!(f.cases.len(), 2);
     for c in &f.cases {
-        let r = dipsandbox::check::run(&c.scenario, None, false).expect("runs");
-        let (bad, n, _) = dipsandbox::jdip::compare(&c.scenario, &r);
+        let r = dipsandbox_core::tools::check::run(&c.scenario, None, false).expect("runs");
+        let (bad, n, _) = dipsandbox_core::io::jdip::compare(&c.scenario, &r);
         assert!(bad.is_empty() && n == 2, "{}: {bad:?}", c.name);
     }
     let s = &f.cases[0].scenario;

@@ -194,7 +194,8 @@ fn a_province_of_60000_neighbours() {
     // The same map with one leaf that does not list the hub back.
     let mut broken = star(n);
     broken[40_001].1.clear();
-    let e = dipsandbox::map::Map::from_ron(&map_ron(&broken), "broken.ron").expect_err("refused");
+    let e = dipsandbox_core::model::map::Map::from_ron(&map_ron(&broken), "broken.ron")
+        .expect_err("refused");
     let text = e.to_string();
     assert!(
         text.contains("army border \"h\"–\"l40000\" is listed by \"h\" but not by \"l40000\""),
@@ -209,10 +210,10 @@ fn a_province_of_60000_neighbours() {
 /// against the unit behind it, and one province is left contested.
 #[test]
 fn the_dpjudge_engine_on_a_59000_unit_chain() {
-    use dipsandbox::adjudicator::Verdict;
-    use dipsandbox::adjudicator::dpjudge::{Mark, adjudicate_dpjudge};
-    use dipsandbox::rules::Rules;
-    use dipsandbox::synth::{Pattern, position};
+    use dipsandbox_core::engine::Verdict;
+    use dipsandbox_core::engine::dpjudge::{Mark, adjudicate_dpjudge};
+    use dipsandbox_core::model::rules::Rules;
+    use dipsandbox_core::tools::synth::{Pattern, position};
 
     let n = 59_000;
     let s = position(Pattern::ChainBounce, n, 1).expect("chain");
@@ -314,17 +315,17 @@ fn ten_thousand_armies_into_one_province() {
 
     // The library, on the synthetic standoff: every move bounces, the hub is contested, and the
     // decision graph lists for each MOVE its strongest rival, not the 9,999 others.
-    let s = dipsandbox::synth::standoff(n).expect("standoff");
-    let r = dipsandbox::adjudicator::adjudicate_movement(
+    let s = dipsandbox_core::tools::synth::standoff(n).expect("standoff");
+    let r = dipsandbox_core::engine::adjudicate_movement(
         &s.map,
         &s.units,
         &s.orders,
-        &dipsandbox::rules::Rules::default(),
+        &dipsandbox_core::model::rules::Rules::default(),
     );
     assert!(
         r.outcomes
             .iter()
-            .all(|o| o.verdict == dipsandbox::adjudicator::Verdict::Fails)
+            .all(|o| o.verdict == dipsandbox_core::engine::Verdict::Fails)
     );
     assert_eq!(
         r.outcomes[n - 1].reason,
@@ -431,8 +432,8 @@ fn the_decision_graph_of_a_20000_unit_ring_as_dot() {
 /// every unit). Every invariant holds.
 #[test]
 fn the_invariant_checker_on_10000_dislodgements_and_standoffs() {
-    use dipsandbox::invariants::{check_scenario, report};
-    use dipsandbox::scenario::Scenario;
+    use dipsandbox_core::model::scenario::Scenario;
+    use dipsandbox_core::tools::invariants::{check_scenario, report};
 
     let m = 10_000;
     let d = dir("invariants");
@@ -472,7 +473,7 @@ fn the_invariant_checker_on_10000_dislodgements_and_standoffs() {
         let s = Scenario::load(Path::new(&f)).expect("loads");
         let v = check_scenario(&s, &s.rules, 7);
         assert!(v.is_empty(), "{name}: {}", report(&v));
-        let r = dipsandbox::check::run(&s, None, false).expect("runs");
+        let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
         let (dislodged, contested) = (r.phase.dislodged.len(), r.phase.contested.len());
         assert_eq!(
             (name, dislodged, contested),

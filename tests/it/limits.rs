@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::dipsandbox;
-use dipsandbox::map::Map;
-use dipsandbox::orders::parse_order;
-use dipsandbox::scenario::Scenario;
-use dipsandbox::source::MAX_FILE_BYTES;
+use dipsandbox_core::base::source::MAX_FILE_BYTES;
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::orders::parse_order;
+use dipsandbox_core::model::scenario::Scenario;
 
 fn dir(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("limits-{name}"));
@@ -277,7 +277,7 @@ fn twenty_thousand_orders() {
             let name = map.power(u.power).name.clone();
             let ns = map.army_neighbours(map.province_of(u.loc));
             let text = match (u.kind, ns.get(k % ns.len().max(1))) {
-                (dipsandbox::map::UnitKind::Army, Some(p)) if k % 3 > 0 => {
+                (dipsandbox_core::model::map::UnitKind::Army, Some(p)) if k % 3 > 0 => {
                     format!("{} - {}", u.describe(map), map.province(*p).name)
                 }
                 _ => format!("{} Hold", u.describe(map)),
@@ -353,9 +353,13 @@ fn twenty_thousand_orders() {
         ),
     );
     let s = Scenario::load(Path::new(&f)).expect("loads");
-    let v = dipsandbox::invariants::check_scenario(&s, &s.rules, 1);
-    assert!(v.is_empty(), "{}", dipsandbox::invariants::report(&v));
-    let r = dipsandbox::check::run(&s, None, false).expect("runs");
+    let v = dipsandbox_core::tools::invariants::check_scenario(&s, &s.rules, 1);
+    assert!(
+        v.is_empty(),
+        "{}",
+        dipsandbox_core::tools::invariants::report(&v)
+    );
+    let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     let built = r.phase.final_units.len();
     assert_eq!(built, 1, "one army in Paris");
     let retreats: Vec<String> = (0..20_000)
@@ -377,8 +381,12 @@ fn twenty_thousand_orders() {
         ),
     );
     let s = Scenario::load(Path::new(&f)).expect("loads");
-    let v = dipsandbox::invariants::check_scenario(&s, &s.rules, 2);
-    assert!(v.is_empty(), "{}", dipsandbox::invariants::report(&v));
+    let v = dipsandbox_core::tools::invariants::check_scenario(&s, &s.rules, 2);
+    assert!(
+        v.is_empty(),
+        "{}",
+        dipsandbox_core::tools::invariants::report(&v)
+    );
 }
 
 /// A jDip file of 100,000 cases is imported whole (the library), and one of 10,000 is checked
@@ -394,7 +402,7 @@ fn a_jdip_file_of_100000_cases() {
     let text: String = std::iter::once("VARIANT_ALL Standard\n".to_string())
         .chain((0..100_000).map(case))
         .collect();
-    let f = dipsandbox::jdip::parse(&text, "many.txt", Map::standard_arc());
+    let f = dipsandbox_core::io::jdip::parse(&text, "many.txt", Map::standard_arc());
     assert_eq!(f.cases.len(), 100_000);
     assert!(f.problems.is_empty());
     let small: String = std::iter::once("VARIANT_ALL Standard\n".to_string())

@@ -1,8 +1,10 @@
 //! Map data: what a user checks against the published facts of the standard map (GUIDE §3),
 //! loading another map from a file, and the error messages for malformed map files.
 
-use dipsandbox::map::{Coast, LocId, Map, MapSummary, ProvinceId, ProvinceKind, UnitKind};
-use dipsandbox::orders::{NameStyle, format_order, parse_order};
+use dipsandbox_core::model::map::{
+    Coast, LocId, Map, MapSummary, ProvinceId, ProvinceKind, UnitKind,
+};
+use dipsandbox_core::model::orders::{NameStyle, format_order, parse_order};
 
 fn province(map: &Map, name: &str) -> ProvinceId {
     map.find_province(name)
@@ -451,7 +453,7 @@ fn name_hasher_spreads_keys_that_differ_in_high_bits() {
     use std::hash::Hasher;
     let mut low_bits = std::collections::HashSet::new();
     for k in 0u64..4096 {
-        let mut h = dipsandbox::map::NameHasher::default();
+        let mut h = dipsandbox_core::model::map::NameHasher::default();
         h.write_u64(k << 40);
         low_bits.insert(h.finish() & 0xfff);
     }
@@ -467,7 +469,7 @@ fn name_hasher_spreads_keys_that_differ_in_high_bits() {
 /// province's name, a bad border) and stored lower case, from lists as from a map file.
 #[test]
 fn abbreviations_in_capitals_are_quoted_as_written() {
-    use dipsandbox::map::ProvinceSpec;
+    use dipsandbox_core::model::map::ProvinceSpec;
     let spec = |abbr: &str, name: &str, army: &[&str]| ProvinceSpec {
         abbr: abbr.to_string(),
         name: name.to_string(),

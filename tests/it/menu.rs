@@ -2,12 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use dipsandbox::adjudicator::legality::{OrderStatus, prepare};
-use dipsandbox::board::PhaseKind;
-use dipsandbox::menu::movement_orders;
-use dipsandbox::orders::{NameStyle, format_order, parse_order};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::legality::{OrderStatus, prepare};
+use dipsandbox_core::model::board::PhaseKind;
+use dipsandbox_core::model::orders::{NameStyle, format_order, parse_order};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::menu::movement_orders;
 
 fn menu_texts(s: &Scenario, at: &str) -> Vec<String> {
     let p = s.map.find_province(at).expect("province");
@@ -120,10 +120,10 @@ fn no_unit_no_menu() {
 /// movement case that dislodges a unit, and on the bundled retreat phases.
 #[test]
 fn retreat_menus_offer_exactly_the_retreats_that_succeed() {
-    use dipsandbox::adjudicator::Verdict;
-    use dipsandbox::menu::retreat_orders;
-    use dipsandbox::orders::{Order, OrderKind};
-    use dipsandbox::turn::{adjudicate_phase, advance};
+    use dipsandbox_core::engine::Verdict;
+    use dipsandbox_core::model::orders::{Order, OrderKind};
+    use dipsandbox_core::tools::menu::retreat_orders;
+    use dipsandbox_core::tools::turn::{adjudicate_phase, advance};
     let mut phases = Vec::new();
     for f in scenarios()
         .into_iter()
@@ -199,10 +199,10 @@ fn retreat_menus_offer_exactly_the_retreats_that_succeed() {
 /// due nothing is offered nothing.
 #[test]
 fn adjustment_menus_offer_builds_removals_and_waive_that_succeed() {
-    use dipsandbox::adjudicator::Verdict;
-    use dipsandbox::adjudicator::adjust::adjustments_due;
-    use dipsandbox::menu::adjustment_orders;
-    use dipsandbox::turn::adjudicate_phase;
+    use dipsandbox_core::engine::Verdict;
+    use dipsandbox_core::engine::adjust::adjustments_due;
+    use dipsandbox_core::tools::menu::adjustment_orders;
+    use dipsandbox_core::tools::turn::adjudicate_phase;
     let files: Vec<PathBuf> = scenarios()
         .into_iter()
         .chain([PathBuf::from(

@@ -7,14 +7,14 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use common::{dipsandbox, temp_dir};
-use dipsandbox::adjudicator::Verdict;
-use dipsandbox::board::Unit;
-use dipsandbox::check::{compare, freeze_expectations, run};
-use dipsandbox::edit::{Edit, Editor};
-use dipsandbox::minimize::{Goal, MinimizeError, Pass, Property, ddmin, minimize};
-use dipsandbox::orders::{parse_order, parse_unit};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::{Expected, Scenario};
+use dipsandbox_core::engine::Verdict;
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::orders::{parse_order, parse_unit};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::{Expected, Scenario};
+use dipsandbox_core::tools::check::{compare, freeze_expectations, run};
+use dipsandbox_core::tools::edit::{Edit, Editor};
+use dipsandbox_core::tools::minimize::{Goal, MinimizeError, Pass, Property, ddmin, minimize};
 use proptest::prelude::*;
 
 /// Twenty units of four powers far from the English Channel (the Balkans, Russia, Turkey, the
@@ -611,7 +611,7 @@ fn without_output_the_scenario_is_printed() {
 
 // ---- the library ----
 
-fn goal(map: &dipsandbox::map::Map, keep: &[&str]) -> Goal {
+fn goal(map: &dipsandbox_core::model::map::Map, keep: &[&str]) -> Goal {
     Goal {
         keep: keep
             .iter()
@@ -813,7 +813,7 @@ fn a_mismatch_in_positions_is_kept_by_unit() {
 
 #[test]
 fn properties_read_back_from_their_spec() {
-    let map = dipsandbox::map::Map::standard();
+    let map = dipsandbox_core::model::map::Map::standard();
     for spec in [
         "backup",
         "backup:circular",

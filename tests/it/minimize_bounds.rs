@@ -17,19 +17,19 @@ use std::time::Duration;
 
 use common::positions::{Convoys, random_position};
 use common::{dipsandbox, temp_dir};
-use dipsandbox::adjudicator::trace::{BackupRule, Event};
-use dipsandbox::adjudicator::{Adjudicator, Verdict};
-use dipsandbox::board::Unit;
-use dipsandbox::check::run;
-use dipsandbox::map::{Map, PowerId};
-use dipsandbox::minimize::{
+use dipsandbox_core::engine::trace::{BackupRule, Event};
+use dipsandbox_core::engine::{Adjudicator, Verdict};
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{Map, PowerId};
+use dipsandbox_core::model::orders::{NameStyle, Order, format_order};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::{Expect, Expected, OrderEntry, Scenario};
+use dipsandbox_core::tools::check::run;
+use dipsandbox_core::tools::minimize::{
     Bounds, Goal, Minimized, Observer, Pass, Progress, Property, Size, Stage, Step, StopReason,
     minimize, minimize_with, regions,
 };
-use dipsandbox::orders::{NameStyle, Order, format_order};
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::{Expect, Expected, OrderEntry, Scenario};
-use dipsandbox::synth::{self, Pattern, Synthetic};
+use dipsandbox_core::tools::synth::{self, Pattern, Synthetic};
 use proptest::prelude::*;
 
 // ---- boards ----
@@ -56,7 +56,7 @@ fn scenario(p: Synthetic, map_ref: &str) -> Scenario {
 /// the minimizer to keep (it fails, bouncing on the Betan army that holds).
 fn expect_wrongly(s: &mut Scenario, k: usize) -> String {
     // Found by its unit's province: a saved file lists the orders power by power.
-    let p = dipsandbox::map::ProvinceId((4 * k + 2) as u32);
+    let p = dipsandbox_core::model::map::ProvinceId((4 * k + 2) as u32);
     let i = s
         .orders
         .iter()
@@ -232,7 +232,7 @@ fn an_outcome_on_a_large_grid_keeps_only_its_region() {
         .find(|&i| {
             matches!(
                 s.orders[i].order.kind,
-                dipsandbox::orders::OrderKind::Move { .. }
+                dipsandbox_core::model::orders::OrderKind::Move { .. }
             ) && r.phase.outcomes[i].verdict == Verdict::Fails
         })
         .expect("a failing move");
@@ -969,7 +969,8 @@ fn submitted(s: &Scenario) -> Vec<(PowerId, Order)> {
 
 /// Preset `k` of the rules (by index, modulo their number).
 fn preset(k: usize) -> Rules {
-    let (name, _) = dipsandbox::rules::PRESETS[k % dipsandbox::rules::PRESETS.len()];
+    let (name, _) =
+        dipsandbox_core::model::rules::PRESETS[k % dipsandbox_core::model::rules::PRESETS.len()];
     Rules::parse_spec(name).expect("preset")
 }
 
@@ -1027,7 +1028,7 @@ proptest! {
                 Order {
                     power: order.power,
                     unit: Some(unit),
-                    kind: dipsandbox::orders::OrderKind::Hold,
+                    kind: dipsandbox_core::model::orders::OrderKind::Hold,
                 },
             );
             let mut a = Adjudicator::new();
@@ -1126,7 +1127,7 @@ fn regions_of_a_small_ring_and_of_an_adjustment() {
     assert_ne!(r.unit[3], r.unit[4]);
     assert_eq!(r.order, r.unit);
     let mut adj = s.clone();
-    adj.phase.kind = dipsandbox::board::PhaseKind::Adjustment;
+    adj.phase.kind = dipsandbox_core::model::board::PhaseKind::Adjustment;
     adj.orders.clear();
     let r = regions(&adj);
     // Alphan units (three of each block) and Betan ones (the fourth).

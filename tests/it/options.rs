@@ -1,10 +1,10 @@
 //! Rule options that no DATC variant file exercises: each changes the outcome the way DATC
 //! chapter 4 describes.
 
-use dipsandbox::adjudicator::Verdict;
-use dipsandbox::check::run;
-use dipsandbox::rules::{PathSpecification, Rules};
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::Verdict;
+use dipsandbox_core::model::rules::{PathSpecification, Rules};
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::run;
 
 /// Adjudicates a scenario body (units and orders) under `rules`; returns each order's verdict and
 /// the final units as text.
@@ -287,16 +287,16 @@ fn build_missing_type() {
 fn rules_spec() {
     assert_eq!(Rules::parse_spec("datc").expect("datc"), Rules::default());
     let r = Rules::parse_spec("1971,multi_route_disruption=AllRoutes").expect("spec");
-    assert_eq!(r.paradox, dipsandbox::rules::Paradox::Rule1971);
+    assert_eq!(r.paradox, dipsandbox_core::model::rules::Paradox::Rule1971);
     assert_eq!(
         r.multi_route_disruption,
-        dipsandbox::rules::MultiRoute::AllRoutes
+        dipsandbox_core::model::rules::MultiRoute::AllRoutes
     );
     assert_eq!(
         Rules::parse_spec("paradox=rule1982")
             .expect("case-insensitive")
             .paradox,
-        dipsandbox::rules::Paradox::Rule1982
+        dipsandbox_core::model::rules::Paradox::Rule1982
     );
     let e = Rules::parse_spec("1983").unwrap_err().to_string();
     assert_eq!(
@@ -317,7 +317,7 @@ fn rules_spec() {
         ),
         "{e}"
     );
-    for (name, _) in dipsandbox::rules::PRESETS {
+    for (name, _) in dipsandbox_core::model::rules::PRESETS {
         assert!(Rules::preset(name).is_some(), "{name}");
     }
 }
@@ -325,11 +325,11 @@ fn rules_spec() {
 /// A rule diff of a scenario with itself is empty, and swapping the rule sets swaps the sides.
 #[test]
 fn rule_diffs_are_empty_on_equal_rules_and_symmetric() {
-    use dipsandbox::diff::diff;
-    use dipsandbox::rules::{PRESETS, Rules};
+    use dipsandbox_core::model::rules::{PRESETS, Rules};
+    use dipsandbox_core::tools::diff::diff;
     let mut seen = 0;
     for e in std::fs::read_dir("scenarios/datc").expect("datc").flatten() {
-        let s = dipsandbox::scenario::Scenario::load(&e.path()).expect("loads");
+        let s = dipsandbox_core::model::scenario::Scenario::load(&e.path()).expect("loads");
         for (p, _) in PRESETS {
             let r = Rules::preset(p).expect("preset");
             assert!(diff(&s, r, r).expect("runs").is_empty());

@@ -14,14 +14,14 @@ use common::ron_files;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use dipsandbox::adjudicator::adjudicate_movement;
-use dipsandbox::adjudicator::resolver::NodeKind;
-use dipsandbox::board::{PhaseKind, Unit};
-use dipsandbox::map::{Map, PowerId};
-use dipsandbox::oracle::{Agreement, Limits, Oracle, solve};
-use dipsandbox::orders::Order;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::adjudicate_movement;
+use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::model::board::{PhaseKind, Unit};
+use dipsandbox_core::model::map::{Map, PowerId};
+use dipsandbox_core::model::orders::Order;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::oracle::{Agreement, Limits, Oracle, solve};
 
 use common::dipsandbox;
 use common::positions::{Convoys, random_position, standard};
@@ -193,8 +193,8 @@ fn every_datc_position_agrees_with_the_resolver() {
 
 /// The position as a scenario file, to keep as a regression case.
 fn as_scenario(units: &[Unit], orders: &[(PowerId, Order)], rules: &Rules) -> String {
-    use dipsandbox::orders::{NameStyle, format_order};
-    use dipsandbox::scenario::OrderEntry;
+    use dipsandbox_core::model::orders::{NameStyle, format_order};
+    use dipsandbox_core::model::scenario::OrderEntry;
     let mut s = Scenario::empty(std::sync::Arc::new(Map::standard()), "standard");
     s.title = "Oracle disagreement".into();
     s.units = units.to_vec();
@@ -398,7 +398,7 @@ fn solve_refuses_what_it_cannot_solve() {
 /// of guesses: two solutions, all move or none. (Speed is measured in `benches/resolve.rs`.)
 #[test]
 fn a_ring_of_twenty_needs_few_guesses() {
-    use dipsandbox::map::UnitKind;
+    use dipsandbox_core::model::map::UnitKind;
     let n = 20;
     let mut text = String::from(
         "(name: \"ring\", title: \"Ring\", powers: [(name: \"Ringland\", adjective: \"Ring\", home: [], start: [])], provinces: [",
@@ -424,7 +424,7 @@ fn a_ring_of_twenty_needs_few_guesses() {
     let orders: Vec<(PowerId, Order)> = (0..n)
         .map(|i| {
             let text = format!("A p{i} - p{}", (i + 1) % n);
-            let o = dipsandbox::orders::parse_order(&map, &text).expect("order");
+            let o = dipsandbox_core::model::orders::parse_order(&map, &text).expect("order");
             (PowerId(0), o)
         })
         .collect();

@@ -3,8 +3,8 @@
 
 use std::sync::LazyLock;
 
-use dipsandbox::map::{Coast, Map, PowerId, UnitKind};
-use dipsandbox::orders::{
+use dipsandbox_core::model::map::{Coast, Map, PowerId, UnitKind};
+use dipsandbox_core::model::orders::{
     LocSpec, NameStyle, Order, OrderKind, UnitRef, UnitSpec, format_order, parse_loc, parse_order,
     parse_unit,
 };

@@ -427,12 +427,16 @@ fn export_writes_only_what_the_jdip_format_can_say() {
 /// The library refuses too: `export_case` of a scenario on another map is an error.
 #[test]
 fn export_case_refuses_another_map() {
-    let map = dipsandbox::map::Map::load("maps/test7.ron").expect("map");
-    let s = dipsandbox::scenario::Scenario::empty(std::sync::Arc::new(map), "test7");
-    let e = dipsandbox::jdip::export_case(&s, "x", &[], &[]).expect_err("refused");
+    let map = dipsandbox_core::model::map::Map::load("maps/test7.ron").expect("map");
+    let s = dipsandbox_core::model::scenario::Scenario::empty(std::sync::Arc::new(map), "test7");
+    let e = dipsandbox_core::io::jdip::export_case(&s, "x", &[], &[]).expect_err("refused");
     assert!(e.to_string().contains("only the standard map"), "{e}");
-    let s = dipsandbox::scenario::Scenario::empty(dipsandbox::map::Map::standard_arc(), "standard");
-    let text = dipsandbox::jdip::export_case(&s, "a\nEND\nCASE b", &[], &[]).expect("standard");
+    let s = dipsandbox_core::model::scenario::Scenario::empty(
+        dipsandbox_core::model::map::Map::standard_arc(),
+        "standard",
+    );
+    let text =
+        dipsandbox_core::io::jdip::export_case(&s, "a\nEND\nCASE b", &[], &[]).expect("standard");
     assert_eq!(text.lines().filter(|l| l.starts_with("CASE")).count(), 1);
 }
 
@@ -609,14 +613,18 @@ fn pairing_twenty_thousand_cases_is_linear() {
     let names: Vec<String> = (0..20_000).map(|i| format!("{prefix}{i}")).collect();
     let text = suite(names.iter().cloned());
     let rules: String = names.iter().map(|n| format!("{n} 1982\n")).collect();
-    let mut f = dipsandbox::jdip::parse(&text, "big.txt", dipsandbox::map::Map::standard_arc());
-    dipsandbox::jdip::apply_rules_file(&mut f, &rules, "big.txt.rules");
+    let mut f = dipsandbox_core::io::jdip::parse(
+        &text,
+        "big.txt",
+        dipsandbox_core::model::map::Map::standard_arc(),
+    );
+    dipsandbox_core::io::jdip::apply_rules_file(&mut f, &rules, "big.txt.rules");
     assert!(f.problems.is_empty(), "{:?}", f.problems.first());
     assert_eq!(f.cases.len(), 20_000);
     assert!(
         f.cases
             .iter()
-            .all(|c| c.scenario.rules.paradox == dipsandbox::rules::Paradox::Rule1982)
+            .all(|c| c.scenario.rules.paradox == dipsandbox_core::model::rules::Paradox::Rule1982)
     );
 }
 

@@ -4,15 +4,15 @@
 //! the order keywords and punctuation, and on arbitrary text, both give the same order (compared
 //! by their `Debug` form: the types are copies of each other) or the same error.
 
-use dipsandbox::map::{Coast, Map, normalize_into, normalize_name};
+use dipsandbox_core::model::map::{Coast, Map, normalize_into, normalize_name};
 use proptest::prelude::*;
 
 /// The names the old parser reaches through `super::…` (`crate::…` where it lived).
 mod map {
-    pub use dipsandbox::map::*;
+    pub use dipsandbox_core::model::map::*;
 }
 mod error {
-    pub use dipsandbox::error::*;
+    pub use dipsandbox_core::model::error::*;
 }
 
 #[path = "reference/orders_before_issue_11.rs"]
@@ -164,8 +164,8 @@ fn well_formed() -> impl Strategy<Value = String> {
 }
 
 fn same<A: std::fmt::Debug, B: std::fmt::Debug>(
-    new: &Result<A, dipsandbox::error::OrderError>,
-    old: &Result<B, dipsandbox::error::OrderError>,
+    new: &Result<A, dipsandbox_core::model::error::OrderError>,
+    old: &Result<B, dipsandbox_core::model::error::OrderError>,
 ) -> bool {
     match (new, old) {
         (Ok(a), Ok(b)) => format!("{a:?}") == format!("{b:?}"),
@@ -215,7 +215,7 @@ proptest! {
     #[test]
     fn orders_parse_as_before(text in order_text()) {
         let map = map();
-        let new = dipsandbox::orders::parse_order(map, &text);
+        let new = dipsandbox_core::model::orders::parse_order(map, &text);
         let old = old::parse_order(map, &text);
         prop_assert!(same(&new, &old), "{text:?}: {new:?} vs {old:?}");
     }
@@ -223,10 +223,10 @@ proptest! {
     #[test]
     fn units_and_places_parse_as_before(text in order_text()) {
         let map = map();
-        let new = dipsandbox::orders::parse_unit(map, &text);
+        let new = dipsandbox_core::model::orders::parse_unit(map, &text);
         let old = old::parse_unit(map, &text);
         prop_assert!(same(&new, &old), "{text:?}: {new:?} vs {old:?}");
-        let new = dipsandbox::orders::parse_loc(map, &text);
+        let new = dipsandbox_core::model::orders::parse_loc(map, &text);
         let old = old::parse_loc(map, &text);
         prop_assert!(same(&new, &old), "{text:?}: {new:?} vs {old:?}");
     }

@@ -9,23 +9,23 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use dipsandbox::adjudicator::legality::{convoy_chain_exists, fleet_on_some_route};
-use dipsandbox::adjudicator::stepper::Stepper;
-use dipsandbox::adjudicator::trace::Event;
-use dipsandbox::adjudicator::{MovementResult, adjudicate_movement, adjudicate_movement_traced};
-use dipsandbox::board::{PhaseKind, Unit};
-use dipsandbox::invariants;
-use dipsandbox::map::{Coast, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use dipsandbox::orders::{
+use dipsandbox_core::engine::legality::{convoy_chain_exists, fleet_on_some_route};
+use dipsandbox_core::engine::stepper::Stepper;
+use dipsandbox_core::engine::trace::Event;
+use dipsandbox_core::engine::{MovementResult, adjudicate_movement, adjudicate_movement_traced};
+use dipsandbox_core::model::board::{PhaseKind, Unit};
+use dipsandbox_core::model::map::{Coast, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use dipsandbox_core::model::orders::{
     LocSpec, NameStyle, Order, OrderKind, UnitRef, UnitSpec, format_order, parse_loc, parse_order,
     parse_unit,
 };
-use dipsandbox::rules::{
+use dipsandbox_core::model::rules::{
     AdjacentConvoy, CoastGarbage, ConvoyedSelfAttack, Designation, DislodgedNoEffect,
     ImpossibleCoast, MultiRoute, MultipleOrders, OneCoastOmitted, Paradox, ParadoxFallback,
     PathSpecification, Rules, SupportCoast,
 };
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::invariants;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::Config;

@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use dipsandbox::adjudicator::{Reason, Verdict};
-use dipsandbox::check::run;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::{Reason, Verdict};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::run;
 
 fn reasons(file: &str, rules: Option<Rules>) -> Vec<(String, Verdict, String)> {
     let s = Scenario::load(Path::new(file)).expect("loads");

@@ -7,14 +7,14 @@
 
 use std::fmt::Write as _;
 
-use dipsandbox::adjudicator::trace::Event;
-use dipsandbox::adjudicator::{
+use dipsandbox_core::engine::trace::Event;
+use dipsandbox_core::engine::{
     MovementResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
 };
-use dipsandbox::board::Unit;
-use dipsandbox::map::{Map, PowerId, UnitKind};
-use dipsandbox::orders::{Order, parse_order};
-use dipsandbox::rules::Rules;
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
+use dipsandbox_core::model::orders::{Order, parse_order};
+use dipsandbox_core::model::rules::Rules;
 
 /// RON text of a ring of `n` inland provinces `p0`..`p{n-1}`; with `outside`, one more inland
 /// province `x` bordering only `p0`. Two powers: Ring and Outside.
@@ -95,7 +95,7 @@ fn adjudicate(r: &Ring) -> MovementResult {
     adjudicate_movement(&r.map, &r.units, &r.orders, &Rules::default())
 }
 
-fn loc_of(map: &Map, name: &str) -> dipsandbox::map::LocId {
+fn loc_of(map: &Map, name: &str) -> dipsandbox_core::model::map::LocId {
     map.province(map.find_province(name).unwrap()).main
 }
 

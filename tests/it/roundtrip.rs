@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use dipsandbox::board::{Dislodged, Phase, PhaseKind, Season, Unit};
-use dipsandbox::rules::{Paradox, Rules, SupportCoast};
-use dipsandbox::scenario::{Expect, Expected, Scenario};
+use dipsandbox_core::model::board::{Dislodged, Phase, PhaseKind, Season, Unit};
+use dipsandbox_core::model::rules::{Paradox, Rules, SupportCoast};
+use dipsandbox_core::model::scenario::{Expect, Expected, Scenario};
 
 /// A fresh directory under the system temp dir, removed when dropped.
 struct TempDir(PathBuf);

@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use dipsandbox::adjudicator::MovementResult;
-use dipsandbox::adjudicator::resolver::NodeKind;
-use dipsandbox::adjudicator::stepper::Stepper;
-use dipsandbox::adjudicator::trace::{BackupRule, CycleKind, Event};
-use dipsandbox::check::run;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::MovementResult;
+use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::engine::stepper::Stepper;
+use dipsandbox_core::engine::trace::{BackupRule, CycleKind, Event};
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::run;
 use proptest::prelude::*;
 
 fn traced(file: &str) -> MovementResult {

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use dipsandbox::adjudicator::graphviz::to_dot;
-use dipsandbox::adjudicator::resolver::NodeKind;
-use dipsandbox::adjudicator::trace::{BackupRule, CycleKind, Event};
-use dipsandbox::check::run;
-use dipsandbox::scenario::Scenario;
+use dipsandbox_core::engine::graphviz::to_dot;
+use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::engine::trace::{BackupRule, CycleKind, Event};
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::run;
 
 fn load(p: &str) -> Scenario {
     Scenario::load(Path::new(p)).expect("loads")
@@ -50,7 +50,7 @@ fn pandin_trace_shows_cycle_and_szykman() {
     )));
     // The trace text names the cycle, prints it in cycle order (each decision reads the next,
     // back to the first), and names the rule with the value it forced.
-    let text = dipsandbox::report::trace(&s, m, &r.orders);
+    let text = dipsandbox_core::io::report::trace(&s, m, &r.orders);
     assert!(
         text.contains("CYCLE (convoy paradox) of 6 open decisions, in order"),
         "{text}"
@@ -171,14 +171,14 @@ fn tracing_changes_nothing_on_any_scenario() {
 /// 20,000 units took minutes in the test build); now one counting pass.
 #[test]
 fn dot_of_a_twenty_thousand_unit_ring_has_a_cluster_per_unit() {
-    use dipsandbox::synth::{Pattern, position};
+    use dipsandbox_core::tools::synth::{Pattern, position};
     let n = 20_000;
     let p = position(Pattern::Ring, n, 0).expect("ring");
-    let m = dipsandbox::adjudicator::adjudicate_movement(
+    let m = dipsandbox_core::engine::adjudicate_movement(
         &p.map,
         &p.units,
         &p.orders,
-        &dipsandbox::rules::Rules::default(),
+        &dipsandbox_core::model::rules::Rules::default(),
     );
     let dot = to_dot(&m, &|id| format!("decision#{id}"), &|u| format!("unit {u}"));
     assert_eq!(dot.matches("subgraph cluster_u").count(), n);

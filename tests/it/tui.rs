@@ -4,11 +4,10 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{app, folders, run, text};
 
-use dipsandbox::adjudicator::trace::Event;
 use dipsandbox::tui::action::Action;
 use dipsandbox::tui::app::{App, Popup, View};
 use dipsandbox::tui::event::{Input, Script};
@@ -16,6 +15,7 @@ use dipsandbox::tui::keymap::{Context, Keymap};
 use dipsandbox::tui::run_app;
 use dipsandbox::tui::session::Session;
 use dipsandbox::tui::theme::Theme;
+use dipsandbox_core::engine::trace::Event;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -204,7 +204,8 @@ fn orders_without_an_expectation_are_counted() {
     orders: { "France": ["A Paris - Burgundy", "A Marseilles - Piedmont"] },
     expect: (results: [("A Paris - Burgundy", Succeeds)]),
 )"#;
-    let s = dipsandbox::scenario::Scenario::from_ron(text, "inline.ron").expect("loads");
+    let s =
+        dipsandbox_core::model::scenario::Scenario::from_ron(text, "inline.ron").expect("loads");
     let session = Session::new(s, None, None).expect("session");
     let mut a = App::new(
         session,
@@ -464,43 +465,15 @@ fn a_keymap_file_patches_the_keys_and_a_bad_one_is_located() {
 
 #[test]
 fn session_verdicts_follow_the_cursor() {
-    let s = dipsandbox::scenario::Scenario::load(Path::new("scenarios/datc/6.F.16.ron"))
-        .expect("loads");
+    let s =
+        dipsandbox_core::model::scenario::Scenario::load(Path::new("scenarios/datc/6.F.16.ron"))
+            .expect("loads");
     let mut session = Session::new(s, None, None).expect("session");
     let n = session.scenario().orders.len();
     let finals: Vec<_> = (0..n).map(|i| session.verdict_now(i)).collect();
     assert!(finals.iter().all(Option::is_some));
     session.stepper.as_mut().expect("stepper").seek(0);
     assert!((0..n).all(|i| session.verdict_now(i).is_none()));
-}
-
-#[test]
-fn the_library_core_never_imports_the_terminal_ui() {
-    let mut stack = vec![PathBuf::from("src")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).expect("src readable").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                if p.file_name().is_some_and(|n| n != "tui" && n != "cli") {
-                    stack.push(p);
-                }
-            } else if p.extension().is_some_and(|x| x == "rs")
-                && p.file_name().is_some_and(|n| n != "main.rs")
-            {
-                let text = std::fs::read_to_string(&p).expect("readable");
-                for word in ["ratatui", "crossterm"] {
-                    assert!(
-                        !text
-                            .lines()
-                            .any(|l| l.trim_start().starts_with("use ") && l.contains(word))
-                            && !text.contains(&format!("{word}::")),
-                        "{} imports {word}",
-                        p.display()
-                    );
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -546,7 +519,8 @@ fn a_map_without_art_is_laid_out_as_a_list() {
     units: { "North": ["A bor"], "South": ["F cal"] },
     orders: { "North": ["A bor - dun"], "South": ["F cal - dun/wc"] },
 )"#;
-    let s = dipsandbox::scenario::Scenario::from_ron(text, "inline.ron").expect("loads");
+    let s =
+        dipsandbox_core::model::scenario::Scenario::from_ron(text, "inline.ron").expect("loads");
     let session = Session::new(s, None, None).expect("session");
     let mut a = App::new(
         session,
@@ -563,7 +537,7 @@ fn a_map_without_art_is_laid_out_as_a_list() {
 }
 
 /// Where a province's label is on screen (the board unpanned, as at 120×40).
-fn art_anchor_on_screen(a: &App, p: dipsandbox::map::ProvinceId) -> (u16, u16) {
+fn art_anchor_on_screen(a: &App, p: dipsandbox_core::model::map::ProvinceId) -> (u16, u16) {
     let r = a
         .panes()
         .board
@@ -666,9 +640,10 @@ fn freeze_expectations_save_as_and_reload() {
     assert!(!a.session.is_dirty());
     let saved = a.session.path.clone().expect("saved path");
     assert!(saved.starts_with(&user));
-    let back = dipsandbox::scenario::Scenario::load(&saved).expect("the saved file loads");
-    let r = dipsandbox::check::run(&back, None, false).expect("runs");
-    let (bad, n) = dipsandbox::check::compare(&back, &r);
+    let back =
+        dipsandbox_core::model::scenario::Scenario::load(&saved).expect("the saved file loads");
+    let r = dipsandbox_core::tools::check::run(&back, None, false).expect("runs");
+    let (bad, n) = dipsandbox_core::tools::check::compare(&back, &r);
     assert!(bad.is_empty() && n > 0, "{bad:?}");
     // The bundled file is untouched.
     let original = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("bundled");

@@ -177,7 +177,7 @@ fn scenario_with_recovery(name: &str) -> (Folders, PathBuf) {
     let dir = scratch(name);
     let mine = dir.join("mine.ron");
     std::fs::write(&mine, scenario_text()).expect("scenario file");
-    let s = dipsandbox::scenario::Scenario::load(&mine).expect("loads");
+    let s = dipsandbox_core::model::scenario::Scenario::load(&mine).expect("loads");
     let kept = f
         .recovery
         .clone()
@@ -284,12 +284,12 @@ fn a_file_name_with_a_newline_is_not_written_into_the_recovery_header() {
     let dir = scratch("rec-newline");
     let odd = dir.join("two\nlines.ron");
     std::fs::write(&odd, scenario_text()).expect("file");
-    let s = dipsandbox::scenario::Scenario::load(&odd).expect("loads");
+    let s = dipsandbox_core::model::scenario::Scenario::load(&odd).expect("loads");
     let kept = dir.join("recovery-1.ron");
     recovery::write(&kept, &s, Some((&odd, DiskStamp::of(&odd)))).expect("written");
     let h = recovery::read_header(&kept);
     assert_eq!(h.source, None, "{h:?}");
-    dipsandbox::scenario::Scenario::load(&kept).expect("still a scenario file");
+    dipsandbox_core::model::scenario::Scenario::load(&kept).expect("still a scenario file");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +364,7 @@ fn keys_ron_over_its_limit_is_refused_before_it_is_read() {
 #[cfg(unix)]
 #[test]
 fn read_head_and_read_text_refuse_fifos_and_devices_and_stop_at_their_limit() {
-    use dipsandbox::source::{ReadError, read_head, read_text, read_text_limited};
+    use dipsandbox_core::base::source::{ReadError, read_head, read_text, read_text_limited};
     let dir = scratch("read");
     let fifo = dir.join("fifo");
     mkfifo(&fifo);

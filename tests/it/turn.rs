@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
-use dipsandbox::turn::{advance, winner};
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::turn::{advance, winner};
 
 fn load(name: &str) -> Scenario {
     Scenario::load(&Path::new("scenarios/year-1901").join(name)).expect("example loads")
@@ -38,7 +38,8 @@ fn advance_walks_the_year() {
             "{} → units",
             pair[0]
         );
-        let key = |d: &dipsandbox::board::Dislodged| (d.unit, d.attacker_from, d.by_convoy);
+        let key =
+            |d: &dipsandbox_core::model::board::Dislodged| (d.unit, d.attacker_from, d.by_convoy);
         let a: Vec<_> = adv.next.dislodged.iter().map(key).collect();
         let b: Vec<_> = next.dislodged.iter().map(key).collect();
         assert_eq!(sorted(&a), sorted(&b), "{} → dislodged", pair[0]);
@@ -100,13 +101,13 @@ fn eighteen_centres_win() {
 #[test]
 fn phase_notes_explain_orderless_events() {
     let s = Scenario::load(Path::new("scenarios/datc/6.J.7.ron")).expect("loads");
-    let r = dipsandbox::check::run(&s, None, false).expect("runs");
+    let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     assert_eq!(
         r.phase.notes,
         ["Russia: civil disorder removes F North Sea (2 from the nearest owned centre)"]
     );
     let s = Scenario::load(Path::new("scenarios/datc/6.H.15.ron")).expect("loads");
-    let r = dipsandbox::check::run(&s, None, false).expect("runs");
+    let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     assert_eq!(
         r.retreats.expect("retreat phase").notes,
         ["England: F Portugal has no valid retreat order and is disbanded"]
@@ -117,10 +118,10 @@ fn phase_notes_explain_orderless_events() {
 // (both coasts of Spain in 6.H.16), not an occupied one; coasts matter (6.H.15).
 #[test]
 fn retreat_options_follow_the_rules() {
-    use dipsandbox::adjudicator::retreat::retreat_options;
+    use dipsandbox_core::engine::retreat::retreat_options;
     let options = |file: &str| {
         let s = Scenario::load(Path::new(file)).expect("loads");
-        let r = dipsandbox::check::run(&s, None, false).expect("runs");
+        let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
         let map = &*s.map;
         let mut occupied = vec![false; map.province_count()];
         for u in &r.phase.final_units {

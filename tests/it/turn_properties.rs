@@ -6,16 +6,16 @@
 //! come only from movement phases, supply centres change hands only after Fall, and after an
 //! adjustment each power has as many units as centres when it had to remove, and no more units
 //! than centres when it could build; and the library's invariant checker
-//! ([`dipsandbox::invariants::check_advance`], listing-order stability) finds nothing.
+//! ([`dipsandbox_core::tools::invariants::check_advance`], listing-order stability) finds nothing.
 
-use dipsandbox::adjudicator::adjust::adjustments_due;
-use dipsandbox::board::{PhaseKind, Season};
-use dipsandbox::invariants::{check_advance, check_phase_stable, report};
-use dipsandbox::map::{Map, ProvinceKind, UnitKind};
-use dipsandbox::orders::parse_order;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::{OrderEntry, Scenario};
-use dipsandbox::turn::advance;
+use dipsandbox_core::engine::adjust::adjustments_due;
+use dipsandbox_core::model::board::{PhaseKind, Season};
+use dipsandbox_core::model::map::{Map, ProvinceKind, UnitKind};
+use dipsandbox_core::model::orders::parse_order;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::{OrderEntry, Scenario};
+use dipsandbox_core::tools::invariants::{check_advance, check_phase_stable, report};
+use dipsandbox_core::tools::turn::advance;
 use proptest::prelude::*;
 
 const START: &str = r#"Scenario(
@@ -52,12 +52,12 @@ impl Rng {
     }
 }
 
-fn entry(s: &Scenario, power: dipsandbox::map::PowerId, text: String) -> OrderEntry {
+fn entry(s: &Scenario, power: dipsandbox_core::model::map::PowerId, text: String) -> OrderEntry {
     let order = parse_order(&s.map, &text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
     OrderEntry { power, text, order }
 }
 
-fn neighbours(map: &Map, u: &dipsandbox::board::Unit) -> Vec<String> {
+fn neighbours(map: &Map, u: &dipsandbox_core::model::board::Unit) -> Vec<String> {
     match u.kind {
         UnitKind::Army => map
             .army_neighbours(map.province_of(u.loc))

@@ -9,19 +9,19 @@ use common::ron_files;
 
 use std::path::Path;
 
-use dipsandbox::adjudicator::{Adjudicator, Verdict, adjudicate_movement};
-use dipsandbox::board::PhaseKind;
-use dipsandbox::map::{Map, PowerId};
-use dipsandbox::orders::Order;
-use dipsandbox::rules::Rules;
-use dipsandbox::scenario::Scenario;
-use dipsandbox::synth::{Pattern, position, ring_map};
+use dipsandbox_core::engine::{Adjudicator, Verdict, adjudicate_movement};
+use dipsandbox_core::model::board::PhaseKind;
+use dipsandbox_core::model::map::{Map, PowerId};
+use dipsandbox_core::model::orders::Order;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::synth::{Pattern, position, ring_map};
 
 /// Everything the two entry points report, compared.
 fn same(
     adj: &mut Adjudicator,
     map: &Map,
-    units: &[dipsandbox::board::Unit],
+    units: &[dipsandbox_core::model::board::Unit],
     orders: &[(PowerId, Order)],
     rules: &Rules,
     what: &str,

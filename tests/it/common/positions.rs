@@ -4,10 +4,10 @@
 
 use std::sync::OnceLock;
 
-use dipsandbox::board::Unit;
-use dipsandbox::map::{Map, PowerId, ProvinceKind, UnitKind};
-use dipsandbox::menu::movement_orders;
-use dipsandbox::orders::{Order, OrderKind};
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{Map, PowerId, ProvinceKind, UnitKind};
+use dipsandbox_core::model::orders::{Order, OrderKind};
+use dipsandbox_core::tools::menu::movement_orders;
 
 /// A small deterministic generator (xorshift64*), so that a failing seed reproduces.
 pub struct Rng(pub u64);

@@ -1,0 +1,15 @@
+//! The bottom layer: text, files and positions in them. Imports nothing else of the crate.
+//!
+//! - [`source`]: reading files (regular files only, with size limits), standard input, and
+//!   positions (line, column) in a source.
+//! - [`output`]: the one rule for every file a command writes (never an input, never through a
+//!   link, never an existing file unless asked, atomic), and many files written all at once.
+//! - [`text`]: text from files made safe to print (control characters escaped, long text cut).
+//! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
+//!   behind it for everything else and for every error.
+
+pub mod output;
+pub mod position;
+pub mod ron_subset;
+pub mod source;
+pub mod text;

@@ -1,0 +1,387 @@
+//! A cursor over a recorded trace: the state of every decision as of any event, forward and
+//! back, exactly and without re-running the resolver.
+//!
+//! The trace starts with [`Event::Start`] (every decision's initial bounds); each
+//! [`Event::Tightened`] carries its from → to, and each [`Event::BackupApplied`] the values it
+//! forced. When the stepper is built it replays the trace once and keeps, per event, the bounds
+//! it replaced (for a tightening, its `from`; for a forced value, whatever the decision had), so
+//! stepping either way is one store per changed decision and stepping back restores exactly what
+//! stepping forward overwrote, even for a trace whose `from` values are wrong. The resolver traces
+//! every change it makes to a decision (including its last, pessimistic settling of anything still
+//! open), so stepping to the end gives exactly its final values.
+//!
+//! Cursor `k` means `events[0..k]` are applied: 0 is the start, [`Stepper::len`] the end, and
+//! "going to event `i`" is `seek(i + 1)`.
+//!
+//! No call panics, whatever the order of calls: unknown decision or unit ids answer as documented
+//! on each method, and a cursor beyond the end is clamped.
+//!
+//! ```
+//! use dipsandbox_core::engine::stepper::Stepper;
+//! use dipsandbox_core::tools::check::run;
+//! use dipsandbox_core::model::scenario::Scenario;
+//!
+//! let s = Scenario::builtin().unwrap();
+//! let r = run(&s, None, true).unwrap();
+//! let m = r.movement.as_ref().unwrap();
+//! let mut st = Stepper::new(m).unwrap();
+//! assert_eq!(st.cursor(), 0);
+//! let cycle = st.next_backup_event().unwrap();
+//! st.seek(cycle + 1);
+//! st.seek(st.len());
+//! assert!((0..m.graph.nodes.len() as u32).all(|id| st.bounds(id) == (m.graph.lo[id as usize], m.graph.hi[id as usize])));
+//! ```
+
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): decision ids in the trace
+// index bounds tables sized to the graph's decision count when the stepper is built; event indices
+// range over the trace.
+#![allow(clippy::indexing_slicing)]
+
+use super::MovementResult;
+use super::resolver::NodeKind;
+use super::trace::Event;
+
+const NONE: u32 = u32::MAX;
+
+/// What the applied events say about every decision and unit. Flags are counts of the applied
+/// events that set them, so undoing an event clears exactly what it set.
+#[derive(Clone, Debug)]
+struct State {
+    lo: Vec<i32>,
+    hi: Vec<i32>,
+    /// Per decision: how many applied cycle events contain it.
+    cycle: Vec<u32>,
+    /// Per decision: how many applied backup events forced it.
+    forced: Vec<u32>,
+    /// Per unit: how many applied events cancelled its convoy.
+    cancelled: Vec<u32>,
+}
+
+impl State {
+    fn set(&mut self, id: u32, lo: i32, hi: i32) {
+        if let (Some(l), Some(h)) = (self.lo.get_mut(id as usize), self.hi.get_mut(id as usize)) {
+            *l = lo;
+            *h = hi;
+        }
+    }
+
+    fn count(v: &mut [u32], i: usize, up: bool) {
+        if let Some(c) = v.get_mut(i) {
+            *c = if up {
+                c.saturating_add(1)
+            } else {
+                c.saturating_sub(1)
+            };
+        }
+    }
+
+    /// Applies one event, or with `undo` (the bounds the event replaced, in the order it replaced
+    /// them) takes it back.
+    fn apply(&mut self, e: &Event, undo: Option<&[(u32, i32, i32)]>) {
+        if let Some(replaced) = undo {
+            for &(id, lo, hi) in replaced.iter().rev() {
+                self.set(id, lo, hi);
+            }
+        }
+        let up = undo.is_none();
+        match e {
+            Event::Tightened { node, to, .. } => {
+                if up {
+                    self.set(*node, to.0, to.1);
+                }
+            }
+            Event::BackupApplied { forced, .. } => {
+                if up {
+                    for &(id, v) in forced {
+                        self.set(id, v, v);
+                    }
+                }
+                for &(id, _) in forced {
+                    Self::count(&mut self.forced, id as usize, up);
+                }
+            }
+            Event::CycleFound { members, .. } => {
+                for &id in members {
+                    Self::count(&mut self.cycle, id as usize, up);
+                }
+            }
+            Event::ConvoysCancelled { fleets } => {
+                for &f in fleets {
+                    Self::count(&mut self.cancelled, f, up);
+                }
+            }
+            Event::Start { .. } | Event::Visit { .. } | Event::Resolved { .. } => {}
+        }
+    }
+}
+
+/// A cursor over a movement result's trace, with the bounds of every decision as of the cursor.
+#[derive(Clone, Debug)]
+pub struct Stepper {
+    events: Vec<Event>,
+    state: State,
+    cursor: usize,
+    /// Per event, where its records start in `undo` (one more entry at the end).
+    undo_start: Vec<u32>,
+    /// The bounds each event replaced, event after event: (decision, low, high).
+    undo: Vec<(u32, i32, i32)>,
+    /// Per decision, the event that gave it its final value (NONE: it had it from the start).
+    settled: Vec<u32>,
+    /// Indices of cycle, cancellation and backup-rule events, ascending.
+    backups: Vec<usize>,
+    /// Per unit, its DISLODGE decision (NONE if it has none).
+    dislodge_of: Vec<u32>,
+}
+
+fn is_backup(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::CycleFound { .. } | Event::ConvoysCancelled { .. } | Event::BackupApplied { .. }
+    )
+}
+
+impl Stepper {
+    /// A stepper at the start of the result's trace; None when the result was adjudicated
+    /// without tracing.
+    ///
+    /// The initial bounds come from the trace's [`Event::Start`]. A trace without one (not made
+    /// by this resolver) starts each decision at the `from` of its first tightening, or else at
+    /// its final bounds; stepping back and forth is exact either way (back restores what forward
+    /// overwrote).
+    pub fn new(result: &MovementResult) -> Option<Stepper> {
+        let events = result.trace.clone()?;
+        let g = &result.graph;
+        let m = g.nodes.len();
+        let final_bounds = |k: usize| {
+            (
+                g.lo.get(k).copied().unwrap_or(0),
+                g.hi.get(k).copied().unwrap_or(0),
+            )
+        };
+        let (lo, hi): (Vec<i32>, Vec<i32>) = match events.first() {
+            Some(Event::Start { bounds }) if bounds.len() == m => bounds.iter().copied().unzip(),
+            _ => {
+                let mut init: Vec<Option<(i32, i32)>> = vec![None; m];
+                for e in &events {
+                    match e {
+                        Event::Tightened { node, from, .. } => {
+                            if let Some(b @ None) = init.get_mut(*node as usize) {
+                                *b = Some(*from);
+                            }
+                        }
+                        Event::BackupApplied { forced, .. } => {
+                            for &(id, _) in forced {
+                                if let Some(b @ None) = init.get_mut(id as usize) {
+                                    *b = Some(final_bounds(id as usize));
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                (0..m)
+                    .map(|k| init[k].unwrap_or_else(|| final_bounds(k)))
+                    .unzip()
+            }
+        };
+        let mut dislodge_of = vec![NONE; result.units.len()];
+        for (id, n) in g.nodes.iter().enumerate() {
+            if n.kind == NodeKind::Dislodge
+                && let Some(d) = dislodge_of.get_mut(n.unit)
+            {
+                *d = id as u32;
+            }
+        }
+        // Replay once: what each event replaced, and when each decision last changed.
+        let (mut l, mut h) = (lo.clone(), hi.clone());
+        let mut last_change = vec![NONE; m];
+        let mut undo_start = Vec::with_capacity(events.len() + 1);
+        let mut undo = Vec::new();
+        for (i, e) in events.iter().enumerate() {
+            undo_start.push(undo.len() as u32);
+            let mut set = |id: u32, a: i32, b: i32, undo: &mut Vec<(u32, i32, i32)>| {
+                let k = id as usize;
+                if k >= m {
+                    return;
+                }
+                undo.push((id, l[k], h[k]));
+                if (l[k], h[k]) != (a, b) {
+                    last_change[k] = i as u32;
+                }
+                l[k] = a;
+                h[k] = b;
+            };
+            match e {
+                Event::Tightened { node, to, .. } => set(*node, to.0, to.1, &mut undo),
+                Event::BackupApplied { forced, .. } => {
+                    for &(id, v) in forced {
+                        set(id, v, v, &mut undo);
+                    }
+                }
+                _ => {}
+            }
+        }
+        undo_start.push(undo.len() as u32);
+        // A decision settled at its last change, if it ends resolved.
+        let settled = (0..m)
+            .map(|k| if l[k] == h[k] { last_change[k] } else { NONE })
+            .collect();
+        Some(Stepper {
+            backups: (0..events.len())
+                .filter(|&i| is_backup(&events[i]))
+                .collect(),
+            events,
+            state: State {
+                lo,
+                hi,
+                cycle: vec![0; m],
+                forced: vec![0; m],
+                cancelled: vec![0; result.units.len()],
+            },
+            cursor: 0,
+            undo_start,
+            undo,
+            settled,
+            dislodge_of,
+        })
+    }
+
+    /// The number of events.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether the trace has no event.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// How many events are applied: 0 (the start) to `len()` (the end).
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// All events, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The last applied event (`events()[cursor() - 1]`); None at the start.
+    pub fn last_event(&self) -> Option<&Event> {
+        self.cursor.checked_sub(1).and_then(|i| self.events.get(i))
+    }
+
+    /// Applies the next event; false (and no change) at the end.
+    pub fn forward(&mut self) -> bool {
+        let Some(e) = self.events.get(self.cursor) else {
+            return false;
+        };
+        self.state.apply(e, None);
+        self.cursor += 1;
+        true
+    }
+
+    /// Undoes the last applied event exactly; false (and no change) at the start.
+    pub fn back(&mut self) -> bool {
+        let Some(i) = self.cursor.checked_sub(1) else {
+            return false;
+        };
+        let Some(e) = self.events.get(i) else {
+            return false;
+        };
+        let a = self.undo_start.get(i).copied().unwrap_or(0) as usize;
+        let b = self.undo_start.get(i + 1).copied().unwrap_or(0) as usize;
+        let replaced = self.undo.get(a..b).unwrap_or(&[]);
+        self.state.apply(e, Some(replaced));
+        self.cursor = i;
+        true
+    }
+
+    /// Moves the cursor to `k` (clamped to `len()`), one event at a time: O(|k - cursor|).
+    pub fn seek(&mut self, k: usize) {
+        let k = k.min(self.events.len());
+        while self.cursor < k && self.forward() {}
+        while self.cursor > k && self.back() {}
+    }
+
+    /// A decision's bounds (low, high) as of the cursor; (0, 0) for an unknown id.
+    pub fn bounds(&self, node: u32) -> (i32, i32) {
+        match (
+            self.state.lo.get(node as usize),
+            self.state.hi.get(node as usize),
+        ) {
+            (Some(l), Some(h)) => (*l, *h),
+            _ => (0, 0),
+        }
+    }
+
+    /// Whether a decision has its value (low = high) as of the cursor; true for an unknown id,
+    /// whose bounds are (0, 0).
+    pub fn resolved(&self, node: u32) -> bool {
+        let (l, h) = self.bounds(node);
+        l == h
+    }
+
+    /// Whether a cycle event containing the decision has been applied; false for an unknown id.
+    pub fn in_cycle(&self, node: u32) -> bool {
+        self.state.cycle.get(node as usize).is_some_and(|c| *c > 0)
+    }
+
+    /// Whether a backup rule forced the decision's value, as of the cursor; false for an
+    /// unknown id.
+    pub fn forced(&self, node: u32) -> bool {
+        self.state.forced.get(node as usize).is_some_and(|c| *c > 0)
+    }
+
+    /// Whether the Szykman rule has cancelled this fleet's convoy, as of the cursor; false for
+    /// an unknown unit.
+    pub fn cancelled(&self, unit: usize) -> bool {
+        self.state.cancelled.get(unit).is_some_and(|c| *c > 0)
+    }
+
+    /// The index of the next cycle, cancellation or backup-rule event at or after the cursor
+    /// (the first not yet applied); go to it with `seek(i + 1)`.
+    pub fn next_backup_event(&self) -> Option<usize> {
+        let k = self.backups.partition_point(|&i| i < self.cursor);
+        self.backups.get(k).copied()
+    }
+
+    /// The index of the last such event strictly before the last applied event (so that, just
+    /// after going to one, this gives the one before it).
+    pub fn prev_backup_event(&self) -> Option<usize> {
+        let before = self.cursor.saturating_sub(1);
+        let k = self.backups.partition_point(|&i| i < before);
+        k.checked_sub(1).and_then(|k| self.backups.get(k).copied())
+    }
+
+    /// The index of the event that gave a decision its final value (its last change); None when
+    /// it had its value from the start, or the id is unknown.
+    pub fn settled_at(&self, node: u32) -> Option<usize> {
+        self.settled
+            .get(node as usize)
+            .filter(|&&i| i != NONE)
+            .map(|&i| i as usize)
+    }
+
+    /// The decisions an event is about, for highlighting: the decision of a visit, tightening
+    /// or resolution; the members of a cycle (ascending); the DISLODGE decisions of the fleets
+    /// whose convoys were cancelled; the decisions a backup rule forced. Empty for the start
+    /// event and for an index beyond the end.
+    pub fn nodes_of(&self, event: usize) -> Vec<u32> {
+        match self.events.get(event) {
+            Some(
+                Event::Tightened { node, .. }
+                | Event::Resolved { node, .. }
+                | Event::Visit { node },
+            ) => vec![*node],
+            Some(Event::CycleFound { members, .. }) => members.clone(),
+            Some(Event::ConvoysCancelled { fleets }) => fleets
+                .iter()
+                .filter_map(|&f| self.dislodge_of.get(f).copied())
+                .filter(|&d| d != NONE)
+                .collect(),
+            Some(Event::BackupApplied { forced, .. }) => forced.iter().map(|f| f.0).collect(),
+            Some(Event::Start { .. }) | None => Vec::new(),
+        }
+    }
+}

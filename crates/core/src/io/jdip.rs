@@ -1,0 +1,998 @@
+//! The jDip test-file format, as jDip, godip and other adjudicators keep their test suites:
+//! `CASE … END` blocks with a phase, a position (`PRESTATE`), dislodged units, centre owners,
+//! the previous phase's results, the orders, and the expected position afterwards.
+//!
+//! Each case becomes a [`Scenario`] whose expectations are **positions only** (the format says
+//! nothing about each order's success). A line that cannot be read, or a case that cannot be
+//! expressed, is a [`Problem`] with its file, line and column; the other cases still come through.
+
+use std::sync::Arc;
+
+use crate::model::board::{Dislodged, Phase, PhaseKind, Unit};
+use crate::model::error::quoted;
+use crate::model::map::{Map, PowerId, ProvinceId};
+use crate::model::orders::{OrderKind, parse_order, parse_unit};
+use crate::model::scenario::{Expect, OrderEntry, Scenario};
+
+/// Something in a jDip file that could not be taken in: `file:line:col: case NAME: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The file the line is in: the test file, or a rules pairing file.
+    pub file: String,
+    /// Line (1-based).
+    pub line: usize,
+    /// Column (1-based, in characters) of what is wrong on the line.
+    pub col: usize,
+    /// The case it belongs to, if any.
+    pub case: Option<String>,
+    /// What was found, and what was expected.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file, self.line, self.col)?;
+        if let Some(c) = &self.case {
+            write!(f, "case {}: ", crate::base::text::cut(c))?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// The column (1-based, in characters) at which `part`, a slice of `line`, starts; 1 when it is
+/// not a slice of it.
+fn col_of(line: &str, part: &str) -> usize {
+    let offset = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    match line.get(..offset) {
+        Some(before) if offset <= line.len() => before.chars().count() + 1,
+        _ => 1,
+    }
+}
+
+/// One line of a section: where it is (line; column of its first character) and its text
+/// (without a comment, trimmed).
+#[derive(Clone, Debug, Default)]
+struct Item {
+    line: usize,
+    col: usize,
+    text: String,
+}
+
+impl Item {
+    /// The column of `part`, a slice of this item's text.
+    fn col_of(&self, part: &str) -> usize {
+        self.col + col_of(&self.text, part) - 1
+    }
+}
+
+/// A case imported from a jDip file.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The case's name (`6.A.1`).
+    pub name: String,
+    /// The line of its `CASE`.
+    pub line: usize,
+    /// The scenario, with positions-only expectations.
+    pub scenario: Scenario,
+    /// Things accepted with a warning (an assumption made).
+    pub warnings: Vec<String>,
+}
+
+/// A whole jDip file.
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    /// The `VARIANT_ALL` name, if given.
+    pub variant: Option<String>,
+    /// The cases that could be imported.
+    pub cases: Vec<Case>,
+    /// Lines and cases that could not.
+    pub problems: Vec<Problem>,
+}
+
+/// Whether a text looks like a jDip test file (a `CASE` line and an `END` line), whatever the
+/// file is called.
+pub fn looks_like_jdip(text: &str) -> bool {
+    let text = crate::base::source::normalized(text);
+    let mut case = false;
+    for l in text.lines().map(str::trim) {
+        if l.starts_with("CASE ") || l == "CASE" {
+            case = true;
+        }
+        if case && l == "END" {
+            return true;
+        }
+    }
+    false
+}
+
+/// The comment that pairs a case with rule options: `# dipsandbox-rules: adjacent_convoy_fallback=true`.
+pub const RULES_DIRECTIVE: &str = "dipsandbox-rules:";
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Section {
+    None,
+    Prestate,
+    Dislodged,
+    Owners,
+    Results,
+    Orders,
+    Post,
+    PostDislodged,
+}
+
+#[derive(Default)]
+struct Raw {
+    name: String,
+    line: usize,
+    /// Where its END is.
+    end: (usize, usize),
+    comment: String,
+    phase: Option<Item>,
+    prestate: Vec<Item>,
+    dislodged: Vec<Item>,
+    owners: Vec<Item>,
+    results: Vec<(Item, bool)>,
+    orders: Vec<Item>,
+    post: Option<Vec<Item>>,
+    post_same: bool,
+    post_dislodged: Vec<Item>,
+    rules: Option<Item>,
+}
+
+/// Applies a side file of rule pairings (`CASE-NAME RULES` per line, `#` comments), as kept next
+/// to a test file that cannot be edited: each named case is adjudicated under those rules (the
+/// first case of that name, when several have it). Cases are found by name in a hash table, so
+/// the time is linear in the cases and the lines.
+pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
+    let text = crate::base::source::normalized(text);
+    let mut by_name: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::with_capacity(f.cases.len());
+    for (i, c) in f.cases.iter().enumerate() {
+        by_name.entry(c.name.clone()).or_insert(i);
+    }
+    let with_problem: std::collections::HashSet<String> =
+        f.problems.iter().filter_map(|p| p.case.clone()).collect();
+    for (i, full) in text.lines().enumerate() {
+        let line = full.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let problem = |part: &str, m: String| Problem {
+            file: file.to_string(),
+            line: i + 1,
+            col: col_of(full, part),
+            case: None,
+            message: m,
+        };
+        let Some((name, spec)) = line.split_once(char::is_whitespace) else {
+            f.problems.push(problem(
+                line,
+                format!("{}: expected \"CASE-NAME RULES\", e.g. \"6.G.8 adjacent_convoy_fallback=true\"", quoted(line)),
+            ));
+            continue;
+        };
+        let spec = spec.trim();
+        let rules = match crate::model::rules::Rules::parse_spec(spec) {
+            Ok(r) => r,
+            Err(e) => {
+                f.problems
+                    .push(problem(spec, format!("{}: {e}", quoted(spec))));
+                continue;
+            }
+        };
+        match by_name.get(name).and_then(|&i| f.cases.get_mut(i)) {
+            Some(c) => {
+                c.scenario.rules = rules;
+                c.warnings.push(format!(
+                    "adjudicated under {} ({file})",
+                    crate::base::text::cut(spec)
+                ));
+            }
+            None if with_problem.contains(name) => {
+                f.problems.push(problem(
+                    name,
+                    format!(
+                        "case {} was not imported (its problem is reported with it)",
+                        quoted(name)
+                    ),
+                ));
+            }
+            None => f.problems.push(problem(
+                name,
+                format!(
+                    "no case named {} in the test file; expected the name after a CASE",
+                    quoted(name)
+                ),
+            )),
+        }
+    }
+}
+
+/// Parses a jDip test file for the standard map. `file` names it in problems and in the
+/// scenarios' sources.
+pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
+    // A byte-order mark and old Mac line ends (`\r` alone) are taken as they are meant.
+    let text = crate::base::source::normalized(text);
+    let text = &*text;
+    let mut out = File::default();
+    let mut raw: Option<Raw> = None;
+    let mut section = Section::None;
+    let mut comment = String::new();
+    for (i, full) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = full.split('#').next().unwrap_or("").trim();
+        // `# dipsandbox-rules: 1982,…` inside a case: the rules its expectations assume.
+        if let Some(spec) = full
+            .trim()
+            .strip_prefix('#')
+            .map(str::trim)
+            .and_then(|c| c.strip_prefix(RULES_DIRECTIVE))
+            && let Some(r) = &mut raw
+        {
+            let spec = spec.trim();
+            r.rules = Some(Item {
+                line: n,
+                col: col_of(full, spec),
+                text: spec.to_string(),
+            });
+            continue;
+        }
+        if line.is_empty() {
+            let c = full.trim();
+            if let Some(c) = c.strip_prefix('#') {
+                let c = c.trim();
+                if !c.is_empty() && !c.chars().all(|ch| ch == '#') {
+                    comment = c.to_string();
+                }
+            }
+            continue;
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            // Nothing after the word: an empty slice at the end of the line (for its column).
+            None => (line, line.get(line.len()..).unwrap_or("")),
+        };
+        let problem = |part: &str, m: String, raw: &Option<Raw>| Problem {
+            file: file.to_string(),
+            line: n,
+            col: col_of(full, part),
+            case: raw.as_ref().map(|r| r.name.clone()),
+            message: m,
+        };
+        match word {
+            "VARIANT_ALL" => {
+                out.variant = Some(rest.to_string());
+                if !rest.eq_ignore_ascii_case("standard") {
+                    out.problems.push(problem(
+                        rest,
+                        format!(
+                            "variant {}: only the standard map is known (expected Standard); its cases are read as standard",
+                            quoted(rest)
+                        ),
+                        &raw,
+                    ));
+                }
+            }
+            "CASE" => {
+                if raw.is_some() {
+                    out.problems.push(problem(
+                        word,
+                        "expected END before the next CASE; the unfinished case is skipped".into(),
+                        &raw,
+                    ));
+                }
+                raw = Some(Raw {
+                    name: rest.to_string(),
+                    line: n,
+                    comment: std::mem::take(&mut comment),
+                    ..Raw::default()
+                });
+                section = Section::None;
+            }
+            "END" => {
+                match raw.take() {
+                    Some(mut r) => {
+                        r.end = (n, col_of(full, word));
+                        match build(&r, file, map.clone()) {
+                            Ok(c) => out.cases.push(c),
+                            Err(p) => out.problems.push(p),
+                        }
+                    }
+                    None => out.problems.push(problem(
+                        word,
+                        "END without a CASE before it; expected CASE <name> first".into(),
+                        &raw,
+                    )),
+                }
+                section = Section::None;
+            }
+            _ if raw.is_none() => {
+                out.problems.push(problem(
+                    line,
+                    format!(
+                        "{} outside a CASE … END block; expected CASE <name> or VARIANT_ALL",
+                        quoted(line)
+                    ),
+                    &raw,
+                ));
+            }
+            "PRESTATE_SETPHASE" => {
+                if let Some(r) = &mut raw {
+                    r.phase = Some(Item {
+                        line: n,
+                        col: col_of(full, rest),
+                        text: rest.to_string(),
+                    });
+                }
+            }
+            "PRESTATE" => section = Section::Prestate,
+            "PRESTATE_DISLODGED" => section = Section::Dislodged,
+            "PRESTATE_SUPPLYCENTER_OWNERS" => section = Section::Owners,
+            "PRESTATE_RESULTS" => section = Section::Results,
+            "ORDERS" => section = Section::Orders,
+            "POSTSTATE" => {
+                section = Section::Post;
+                if let Some(r) = &mut raw {
+                    r.post.get_or_insert_with(Vec::new);
+                }
+            }
+            "POSTSTATE_DISLODGED" => section = Section::PostDislodged,
+            "POSTSTATE_SAME" => {
+                if let Some(r) = &mut raw {
+                    r.post_same = true;
+                }
+                section = Section::None;
+            }
+            _ => {
+                let Some(r) = &mut raw else { continue };
+                let item = Item {
+                    line: n,
+                    col: col_of(full, line),
+                    text: line.to_string(),
+                };
+                match section {
+                    Section::Prestate => r.prestate.push(item),
+                    Section::Dislodged => r.dislodged.push(item),
+                    Section::Owners => r.owners.push(item),
+                    Section::Orders => r.orders.push(item),
+                    Section::Post => r.post.get_or_insert_with(Vec::new).push(item),
+                    Section::PostDislodged => r.post_dislodged.push(item),
+                    Section::Results => {
+                        let (ok, what) = if let Some(x) = line.strip_prefix("SUCCESS:") {
+                            (true, x)
+                        } else if let Some(x) = line.strip_prefix("FAILURE:") {
+                            (false, x)
+                        } else {
+                            out.problems.push(problem(
+                                line,
+                                format!(
+                                    "{}: expected SUCCESS: or FAILURE: and an order",
+                                    quoted(line)
+                                ),
+                                &raw,
+                            ));
+                            continue;
+                        };
+                        let what = what.trim();
+                        let item = Item {
+                            line: n,
+                            col: col_of(full, what),
+                            text: what.to_string(),
+                        };
+                        r.results.push((item, ok));
+                    }
+                    Section::None => out.problems.push(problem(
+                        line,
+                        format!(
+                            "{}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)",
+                            quoted(line)
+                        ),
+                        &raw,
+                    )),
+                }
+            }
+        }
+    }
+    if let Some(r) = raw {
+        let last = text.lines().last().unwrap_or("");
+        out.problems.push(Problem {
+            file: file.to_string(),
+            line: text.lines().count().max(1),
+            col: last.chars().count() + 1,
+            case: Some(r.name),
+            message: format!(
+                "the file ends inside the case begun on line {}; expected END",
+                r.line
+            ),
+        });
+    }
+    out
+}
+
+/// Splits `Power: rest` (the colon may be missing: `Italy F gol`).
+fn power_and_rest<'a>(map: &Map, line: &'a str) -> Option<(PowerId, &'a str)> {
+    if let Some((p, rest)) = line.split_once(':')
+        && let Some(id) = map.find_power(p.trim())
+    {
+        return Some((id, rest.trim()));
+    }
+    let (p, rest) = line.split_once(char::is_whitespace)?;
+    map.find_power(p.trim()).map(|id| (id, rest.trim()))
+}
+
+/// A misspelled power before a colon (`Germnay: …`): the one power within two edits, if exactly
+/// one is; the caller warns.
+fn misspelled_power<'a>(map: &Map, line: &'a str) -> Option<(PowerId, &'a str, String)> {
+    let (p, rest) = line.split_once(':')?;
+    let word = p.trim().to_lowercase();
+    let close: Vec<PowerId> = map
+        .power_ids()
+        .filter(|id| {
+            crate::model::orders::edit_distance(&word, &map.power(*id).name.to_lowercase()) <= 2
+        })
+        .collect();
+    match close.as_slice() {
+        [id] => Some((*id, rest.trim(), p.trim().to_string())),
+        _ => None,
+    }
+}
+
+/// `Power: rest` of a line (the power, and the rest as a slice of the line's text), accepting a
+/// misspelled power when only one is close (with a warning); else what is wrong, for a problem
+/// at the line's start. `what` is what follows the power, and `form` how the line reads.
+fn split_power<'a>(
+    map: &Map,
+    it: &'a Item,
+    (what, form): (&str, &str),
+    warnings: &std::cell::RefCell<Vec<String>>,
+) -> Result<(PowerId, &'a str), String> {
+    let line = it.text.as_str();
+    if let Some(found) = power_and_rest(map, line) {
+        return Ok(found);
+    }
+    if let Some((id, rest, written)) = misspelled_power(map, line) {
+        warnings.borrow_mut().push(format!(
+            "line {}: power {} read as {} (the only power that close)",
+            it.line,
+            quoted(&written),
+            map.power(id).name
+        ));
+        return Ok((id, rest));
+    }
+    let first = line.split([':', ' ', '\t']).next().unwrap_or(line);
+    Err(if line.contains(':') {
+        let powers: Vec<&str> = map.powers.iter().map(|p| p.name.as_str()).collect();
+        format!(
+            "{}: unknown power {}; expected one of {} before the {what}",
+            quoted(line),
+            quoted(first),
+            powers.join(", ")
+        )
+    } else {
+        format!(
+            "{}: expected \"{form}\", found {} where the power should be",
+            quoted(line),
+            quoted(first)
+        )
+    })
+}
+
+fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
+    let err = |line: usize, col: usize, m: String| Problem {
+        file: file.to_string(),
+        line,
+        col,
+        case: Some(r.name.clone()),
+        message: m,
+    };
+    let warnings = std::cell::RefCell::new(Vec::new());
+    let split = |it: &'r Item, what: &str, form: &str| -> Result<(PowerId, &'r str), Problem> {
+        split_power(&map, it, (what, form), &warnings).map_err(|m| err(it.line, it.col, m))
+    };
+    let phase = match &r.phase {
+        Some(it) => Phase::parse(&it.text).map_err(|m| err(it.line, it.col, m))?,
+        None => Phase {
+            season: crate::model::board::Season::Spring,
+            year: 1901,
+            kind: PhaseKind::Movement,
+        },
+    };
+    // A unit (`Power: A|F province`), with the column of its text after the power.
+    let unit = |it: &'r Item| -> Result<(Unit, usize), Problem> {
+        let line = || quoted(&it.text);
+        let (power, rest) = split(it, "unit", "Power: A|F province")?;
+        let col = it.col_of(rest);
+        let spec = parse_unit(&map, rest).map_err(|e| {
+            err(
+                it.line,
+                col + e.col - 1,
+                format!("{}: {}", line(), e.message),
+            )
+        })?;
+        // parse_unit refuses a unit without A or F, so `kind` is always there; the default is
+        // never used.
+        let kind = spec.kind.unwrap_or(crate::model::map::UnitKind::Army);
+        let prov = map.province(spec.loc.province);
+        let loc = match spec.loc.coast {
+            Some(c) => prov.coast(c).ok_or_else(|| {
+                let named: Vec<String> = prov
+                    .coasts
+                    .iter()
+                    .map(|(c, _)| format!("{}/{c}", prov.abbr))
+                    .collect();
+                let expected = if named.is_empty() {
+                    format!("write {} without a coast", prov.abbr)
+                } else {
+                    format!("expected {}", named.join(" or "))
+                };
+                err(
+                    it.line,
+                    col,
+                    format!("{}: {} has no {}; {expected}", line(), prov.name, c.name()),
+                )
+            })?,
+            None => prov.main,
+        };
+        Ok((Unit { power, kind, loc }, col))
+    };
+    // A unit of a position: where its kind can stand (a fleet in a two-coast province on a
+    // coast), and one to a province — what the scenario loader asks of every position.
+    let units_of = |list: &'r [Item]| -> Result<Vec<Unit>, Problem> {
+        let mut out: Vec<Unit> = Vec::with_capacity(list.len());
+        let mut held: Vec<Option<Unit>> = vec![None; map.province_count()];
+        for it in list {
+            let l = || quoted(&it.text);
+            let (u, col) = unit(it)?;
+            let p = map.province_of(u.loc);
+            let prov = map.province(p);
+            let wrong = match (u.kind, prov.kind) {
+                (crate::model::map::UnitKind::Army, crate::model::map::ProvinceKind::Sea) => {
+                    Some(format!("an army cannot stand in {}, a sea", prov.name))
+                }
+                (crate::model::map::UnitKind::Fleet, crate::model::map::ProvinceKind::Land) => {
+                    Some(format!(
+                        "a fleet cannot stand in {}, an inland province",
+                        prov.name
+                    ))
+                }
+                (crate::model::map::UnitKind::Fleet, _)
+                    if prov.is_multi_coast() && u.loc == prov.main =>
+                {
+                    let named: Vec<String> = prov
+                        .coasts
+                        .iter()
+                        .map(|(c, _)| format!("{}/{c}", prov.abbr))
+                        .collect();
+                    Some(format!(
+                        "a fleet in {} must name its coast: {}",
+                        prov.name,
+                        named.join(" or ")
+                    ))
+                }
+                (crate::model::map::UnitKind::Army, _) if u.loc != prov.main => Some(format!(
+                    "an army stands in a province, not on a coast: write A {}",
+                    prov.abbr
+                )),
+                _ => None,
+            };
+            if let Some(w) = wrong {
+                return Err(err(it.line, col, format!("{}: {w}", l())));
+            }
+            if let Some(other) = held.get(p.0 as usize).copied().flatten() {
+                return Err(err(
+                    it.line,
+                    col,
+                    format!(
+                        "{}: two units in {}: {} and {}; a province holds one unit",
+                        l(),
+                        prov.name,
+                        other.describe_owned(&map),
+                        u.describe_owned(&map)
+                    ),
+                ));
+            }
+            if let Some(slot) = held.get_mut(p.0 as usize) {
+                *slot = Some(u);
+            }
+            out.push(u);
+        }
+        Ok(out)
+    };
+    let units = units_of(&r.prestate)?;
+    let dislodged_units = units_of(&r.dislodged)?;
+    // Centre owners: every centre listed; the others keep the home-centre default only when no
+    // owners are listed at all.
+    let owners = if r.owners.is_empty() {
+        None
+    } else {
+        let mut o: Vec<Option<PowerId>> = vec![None; map.province_count()];
+        for it in &r.owners {
+            let (u, col) = unit(it)?;
+            let p = map.province_of(u.loc);
+            if !map.province(p).supply_center {
+                return Err(err(
+                    it.line,
+                    col,
+                    format!(
+                        "{}: {} is not a supply centre; expected the supply centres the power owns",
+                        quoted(&it.text),
+                        map.province(p).name
+                    ),
+                ));
+            }
+            if let Some(slot) = o.get_mut(p.0 as usize) {
+                *slot = Some(u.power);
+            }
+        }
+        Some(o)
+    };
+    // The previous phase's results, parsed once (a line that does not parse says nothing).
+    let results: Vec<(bool, crate::model::orders::Order)> = r
+        .results
+        .iter()
+        .filter_map(|(it, ok)| {
+            let (_, rest) = power_and_rest(&map, &it.text)?;
+            parse_order(&map, rest).ok().map(|o| (*ok, o))
+        })
+        .collect();
+    // A dislodged unit's attacker: the successful move into its province among the results
+    // (by convoy when written so, or when a successful convoy carried it).
+    let mut dislodged = Vec::new();
+    for (d, it) in dislodged_units.iter().zip(&r.dislodged) {
+        let here = map.province_of(d.loc);
+        let from = results.iter().rev().find_map(|(ok, o)| match (ok, o.unit, &o.kind) {
+            (true, Some(u), OrderKind::Move { dest, via_convoy, .. }) if dest.province == here => {
+                let from = u.loc.province;
+                let convoyed = *via_convoy
+                    || results.iter().any(|(ok2, c)| {
+                        *ok2 && matches!(&c.kind, OrderKind::Convoy { army, .. } if army.unit.loc.province == from)
+                    });
+                Some((from, convoyed))
+            }
+            _ => None,
+        });
+        let (attacker_from, by_convoy) = from.unwrap_or_else(|| {
+            warnings.borrow_mut().push(format!(
+                "line {}: the results name no attacker of {}; no province is barred to its retreat",
+                it.line,
+                d.describe(&map)
+            ));
+            (here, false)
+        });
+        dislodged.push(Dislodged {
+            unit: *d,
+            attacker_from,
+            by_convoy,
+        });
+    }
+    // Contested provinces: two or more failed moves into a province that nobody entered and
+    // nobody holds (a standoff).
+    let mut contested: Vec<ProvinceId> = Vec::new();
+    if phase.kind == PhaseKind::Retreat {
+        let moves_into = |ok: bool| {
+            results.iter().filter_map(move |(k, o)| match &o.kind {
+                OrderKind::Move { dest, .. } if *k == ok => Some(dest.province),
+                _ => None,
+            })
+        };
+        let entered: Vec<ProvinceId> = moves_into(true).collect();
+        let failed: Vec<ProvinceId> = moves_into(false).collect();
+        for &p in &failed {
+            let bounces = failed.iter().filter(|q| **q == p).count();
+            let held = units.iter().any(|u| map.province_of(u.loc) == p);
+            if bounces >= 2 && !held && !entered.contains(&p) && !contested.contains(&p) {
+                contested.push(p);
+            }
+        }
+    }
+    if let Some(first) = r.dislodged.first()
+        && phase.kind != PhaseKind::Retreat
+    {
+        return Err(err(
+            first.line,
+            first.col,
+            format!(
+                "PRESTATE_DISLODGED lists units, but the phase is {phase}; only a retreat phase has dislodged units (PRESTATE_SETPHASE Fall 1901, Retreat)"
+            ),
+        ));
+    }
+    let mut orders = Vec::new();
+    for it in &r.orders {
+        let l = || quoted(&it.text);
+        let (power, rest) = split(it, "order", "Power: order")?;
+        let col = it.col_of(rest);
+        let order = parse_order(&map, rest)
+            .map_err(|e| err(it.line, col + e.col - 1, format!("{}: {}", l(), e.message)))?;
+        // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
+        if let Some(p) = order.power
+            && p != power
+        {
+            return Err(err(
+                it.line,
+                col,
+                format!(
+                    "{}: the order is prefixed {} but given by {}",
+                    l(),
+                    map.power(p).name,
+                    map.power(power).name
+                ),
+            ));
+        }
+        orders.push(OrderEntry {
+            power,
+            text: rest.to_string(),
+            order,
+        });
+    }
+    let positions = if r.post_same {
+        units.clone()
+    } else {
+        match &r.post {
+            Some(p) => units_of(p)?,
+            None => {
+                return Err(err(
+                    r.end.0,
+                    r.end.1,
+                    "END without POSTSTATE or POSTSTATE_SAME; expected one of them, to say what the case expects".into(),
+                ));
+            }
+        }
+    };
+    let expected_dislodged = if phase.kind == PhaseKind::Movement {
+        Some(units_of(&r.post_dislodged)?)
+    } else {
+        None
+    };
+    let mut s = Scenario::empty(map.clone(), "standard");
+    s.title = if r.comment.is_empty() {
+        r.name.clone()
+    } else {
+        format!("{}: {}", r.name, r.comment)
+    };
+    s.source = format!("{file}, line {} (jDip test file, case {})", r.line, r.name);
+    if let Some(it) = &r.rules {
+        let spec = &it.text;
+        s.rules = crate::model::rules::Rules::parse_spec(spec).map_err(|e| {
+            err(
+                it.line,
+                it.col,
+                format!("{RULES_DIRECTIVE} {}: {e}", crate::base::text::cut(spec)),
+            )
+        })?;
+    }
+    s.phase = phase;
+    s.units = units;
+    s.dislodged = dislodged;
+    s.contested = contested;
+    s.owners = owners;
+    s.orders = orders;
+    s.expect = Some(Expect {
+        results: Vec::new(),
+        dislodged: expected_dislodged,
+        positions: Some(positions),
+    });
+    Ok(Case {
+        name: r.name.clone(),
+        line: r.line,
+        scenario: s,
+        warnings: warnings.into_inner(),
+    })
+}
+
+/// Takes in one habit of these files: the expected dislodged list leaves out units that were
+/// dislodged with no legal retreat (they are destroyed). Returns the scenario with each such unit
+/// added to its expected dislodged list — only when the run shows it indeed had no retreat — and
+/// a note for each.
+pub fn with_destroyed_units(s: &Scenario, r: &crate::tools::check::Run) -> (Scenario, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut s2 = s.clone();
+    if let Some(expect) = &mut s2.expect
+        && let Some(listed) = &mut expect.dislodged
+    {
+        let map = &*s.map;
+        let occupied = crate::engine::retreat::occupied(map, &r.phase.final_units);
+        let standoff = crate::engine::retreat::standoffs(map, &r.phase.contested);
+        // The units the file lists, looked up by place (not searched per dislodged unit).
+        let named: std::collections::HashSet<(
+            crate::model::map::UnitKind,
+            crate::model::map::LocId,
+        )> = listed.iter().map(|u| (u.kind, u.loc)).collect();
+        for d in &r.phase.dislodged {
+            if named.contains(&(d.unit.kind, d.unit.loc)) {
+                continue;
+            }
+            let options = crate::engine::retreat::retreat_options_marked(
+                map, d, &occupied, &standoff, &r.rules,
+            );
+            if options.is_empty() {
+                notes.push(format!(
+                    "{} was dislodged with no retreat; the file leaves destroyed units out of its dislodged list",
+                    d.unit.describe(map)
+                ));
+                listed.push(d.unit);
+            }
+        }
+    }
+    (s2, notes)
+}
+
+/// Compares a run of an imported case with its expectations, as [`crate::tools::check::compare`] does,
+/// after [`with_destroyed_units`]; the notes say what was taken in.
+pub fn compare(s: &Scenario, r: &crate::tools::check::Run) -> (Vec<String>, usize, Vec<String>) {
+    let (s2, notes) = with_destroyed_units(s, r);
+    let (bad, n) = crate::tools::check::compare(&s2, r);
+    (bad, n, notes)
+}
+
+fn unit_line(map: &Map, u: &Unit) -> String {
+    format!(
+        "{}: {} {}",
+        map.power(u.power).name,
+        u.kind.letter(),
+        map.loc_abbr(u.loc)
+            .to_lowercase()
+            .replace('(', "/")
+            .replace(')', "")
+    )
+}
+
+/// Why a scenario cannot be written as a jDip case.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ExportError {
+    /// The scenario is on another map than the standard one.
+    #[error(
+        "it is on the map {map:?}; a jDip test file names its map by a variant (VARIANT_ALL), and only the standard map is written (VARIANT_ALL Standard)"
+    )]
+    NotStandard {
+        /// The map's name.
+        map: String,
+    },
+}
+
+/// Whether a scenario is on the standard map: the built-in one, or a file with its very text.
+pub fn on_standard_map(s: &Scenario) -> bool {
+    if Arc::ptr_eq(&s.map, &Map::standard_arc()) {
+        return true;
+    }
+    s.map_file
+        .as_ref()
+        .and_then(|f| crate::base::source::read_text(f).ok())
+        .is_some_and(|t| t == crate::model::map::STANDARD_RON)
+}
+
+/// Whether a character cannot stand in a line of a jDip file: it would end the line (a line
+/// feed, a carriage return, a Unicode line or paragraph separator, a next-line control) or is
+/// another control character.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// A name the jDip format can hold as a case name, and the same name when it can already: `CASE
+/// NAME` runs to the end of its line and `#` starts a comment there, so control characters
+/// (line ends among them), Unicode line separators and `#` become `-`, white space around it
+/// goes, and an empty name becomes `case`.
+pub fn case_name(raw: &str) -> String {
+    let name: String = raw
+        .chars()
+        .map(|c| if breaks_line(c) || c == '#' { '-' } else { c })
+        .collect();
+    let name = name.trim();
+    if name.is_empty() {
+        "case".into()
+    } else {
+        name.to_string()
+    }
+}
+
+/// A title as one comment line: control characters and line separators become spaces.
+fn comment_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if breaks_line(c) { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Writes a scenario as one jDip case named `name` (made safe by [`case_name`]): phase,
+/// position, dislodged units (with a `PRESTATE_RESULTS` move from each attacker's province),
+/// centre owners when stated, orders, and the expected position (`positions`) and, for a
+/// movement phase, the expected dislodged units. The title goes into a comment line. A
+/// scenario on another map than the standard one is refused: the format would name it
+/// `Standard`.
+pub fn export_case(
+    s: &Scenario,
+    name: &str,
+    positions: &[Unit],
+    dislodged: &[Unit],
+) -> Result<String, ExportError> {
+    use std::fmt::Write as _;
+    if !on_standard_map(s) {
+        return Err(ExportError::NotStandard {
+            map: s.map.name.clone(),
+        });
+    }
+    let map = &*s.map;
+    let mut out = String::new();
+    let title = comment_line(&s.title);
+    if !title.is_empty() {
+        let _ = writeln!(out, "# {title}");
+    }
+    let _ = writeln!(out, "CASE {}", case_name(name));
+    let ov = s.rules.overrides();
+    if !ov.is_empty() {
+        let spec: Vec<String> = ov.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(out, "# {RULES_DIRECTIVE} {}", spec.join(","));
+    }
+    let ph = s.phase.to_string();
+    let mut w = ph.split(' ');
+    let (season, year, kind) = (
+        w.next().unwrap_or(""),
+        w.next().unwrap_or(""),
+        w.next().unwrap_or(""),
+    );
+    let _ = writeln!(out, "PRESTATE_SETPHASE {season} {year}, {kind}");
+    if let Some(owners) = &s.owners {
+        let _ = writeln!(out, "PRESTATE_SUPPLYCENTER_OWNERS");
+        for (i, o) in owners.iter().enumerate() {
+            if let Some(p) = o {
+                let prov = map.province(ProvinceId(i as u32));
+                let _ = writeln!(out, "\t{}: A {}", map.power(*p).name, prov.abbr);
+            }
+        }
+    }
+    let _ = writeln!(out, "PRESTATE");
+    for u in &s.units {
+        let _ = writeln!(out, "\t{}", unit_line(map, u));
+    }
+    if !s.dislodged.is_empty() {
+        let _ = writeln!(out, "PRESTATE_DISLODGED");
+        for d in &s.dislodged {
+            let _ = writeln!(out, "\t{}", unit_line(map, &d.unit));
+        }
+        let _ = writeln!(out, "PRESTATE_RESULTS");
+        // The unit standing in each province (one look-up per dislodged unit).
+        let mut standing: Vec<Option<&Unit>> = vec![None; map.province_count()];
+        for u in &s.units {
+            if let Some(slot) = standing.get_mut(map.province_of(u.loc).0 as usize) {
+                slot.get_or_insert(u);
+            }
+        }
+        for d in &s.dislodged {
+            // The attacker: a unit now standing where the dislodged one stood.
+            let here = map.province_of(d.unit.loc);
+            if let Some(a) = standing.get(here.0 as usize).copied().flatten() {
+                let _ = writeln!(
+                    out,
+                    "\tSUCCESS: {}: {} {}-{}",
+                    map.power(a.power).name,
+                    a.kind.letter(),
+                    map.province(d.attacker_from).abbr,
+                    map.province(here).abbr
+                );
+            }
+        }
+    }
+    let _ = writeln!(out, "ORDERS");
+    for o in &s.orders {
+        let mut ord = o.order.clone();
+        ord.power = None;
+        let _ = writeln!(
+            out,
+            "\t{}: {}",
+            map.power(o.power).name,
+            crate::model::orders::format_order(map, &ord, crate::model::orders::NameStyle::Abbr)
+        );
+    }
+    let _ = writeln!(out, "POSTSTATE");
+    for u in positions {
+        let _ = writeln!(out, "\t{}", unit_line(map, u));
+    }
+    if s.phase.kind == PhaseKind::Movement && !dislodged.is_empty() {
+        let _ = writeln!(out, "POSTSTATE_DISLODGED");
+        for u in dislodged {
+            let _ = writeln!(out, "\t{}", unit_line(map, u));
+        }
+    }
+    let _ = writeln!(out, "END");
+    Ok(out)
+}

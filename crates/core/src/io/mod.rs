@@ -1,0 +1,9 @@
+//! Other formats. The top layer: imports every layer below (the jDip importer compares an
+//! imported case with its expectations through [`crate::tools::check`]).
+//!
+//! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios and
+//!   back.
+//! - [`report`]: plain-text rendering of positions, orders and outcomes.
+
+pub mod jdip;
+pub mod report;

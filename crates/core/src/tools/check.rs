@@ -1,0 +1,310 @@
+//! Running a scenario and comparing the result with its expectations.
+
+use crate::engine::dpjudge::{DpjudgeResult, adjudicate_dpjudge, adjudicate_dpjudge_traced};
+use crate::engine::retreat::adjudicate_retreats;
+use crate::engine::{
+    Engine, MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
+};
+use crate::model::board::{PhaseKind, Unit};
+use crate::model::map::{Map, PowerId};
+use crate::model::orders::Order;
+use crate::model::rules::Rules;
+use crate::model::scenario::{Expect, Expected, OrderEntry, Scenario};
+
+/// The result of running a scenario: its own phase, and the retreats that follow when the
+/// scenario has a `retreats` section.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The rules used.
+    pub rules: Rules,
+    /// The engine that adjudicated a movement phase.
+    pub engine: Engine,
+    /// The DPjudge engine's result with its marks (and trace, when asked), when it ran.
+    pub dpjudge: Option<DpjudgeResult>,
+    /// The orders of the scenario's phase, as given to the adjudicator.
+    pub orders: Vec<(PowerId, Order)>,
+    /// The movement result with its decision graph, for movement scenarios.
+    pub movement: Option<MovementResult>,
+    /// The scenario's phase.
+    pub phase: PhaseResult,
+    /// The retreat phase after it, if the scenario has one.
+    pub retreats: Option<PhaseResult>,
+}
+
+/// Why a scenario cannot be run.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RunError {
+    /// A `retreats` section on a phase that is not a movement phase.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Runs a scenario with its rules, or `rules` when given; `trace` records the movement resolver's
+/// reasoning.
+pub fn run(s: &Scenario, rules: Option<Rules>, trace: bool) -> Result<Run, RunError> {
+    run_with(s, rules, Engine::Decisions, trace)
+}
+
+/// [`run`], with a movement phase adjudicated by `engine` (`trace` records that engine's
+/// reasoning: the resolver's events, or the DPjudge procedure's steps).
+pub fn run_with(
+    s: &Scenario,
+    rules: Option<Rules>,
+    engine: Engine,
+    trace: bool,
+) -> Result<Run, RunError> {
+    let rules = rules.unwrap_or(s.rules);
+    let orders: Vec<(PowerId, Order)> = s
+        .orders
+        .iter()
+        .map(|e| (e.power, e.order.clone()))
+        .collect();
+    let (movement, dpjudge, phase) = match (s.phase.kind, engine) {
+        (PhaseKind::Movement, Engine::Decisions) => {
+            let m = if trace {
+                adjudicate_movement_traced(&s.map, &s.units, &orders, &rules)
+            } else {
+                adjudicate_movement(&s.map, &s.units, &orders, &rules)
+            };
+            let p = m.phase();
+            (Some(m), None, p)
+        }
+        (PhaseKind::Movement, Engine::Dpjudge) => {
+            let d = if trace {
+                adjudicate_dpjudge_traced(&s.map, &s.units, &orders, &rules)
+            } else {
+                adjudicate_dpjudge(&s.map, &s.units, &orders, &rules)
+            };
+            let p = d.phase();
+            (None, Some(d), p)
+        }
+        _ => (
+            None,
+            None,
+            crate::tools::turn::adjudicate_phase(s, &orders, &rules),
+        ),
+    };
+    let retreats = match &s.retreats {
+        None => None,
+        Some(f) => {
+            if s.phase.kind != PhaseKind::Movement {
+                return Err(RunError::Invalid(
+                    "`retreats` can only follow a movement phase".into(),
+                ));
+            }
+            let ro: Vec<(PowerId, Order)> = f
+                .orders
+                .iter()
+                .map(|e| (e.power, e.order.clone()))
+                .collect();
+            Some(adjudicate_retreats(
+                &s.map,
+                &phase.final_units,
+                &phase.dislodged,
+                &phase.contested,
+                &ro,
+                &rules,
+            ))
+        }
+    };
+    Ok(Run {
+        rules,
+        engine,
+        dpjudge,
+        orders,
+        movement,
+        phase,
+        retreats,
+    })
+}
+
+/// Whether an actual verdict satisfies an expectation. `Fails` is met by any verdict that is not
+/// a success (failed, illegal or void); the others must match exactly.
+pub fn meets(expected: Expected, actual: Verdict) -> bool {
+    match expected {
+        Expected::Succeeds => actual == Verdict::Succeeds,
+        Expected::Fails => actual != Verdict::Succeeds,
+        Expected::Illegal => actual == Verdict::Illegal,
+        Expected::Void => actual == Verdict::Void,
+    }
+}
+
+fn describe_set(map: &Map, units: &[Unit], owned: bool) -> String {
+    if units.is_empty() {
+        return "none".into();
+    }
+    let mut v: Vec<String> = units
+        .iter()
+        .map(|u| {
+            if owned {
+                u.describe_owned(map)
+            } else {
+                u.describe(map)
+            }
+        })
+        .collect();
+    v.sort();
+    v.join(", ")
+}
+
+/// Compares a run with the scenario's expectations; returns one line per mismatch and the number
+/// of checks made.
+pub fn compare(s: &Scenario, run: &Run) -> (Vec<String>, usize) {
+    let mut bad = Vec::new();
+    let mut checks = 0;
+    if let Some(expect) = &s.expect {
+        let (b, n) = compare_phase(&s.map, &s.orders, expect, &run.phase, "");
+        bad.extend(b);
+        checks += n;
+    }
+    if let (Some(f), Some(r)) = (&s.retreats, &run.retreats)
+        && let Some(expect) = &f.expect
+    {
+        let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ");
+        bad.extend(b);
+        checks += n;
+    }
+    (bad, checks)
+}
+
+fn compare_phase(
+    map: &Map,
+    orders: &[OrderEntry],
+    expect: &Expect,
+    result: &PhaseResult,
+    prefix: &str,
+) -> (Vec<String>, usize) {
+    let mut bad = Vec::new();
+    let mut checks = 0;
+    for (i, _key, exp) in &expect.results {
+        checks += 1;
+        let (Some(out), Some(order)) = (result.outcomes.get(*i), orders.get(*i)) else {
+            bad.push(format!(
+                "{prefix}expectation for order {} of {}: no such order",
+                i + 1,
+                orders.len()
+            ));
+            continue;
+        };
+        if !meets(*exp, out.verdict) {
+            bad.push(format!(
+                "{prefix}{}: {}: expected {:?}, got {:?} ({})",
+                map.power(order.power).name,
+                crate::base::text::cut(&order.text),
+                exp,
+                out.verdict,
+                out.reason
+            ));
+        }
+    }
+    if let Some(d) = &expect.dislodged {
+        checks += 1;
+        let key = |u: &Unit| (u.kind, u.loc);
+        let mut want: Vec<_> = d.iter().map(key).collect();
+        let mut got: Vec<_> = result.dislodged.iter().map(|x| key(&x.unit)).collect();
+        want.sort();
+        got.sort();
+        if want != got {
+            let got_units: Vec<Unit> = result.dislodged.iter().map(|x| x.unit).collect();
+            bad.push(format!(
+                "{prefix}dislodged: expected {}, got {}",
+                describe_set(map, d, false),
+                describe_set(map, &got_units, false)
+            ));
+        }
+    }
+    if let Some(p) = &expect.positions {
+        checks += 1;
+        let mut want = p.clone();
+        let mut got = result.final_units.clone();
+        want.sort();
+        got.sort();
+        if want != got {
+            // Both sorted: looked up by halves (two whole boards compare in n log n).
+            let missing: Vec<Unit> = want
+                .iter()
+                .filter(|u| got.binary_search(u).is_err())
+                .copied()
+                .collect();
+            let extra: Vec<Unit> = got
+                .iter()
+                .filter(|u| want.binary_search(u).is_err())
+                .copied()
+                .collect();
+            bad.push(format!(
+                "{prefix}positions: expected but missing: {}; present but not expected: {}",
+                describe_set(map, &missing, true),
+                describe_set(map, &extra, true)
+            ));
+        }
+    }
+    (bad, checks)
+}
+
+/// What a verdict is expected to be when the verdict itself is frozen as the expectation.
+fn expected_of(v: Verdict) -> Expected {
+    match v {
+        Verdict::Succeeds => Expected::Succeeds,
+        Verdict::Fails => Expected::Fails,
+        Verdict::Illegal => Expected::Illegal,
+        Verdict::Void => Expected::Void,
+    }
+}
+
+fn expect_of(orders: &[OrderEntry], result: &PhaseResult, movement: bool) -> Expect {
+    Expect {
+        results: orders
+            .iter()
+            .zip(&result.outcomes)
+            .enumerate()
+            .map(|(i, (_, out))| (i, String::new(), expected_of(out.verdict)))
+            .collect(),
+        dislodged: movement.then(|| result.dislodged.iter().map(|d| d.unit).collect()),
+        positions: Some(result.final_units.clone()),
+    }
+}
+
+/// Makes a run's result the scenario's expectations — every order's verdict, the dislodged units
+/// and the final positions, for its phase and for the retreats that follow — so that
+/// [`compare`] finds them all met for this run and names what differs after a later change.
+pub fn freeze_expectations(s: &mut Scenario, run: &Run) {
+    let (phase, retreats) = expectations_of(s, run);
+    s.expect = phase;
+    if let Some(f) = &mut s.retreats {
+        f.expect = retreats;
+    }
+}
+
+/// The expectations [`freeze_expectations`] sets: the phase's, and the retreats' when the
+/// scenario has a `retreats` section.
+pub fn expectations_of(s: &Scenario, run: &Run) -> (Option<Expect>, Option<Expect>) {
+    let movement = s.phase.kind == PhaseKind::Movement;
+    let phase = Some(expect_of(&s.orders, &run.phase, movement));
+    let retreats = match (&s.retreats, &run.retreats) {
+        (Some(f), Some(rr)) => Some(expect_of(&f.orders, rr, false)),
+        (Some(f), None) => f.expect.clone(),
+        _ => None,
+    };
+    (phase, retreats)
+}
+
+/// Sorts `6.A.2` before `6.A.10`.
+pub fn natural_key(p: &std::path::Path) -> Vec<(String, u64)> {
+    let s = p.display().to_string();
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut num = String::new();
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+        } else {
+            if !num.is_empty() {
+                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
+                num.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, num.parse().unwrap_or(0)));
+    out
+}

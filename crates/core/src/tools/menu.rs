@@ -1,0 +1,253 @@
+//! The orders a unit can be given in a movement phase, generated from the map and the position:
+//! hold; a move to each place it borders (each coast for a fleet); a move by convoy wherever a
+//! chain of fleets could carry it; a support of each unit it could support, holding or moving;
+//! a convoy of each army it could carry. An editor offers these as a menu (anything else can
+//! still be typed: odd and illegal orders are legitimate things to test). Retreat phases offer
+//! each dislodged unit's retreats and disband; adjustment phases each power's builds, removals
+//! and waive.
+
+// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): per-province and per-power
+// tables are sized to the map's counts and indexed by ids of that map.
+#![allow(clippy::indexing_slicing)]
+
+use crate::engine::adjust::adjustments_due;
+use crate::engine::legality::{convoy_chain_exists, fleet_on_some_route};
+use crate::engine::retreat::retreat_options;
+use crate::model::board::Unit;
+use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
+use crate::model::orders::{LocSpec, Order, OrderKind, UnitRef, UnitSpec};
+use crate::model::scenario::Scenario;
+
+fn loc_spec(map: &Map, l: LocId) -> LocSpec {
+    LocSpec {
+        province: map.province_of(l),
+        coast: map.location(l).coast,
+    }
+}
+
+fn province_spec(p: ProvinceId) -> LocSpec {
+    LocSpec {
+        province: p,
+        coast: None,
+    }
+}
+
+fn unit_spec(map: &Map, u: &Unit) -> UnitSpec {
+    UnitSpec {
+        kind: Some(u.kind),
+        loc: loc_spec(map, u.loc),
+    }
+}
+
+/// Where a unit could move on its own (each coast for a fleet).
+fn moves(map: &Map, u: &Unit) -> Vec<LocId> {
+    match u.kind {
+        UnitKind::Army => map
+            .army_neighbours(map.province_of(u.loc))
+            .iter()
+            .map(|p| map.province(*p).main)
+            .collect(),
+        UnitKind::Fleet => map.fleet_neighbours(u.loc).to_vec(),
+    }
+}
+
+/// The provinces an army could reach by convoy through the fleets of the position.
+fn convoy_destinations(map: &Map, u: &Unit, fleet_at: &[bool]) -> Vec<ProvinceId> {
+    let here = map.province_of(u.loc);
+    if u.kind != UnitKind::Army || map.province(here).kind != ProvinceKind::Coast {
+        return Vec::new();
+    }
+    let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
+    map.province_ids()
+        .filter(|&to| {
+            to != here
+                && map.province(to).kind == ProvinceKind::Coast
+                && convoy_chain_exists(map, here, to, &is_fleet)
+        })
+        .collect()
+}
+
+/// Every order the unit `u` of `units` can be given in a movement phase, in menu order.
+pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
+    let Some(unit) = units.get(u) else {
+        return Vec::new();
+    };
+    let me = unit_spec(map, unit);
+    let here = map.province_of(unit.loc);
+    let order = |kind: OrderKind| Order {
+        power: None,
+        unit: Some(me),
+        kind,
+    };
+    let mut fleet_at = vec![false; map.province_count()];
+    for x in units {
+        let p = map.province_of(x.loc);
+        if x.kind == UnitKind::Fleet && map.province(p).kind == ProvinceKind::Sea {
+            fleet_at[p.0 as usize] = true;
+        }
+    }
+    let mut out = vec![order(OrderKind::Hold)];
+    let own = moves(map, unit);
+    for &l in &own {
+        out.push(order(OrderKind::Move {
+            dest: loc_spec(map, l),
+            via_convoy: false,
+            path: Vec::new(),
+        }));
+    }
+    for to in convoy_destinations(map, unit, &fleet_at) {
+        let adjacent = own.iter().any(|l| map.province_of(*l) == to);
+        out.push(order(OrderKind::Move {
+            dest: province_spec(to),
+            via_convoy: adjacent,
+            path: Vec::new(),
+        }));
+    }
+    // Supports: a unit may support into any province it could move to itself (coasts aside),
+    // and a fleet cannot both support a convoyed move and carry it (DATC 6.D.31): the
+    // supported unit's convoy routes leave the supporter out.
+    let reach = |p: ProvinceId| map.can_reach(unit.kind, unit.loc, p);
+    let mut fleet_but_me = fleet_at.clone();
+    fleet_but_me[here.0 as usize] = false;
+    for (t, other) in units.iter().enumerate() {
+        if t == u {
+            continue;
+        }
+        let target = UnitRef {
+            power: None,
+            unit: unit_spec(map, other),
+        };
+        let there = map.province_of(other.loc);
+        if reach(there) {
+            out.push(order(OrderKind::Support { target, dest: None }));
+        }
+        let mut dests: Vec<ProvinceId> = moves(map, other)
+            .into_iter()
+            .map(|l| map.province_of(l))
+            .chain(convoy_destinations(map, other, &fleet_but_me))
+            .collect();
+        dests.sort_unstable();
+        dests.dedup();
+        for d in dests {
+            if d != here && reach(d) {
+                out.push(order(OrderKind::Support {
+                    target,
+                    dest: Some(province_spec(d)),
+                }));
+            }
+        }
+    }
+    // Convoys: a fleet at sea for each army it could help carry.
+    if unit.kind == UnitKind::Fleet && map.province(here).kind == ProvinceKind::Sea {
+        let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
+        for other in units.iter().filter(|x| x.kind == UnitKind::Army) {
+            let from = map.province_of(other.loc);
+            for d in convoy_destinations(map, other, &fleet_at) {
+                if fleet_on_some_route(map, from, d, here, &is_fleet) {
+                    out.push(order(OrderKind::Convoy {
+                        army: UnitRef {
+                            power: None,
+                            unit: unit_spec(map, other),
+                        },
+                        dest: province_spec(d),
+                    }));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The orders a dislodged unit (index into `s.dislodged`) can be given in a retreat phase: a
+/// retreat to each place it may go (DATC 4.A.5 as the scenario's rules say), then disband.
+pub fn retreat_orders(s: &Scenario, d: usize) -> Vec<Order> {
+    let map = &*s.map;
+    let Some(dis) = s.dislodged.get(d) else {
+        return Vec::new();
+    };
+    let occupied = crate::engine::retreat::occupied(map, &s.units);
+    let me = unit_spec(map, &dis.unit);
+    let order = |kind: OrderKind| Order {
+        power: None,
+        unit: Some(me),
+        kind,
+    };
+    let mut out: Vec<Order> = retreat_options(map, dis, &occupied, &s.contested, &s.rules)
+        .into_iter()
+        .map(|l| {
+            order(OrderKind::Move {
+                dest: loc_spec(map, l),
+                via_convoy: false,
+                path: Vec::new(),
+            })
+        })
+        .collect();
+    out.push(order(OrderKind::Disband));
+    out
+}
+
+/// The adjustment orders of every power, in power order: for a power due builds, a build of
+/// each unit type (each coast for a fleet) in each owned, empty home centre, and `Waive`; for a
+/// power due removals, the removal of each of its units.
+pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
+    let map = &*s.map;
+    let owners = s.owners_or_home();
+    let due = adjustments_due(map, &s.units, &owners);
+    let occupied = crate::engine::retreat::occupied(map, &s.units);
+    let mut out = Vec::new();
+    for p in map.power_ids() {
+        let n = due[p.0 as usize];
+        if n > 0 {
+            for &h in &map.power(p).home {
+                if owners[h.0 as usize] != Some(p) || occupied[h.0 as usize] {
+                    continue;
+                }
+                let prov = map.province(h);
+                let mut places: Vec<(UnitKind, LocId)> = Vec::new();
+                if prov.kind != ProvinceKind::Sea {
+                    places.push((UnitKind::Army, prov.main));
+                }
+                if prov.kind == ProvinceKind::Coast {
+                    if prov.is_multi_coast() {
+                        places.extend(prov.coasts.iter().map(|(_, l)| (UnitKind::Fleet, *l)));
+                    } else {
+                        places.push((UnitKind::Fleet, prov.main));
+                    }
+                }
+                for (kind, loc) in places {
+                    out.push((
+                        p,
+                        Order {
+                            power: None,
+                            unit: Some(UnitSpec {
+                                kind: Some(kind),
+                                loc: loc_spec(map, loc),
+                            }),
+                            kind: OrderKind::Build,
+                        },
+                    ));
+                }
+            }
+            out.push((
+                p,
+                Order {
+                    power: None,
+                    unit: None,
+                    kind: OrderKind::Waive,
+                },
+            ));
+        } else if n < 0 {
+            for u in s.units.iter().filter(|u| u.power == p) {
+                out.push((
+                    p,
+                    Order {
+                        power: None,
+                        unit: Some(unit_spec(map, u)),
+                        kind: OrderKind::Remove,
+                    },
+                ));
+            }
+        }
+    }
+    out
+}

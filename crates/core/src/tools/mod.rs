@@ -1,0 +1,23 @@
+//! What is built on the engines. Imports [`crate::base`], [`crate::model`], [`crate::engine`].
+//!
+//! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
+//! - [`check`]: adjudicates a scenario and compares the result with its expectations.
+//! - [`invariants`]: what every result must satisfy, checked after each adjudication.
+//! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B
+//!   equations, by exhaustive search independent of the resolver.
+//! - [`diff`]: rule diffs — two rule sets compared, a table over the presets, deciding options.
+//! - [`minimize`]: the minimizer — unrelated regions first, then delta debugging over units
+//!   and orders, then orders made holds, while properties hold; bounded and stoppable.
+//! - [`synth`]: synthetic ring and grid boards of any size, for measuring scale.
+//! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
+//! - [`menu`]: the orders a unit can be given, generated from the map and the position.
+
+pub mod check;
+pub mod diff;
+pub mod edit;
+pub mod invariants;
+pub mod menu;
+pub mod minimize;
+pub mod oracle;
+pub mod synth;
+pub mod turn;

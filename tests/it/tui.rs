@@ -10,7 +10,9 @@ use common::{app, folders, run, text};
 
 use dipsandbox::adjudicator::trace::Event;
 use dipsandbox::tui::action::Action;
-use dipsandbox::tui::app::{App, Popup, View};
+use dipsandbox::tui::app::{App, Pending, Popup, Restoring, View};
+use dipsandbox::tui::dispatch;
+use dipsandbox::tui::editor::Field;
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::{Context, Keymap};
 use dipsandbox::tui::run_app;
@@ -260,17 +262,17 @@ fn selecting_an_order_selects_its_province_and_back() {
     let mut a = app(None, "select");
     run(&mut a, 120, 40, "tab j j");
     assert_eq!(a.focus, Context::Orders);
-    assert_eq!(a.order, 2);
+    assert_eq!(a.orders.order, 2);
     let map = a.session.scenario().map.clone();
-    assert_eq!(a.province, map.find_province("bre"));
+    assert_eq!(a.board.province, map.find_province("bre"));
     // Find a province by name: its unit's order becomes the selected one.
     run(&mut a, 120, 40, "/ lon enter");
-    assert_eq!(a.province, map.find_province("lon"));
-    assert_eq!(a.order, 0);
+    assert_eq!(a.board.province, map.find_province("lon"));
+    assert_eq!(a.orders.order, 0);
     // An unknown name is an error with a suggestion, and the selection stays.
     let t = text(&run(&mut a, 120, 40, "/ parsi enter"));
     assert!(t.contains("no province \"parsi\""), "{t}");
-    assert_eq!(a.province, map.find_province("lon"));
+    assert_eq!(a.board.province, map.find_province("lon"));
 }
 
 #[test]
@@ -279,7 +281,7 @@ fn an_order_jumps_to_its_decisions() {
     run(&mut a, 120, 40, "tab j j d");
     assert_eq!(a.view, View::Stepper);
     let m = a.session.run.movement.as_ref().expect("movement");
-    let node = m.graph.nodes[a.decision];
+    let node = m.graph.nodes[a.stepper.decision];
     assert_eq!(node.kind.name(), "MOVE");
     assert_eq!(a.session.order_unit(2), Some(node.unit));
 }
@@ -318,31 +320,50 @@ fn every_action_in_the_keymap_runs_in_a_session() {
                 }
                 for k in &b.keys {
                     a.popup = None;
+                    let d = |a: &mut App, x: Action| dispatch(a, x);
                     match b.context {
-                        Context::Help => a.update(Action::Help),
-                        Context::Browser => a.update(Action::Open),
+                        Context::Help => d(&mut a, Action::Help),
+                        Context::Browser => d(&mut a, Action::Open),
                         Context::Global => {}
-                        Context::Board => a.update(Action::ViewBoard),
+                        Context::Board => d(&mut a, Action::ViewBoard),
                         Context::Orders => {
-                            a.update(Action::ViewBoard);
-                            a.update(Action::FocusNext);
+                            d(&mut a, Action::ViewBoard);
+                            d(&mut a, Action::FocusNext);
                         }
-                        Context::Decisions => a.update(Action::ViewStepper),
+                        Context::Decisions => d(&mut a, Action::ViewStepper),
                         Context::Tree => {
-                            a.update(Action::ViewStepper);
-                            a.update(Action::FocusNext);
+                            d(&mut a, Action::ViewStepper);
+                            d(&mut a, Action::FocusNext);
                         }
                         Context::Trace => {
-                            a.update(Action::ViewStepper);
-                            a.update(Action::FocusPrev);
+                            d(&mut a, Action::ViewStepper);
+                            d(&mut a, Action::FocusPrev);
                         }
-                        Context::Rules => a.update(Action::ViewRules),
-                        Context::Menu => a.update(Action::Details),
+                        Context::Rules => d(&mut a, Action::ViewRules),
+                        Context::Menu => d(&mut a, Action::Details),
                         Context::OrderEditor => {
-                            a.update(Action::ViewBoard);
+                            d(&mut a, Action::ViewBoard);
                             let s = a.session.scenario();
-                            a.province = s.units.first().map(|u| s.map.province_of(u.loc));
-                            a.update(Action::EditOrder);
+                            a.board.province = s.units.first().map(|u| s.map.province_of(u.loc));
+                            d(&mut a, Action::EditOrder);
+                        }
+                        Context::Find => d(&mut a, Action::Goto),
+                        Context::SaveAs => d(&mut a, Action::SaveAs),
+                        Context::Field => {
+                            a.popup = Some(Popup::Field(Field::Title, "x".into()));
+                        }
+                        Context::Confirm => {
+                            a.popup = Some(Popup::Confirm("?".into(), Pending::Quit));
+                        }
+                        Context::Restore => {
+                            a.popup = Some(Popup::Confirm(
+                                "?".into(),
+                                Pending::Restore(Restoring {
+                                    file: "no-such-recovery.ron".into(),
+                                    target: Some("no-such-target.ron".into()),
+                                    stamp: None,
+                                }),
+                            ));
                         }
                     }
                     let key = ratatui::crossterm::event::KeyEvent::new(k.code, k.mods);
@@ -390,7 +411,7 @@ fn mouse_clicks_select_orders_decisions_and_trace_rows() {
         &mut Script::new([Input::Click(x + 3, y)]),
     )
     .expect("runs");
-    assert_eq!(a.order, 5);
+    assert_eq!(a.orders.order, 5);
     assert_eq!(a.focus, Context::Orders);
     // A click on a tab switches the view; on a trace row, moves the cursor there.
     let buf = run(&mut a, 120, 40, "2 g");
@@ -417,7 +438,7 @@ fn mouse_clicks_select_orders_decisions_and_trace_rows() {
 fn autoplay_steps_on_ticks_and_stops_at_the_end() {
     let mut a = app(None, "play");
     run(&mut a, 80, 24, "space");
-    assert!(a.playing);
+    assert!(a.stepper.playing);
     assert_eq!(a.session.stepper.as_ref().map(|s| s.cursor()), Some(0));
     let ticks = a.session.steps.len() + 2;
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
@@ -429,7 +450,7 @@ fn autoplay_steps_on_ticks_and_stops_at_the_end() {
     .expect("runs");
     let st = a.session.stepper.as_ref().expect("stepper");
     assert_eq!(st.cursor(), *a.session.steps.last().expect("steps") + 1);
-    assert!(!a.playing);
+    assert!(!a.stepper.playing);
 }
 
 #[test]
@@ -534,7 +555,7 @@ fn every_abbreviation_is_on_the_board_at_120x40() {
         &mut Script::new([Input::Click(r.x + ax + 1, r.y + ay)]),
     )
     .expect("runs");
-    assert_eq!(a.province, Some(par));
+    assert_eq!(a.board.province, Some(par));
 }
 
 #[test]
@@ -630,7 +651,7 @@ fn an_orders_decisions_include_the_strength_it_met() {
         }),
         "{kinds:?}"
     );
-    assert_eq!(a.decision, ds[0] as usize);
+    assert_eq!(a.stepper.decision, ds[0] as usize);
 }
 
 #[test]

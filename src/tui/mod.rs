@@ -15,7 +15,8 @@
 //! - [`recovery`]: the recovery file that keeps unsaved edits through a crash.
 //! - [`session`]: the loaded scenario, its adjudication and the stepper over its trace.
 //! - [`browser`]: the scenario browser's data.
-//! - [`editor`]: the editing popups' data: menus and the order editor with live parse.
+//! - [`menu`], [`editor`]: the editing popups' data: menus, and the order editor with live
+//!   parse.
 //! - [`theme`]: colours and styles (`NO_COLOR` honoured).
 //! - [`view`]: one file per view; draw functions are pure functions of a view-model built once
 //!   per frame.
@@ -37,6 +38,7 @@ pub mod key;
 pub mod keyfile;
 pub mod keymap;
 pub mod layout;
+pub mod menu;
 pub mod recovery;
 pub mod runner;
 pub mod session;

@@ -178,8 +178,8 @@ impl App {
         }
     }
 
-    /// What the help popup lists: the focused panel, the view's other panels, the keys that
-    /// work everywhere, then the prompts and questions.
+    /// The contexts of the current view without any popup: the focused panel, the view's other
+    /// panels, then everywhere (what the help popup lists, before the prompts and questions).
     pub fn contexts_without_popup(&self) -> Vec<Context> {
         let mut v = vec![self.focus];
         for f in self.panels() {
@@ -188,7 +188,6 @@ impl App {
             }
         }
         v.push(Context::Global);
-        v.extend(Context::PROMPTS);
         v
     }
 
@@ -276,7 +275,12 @@ impl App {
     /// A key: typed into a prompt that takes text, else the keymap's action in the contexts
     /// that apply.
     fn key(&mut self, k: KeyEvent, fx: &mut Vec<Effect>) {
-        let contexts = self.contexts();
+        let mut contexts = self.contexts();
+        // The help popup lies over the view: a key it does not bind is looked up everywhere
+        // (where, of what it can do while help is open, only quit does something).
+        if contexts == [Context::Help] {
+            contexts.push(Context::Global);
+        }
         let plain = !k
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);

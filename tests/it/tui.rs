@@ -719,3 +719,285 @@ fn quitting_with_unsaved_changes_asks_first() {
     run(&mut a, 80, 24, "q y");
     assert!(a.quit);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The loop: prompts and questions are the keymap's, update returns effects, the keys are data.
+
+/// The first key the keymap binds to `action` in `context`, as an input.
+fn bound(km: &Keymap, context: Context, action: Action) -> Input {
+    let k = km
+        .bindings()
+        .iter()
+        .find(|b| b.context == context && b.action == action)
+        .and_then(|b| b.keys.first())
+        .unwrap_or_else(|| panic!("{action:?} is bound in {context:?}"));
+    Input::Key(ratatui::crossterm::event::KeyEvent::new(k.code, k.mods))
+}
+
+fn typed(text: &str) -> Vec<Input> {
+    text.chars()
+        .map(|c| {
+            Input::Key(ratatui::crossterm::event::KeyEvent::new(
+                ratatui::crossterm::event::KeyCode::Char(c),
+                ratatui::crossterm::event::KeyModifiers::NONE,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompt_and_a_question_follow_the_keymap_only() {
+    // Keys of the prompt and of the question moved by a keys.ron patch: the old ones stop
+    // working, the new ones work, and the status bar and the help say so.
+    let f = folders("loop-prompt");
+    let dir = f.config.clone().expect("config");
+    std::fs::write(
+        dir.join("keys.ron"),
+        "{\n  \"find\": { \"select\": [\"tab\"], \"delete_char\": [\"ctrl-h\"] },\n  \"confirm\": { \"yes\": [\"j\"] },\n}\n",
+    )
+    .expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    a.theme = Theme::new(true);
+    let km = a.keymap.clone();
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    // The prompt: find "lon" (typing "lonx", deleting the x with the patched key), then take
+    // it with the patched key.
+    let mut script = vec![bound(&km, Context::Global, Action::Goto)];
+    script.extend(typed("lonx"));
+    script.push(bound(&km, Context::Find, Action::DeleteChar));
+    run_app(&mut terminal, &mut a, &mut Script::new(script)).expect("runs");
+    assert_eq!(a.popup, Some(Popup::Goto("lon".into())));
+    let t = text(terminal.backend().buffer());
+    assert!(
+        t.contains("find province: lon▏  tab go · esc cancel"),
+        "{t}"
+    );
+    // Enter no longer takes the name; the patched key does.
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::keys("enter").then(Script::new([bound(&km, Context::Find, Action::Select)])),
+    )
+    .expect("runs");
+    assert!(a.popup.is_none(), "{:?}", a.popup);
+    let map = a.session.scenario().map.clone();
+    assert_eq!(a.board.province, map.find_province("lon"));
+    // The question: quitting with unsaved changes asks; y is no longer yes, n is still no,
+    // and j is yes.
+    let freeze = bound(&km, Context::Global, Action::Freeze);
+    let quit = bound(&km, Context::Global, Action::Quit);
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([freeze, quit.clone()]),
+    )
+    .expect("runs");
+    assert!(matches!(a.popup, Some(Popup::Confirm(_, Pending::Quit))));
+    assert_eq!(a.contexts(), vec![Context::Confirm]);
+    run_app(&mut terminal, &mut a, &mut Script::keys("y")).expect("runs");
+    assert!(!a.quit && a.popup.is_some(), "y does nothing now");
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([bound(&km, Context::Confirm, Action::No)]),
+    )
+    .expect("runs");
+    assert!(!a.quit && a.popup.is_none());
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([quit, bound(&km, Context::Confirm, Action::Yes)]),
+    )
+    .expect("runs");
+    assert!(a.quit);
+    // The help lists the prompts' and questions' keys from the same keymap.
+    let vm = a.view_model(ratatui::layout::Rect::new(0, 0, 120, 40));
+    let lines = dipsandbox::tui::view::help::lines(&vm);
+    let section = |c: Context| {
+        let start = lines
+            .iter()
+            .position(|(h, _, _)| *h == Some(c))
+            .unwrap_or_else(|| panic!("help lists {c:?}"));
+        lines[start + 1..]
+            .iter()
+            .take_while(|(h, _, _)| h.is_none())
+            .map(|(_, k, w)| format!("{k}: {w}"))
+            .collect::<Vec<_>>()
+    };
+    let find = section(Context::Find);
+    assert!(
+        find.contains(&"tab: go to the province typed".to_string()),
+        "{find:?}"
+    );
+    assert!(
+        find.contains(&"ctrl-h: delete a character".to_string()),
+        "{find:?}"
+    );
+    assert!(section(Context::Confirm).contains(&"j: yes: go ahead".to_string()));
+}
+
+#[test]
+fn ctrl_c_is_a_binding_not_hard_wired() {
+    // Given to nothing (quit is q only), ctrl-c does nothing; q still quits.
+    let f = folders("loop-ctrl-c");
+    let dir = f.config.clone().expect("config");
+    std::fs::write(dir.join("keys.ron"), "{ \"quit\": [\"q\"] }\n").expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    let t = text(&run(&mut a, 80, 24, "ctrl-c"));
+    assert!(!a.quit);
+    assert!(t.contains("ctrl-c does nothing here"), "{t}");
+    run(&mut a, 80, 24, "q");
+    assert!(a.quit);
+    // By default ctrl-c quits, from the help popup too.
+    let mut a = app(None, "loop-ctrl-c-help");
+    run(&mut a, 80, 24, "? ctrl-c");
+    assert!(a.quit);
+}
+
+#[test]
+fn update_on_the_save_question_returns_a_save_effect_and_writes_nothing() {
+    use dipsandbox::tui::effect::{Done, Effect};
+    let f = folders("loop-save");
+    let user = f.user.clone().expect("user");
+    let target = user.join("mine.ron");
+    std::fs::write(&target, "not touched\n").expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    dispatch(&mut a, Action::Freeze);
+    assert!(a.session.is_dirty());
+    a.popup = Some(Popup::Confirm(
+        "mine.ron exists. Overwrite? y / n".into(),
+        Pending::Overwrite(target.clone()),
+    ));
+    let fx = a.update(Action::Yes);
+    assert_eq!(
+        fx,
+        vec![Effect::Save {
+            path: target.clone(),
+            force: true,
+            or_save_as: false
+        }]
+    );
+    // Nothing was written: update does no I/O; the session is as it was, the question gone.
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("read"),
+        "not touched\n"
+    );
+    assert!(a.session.is_dirty() && a.popup.is_none());
+    // The runner does it, and what it came to goes back to update.
+    let done = dipsandbox::tui::runner::perform(&mut a, fx[0].clone()).expect("a result");
+    assert!(
+        matches!(&done, Done::Saved(p, Some(_)) if *p == target),
+        "{done:?}"
+    );
+    assert!(
+        std::fs::read_to_string(&target)
+            .expect("read")
+            .contains("Scenario(")
+    );
+    assert!(a.session.is_dirty(), "not until update hears of it");
+    assert!(
+        a.update(dipsandbox::tui::action::Msg::Done(done))
+            .is_empty()
+    );
+    assert!(!a.session.is_dirty());
+    assert_eq!(a.session.path.as_deref(), Some(target.as_path()));
+    // Quit from a clean session is an effect too; the flag is the loop's.
+    assert_eq!(a.update(Action::Quit), vec![Effect::Quit]);
+    assert!(!a.quit);
+}
+
+#[test]
+fn the_bundled_keys_parse_bind_every_action_and_repeat_no_key_in_a_context() {
+    use dipsandbox::tui::keyfile::{Entry, parse};
+    use dipsandbox::tui::keymap::BUNDLED;
+    let entries = parse(BUNDLED, "keys.ron").expect("the bundled keys parse");
+    // Only per-context entries, each with a help text: the default names every binding.
+    for e in &entries {
+        assert!(
+            matches!(e, Entry::In { help: Some(h), .. } if !h.is_empty()),
+            "{e:?}"
+        );
+    }
+    let km = Keymap::default();
+    assert_eq!(km.bindings().len(), entries.len());
+    // Every action has a key somewhere, but those left unbound on purpose (none today).
+    const UNBOUND: &[Action] = &[];
+    for action in Action::all() {
+        let keys = km
+            .bindings()
+            .iter()
+            .filter(|b| b.action == action)
+            .map(|b| b.keys.len())
+            .sum::<usize>();
+        assert_eq!(
+            keys == 0,
+            UNBOUND.contains(&action),
+            "{} has {keys} keys",
+            action.name()
+        );
+    }
+    // Every context has bindings, and no key is listed twice in one.
+    for ctx in Context::all() {
+        let mut seen = Vec::new();
+        for b in km.bindings().iter().filter(|b| b.context == ctx) {
+            for k in &b.keys {
+                assert!(!seen.contains(k), "{k} twice in {}", ctx.name());
+                seen.push(*k);
+            }
+        }
+        assert!(!seen.is_empty(), "{} has no keys", ctx.name());
+    }
+    // The names strum derives are the keymap file's, and they go back and forth.
+    for a in Action::all() {
+        assert_eq!(Action::from_name(a.name()), Some(a));
+    }
+    assert_eq!(Action::from_name("step_forward"), Some(Action::StepForward));
+    assert_eq!(
+        Context::from_name("order_editor"),
+        Some(Context::OrderEditor)
+    );
+    // The example the keymap's documentation gives is a valid patch.
+    assert!(
+        Keymap::parse_patch(
+            "{ \"step_forward\": [\"n\", \"right\"], \"quit\": [\"q\", \"ctrl-c\"] }",
+            "keys.ron"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_keys_ron_patches_one_context_and_a_bad_context_is_located() {
+    let patch = Keymap::parse_patch(
+        "{\n  \"board\": { \"decisions\": [\"D\"] },\n}\n",
+        "keys.ron",
+    );
+    // D marks a unit dislodged on the board: the clash is refused where it is written.
+    assert_eq!(
+        patch.map(|_| ()).map_err(|e| e.to_string()),
+        Err("keys.ron:2:29: key D of \"decisions\" already does \"dislodge\" in the Board panel; expected a key that does nothing else there (or give \"dislodge\" other keys too)".to_string())
+    );
+    let e = Keymap::parse_patch("{\n  \"bored\": { \"quit\": [\"x\"] },\n}\n", "keys.ron")
+        .expect_err("no such context");
+    assert!(
+        e.to_string()
+            .starts_with("keys.ron:2:4: unknown context \"bored\""),
+        "{e}"
+    );
+    // One context's keys change; the same action elsewhere keeps its own.
+    let entries = Keymap::parse_patch("{ \"orders\": { \"decisions\": [\"v\"] } }", "keys.ron")
+        .expect("a patch");
+    let mut km = Keymap::default();
+    km.apply(&entries);
+    let keys = |ctx: Context| {
+        km.bindings()
+            .iter()
+            .find(|b| b.context == ctx && b.action == Action::Decisions)
+            .map(|b| b.keys.iter().map(|k| k.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(keys(Context::Orders), Some(vec!["v".to_string()]));
+    assert_eq!(
+        keys(Context::Board),
+        Some(vec!["d".to_string(), "enter".to_string()])
+    );
+}

@@ -1,4 +1,5 @@
-//! The help popup: every binding of the current view, from the keymap itself.
+//! The help popup: every binding of the current view and of the prompts and questions, from
+//! the keymap itself.
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
@@ -9,24 +10,22 @@ use super::model::ViewModel;
 use crate::tui::keymap::Context;
 
 /// The help text's lines for the current view: the focused panel first, then the view's other
-/// panels, then the keys that work everywhere.
+/// panels, then the keys that work everywhere (a key listed once, where it applies first); then
+/// each prompt and question, on its own (their keys are theirs alone).
 pub fn lines(vm: &ViewModel) -> Vec<(Option<Context>, String, String)> {
-    let mut contexts: Vec<Context> = Vec::new();
-    let focus_ctx = vm.help_contexts.clone();
-    for c in focus_ctx {
-        if !contexts.contains(&c) {
-            contexts.push(c);
-        }
-    }
     let mut out = Vec::new();
-    let mut last = None;
-    for (ctx, keys, b) in vm.keymap.active(&contexts) {
-        if last != Some(ctx) {
-            out.push((Some(ctx), String::new(), String::new()));
-            last = Some(ctx);
+    let groups = std::iter::once(vm.help_contexts.clone())
+        .chain(Context::PROMPTS.into_iter().map(|c| vec![c]));
+    for contexts in groups {
+        let mut last = None;
+        for (ctx, keys, b) in vm.keymap.active(&contexts) {
+            if last != Some(ctx) {
+                out.push((Some(ctx), String::new(), String::new()));
+                last = Some(ctx);
+            }
+            let k: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            out.push((None, k.join(" "), b.what.to_string()));
         }
-        let k: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-        out.push((None, k.join(" "), b.what.to_string()));
     }
     out
 }

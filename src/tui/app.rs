@@ -162,6 +162,26 @@ impl App {
         });
     }
 
+    /// The first key bound to `action` in `context` (else anywhere), as messages name it.
+    fn key_name(&self, context: Context, action: Action) -> String {
+        self.keymap
+            .bindings()
+            .iter()
+            .find(|b| b.context == context && b.action == action && !b.keys.is_empty())
+            .and_then(|b| b.keys.first().copied())
+            .or_else(|| self.keymap.key_for(action))
+            .map_or_else(|| "?".into(), |k| k.to_string())
+    }
+
+    /// A question's yes / no keys, from the keymap: `y / n`.
+    fn yes_no(&self) -> String {
+        format!(
+            "{} / {}",
+            self.key_name(Context::Confirm, Action::Yes),
+            self.key_name(Context::Confirm, Action::No)
+        )
+    }
+
     /// The keymap contexts that apply now, most specific first.
     pub fn contexts(&self) -> Vec<Context> {
         match &self.popup {
@@ -476,7 +496,11 @@ impl App {
     fn ask_quit(&mut self, fx: &mut Vec<Effect>) {
         if self.session.is_dirty() {
             self.popup = Some(Popup::Confirm(
-                "The scenario has unsaved changes. Quit anyway? y / n (ctrl-s saves)".into(),
+                format!(
+                    "The scenario has unsaved changes. Quit anyway? {} ({} saves)",
+                    self.yes_no(),
+                    self.key_name(Context::Global, Action::Save)
+                ),
                 Pending::Quit,
             ));
         } else {

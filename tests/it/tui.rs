@@ -792,7 +792,12 @@ fn a_prompt_and_a_question_follow_the_keymap_only() {
         &mut Script::new([freeze, quit.clone()]),
     )
     .expect("runs");
-    assert!(matches!(a.popup, Some(Popup::Confirm(_, Pending::Quit))));
+    // The question names its keys from the keymap.
+    assert!(
+        matches!(&a.popup, Some(Popup::Confirm(q, Pending::Quit)) if q.contains("Quit anyway? j / n (ctrl-s saves)")),
+        "{:?}",
+        a.popup
+    );
     assert_eq!(a.contexts(), vec![Context::Confirm]);
     run_app(&mut terminal, &mut a, &mut Script::keys("y")).expect("runs");
     assert!(!a.quit && a.popup.is_some(), "y does nothing now");

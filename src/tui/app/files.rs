@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use super::App;
+use crate::tui::action::Action;
 use crate::tui::effect::{Done, Effect};
+use crate::tui::keymap::Context;
 use crate::tui::state::{Pending, Popup, Restoring, Tree};
 
 /// Why a file could not be read, in a few words (the question names the file already).
@@ -26,7 +28,10 @@ impl App {
     pub(super) fn open_file(&mut self, path: PathBuf, fx: &mut Vec<Effect>) {
         if self.session.is_dirty() {
             self.popup = Some(Popup::Confirm(
-                "The scenario has unsaved changes. Open another anyway? y / n".into(),
+                format!(
+                    "The scenario has unsaved changes. Open another anyway? {}",
+                    self.yes_no()
+                ),
                 Pending::Open(path),
             ));
             return;
@@ -89,7 +94,7 @@ impl App {
             }
             Done::AskOverwrite(path, why) => {
                 self.popup = Some(Popup::Confirm(
-                    format!("{} {why}. Overwrite? y / n", path.display()),
+                    format!("{} {why}. Overwrite? {}", path.display(), self.yes_no()),
                     Pending::Overwrite(path),
                 ));
             }
@@ -140,16 +145,21 @@ impl App {
         let age = crate::tui::recovery::age(f.modified);
         let named = f.header.source.clone();
         let target = named.as_deref().map(|p| (p, self.restore_target(p)));
+        let (y, a, n) = (
+            self.key_name(Context::Restore, Action::Yes),
+            self.key_name(Context::Restore, Action::AsNew),
+            self.key_name(Context::Restore, Action::No),
+        );
         let question = match &target {
             None => format!(
-                "Unsaved edits to a new scenario were kept when dipsandbox last stopped ({age}). Restore them? y restores · n discards"
+                "Unsaved edits to a new scenario were kept when dipsandbox last stopped ({age}). Restore them? {y} restores · {n} discards"
             ),
             Some((p, Ok(()))) => format!(
-                "Unsaved edits to the scenario file {} were kept when dipsandbox last stopped ({age}). Restore them? y restores them as edits to that file (saving asks first if it changed since) · a restores them as a new scenario · n discards",
+                "Unsaved edits to the scenario file {} were kept when dipsandbox last stopped ({age}). Restore them? {y} restores them as edits to that file (saving asks first if it changed since) · {a} restores them as a new scenario · {n} discards",
                 p.display()
             ),
             Some((p, Err(why))) => format!(
-                "Unsaved edits were kept when dipsandbox last stopped ({age}). The recovery file names {}, which is not a scenario file to save them to ({why}): they come back as a new, unsaved scenario. Restore them? y restores · n discards",
+                "Unsaved edits were kept when dipsandbox last stopped ({age}). The recovery file names {}, which is not a scenario file to save them to ({why}): they come back as a new, unsaved scenario. Restore them? {y} restores · {n} discards",
                 p.display()
             ),
         };

@@ -3,10 +3,11 @@
 //! an effect came to) and returns the effects (file I/O, quitting) for the main loop to carry
 //! out. The state is split per pane ([`super::state`]); `update`'s work is in the submodules:
 //!
-//! - [`popup`]: the popups, prompts and questions;
-//! - [`edit`]: editing the scenario (orders, units, owners, details, new, advance);
-//! - [`step`]: the stepper, the dependency tree, the rules table, the board's selection;
-//! - [`files`]: opening, saving and restoring, and what their effects came to.
+//! - `app/popup.rs`: the popups, prompts and questions;
+//! - `app/edit.rs`: editing the scenario (orders, units, owners, details, new, advance);
+//! - `app/step.rs`: the stepper, the dependency tree, the rules table, the board's selection,
+//!   and the mouse;
+//! - `app/files.rs`: opening, saving and restoring, and what their effects came to.
 
 mod edit;
 mod files;
@@ -528,79 +529,5 @@ impl App {
             .zip(b)
             .filter(|(x, y)| x.verdict != y.verdict)
             .count()
-    }
-
-    fn click_focus(&mut self, x: u16, y: u16) {
-        let panes = self.panes();
-        for (rect, f) in panes.focusable() {
-            if rect.contains((x, y).into()) {
-                self.focus = f;
-            }
-        }
-    }
-
-    fn click(&mut self, x: u16, y: u16) {
-        use super::hit;
-        if self.popup.is_some() {
-            return;
-        }
-        let panes = self.panes();
-        if let Some(v) = panes.tab_at(x, y) {
-            self.set_view(v);
-            return;
-        }
-        self.click_focus(x, y);
-        match self.focus {
-            Context::Board => {
-                let map = &self.session.scenario().map;
-                let g = &self.board.art.grid;
-                if let Some(p) = super::grid::province_at(map, g, self.board.province, &panes, x, y)
-                {
-                    self.select_province(p);
-                }
-            }
-            Context::Orders => {
-                let n = self.session.scenario().orders.len();
-                if let Some(i) = hit::order_at(&panes, y, self.orders.order, n) {
-                    self.select_order(i);
-                }
-            }
-            Context::Decisions => {
-                let n = self
-                    .session
-                    .run
-                    .movement
-                    .as_ref()
-                    .map_or(0, |m| m.graph.nodes.len());
-                if let Some(i) = hit::decision_at(&panes, y, self.stepper.decision, n) {
-                    self.stepper.decision = i;
-                    self.set_tree_root(i as u32);
-                }
-            }
-            Context::Tree => {
-                let n = self.stepper.tree.rows(&self.session).len();
-                if let Some(i) = hit::tree_row_at(&panes, y, self.stepper.tree.row, n) {
-                    self.stepper.tree.row = i;
-                }
-            }
-            Context::Trace => {
-                let s = &self.session;
-                let applied = s
-                    .stepper
-                    .as_ref()
-                    .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
-                if let Some(k) = hit::cursor_at(&panes, y, &s.steps, applied) {
-                    self.seek(k);
-                }
-            }
-            Context::Rules => {
-                let n = self.session.rules.table().len();
-                if let Some(i) = hit::rule_at(&panes, y, self.rules.row, n) {
-                    self.rules.row = i;
-                }
-            }
-            // Not panels: the focus is never one of these.
-            _ => {}
-        }
     }
 }

@@ -250,17 +250,25 @@ impl App {
             panes: layout::layout(area, self.view),
             contexts: self.contexts(),
             help_contexts: self.contexts_without_popup(),
-            changed_outcomes: self.changed_outcomes(),
+            changed_outcomes: if self.view == View::Rules {
+                self.changed_outcomes()
+            } else {
+                0
+            },
         }
     }
 
     /// Keeps the board's art in step with the map and the board's width (cheap when neither
     /// changed).
     fn refresh_art(&mut self) {
-        let area = Rect::new(0, 0, self.size.0, self.size.1);
-        let width = super::grid::board_width(&layout::layout(area, View::Board));
-        let map = self.session.scenario().map.clone();
-        self.board.art.refresh(&map, width);
+        let size = self.size;
+        let width = || {
+            let area = Rect::new(0, 0, size.0, size.1);
+            super::grid::board_width(&layout::layout(area, View::Board))
+        };
+        self.board
+            .art
+            .refresh(&self.session.scenario().map, size, width);
     }
 
     /// Applies one message: the only place state changes. Returns what the main loop is to do

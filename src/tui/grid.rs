@@ -80,28 +80,34 @@ pub fn grid(map: &Map, width: u16) -> Grid {
 }
 
 /// The grid of the map on the board, kept between frames: rebuilt only when the map changes
-/// (or, for the list layout, the board's width).
+/// (or, for the list layout, the terminal's size).
 #[derive(Clone, Debug, Default)]
 pub struct BoardArt {
     /// The map it was built for.
     map: Option<Arc<Map>>,
-    /// The board width it was built for (matters only for the list layout).
-    width: u16,
+    /// The terminal size it was built for (matters only for the list layout).
+    size: (u16, u16),
     /// The grid.
     pub grid: Grid,
 }
 
 impl BoardArt {
-    /// Brings the grid up to date with `map` on a board `width` cells wide. Cheap when nothing
-    /// changed: a pointer comparison.
-    pub fn refresh(&mut self, map: &Arc<Map>, width: u16) {
+    /// Brings the grid up to date with `map` in a terminal of `size`, the board being
+    /// `board_width(size)` cells wide. Cheap when nothing changed: a pointer comparison (and the
+    /// width is worked out only when it matters).
+    pub fn refresh(&mut self, map: &Arc<Map>, size: (u16, u16), board_width: impl FnOnce() -> u16) {
         let same_map = self.map.as_ref().is_some_and(|m| Arc::ptr_eq(m, map));
-        if same_map && (self.grid.art || self.width == width) {
+        if same_map && (self.grid.art || self.size == size) {
             return;
         }
+        let width = if map.art().is_some() {
+            0
+        } else {
+            board_width()
+        };
         self.grid = grid(map, width);
         self.map = Some(map.clone());
-        self.width = width;
+        self.size = size;
     }
 }
 

@@ -4,7 +4,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dipsandbox::tui::action::Action;
+use dipsandbox::tui::action::{Action, Msg};
 use dipsandbox::tui::app::App;
 use dipsandbox::tui::browser::Folders;
 use dipsandbox::tui::view;
@@ -30,11 +30,11 @@ fn frames(c: &mut Criterion) {
     ] {
         let mut a = app("scenarios/datc/6.F.16.ron");
         a.update(view);
-        a.size = (200, 60);
+        a.update(Msg::Resize(200, 60));
         c.bench_function(&format!("frame 200x60 {name} (6.F.16)"), |b| {
             b.iter(|| {
                 terminal
-                    .draw(|f| view::draw(f, black_box(&a)))
+                    .draw(|f| view::draw(f, &black_box(&a).view_model(f.area())))
                     .expect("draws");
             })
         });

@@ -3,9 +3,24 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One thing the user can ask for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// One thing the user can ask for. Its name in `keys.ron` is the variant's name in snake case
+/// (`StepForward` is `step_forward`), derived by `strum`, as is the list of them all.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::EnumIter,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumMessage,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     /// Quit dipsandbox.
     Quit,
@@ -115,85 +130,65 @@ pub enum Action {
     Advance,
     /// Complete the name being typed (again: the next candidate).
     Complete,
+    /// In a text prompt: delete the character before the cursor.
+    DeleteChar,
+    /// In a text prompt: clear the text.
+    ClearLine,
+    /// Answer a question yes.
+    Yes,
+    /// Answer a question no.
+    No,
+    /// Restore kept edits as a new scenario rather than as edits to the file they were made to.
+    AsNew,
 }
 
 impl Action {
-    /// Every action, in the order the help lists them.
-    pub const ALL: &'static [Action] = &[
-        Action::Quit,
-        Action::Help,
-        Action::Open,
-        Action::ViewBoard,
-        Action::ViewStepper,
-        Action::ViewRules,
-        Action::FocusNext,
-        Action::FocusPrev,
-        Action::Up,
-        Action::Down,
-        Action::Left,
-        Action::Right,
-        Action::PageUp,
-        Action::PageDown,
-        Action::Select,
-        Action::Back,
-        Action::StepForward,
-        Action::StepBack,
-        Action::NextBackup,
-        Action::PrevBackup,
-        Action::ToStart,
-        Action::ToEnd,
-        Action::ToSettled,
-        Action::Play,
-        Action::Faster,
-        Action::Slower,
-        Action::ToggleAfter,
-        Action::Decisions,
-        Action::Goto,
-        Action::NextPreset,
-        Action::PrevPreset,
-        Action::NextCompare,
-        Action::SwitchEngine,
-        Action::CompareEngines,
-        Action::ResetRules,
-        Action::AdoptRules,
-        Action::Freeze,
-        Action::Undo,
-        Action::Redo,
-        Action::Save,
-        Action::SaveAs,
-        Action::EditOrder,
-        Action::DeleteOrder,
-        Action::PlaceArmy,
-        Action::PlaceFleet,
-        Action::RemoveUnit,
-        Action::MoveUnit,
-        Action::SetOwner,
-        Action::Dislodge,
-        Action::Contested,
-        Action::Details,
-        Action::NewScenario,
-        Action::Advance,
-        Action::Complete,
-    ];
+    /// Every action, in the order the help lists them (the order of the enum).
+    pub fn all() -> impl Iterator<Item = Action> {
+        <Action as strum::IntoEnumIterator>::iter()
+    }
 
     /// The name used in the keymap file (`step_forward`).
-    pub fn name(self) -> String {
-        let mut out = String::new();
-        for (i, c) in format!("{self:?}").chars().enumerate() {
-            if c.is_ascii_uppercase() {
-                if i > 0 {
-                    out.push('_');
-                }
-                out.push(c.to_ascii_lowercase());
-            } else {
-                out.push(c);
-            }
-        }
-        out
+    pub fn name(self) -> &'static str {
+        self.into()
     }
 
     /// Parses a keymap-file name.
     pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.iter().copied().find(|a| a.name() == name)
+        name.parse().ok()
+    }
+
+    /// The action's doc comment: its help text where the keymap gives none.
+    pub fn help(self) -> &'static str {
+        strum::EnumMessage::get_documentation(&self).unwrap_or("")
+    }
+}
+
+/// What the app reacts to: an action from the keymap, text typed into a prompt, the mouse, the
+/// clock, or the result of an effect the main loop carried out. [`super::app::App::update`]
+/// takes these and nothing else changes the app's state.
+#[derive(Debug)]
+pub enum Msg {
+    /// An action (a key of the keymap, or a test).
+    Action(Action),
+    /// A character typed into the text of a prompt, a filter or the order editor.
+    Type(char),
+    /// A mouse click at (column, row).
+    Click(u16, u16),
+    /// The mouse wheel: -1 up, +1 down, at (column, row).
+    Scroll(i8, u16, u16),
+    /// The terminal was resized.
+    Resize(u16, u16),
+    /// Time passed with no input (drives autoplay).
+    Tick,
+    /// A key: the keymap turns it into an action, or (in a prompt) it is typed.
+    Key(ratatui::crossterm::event::KeyEvent),
+    /// What an effect came to.
+    Done(super::effect::Done),
+}
+
+impl From<Action> for Msg {
+    fn from(a: Action) -> Msg {
+        Msg::Action(a)
     }
 }

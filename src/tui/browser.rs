@@ -127,7 +127,8 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// Lists the `.ron` files of the folders (sorted naturally, `6.A.2` before `6.A.10`).
+    /// Lists the `.ron` files of the folders (sorted naturally, `6.A.2` before `6.A.10`) and
+    /// previews the first (file I/O: for the main loop's effects only).
     pub fn open(folders: &Folders) -> Browser {
         let mut entries = Vec::new();
         let mut walk = Walk::default();
@@ -151,7 +152,7 @@ impl Browser {
             note: walk.note(),
             cache: HashMap::new(),
         };
-        b.update_preview();
+        b.load_preview();
         b
     }
 
@@ -177,25 +178,34 @@ impl Browser {
         } else {
             self.row = (self.row as isize + delta).clamp(0, n as isize - 1) as usize;
         }
-        self.update_preview();
+        self.show_cached_preview();
     }
 
     /// Types a character into the filter.
     pub fn type_char(&mut self, c: char) {
         self.filter.push(c);
         self.row = 0;
-        self.update_preview();
+        self.show_cached_preview();
     }
 
     /// Deletes the last character of the filter.
     pub fn backspace(&mut self) {
         self.filter.pop();
         self.row = 0;
-        self.update_preview();
+        self.show_cached_preview();
     }
 
-    /// Loads the preview of the highlighted file, if it changed.
-    pub fn update_preview(&mut self) {
+    /// The highlighted file when its preview is not shown yet and was not made before: it is to
+    /// be read (by the main loop) and given back with [`Browser::set_preview`].
+    pub fn wanted_preview(&self) -> Option<PathBuf> {
+        let path = &self.current()?.path;
+        let shown = self.preview.as_ref().is_some_and(|(p, _)| p == path);
+        (!shown && !self.cache.contains_key(path)).then(|| path.clone())
+    }
+
+    /// Shows the preview of the highlighted file if it was made before (else none, until it is
+    /// read). Reads nothing.
+    fn show_cached_preview(&mut self) {
         let Some(path) = self.current().map(|e| e.path.clone()) else {
             self.preview = None;
             return;
@@ -203,18 +213,27 @@ impl Browser {
         if self.preview.as_ref().is_some_and(|(p, _)| *p == path) {
             return;
         }
-        let preview = match self.cache.get(&path) {
-            Some(p) => p.clone(),
-            None => {
-                let p = preview(&path);
-                if self.cache.len() >= PREVIEW_CACHE {
-                    self.cache.clear();
-                }
-                self.cache.insert(path.clone(), p.clone());
-                p
-            }
-        };
-        self.preview = Some((path, preview));
+        self.preview = self.cache.get(&path).map(|p| (path, p.clone()));
+    }
+
+    /// Keeps the preview of a file, and shows it if the file is still highlighted.
+    pub fn set_preview(&mut self, path: PathBuf, preview: Preview) {
+        if self.cache.len() >= PREVIEW_CACHE {
+            self.cache.clear();
+        }
+        self.cache.insert(path, preview);
+        self.show_cached_preview();
+    }
+
+    /// Reads the preview of the highlighted file, if it is not shown yet (file I/O: for the
+    /// main loop's effects only).
+    pub fn load_preview(&mut self) {
+        if let Some(path) = self.wanted_preview() {
+            let p = preview(&path);
+            self.set_preview(path, p);
+        } else {
+            self.show_cached_preview();
+        }
     }
 }
 

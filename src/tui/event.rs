@@ -2,6 +2,8 @@
 //! over this, so whole sessions run in tests against ratatui's `TestBackend`.
 
 use std::collections::VecDeque;
+
+use super::action::Msg;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{
@@ -133,5 +135,17 @@ impl Script {
 impl EventSource for Script {
     fn next(&mut self, _timeout: Duration) -> std::io::Result<Option<Input>> {
         Ok(self.queue.pop_front())
+    }
+}
+
+impl From<Input> for Msg {
+    fn from(i: super::event::Input) -> Msg {
+        match i {
+            Input::Key(k) => Msg::Key(k),
+            Input::Click(x, y) => Msg::Click(x, y),
+            Input::Scroll(d, x, y) => Msg::Scroll(d, x, y),
+            Input::Resize(w, h) => Msg::Resize(w, h),
+            Input::Tick => Msg::Tick,
+        }
     }
 }

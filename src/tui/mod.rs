@@ -1,27 +1,48 @@
 //! The terminal UI: the board, the orders, and a step-through of the resolver's decisions.
 //!
-//! - [`app`]: the app state and its one `update(action)`.
-//! - [`action`]: every action, each documented (the doc is its help text).
-//! - [`keymap`]: the one keymap — key handling, status-bar hints and the help popup.
+//! - [`app`]: the app state and its one `update(message) -> effects`.
+//! - [`state`]: the app's state pane by pane (board, orders, stepper, rules, popups).
+//! - [`action`]: every action, each documented (the doc is its help text), and the messages
+//!   `update` takes.
+//! - [`effect`]: the effects `update` returns (save, open, restore, recovery, quit), and
+//!   [`runner`], the main loop's runner that carries them out: the TUI's only file I/O once
+//!   running.
+//! - [`keymap`]: the one keymap — key handling, status-bar hints and the help popup; the
+//!   default keys are the bundled `keys.ron`, read by [`keyfile`] like a user's.
+//! - [`layout`], [`grid`], [`hit`]: where the panes go, the board's cells, and what a click
+//!   hits — plain functions that know neither the app nor the views.
 //! - [`event`]: input sources: the terminal, or a script for tests.
 //! - [`recovery`]: the recovery file that keeps unsaved edits through a crash.
 //! - [`session`]: the loaded scenario, its adjudication and the stepper over its trace.
 //! - [`browser`]: the scenario browser's data.
-//! - [`editor`]: the editing popups' data: menus and the order editor with live parse.
+//! - [`menu`], [`editor`]: the editing popups' data: menus, and the order editor with live
+//!   parse.
 //! - [`theme`]: colours and styles (`NO_COLOR` honoured).
-//! - [`view`]: one file per view; draw functions are pure functions of the app state.
+//! - [`view`]: one file per view; draw functions are pure functions of a view-model built once
+//!   per frame.
 //!
 //! The main loop, [`run_app`], is generic over the backend and the event source, so whole
-//! sessions run in tests against ratatui's `TestBackend`.
+//! sessions run in tests against ratatui's `TestBackend`: draw, wait for input, turn it into a
+//! message, [`dispatch`] it (update, then carry out the effects, feeding what they came to back
+//! to update), bring the recovery file up to date.
 
 pub mod action;
 pub mod app;
 pub mod browser;
 pub mod editor;
+pub mod effect;
 pub mod event;
+pub mod grid;
+pub mod hit;
+pub mod key;
+pub mod keyfile;
 pub mod keymap;
+pub mod layout;
+pub mod menu;
 pub mod recovery;
+pub mod runner;
 pub mod session;
+pub mod state;
 pub mod theme;
 pub mod view;
 
@@ -34,6 +55,7 @@ use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
 use crate::rules::Rules;
+use action::Msg;
 use app::App;
 use browser::Folders;
 use event::{EventSource, TerminalEvents};
@@ -52,36 +74,53 @@ pub enum TuiError {
     Open(String),
 }
 
+/// Handles one message: `update`, then every effect it returns, each one's result fed back to
+/// `update` in turn, until nothing is left to do.
+pub fn dispatch(app: &mut App, msg: impl Into<Msg>) {
+    let mut queue = std::collections::VecDeque::from([msg.into()]);
+    while let Some(m) = queue.pop_front() {
+        for e in app.update(m) {
+            if let Some(done) = runner::perform(app, e) {
+                queue.push_back(Msg::Done(done));
+            }
+        }
+    }
+}
+
 /// Runs the app until the user quits or the event source ends. Draws a frame, waits for input
-/// (at most one autoplay interval), handles it.
+/// (at most one autoplay interval), handles it, brings the recovery file up to date.
 pub fn run_app<B: Backend, E: EventSource>(
     terminal: &mut Terminal<B>,
     app: &mut App,
     events: &mut E,
 ) -> Result<(), TuiError> {
     loop {
-        if let Ok(size) = terminal.size() {
-            app.size = (size.width, size.height);
+        if let Ok(size) = terminal.size()
+            && app.size != (size.width, size.height)
+        {
+            dispatch(app, Msg::Resize(size.width, size.height));
         }
         terminal
-            .draw(|f| view::draw(f, app))
+            .draw(|f| view::draw(f, &app.view_model(f.area())))
             .map_err(|e| TuiError::Draw(e.to_string()))?;
         if app.quit {
             return Ok(());
         }
-        let timeout = if app.playing {
-            app.speed
+        let timeout = if app.stepper.playing {
+            app.stepper.speed
         } else {
             Duration::from_millis(500)
         };
         match events.next(timeout)? {
-            Some(input) => app.handle(input),
+            Some(input) => dispatch(app, input),
             None => return Ok(()),
         }
-        app.autosave();
+        if let Some(done) = runner::autosave(app) {
+            dispatch(app, Msg::Done(done));
+        }
         if app.stop_requested() {
             // SIGTERM / SIGHUP: keep the edits, then end like a quit.
-            app.save_recovery_now();
+            runner::write_recovery_now(app);
             return Ok(());
         }
     }
@@ -106,7 +145,7 @@ pub fn run(
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     register_signals(&app);
     let size = terminal.size()?;
-    app.size = (size.width, size.height);
+    dispatch(&mut app, Msg::Resize(size.width, size.height));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         run_app(&mut terminal, &mut app, &mut TerminalEvents)
     }));
@@ -116,7 +155,7 @@ pub fn run(
         Ok(r) => Ok(r?),
         Err(_) => {
             // The panic hook has restored the terminal and printed the message; keep the edits.
-            let kept = app.save_recovery_now();
+            let kept = runner::write_recovery_now(&mut app);
             Err(color_eyre::eyre::eyre!(
                 "dipsandbox stopped on an internal error{}",
                 kept.map_or(String::new(), |f| format!(

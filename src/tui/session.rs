@@ -190,11 +190,12 @@ impl Session {
         self.edit(Edit::Rules(self.rules))
     }
 
-    /// Records that the scenario was saved to `path`.
-    pub fn saved_as(&mut self, path: PathBuf) {
+    /// Records that the scenario was saved to `path`, which is now on disk as `disk` (the main
+    /// loop looked, when it saved).
+    pub fn saved_as(&mut self, path: PathBuf, disk: Option<DiskStamp>) {
         self.editor.mark_saved();
         self.generation += 1;
-        self.disk = DiskStamp::of(&path);
+        self.disk = disk;
         self.path = Some(path);
     }
 

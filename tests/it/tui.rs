@@ -9,7 +9,9 @@ use std::path::Path;
 use common::{app, folders, run, text};
 
 use dipsandbox::tui::action::Action;
-use dipsandbox::tui::app::{App, Popup, View};
+use dipsandbox::tui::app::{App, Pending, Popup, Restoring, View};
+use dipsandbox::tui::dispatch;
+use dipsandbox::tui::editor::Field;
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::{Context, Keymap};
 use dipsandbox::tui::run_app;
@@ -261,17 +263,17 @@ fn selecting_an_order_selects_its_province_and_back() {
     let mut a = app(None, "select");
     run(&mut a, 120, 40, "tab j j");
     assert_eq!(a.focus, Context::Orders);
-    assert_eq!(a.order, 2);
+    assert_eq!(a.orders.order, 2);
     let map = a.session.scenario().map.clone();
-    assert_eq!(a.province, map.find_province("bre"));
+    assert_eq!(a.board.province, map.find_province("bre"));
     // Find a province by name: its unit's order becomes the selected one.
     run(&mut a, 120, 40, "/ lon enter");
-    assert_eq!(a.province, map.find_province("lon"));
-    assert_eq!(a.order, 0);
+    assert_eq!(a.board.province, map.find_province("lon"));
+    assert_eq!(a.orders.order, 0);
     // An unknown name is an error with a suggestion, and the selection stays.
     let t = text(&run(&mut a, 120, 40, "/ parsi enter"));
     assert!(t.contains("no province \"parsi\""), "{t}");
-    assert_eq!(a.province, map.find_province("lon"));
+    assert_eq!(a.board.province, map.find_province("lon"));
 }
 
 #[test]
@@ -280,7 +282,7 @@ fn an_order_jumps_to_its_decisions() {
     run(&mut a, 120, 40, "tab j j d");
     assert_eq!(a.view, View::Stepper);
     let m = a.session.run.movement.as_ref().expect("movement");
-    let node = m.graph.nodes[a.decision];
+    let node = m.graph.nodes[a.stepper.decision];
     assert_eq!(node.kind.name(), "MOVE");
     assert_eq!(a.session.order_unit(2), Some(node.unit));
 }
@@ -319,31 +321,50 @@ fn every_action_in_the_keymap_runs_in_a_session() {
                 }
                 for k in &b.keys {
                     a.popup = None;
+                    let d = |a: &mut App, x: Action| dispatch(a, x);
                     match b.context {
-                        Context::Help => a.update(Action::Help),
-                        Context::Browser => a.update(Action::Open),
+                        Context::Help => d(&mut a, Action::Help),
+                        Context::Browser => d(&mut a, Action::Open),
                         Context::Global => {}
-                        Context::Board => a.update(Action::ViewBoard),
+                        Context::Board => d(&mut a, Action::ViewBoard),
                         Context::Orders => {
-                            a.update(Action::ViewBoard);
-                            a.update(Action::FocusNext);
+                            d(&mut a, Action::ViewBoard);
+                            d(&mut a, Action::FocusNext);
                         }
-                        Context::Decisions => a.update(Action::ViewStepper),
+                        Context::Decisions => d(&mut a, Action::ViewStepper),
                         Context::Tree => {
-                            a.update(Action::ViewStepper);
-                            a.update(Action::FocusNext);
+                            d(&mut a, Action::ViewStepper);
+                            d(&mut a, Action::FocusNext);
                         }
                         Context::Trace => {
-                            a.update(Action::ViewStepper);
-                            a.update(Action::FocusPrev);
+                            d(&mut a, Action::ViewStepper);
+                            d(&mut a, Action::FocusPrev);
                         }
-                        Context::Rules => a.update(Action::ViewRules),
-                        Context::Menu => a.update(Action::Details),
+                        Context::Rules => d(&mut a, Action::ViewRules),
+                        Context::Menu => d(&mut a, Action::Details),
                         Context::OrderEditor => {
-                            a.update(Action::ViewBoard);
+                            d(&mut a, Action::ViewBoard);
                             let s = a.session.scenario();
-                            a.province = s.units.first().map(|u| s.map.province_of(u.loc));
-                            a.update(Action::EditOrder);
+                            a.board.province = s.units.first().map(|u| s.map.province_of(u.loc));
+                            d(&mut a, Action::EditOrder);
+                        }
+                        Context::Find => d(&mut a, Action::Goto),
+                        Context::SaveAs => d(&mut a, Action::SaveAs),
+                        Context::Field => {
+                            a.popup = Some(Popup::Field(Field::Title, "x".into()));
+                        }
+                        Context::Confirm => {
+                            a.popup = Some(Popup::Confirm("?".into(), Pending::Quit));
+                        }
+                        Context::Restore => {
+                            a.popup = Some(Popup::Confirm(
+                                "?".into(),
+                                Pending::Restore(Restoring {
+                                    file: "no-such-recovery.ron".into(),
+                                    target: Some("no-such-target.ron".into()),
+                                    stamp: None,
+                                }),
+                            ));
                         }
                     }
                     let key = ratatui::crossterm::event::KeyEvent::new(k.code, k.mods);
@@ -391,7 +412,7 @@ fn mouse_clicks_select_orders_decisions_and_trace_rows() {
         &mut Script::new([Input::Click(x + 3, y)]),
     )
     .expect("runs");
-    assert_eq!(a.order, 5);
+    assert_eq!(a.orders.order, 5);
     assert_eq!(a.focus, Context::Orders);
     // A click on a tab switches the view; on a trace row, moves the cursor there.
     let buf = run(&mut a, 120, 40, "2 g");
@@ -418,7 +439,7 @@ fn mouse_clicks_select_orders_decisions_and_trace_rows() {
 fn autoplay_steps_on_ticks_and_stops_at_the_end() {
     let mut a = app(None, "play");
     run(&mut a, 80, 24, "space");
-    assert!(a.playing);
+    assert!(a.stepper.playing);
     assert_eq!(a.session.stepper.as_ref().map(|s| s.cursor()), Some(0));
     let ticks = a.session.steps.len() + 2;
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
@@ -430,7 +451,7 @@ fn autoplay_steps_on_ticks_and_stops_at_the_end() {
     .expect("runs");
     let st = a.session.stepper.as_ref().expect("stepper");
     assert_eq!(st.cursor(), *a.session.steps.last().expect("steps") + 1);
-    assert!(!a.playing);
+    assert!(!a.stepper.playing);
 }
 
 #[test]
@@ -507,7 +528,7 @@ fn every_abbreviation_is_on_the_board_at_120x40() {
         &mut Script::new([Input::Click(r.x + ax + 1, r.y + ay)]),
     )
     .expect("runs");
-    assert_eq!(a.province, Some(par));
+    assert_eq!(a.board.province, Some(par));
 }
 
 #[test]
@@ -604,7 +625,7 @@ fn an_orders_decisions_include_the_strength_it_met() {
         }),
         "{kinds:?}"
     );
-    assert_eq!(a.decision, ds[0] as usize);
+    assert_eq!(a.stepper.decision, ds[0] as usize);
 }
 
 #[test]
@@ -672,4 +693,291 @@ fn quitting_with_unsaved_changes_asks_first() {
     assert!(!a.quit && a.popup.is_none());
     run(&mut a, 80, 24, "q y");
     assert!(a.quit);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The loop: prompts and questions are the keymap's, update returns effects, the keys are data.
+
+/// The first key the keymap binds to `action` in `context`, as an input.
+fn bound(km: &Keymap, context: Context, action: Action) -> Input {
+    let k = km
+        .bindings()
+        .iter()
+        .find(|b| b.context == context && b.action == action)
+        .and_then(|b| b.keys.first())
+        .unwrap_or_else(|| panic!("{action:?} is bound in {context:?}"));
+    Input::Key(ratatui::crossterm::event::KeyEvent::new(k.code, k.mods))
+}
+
+fn typed(text: &str) -> Vec<Input> {
+    text.chars()
+        .map(|c| {
+            Input::Key(ratatui::crossterm::event::KeyEvent::new(
+                ratatui::crossterm::event::KeyCode::Char(c),
+                ratatui::crossterm::event::KeyModifiers::NONE,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn a_prompt_and_a_question_follow_the_keymap_only() {
+    // Keys of the prompt and of the question moved by a keys.ron patch: the old ones stop
+    // working, the new ones work, and the status bar and the help say so.
+    let f = folders("loop-prompt");
+    let dir = f.config.clone().expect("config");
+    std::fs::write(
+        dir.join("keys.ron"),
+        "{\n  \"find\": { \"select\": [\"tab\"], \"delete_char\": [\"ctrl-h\"] },\n  \"confirm\": { \"yes\": [\"j\"] },\n}\n",
+    )
+    .expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    a.theme = Theme::new(true);
+    let km = a.keymap.clone();
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    // The prompt: find "lon" (typing "lonx", deleting the x with the patched key), then take
+    // it with the patched key.
+    let mut script = vec![bound(&km, Context::Global, Action::Goto)];
+    script.extend(typed("lonx"));
+    script.push(bound(&km, Context::Find, Action::DeleteChar));
+    run_app(&mut terminal, &mut a, &mut Script::new(script)).expect("runs");
+    assert_eq!(a.popup, Some(Popup::Goto("lon".into())));
+    let t = text(terminal.backend().buffer());
+    assert!(
+        t.contains("find province: lon▏  tab go · esc cancel"),
+        "{t}"
+    );
+    // Enter no longer takes the name; the patched key does.
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::keys("enter").then(Script::new([bound(&km, Context::Find, Action::Select)])),
+    )
+    .expect("runs");
+    assert!(a.popup.is_none(), "{:?}", a.popup);
+    let map = a.session.scenario().map.clone();
+    assert_eq!(a.board.province, map.find_province("lon"));
+    // The question: quitting with unsaved changes asks; y is no longer yes, n is still no,
+    // and j is yes.
+    let freeze = bound(&km, Context::Global, Action::Freeze);
+    let quit = bound(&km, Context::Global, Action::Quit);
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([freeze, quit.clone()]),
+    )
+    .expect("runs");
+    // The question names its keys from the keymap.
+    assert!(
+        matches!(&a.popup, Some(Popup::Confirm(q, Pending::Quit)) if q.contains("Quit anyway? j / n (ctrl-s saves)")),
+        "{:?}",
+        a.popup
+    );
+    assert_eq!(a.contexts(), vec![Context::Confirm]);
+    run_app(&mut terminal, &mut a, &mut Script::keys("y")).expect("runs");
+    assert!(!a.quit && a.popup.is_some(), "y does nothing now");
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([bound(&km, Context::Confirm, Action::No)]),
+    )
+    .expect("runs");
+    assert!(!a.quit && a.popup.is_none());
+    run_app(
+        &mut terminal,
+        &mut a,
+        &mut Script::new([quit, bound(&km, Context::Confirm, Action::Yes)]),
+    )
+    .expect("runs");
+    assert!(a.quit);
+    // The help lists the prompts' and questions' keys from the same keymap.
+    let vm = a.view_model(ratatui::layout::Rect::new(0, 0, 120, 40));
+    let lines = dipsandbox::tui::view::help::lines(&vm);
+    let section = |c: Context| {
+        let start = lines
+            .iter()
+            .position(|(h, _, _)| *h == Some(c))
+            .unwrap_or_else(|| panic!("help lists {c:?}"));
+        lines[start + 1..]
+            .iter()
+            .take_while(|(h, _, _)| h.is_none())
+            .map(|(_, k, w)| format!("{k}: {w}"))
+            .collect::<Vec<_>>()
+    };
+    let find = section(Context::Find);
+    assert!(
+        find.contains(&"tab: go to the province typed".to_string()),
+        "{find:?}"
+    );
+    assert!(
+        find.contains(&"ctrl-h: delete a character".to_string()),
+        "{find:?}"
+    );
+    assert!(section(Context::Confirm).contains(&"j: yes: go ahead".to_string()));
+}
+
+#[test]
+fn ctrl_c_is_a_binding_not_hard_wired() {
+    // Given to nothing (quit is q only), ctrl-c does nothing; q still quits.
+    let f = folders("loop-ctrl-c");
+    let dir = f.config.clone().expect("config");
+    std::fs::write(dir.join("keys.ron"), "{ \"quit\": [\"q\"] }\n").expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    let t = text(&run(&mut a, 80, 24, "ctrl-c"));
+    assert!(!a.quit);
+    assert!(t.contains("ctrl-c does nothing here"), "{t}");
+    run(&mut a, 80, 24, "q");
+    assert!(a.quit);
+    // By default ctrl-c quits, from the help popup too.
+    let mut a = app(None, "loop-ctrl-c-help");
+    run(&mut a, 80, 24, "? ctrl-c");
+    assert!(a.quit);
+}
+
+#[test]
+fn update_on_the_save_question_returns_a_save_effect_and_writes_nothing() {
+    use dipsandbox::tui::effect::{Done, Effect};
+    let f = folders("loop-save");
+    let user = f.user.clone().expect("user");
+    let target = user.join("mine.ron");
+    std::fs::write(&target, "not touched\n").expect("write");
+    let mut a = App::open(None, None, f).expect("opens");
+    dispatch(&mut a, Action::Freeze);
+    assert!(a.session.is_dirty());
+    a.popup = Some(Popup::Confirm(
+        "mine.ron exists. Overwrite? y / n".into(),
+        Pending::Overwrite(target.clone()),
+    ));
+    let fx = a.update(Action::Yes);
+    assert_eq!(
+        fx,
+        vec![Effect::Save {
+            path: target.clone(),
+            force: true,
+            or_save_as: false
+        }]
+    );
+    // Nothing was written: update does no I/O; the session is as it was, the question gone.
+    assert_eq!(
+        std::fs::read_to_string(&target).expect("read"),
+        "not touched\n"
+    );
+    assert!(a.session.is_dirty() && a.popup.is_none());
+    // The runner does it, and what it came to goes back to update.
+    let done = dipsandbox::tui::runner::perform(&mut a, fx[0].clone()).expect("a result");
+    assert!(
+        matches!(&done, Done::Saved(p, Some(_)) if *p == target),
+        "{done:?}"
+    );
+    assert!(
+        std::fs::read_to_string(&target)
+            .expect("read")
+            .contains("Scenario(")
+    );
+    assert!(a.session.is_dirty(), "not until update hears of it");
+    assert!(
+        a.update(dipsandbox::tui::action::Msg::Done(done))
+            .is_empty()
+    );
+    assert!(!a.session.is_dirty());
+    assert_eq!(a.session.path.as_deref(), Some(target.as_path()));
+    // Quit from a clean session is an effect too; the flag is the loop's.
+    assert_eq!(a.update(Action::Quit), vec![Effect::Quit]);
+    assert!(!a.quit);
+}
+
+#[test]
+fn the_bundled_keys_parse_bind_every_action_and_repeat_no_key_in_a_context() {
+    use dipsandbox::tui::keyfile::{Entry, parse};
+    use dipsandbox::tui::keymap::BUNDLED;
+    let entries = parse(BUNDLED, "keys.ron").expect("the bundled keys parse");
+    // Only per-context entries, each with a help text: the default names every binding.
+    for e in &entries {
+        assert!(
+            matches!(e, Entry::In { help: Some(h), .. } if !h.is_empty()),
+            "{e:?}"
+        );
+    }
+    let km = Keymap::default();
+    assert_eq!(km.bindings().len(), entries.len());
+    // Every action has a key somewhere, but those left unbound on purpose (none today).
+    const UNBOUND: &[Action] = &[];
+    for action in Action::all() {
+        let keys = km
+            .bindings()
+            .iter()
+            .filter(|b| b.action == action)
+            .map(|b| b.keys.len())
+            .sum::<usize>();
+        assert_eq!(
+            keys == 0,
+            UNBOUND.contains(&action),
+            "{} has {keys} keys",
+            action.name()
+        );
+    }
+    // Every context has bindings, and no key is listed twice in one.
+    for ctx in Context::all() {
+        let mut seen = Vec::new();
+        for b in km.bindings().iter().filter(|b| b.context == ctx) {
+            for k in &b.keys {
+                assert!(!seen.contains(k), "{k} twice in {}", ctx.name());
+                seen.push(*k);
+            }
+        }
+        assert!(!seen.is_empty(), "{} has no keys", ctx.name());
+    }
+    // The names strum derives are the keymap file's, and they go back and forth.
+    for a in Action::all() {
+        assert_eq!(Action::from_name(a.name()), Some(a));
+    }
+    assert_eq!(Action::from_name("step_forward"), Some(Action::StepForward));
+    assert_eq!(
+        Context::from_name("order_editor"),
+        Some(Context::OrderEditor)
+    );
+    // The example the keymap's documentation gives is a valid patch.
+    assert!(
+        Keymap::parse_patch(
+            "{ \"step_forward\": [\"n\", \"right\"], \"quit\": [\"q\", \"ctrl-c\"] }",
+            "keys.ron"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_keys_ron_patches_one_context_and_a_bad_context_is_located() {
+    let patch = Keymap::parse_patch(
+        "{\n  \"board\": { \"decisions\": [\"D\"] },\n}\n",
+        "keys.ron",
+    );
+    // D marks a unit dislodged on the board: the clash is refused where it is written.
+    assert_eq!(
+        patch.map(|_| ()).map_err(|e| e.to_string()),
+        Err("keys.ron:2:29: key D of \"decisions\" already does \"dislodge\" in the Board panel; expected a key that does nothing else there (or give \"dislodge\" other keys too)".to_string())
+    );
+    let e = Keymap::parse_patch("{\n  \"bored\": { \"quit\": [\"x\"] },\n}\n", "keys.ron")
+        .expect_err("no such context");
+    assert!(
+        e.to_string()
+            .starts_with("keys.ron:2:4: unknown context \"bored\""),
+        "{e}"
+    );
+    // One context's keys change; the same action elsewhere keeps its own.
+    let entries = Keymap::parse_patch("{ \"orders\": { \"decisions\": [\"v\"] } }", "keys.ron")
+        .expect("a patch");
+    let mut km = Keymap::default();
+    km.apply(&entries);
+    let keys = |ctx: Context| {
+        km.bindings()
+            .iter()
+            .find(|b| b.context == ctx && b.action == Action::Decisions)
+            .map(|b| b.keys.iter().map(|k| k.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(keys(Context::Orders), Some(vec!["v".to_string()]));
+    assert_eq!(
+        keys(Context::Board),
+        Some(vec!["d".to_string(), "enter".to_string()])
+    );
 }

@@ -5,8 +5,8 @@ use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
+use super::model::ViewModel;
 use super::{fit, scroll};
-use crate::tui::app::App;
 use crate::tui::browser::{Browser, Preview};
 
 /// A centred rectangle taking `pct` percent of `area` (at least 20×6 when it fits).
@@ -22,10 +22,10 @@ pub fn centered(area: Rect, pct: u16) -> Rect {
 }
 
 /// Draws the browser.
-pub fn draw(frame: &mut Frame, app: &App, b: &Browser) {
+pub fn draw(frame: &mut Frame, vm: &ViewModel, b: &Browser) {
     let area = centered(frame.area(), 90);
     frame.render_widget(Clear, area);
-    let t = &app.theme;
+    let t = &vm.theme;
     let visible = b.visible();
     let title = format!(
         " Open a scenario — {} of {} files — type to filter, enter opens, esc closes ",

@@ -4,23 +4,24 @@
 //! oracle's count: one solution (the equations decide) or none or several (a backup rule does).
 
 use ratatui::Frame;
-use ratatui::layout::{Margin, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Panes, fit, panel, scroll};
-use crate::tui::app::App;
+use super::model::ViewModel;
+use super::{fit, panel, scroll};
 use crate::tui::keymap::Context;
+use crate::tui::layout::decisions_split;
 use crate::tui::session::Equations;
 
 /// The marker and style of a decision as of the cursor: `↺` in a cycle, `!` forced by a
 /// backup rule, `?` open, ` ` settled.
-pub fn state(app: &App, id: u32) -> (&'static str, Style) {
-    let Some(st) = &app.session.stepper else {
+pub fn state(vm: &ViewModel, id: u32) -> (&'static str, Style) {
+    let Some(st) = &vm.session.stepper else {
         return (" ", Style::new());
     };
-    let t = &app.theme;
+    let t = &vm.theme;
     if st.forced(id) {
         ("!", t.forced())
     } else if st.in_cycle(id) {
@@ -33,20 +34,20 @@ pub fn state(app: &App, id: u32) -> (&'static str, Style) {
 }
 
 /// Draws the panel.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let Some(m) = &s.run.movement else { return };
     let Some(st) = &s.stepper else { return };
     let n = m.graph.nodes.len();
     let open = (0..n as u32).filter(|&id| !st.resolved(id)).count();
     let title = format!(" Decisions ({n}, {open} open) ");
-    frame.render_widget(panel(app, title, Context::Decisions), area);
-    let (head, inner) = split_head(area);
+    frame.render_widget(panel(vm, title, Context::Decisions), area);
+    let (head, inner) = decisions_split(area);
     if let Some(eq) = s.equations {
         let style = match eq {
-            Equations::Solutions { agrees: false, .. } => app.theme.error(),
-            Equations::Solutions { count: 1, .. } => app.theme.dim(),
-            _ => app.theme.cycle(),
+            Equations::Solutions { agrees: false, .. } => vm.theme.error(),
+            Equations::Solutions { count: 1, .. } => vm.theme.dim(),
+            _ => vm.theme.cycle(),
         };
         let text = eq.text();
         frame.render_widget(
@@ -55,64 +56,38 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         );
     }
     let h = inner.height as usize;
-    let top = scroll(app.decision, n, h);
+    let top = scroll(vm.decision, n, h);
     let touched = st
         .cursor()
         .checked_sub(1)
         .map(|i| st.nodes_of(i))
         .unwrap_or_default();
     // The decisions that decided the selected order.
-    let related = s.order_decisions(app.order);
+    let related = s.order_decisions(vm.order);
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for id in top..(top + h).min(n) {
         let id32 = id as u32;
-        let (mark, style) = state(app, id32);
+        let (mark, style) = state(vm, id32);
         let value = s.node_value(id32);
         let here = if touched.contains(&id32) { "▶" } else { " " };
         let subject = s.node_subject(id32);
         let room = w.saturating_sub(value.chars().count() + 5);
         let mut line = Line::from(vec![
-            Span::styled(here, app.theme.focus()),
+            Span::styled(here, vm.theme.focus()),
             Span::styled(mark, style),
             Span::styled(
                 if related.contains(&id32) { "•" } else { " " },
-                app.theme.focus(),
+                vm.theme.focus(),
             ),
             Span::raw(format!("{:<room$}", fit(&subject, room))),
             Span::raw(" "),
             Span::styled(value, style),
         ]);
-        if id == app.decision {
-            line = line.style(app.theme.selected());
+        if id == vm.decision {
+            line = line.style(vm.theme.selected());
         }
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
-}
-
-/// The panel's first row (the equation oracle's count) and the rows of decisions below it.
-fn split_head(area: Rect) -> (Rect, Rect) {
-    let inner = area.inner(Margin::new(1, 1));
-    let head = Rect {
-        height: inner.height.min(1),
-        ..inner
-    };
-    let rows = Rect {
-        y: inner.y + head.height,
-        height: inner.height - head.height,
-        ..inner
-    };
-    (head, rows)
-}
-
-/// The decision under a click at row `y`.
-pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
-    let (_, inner) = split_head(panes.decisions?);
-    let n = app.session.run.movement.as_ref()?.graph.nodes.len();
-    if y < inner.y || y >= inner.bottom() {
-        return None;
-    }
-    let i = scroll(app.decision, n, inner.height as usize) + (y - inner.y) as usize;
-    (i < n).then_some(i)
 }

@@ -1,43 +1,42 @@
-//! The help popup: every binding of the current view, from the keymap itself.
+//! The help popup: every binding of the current view and of the prompts and questions, from
+//! the keymap itself.
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::browser::centered;
-use crate::tui::app::App;
+use super::model::ViewModel;
 use crate::tui::keymap::Context;
 
 /// The help text's lines for the current view: the focused panel first, then the view's other
-/// panels, then the keys that work everywhere.
-pub fn lines(app: &App) -> Vec<(Option<Context>, String, String)> {
-    let mut contexts: Vec<Context> = Vec::new();
-    let focus_ctx = app.contexts_without_popup();
-    for c in focus_ctx {
-        if !contexts.contains(&c) {
-            contexts.push(c);
-        }
-    }
+/// panels, then the keys that work everywhere (a key listed once, where it applies first); then
+/// each prompt and question, on its own (their keys are theirs alone).
+pub fn lines(vm: &ViewModel) -> Vec<(Option<Context>, String, String)> {
     let mut out = Vec::new();
-    let mut last = None;
-    for (ctx, keys, b) in app.keymap.active(&contexts) {
-        if last != Some(ctx) {
-            out.push((Some(ctx), String::new(), String::new()));
-            last = Some(ctx);
+    let groups = std::iter::once(vm.help_contexts.clone())
+        .chain(Context::PROMPTS.into_iter().map(|c| vec![c]));
+    for contexts in groups {
+        let mut last = None;
+        for (ctx, keys, b) in vm.keymap.active(&contexts) {
+            if last != Some(ctx) {
+                out.push((Some(ctx), String::new(), String::new()));
+                last = Some(ctx);
+            }
+            let k: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            out.push((None, k.join(" "), b.what.to_string()));
         }
-        let k: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-        out.push((None, k.join(" "), b.what.to_string()));
     }
     out
 }
 
 /// Draws the popup.
-pub fn draw(frame: &mut Frame, app: &App, scroll: u16) {
+pub fn draw(frame: &mut Frame, vm: &ViewModel, scroll: u16) {
     let area = centered(frame.area(), 80);
     frame.render_widget(Clear, area);
-    let t = &app.theme;
+    let t = &vm.theme;
     let mut text = Vec::new();
-    for (ctx, keys, what) in lines(app) {
+    for (ctx, keys, what) in lines(vm) {
         match ctx {
             Some(c) => text.push(Line::styled(c.title().to_string(), t.focus())),
             None => text.push(Line::from(vec![

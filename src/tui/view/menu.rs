@@ -6,8 +6,8 @@ use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
+use super::model::ViewModel;
 use super::{fit, scroll};
-use crate::tui::app::App;
 use crate::tui::editor::{Choice, Menu, OrderEditor, Parsed, Row};
 
 /// A popup rectangle `w`×`h` centred in `area`, shrunk to fit.
@@ -23,7 +23,7 @@ fn popup_rect(area: Rect, w: u16, h: u16) -> Rect {
 }
 
 /// Draws a popup's key hint on the last row of its inner area.
-fn draw_hint(frame: &mut Frame, app: &App, inner: Rect, text: &str) {
+fn draw_hint(frame: &mut Frame, vm: &ViewModel, inner: Rect, text: &str) {
     let row = Rect::new(
         inner.x,
         inner.y + inner.height.saturating_sub(1),
@@ -33,15 +33,15 @@ fn draw_hint(frame: &mut Frame, app: &App, inner: Rect, text: &str) {
     frame.render_widget(
         Paragraph::new(Line::styled(
             fit(text, inner.width as usize),
-            app.theme.dim(),
+            vm.theme.dim(),
         )),
         row,
     );
 }
 
 /// Draws a menu popup.
-pub fn draw_menu(frame: &mut Frame, app: &App, m: &Menu) {
-    let t = &app.theme;
+pub fn draw_menu(frame: &mut Frame, vm: &ViewModel, m: &Menu) {
+    let t = &vm.theme;
     let visible = m.visible();
     let full = frame.area();
     let area = popup_rect(
@@ -83,15 +83,15 @@ pub fn draw_menu(frame: &mut Frame, app: &App, m: &Menu) {
     frame.render_widget(Paragraph::new(lines), inner);
     draw_hint(
         frame,
-        app,
+        vm,
         inner,
         "type to filter · ↑↓ · enter chooses · esc cancels",
     );
 }
 
 /// Draws the order editor.
-pub fn draw_order(frame: &mut Frame, app: &App, e: &OrderEditor) {
-    let t = &app.theme;
+pub fn draw_order(frame: &mut Frame, vm: &ViewModel, e: &OrderEditor) {
+    let t = &vm.theme;
     let full = frame.area();
     let rows = e.rows();
     let area = popup_rect(
@@ -139,7 +139,7 @@ pub fn draw_order(frame: &mut Frame, app: &App, e: &OrderEditor) {
         Parsed::Valid(full, power) => {
             let whose = power.map_or(
                 " — whose? start with the power (England: …)".into(),
-                |p| format!(" ({})", app.session.scenario().map.power(p).name),
+                |p| format!(" ({})", vm.session.scenario().map.power(p).name),
             );
             lines.push(Line::styled(
                 fit(&format!("✓ reads: {full}{whose}"), w),
@@ -215,14 +215,14 @@ pub fn draw_order(frame: &mut Frame, app: &App, e: &OrderEditor) {
     frame.render_widget(Paragraph::new(lines), inner);
     draw_hint(
         frame,
-        app,
+        vm,
         inner,
         "↑↓ choose · enter writes the order · tab completes · ctrl-u clears · esc cancels",
     );
 }
 
 /// Draws a yes / no question as a box in the middle of the screen, wrapped to fit.
-pub fn draw_confirm(frame: &mut Frame, app: &App, question: &str) {
+pub fn draw_confirm(frame: &mut Frame, vm: &ViewModel, question: &str) {
     let full = frame.area();
     let w = full.width.min(72);
     let lines = crate::report::wrap(question, w.saturating_sub(4) as usize);
@@ -233,7 +233,7 @@ pub fn draw_confirm(frame: &mut Frame, app: &App, question: &str) {
         Paragraph::new(text).block(
             Block::bordered()
                 .title(" Confirm ")
-                .border_style(app.theme.error())
+                .border_style(vm.theme.error())
                 .padding(ratatui::widgets::Padding::horizontal(1)),
         ),
         area,

@@ -2,27 +2,15 @@
 //! reason; the selected order in full below.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{Panes, fit, panel, scroll};
+use super::model::ViewModel;
+use super::{fit, panel, scroll};
 use crate::adjudicator::Verdict;
-use crate::tui::app::App;
 use crate::tui::keymap::Context;
-
-const DETAIL: u16 = 5;
-
-fn split(area: Rect) -> (Rect, Option<Rect>) {
-    let inner = area.inner(ratatui::layout::Margin::new(1, 1));
-    if inner.height > DETAIL + 3 {
-        let [list, detail] =
-            Layout::vertical([Constraint::Min(1), Constraint::Length(DETAIL)]).areas(inner);
-        (list, Some(detail))
-    } else {
-        (inner, None)
-    }
-}
+use crate::tui::layout::orders_split;
 
 /// The words for a verdict.
 pub fn verdict_word(v: Option<Verdict>) -> &'static str {
@@ -36,25 +24,25 @@ pub fn verdict_word(v: Option<Verdict>) -> &'static str {
 }
 
 /// Draws the panel.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let title = format!(" Orders ({}) ", s.scenario().orders.len());
-    frame.render_widget(panel(app, title, Context::Orders), area);
-    let (list, detail) = split(area);
+    frame.render_widget(panel(vm, title, Context::Orders), area);
+    let (list, detail) = orders_split(area);
     let n = s.scenario().orders.len();
     let h = list.height as usize;
-    let top = scroll(app.order, n, h);
+    let top = scroll(vm.order, n, h);
     let width = list.width as usize;
     let mut lines = Vec::new();
     if n == 0 {
-        lines.push(Line::styled("(no orders)", app.theme.dim()));
+        lines.push(Line::styled("(no orders)", vm.theme.dim()));
     }
     for i in top..(top + h).min(n) {
         let Some(o) = s.scenario().orders.get(i) else {
             break;
         };
         let v = s.verdict_now(i);
-        let (glyph, gstyle) = app.theme.verdict(v);
+        let (glyph, gstyle) = vm.theme.verdict(v);
         let power = &s.scenario().map.power(o.power).name;
         let pw: String = power.chars().take(3).collect();
         let reason = if v.is_some() {
@@ -74,17 +62,17 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let mut spans = vec![
             Span::styled(glyph, gstyle),
             Span::raw(" "),
-            Span::styled(pw, app.theme.power(o.power.0 as usize)),
+            Span::styled(pw, vm.theme.power(o.power.0 as usize)),
             Span::raw(" "),
             Span::raw(fit(&short, text_w)),
         ];
         if reason_room > 3 {
             spans.push(Span::raw("  "));
-            spans.push(Span::styled(fit(reason, reason_room), app.theme.dim()));
+            spans.push(Span::styled(fit(reason, reason_room), vm.theme.dim()));
         }
         let mut line = Line::from(spans);
-        if i == app.order {
-            line = line.style(app.theme.selected());
+        if i == vm.order {
+            line = line.style(vm.theme.selected());
         }
         lines.push(line);
     }
@@ -92,9 +80,9 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if let (Some(f), Some(rr)) = (&s.scenario().retreats, &s.run.retreats)
         && lines.len() + 1 < h
     {
-        lines.push(Line::styled("Retreats after the phase:", app.theme.focus()));
+        lines.push(Line::styled("Retreats after the phase:", vm.theme.focus()));
         for (o, out) in f.orders.iter().zip(&rr.outcomes) {
-            let (glyph, gstyle) = app.theme.verdict(Some(out.verdict));
+            let (glyph, gstyle) = vm.theme.verdict(Some(out.verdict));
             let pw: String = s
                 .scenario()
                 .map
@@ -106,7 +94,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             lines.push(Line::from(vec![
                 Span::styled(glyph, gstyle),
                 Span::raw(" "),
-                Span::styled(pw, app.theme.power(o.power.0 as usize)),
+                Span::styled(pw, vm.theme.power(o.power.0 as usize)),
                 Span::raw(" "),
                 Span::raw(fit(
                     &format!("{}  {}", o.text, out.reason),
@@ -116,12 +104,12 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         }
     }
     frame.render_widget(Paragraph::new(lines), list);
-    if let (Some(d), Some(o)) = (detail, s.scenario().orders.get(app.order)) {
-        let v = s.verdict_now(app.order);
-        let (glyph, gstyle) = app.theme.verdict(v);
-        let out = s.run.phase.outcomes.get(app.order);
+    if let (Some(d), Some(o)) = (detail, s.scenario().orders.get(vm.order)) {
+        let v = s.verdict_now(vm.order);
+        let (glyph, gstyle) = vm.theme.verdict(v);
+        let out = s.run.phase.outcomes.get(vm.order);
         let mut lines = vec![
-            Line::styled("─".repeat(d.width as usize), app.theme.dim()),
+            Line::styled("─".repeat(d.width as usize), vm.theme.dim()),
             Line::from(vec![
                 Span::styled(format!("{glyph} {}", verdict_word(v)), gstyle),
                 Span::raw(": "),
@@ -137,17 +125,4 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         }
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), d);
     }
-}
-
-/// The order under a click at row `y`.
-pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
-    let area = panes.orders?;
-    let (list, _) = split(area);
-    if y < list.y || y >= list.y + list.height {
-        return None;
-    }
-    let n = app.session.scenario().orders.len();
-    let top = scroll(app.order, n, list.height as usize);
-    let i = top + (y - list.y) as usize;
-    (i < n).then_some(i)
 }

@@ -7,23 +7,23 @@ use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use super::model::ViewModel;
 use super::panel;
 use crate::board::PhaseKind;
 use crate::report;
-use crate::tui::app::App;
 use crate::tui::keymap::Context;
 
 /// Draws the outcomes in the stepper's area.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let sc = &s.scenario();
     let title = format!(
         " {} — outcomes (no decision graph in this phase) ",
         sc.phase
     );
-    frame.render_widget(panel(app, title, Context::Decisions), area);
+    frame.render_widget(panel(vm, title, Context::Decisions), area);
     let inner = area.inner(Margin::new(1, 1));
-    let t = &app.theme;
+    let t = &vm.theme;
     let mut lines = Vec::new();
     match sc.phase.kind {
         PhaseKind::Retreat => {

@@ -12,28 +12,28 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use super::model::ViewModel;
 use super::{fit, panel, scroll};
 use crate::adjudicator::dpjudge::{DpEvent, Entry, step_title};
-use crate::tui::app::App;
 use crate::tui::keymap::Context;
 
 /// The units panel (in the decisions' place).
-pub fn draw_units(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let Some(dp) = &s.dp else { return };
     let units = &s.scenario().units;
     let title = format!(" DPjudge: step {} — {} ", dp.step(), step_title(dp.step()));
-    frame.render_widget(panel(app, title, Context::Decisions), area);
+    frame.render_widget(panel(vm, title, Context::Decisions), area);
     let inner = area.inner(Margin::new(1, 1));
     let h = inner.height as usize;
-    let top = scroll(app.decision, units.len(), h);
+    let top = scroll(vm.decision, units.len(), h);
     let touched = dp
         .cursor()
         .checked_sub(1)
         .map(|i| dp.units_of(i))
         .unwrap_or_default();
     let w = inner.width as usize;
-    let t = &app.theme;
+    let t = &vm.theme;
     let mut lines = Vec::new();
     for u in top..(top + h).min(units.len()) {
         let here = if touched.contains(&u) { "▶" } else { " " };
@@ -59,7 +59,7 @@ pub fn draw_units(frame: &mut Frame, app: &App, area: Rect) {
             Span::raw(" "),
             Span::styled(state, style),
         ]);
-        if u == app.decision {
+        if u == vm.decision {
             line = line.style(t.selected());
         }
         lines.push(line);
@@ -69,22 +69,22 @@ pub fn draw_units(frame: &mut Frame, app: &App, area: Rect) {
 
 /// The combat lists panel (in the tree's place): every space with a combat list, its entries
 /// with their support counts, the selected unit's space first.
-pub fn draw_combat(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw_combat(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let Some(dp) = &s.dp else { return };
     let sc = s.scenario();
     let map = &sc.map;
     frame.render_widget(
-        panel(app, " Combat lists (support counts) ", Context::Tree),
+        panel(vm, " Combat lists (support counts) ", Context::Tree),
         area,
     );
     let inner = area.inner(Margin::new(1, 1));
-    let t = &app.theme;
+    let t = &vm.theme;
     let label = |u: usize| match s.unit_order(u) {
         Some(i) => s.order_short(i),
         None => s.unit_text(u),
     };
-    let selected_space = sc.units.get(app.decision).map(|u| map.province_of(u.loc));
+    let selected_space = sc.units.get(vm.decision).map(|u| map.province_of(u.loc));
     let mut spaces: Vec<_> = map
         .province_ids()
         .filter(|p| !dp.combat(*p).is_empty())
@@ -128,14 +128,14 @@ pub fn draw_combat(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// One event of the procedure in words, styled by its kind.
-pub fn describe(app: &App, i: usize) -> (String, Style) {
-    let s = &app.session;
+pub fn describe(vm: &ViewModel, i: usize) -> (String, Style) {
+    let s = vm.session;
     let Some(dp) = &s.dp else {
         return (String::new(), Style::new());
     };
     let sc = s.scenario();
     let text = dp.describe(&sc.map, &sc.units, i);
-    let t = &app.theme;
+    let t = &vm.theme;
     let style = match dp.events().get(i) {
         Some(DpEvent::Step { .. }) => t.focus(),
         Some(DpEvent::Mark { .. }) => t.cycle(),
@@ -147,11 +147,11 @@ pub fn describe(app: &App, i: usize) -> (String, Style) {
 }
 
 /// The procedure's events with the cursor (in the trace's place).
-pub fn draw_trace(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let Some(dp) = &s.dp else { return };
     let title = format!(" DPjudge procedure ({} events) ", dp.len());
-    frame.render_widget(panel(app, title, Context::Trace), area);
+    frame.render_widget(panel(vm, title, Context::Trace), area);
     let inner = area.inner(Margin::new(1, 1));
     let h = inner.height as usize;
     // Row k is event k; the cursor is after the last applied event (cursor - 1).
@@ -160,12 +160,12 @@ pub fn draw_trace(frame: &mut Frame, app: &App, area: Rect) {
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for i in top..(top + h).min(dp.len()) {
-        let (text, style) = describe(app, i);
+        let (text, style) = describe(vm, i);
         let applied = i < dp.cursor();
-        let style = if applied { style } else { app.theme.dim() };
+        let style = if applied { style } else { vm.theme.dim() };
         let mut line = Line::from(Span::styled(fit(&format!("{i:>4} {text}"), w), style));
         if dp.cursor() > 0 && i == at {
-            line = line.style(app.theme.cursor());
+            line = line.style(vm.theme.cursor());
         }
         lines.push(line);
     }

@@ -6,25 +6,22 @@ use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{Panes, fit, panel, scroll};
+use super::model::ViewModel;
+use super::{fit, panel, scroll};
 use crate::board::Unit;
-use crate::tui::app::App;
 use crate::tui::keymap::Context;
+use crate::tui::layout::RULES_HEADER;
 use crate::tui::session::Session;
 
-fn header_rows() -> u16 {
-    2
-}
-
 /// Draws the rules panel.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let title = format!(" Rules: {} ", Session::rules_name(&s.rules));
-    frame.render_widget(panel(app, title, Context::Rules), area);
+    frame.render_widget(panel(vm, title, Context::Rules), area);
     let inner = area.inner(Margin::new(1, 1));
     let table = s.rules.table();
     let own = s.scenario().rules.table();
-    let t = &app.theme;
+    let t = &vm.theme;
     let mut lines = vec![
         Line::from(vec![
             Span::styled("←/→", t.focus()),
@@ -38,8 +35,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         ]),
         Line::styled("* differs from the scenario's own rules", t.dim()),
     ];
-    let h = inner.height.saturating_sub(header_rows()) as usize;
-    let top = scroll(app.rule_row, table.len(), h);
+    let h = inner.height.saturating_sub(RULES_HEADER) as usize;
+    let top = scroll(vm.rule_row, table.len(), h);
     let w = inner.width as usize;
     for (i, row) in table.iter().enumerate().skip(top).take(h) {
         let changed = own.get(i).is_some_and(|o| o.value != row.value);
@@ -54,25 +51,12 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         if changed {
             line = line.style(t.differs());
         }
-        if i == app.rule_row {
+        if i == vm.rule_row {
             line = line.style(t.selected());
         }
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
-}
-
-/// The rule row under a click at row `y`.
-pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
-    let inner = panes.rules?.inner(Margin::new(1, 1));
-    let first = inner.y + header_rows();
-    if y < first || y >= inner.bottom() {
-        return None;
-    }
-    let n = app.session.rules.table().len();
-    let h = inner.height.saturating_sub(header_rows()) as usize;
-    let i = scroll(app.rule_row, n, h) + (y - first) as usize;
-    (i < n).then_some(i)
 }
 
 fn describe(s: &Session, units: &[Unit]) -> String {
@@ -89,8 +73,8 @@ fn describe(s: &Session, units: &[Unit]) -> String {
 }
 
 /// Draws the comparison of the rules with the compare rules.
-pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let (a, b) = if s.comparing_engines() {
         (
             s.engine.name().to_string(),
@@ -115,7 +99,7 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
         area,
     );
     let inner = area.inner(Margin::new(1, 1));
-    let t = &app.theme;
+    let t = &vm.theme;
     let mut lines = Vec::new();
     let diff: Vec<_> = s
         .rules
@@ -138,7 +122,7 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
         },
         t.dim(),
     ));
-    let n = app.changed_outcomes();
+    let n = vm.changed_outcomes;
     lines.push(Line::styled(
         match n {
             0 => "no order's outcome differs".to_string(),

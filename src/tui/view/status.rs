@@ -8,22 +8,28 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::fit;
-use crate::tui::app::{App, Popup, View};
+use super::model::ViewModel;
+use crate::tui::layout::TABS;
 use crate::tui::session::Session;
+use crate::tui::state::Popup;
 
-/// The tabs, in order, with their labels.
-pub const TABS: &[(View, &str)] = &[
-    (View::Board, " 1 Board "),
-    (View::Stepper, " 2 Stepper "),
-    (View::Rules, " 3 Rules "),
-];
+/// The keys of a prompt, from the keymap: `  enter go · esc cancel`.
+fn prompt_keys(vm: &ViewModel) -> String {
+    let parts: Vec<String> = vm
+        .keymap
+        .hints(&vm.contexts)
+        .into_iter()
+        .map(|(k, w)| format!("{k} {w}"))
+        .collect();
+    format!("  {}", parts.join(" · "))
+}
 
 /// The tab bar with the scenario's title, phase and rules on the right.
-pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
+pub fn draw_tabs(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let mut spans = Vec::new();
     for (v, label) in TABS {
-        let style = if *v == app.view {
-            app.theme.focus().add_modifier(Modifier::REVERSED)
+        let style = if *v == vm.view {
+            vm.theme.focus().add_modifier(Modifier::REVERSED)
         } else {
             Style::new()
         };
@@ -31,7 +37,7 @@ pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::raw(" "));
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    let s = &app.session;
+    let s = vm.session;
     let engine = match s.engine {
         crate::adjudicator::Engine::Decisions => String::new(),
         e => format!(" · engine: {}", e.name()),
@@ -47,29 +53,29 @@ pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     let right = fit(&right, room);
     let pad = room.saturating_sub(right.chars().count());
     spans.push(Span::raw(" ".repeat(pad + 1)));
-    spans.push(Span::styled(right, app.theme.dim()));
+    spans.push(Span::styled(right, vm.theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 /// The stepper's position and the event at the cursor.
-pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let line = match &s.stepper {
         Some(st) => {
             let applied = s.steps.partition_point(|&i| i < st.cursor());
             let (text, style) = match applied.checked_sub(1) {
-                None => ("start: nothing decided yet".to_string(), app.theme.dim()),
-                Some(k) => super::trace::describe(app, s.steps.get(k).copied().unwrap_or(0)),
+                None => ("start: nothing decided yet".to_string(), vm.theme.dim()),
+                Some(k) => super::trace::describe(vm, s.steps.get(k).copied().unwrap_or(0)),
             };
-            let play = if app.playing {
-                format!(" ▶ {} ms", app.speed.as_millis())
+            let play = if vm.playing {
+                format!(" ▶ {} ms", vm.speed.as_millis())
             } else {
                 String::new()
             };
             Line::from(vec![
                 Span::styled(
                     format!("step {applied}/{}{play} ", s.steps.len()),
-                    app.theme.focus(),
+                    vm.theme.focus(),
                 ),
                 Span::styled(text, style),
             ])
@@ -77,18 +83,18 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
         None => match &s.dp {
             Some(dp) => {
                 let (text, style) = match dp.cursor().checked_sub(1) {
-                    None => ("start: nothing marked yet".to_string(), app.theme.dim()),
-                    Some(i) => super::procedure::describe(app, i),
+                    None => ("start: nothing marked yet".to_string(), vm.theme.dim()),
+                    Some(i) => super::procedure::describe(vm, i),
                 };
-                let play = if app.playing {
-                    format!(" ▶ {} ms", app.speed.as_millis())
+                let play = if vm.playing {
+                    format!(" ▶ {} ms", vm.speed.as_millis())
                 } else {
                     String::new()
                 };
                 Line::from(vec![
                     Span::styled(
                         format!("DPjudge {}/{}{play} ", dp.cursor(), dp.len()),
-                        app.theme.focus(),
+                        vm.theme.focus(),
                     ),
                     Span::styled(text, style),
                 ])
@@ -98,7 +104,7 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
                     "{}: no decision graph — the stepper view lists each order's outcome",
                     s.scenario().phase
                 ),
-                app.theme.dim(),
+                vm.theme.dim(),
             )),
         },
     };
@@ -140,54 +146,55 @@ pub fn expectations(s: &Session) -> Option<(String, bool)> {
 }
 
 /// Hints (or the message, or the prompt) on the left, the expectations on the right.
-pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let width = area.width as usize;
-    let right = expectations(&app.session);
+    let right = expectations(vm.session);
     let right_len = right
         .as_ref()
         .map_or(0, |(t, _)| t.chars().count().min(width / 2));
     let left_room = width.saturating_sub(right_len + 1);
     let mut spans: Vec<Span> = Vec::new();
-    if let Some(Popup::Goto(text)) = &app.popup {
-        spans.push(Span::styled("find province: ", app.theme.focus()));
+    if let Some(Popup::Goto(text)) = &vm.popup {
+        spans.push(Span::styled("find province: ", vm.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));
-        spans.push(Span::styled("  enter go · esc cancel", app.theme.dim()));
-    } else if let Some(Popup::SaveAs(text)) = &app.popup {
-        spans.push(Span::styled("save as: ", app.theme.focus()));
+        spans.push(Span::styled(prompt_keys(vm), vm.theme.dim()));
+    } else if let Some(Popup::SaveAs(text)) = &vm.popup {
+        spans.push(Span::styled("save as: ", vm.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));
-        spans.push(Span::styled("  enter save · esc cancel", app.theme.dim()));
-    } else if let Some(Popup::Field(field, text)) = &app.popup {
+        spans.push(Span::styled(prompt_keys(vm), vm.theme.dim()));
+    } else if let Some(Popup::Field(field, text)) = &vm.popup {
         spans.push(Span::styled(
             format!("{}: ", field.label()),
-            app.theme.focus(),
+            vm.theme.focus(),
         ));
         spans.push(Span::raw(format!("{text}▏")));
+        let keys = prompt_keys(vm);
         let hint = if *field == crate::tui::editor::Field::Phase {
-            "  e.g. Fall 1901 Retreat · enter sets · ctrl-u clears · esc cancels"
+            format!("  e.g. Fall 1901 Retreat · {}", keys.trim_start())
         } else {
-            "  enter sets · ctrl-u clears · esc cancels"
+            keys
         };
-        spans.push(Span::styled(hint, app.theme.dim()));
-        if let Some(m) = app.message.as_ref().filter(|m| m.error) {
-            spans.push(Span::styled(format!("  {}", m.text), app.theme.error()));
+        spans.push(Span::styled(hint, vm.theme.dim()));
+        if let Some(m) = vm.message.as_ref().filter(|m| m.error) {
+            spans.push(Span::styled(format!("  {}", m.text), vm.theme.error()));
         }
-    } else if let Some(Popup::Confirm(q, _)) = &app.popup {
-        spans.push(Span::styled(fit(q, left_room), app.theme.error()));
-    } else if let Some(m) = &app.message {
+    } else if let Some(Popup::Confirm(q, _)) = &vm.popup {
+        spans.push(Span::styled(fit(q, left_room), vm.theme.error()));
+    } else if let Some(m) = &vm.message {
         let style = if m.error {
-            app.theme.error()
+            vm.theme.error()
         } else {
             Style::new()
         };
         spans.push(Span::styled(fit(&m.text, left_room), style));
     } else {
         let mut used = 0;
-        for (key, word) in app.keymap.hints(&app.contexts()) {
+        for (key, word) in vm.keymap.hints(&vm.contexts) {
             let piece = key.chars().count() + word.chars().count() + 2;
             if used + piece > left_room {
                 break;
             }
-            spans.push(Span::styled(key, app.theme.focus()));
+            spans.push(Span::styled(key, vm.theme.focus()));
             spans.push(Span::raw(format!(" {word} ")));
             used += piece;
         }
@@ -205,11 +212,7 @@ pub fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::raw(" ".repeat(pad)));
         spans.push(Span::styled(
             t,
-            if ok {
-                app.theme.ok()
-            } else {
-                app.theme.error()
-            },
+            if ok { vm.theme.ok() } else { vm.theme.error() },
         ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

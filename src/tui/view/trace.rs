@@ -2,24 +2,25 @@
 //! cursor have happened, rows below have not.
 
 use ratatui::Frame;
-use ratatui::layout::{Margin, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Panes, fit, panel, scroll};
+use super::model::ViewModel;
+use super::{fit, panel};
 use crate::adjudicator::trace::{CycleKind, Event};
 use crate::adjudicator::value_text;
-use crate::tui::app::App;
 use crate::tui::keymap::Context;
+use crate::tui::layout::{trace_rows, trace_split};
 
 /// One event in words, with the style that marks its kind.
-pub fn describe(app: &App, index: usize) -> (String, Style) {
-    let s = &app.session;
+pub fn describe(vm: &ViewModel, index: usize) -> (String, Style) {
+    let s = vm.session;
     let (Some(st), Some(m)) = (&s.stepper, &s.run.movement) else {
         return (String::new(), Style::new());
     };
-    let t = &app.theme;
+    let t = &vm.theme;
     let kind = |id: u32| m.graph.nodes.get(id as usize).map(|n| n.kind);
     match st.events().get(index) {
         Some(Event::Tightened { node, from, to, .. }) => {
@@ -113,46 +114,20 @@ pub fn describe(app: &App, index: usize) -> (String, Style) {
     }
 }
 
-fn layout(app: &App, inner: Rect) -> (usize, usize) {
-    let s = &app.session;
-    let applied = s
-        .stepper
-        .as_ref()
-        .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
-    // Row 0 is "start"; row r (1..) is step r-1.
-    let rows = s.steps.len() + 1;
-    (applied, scroll(applied, rows, inner.height as usize))
-}
-
-/// Rows at the bottom of the trace panel that spell out the event at the cursor in full.
-const DETAIL: u16 = 4;
-
-/// The list part of the panel and, when there is room, the detail part.
-fn split(area: Rect) -> (Rect, Option<Rect>) {
-    let inner = area.inner(Margin::new(1, 1));
-    if inner.height > DETAIL + 4 {
-        let list = Rect::new(inner.x, inner.y, inner.width, inner.height - DETAIL);
-        let detail = Rect::new(inner.x, list.bottom(), inner.width, DETAIL);
-        (list, Some(detail))
-    } else {
-        (inner, None)
-    }
-}
-
 /// Draws the panel.
-pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
-    let s = &app.session;
+pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    let s = vm.session;
     let title = format!(" Trace ({} steps) ", s.steps.len());
-    frame.render_widget(panel(app, title, Context::Trace), area);
-    let (inner, detail) = split(area);
+    frame.render_widget(panel(vm, title, Context::Trace), area);
+    let (inner, detail) = trace_split(area);
     if let (Some(d), Some(st)) = (detail, &s.stepper) {
         let applied = s.steps.partition_point(|&i| i < st.cursor());
         let (text, style) = match applied.checked_sub(1) {
-            None => ("start: every decision open".to_string(), app.theme.dim()),
-            Some(k) => describe(app, s.steps.get(k).copied().unwrap_or(0)),
+            None => ("start: every decision open".to_string(), vm.theme.dim()),
+            Some(k) => describe(vm, s.steps.get(k).copied().unwrap_or(0)),
         };
         let lines = vec![
-            ratatui::text::Line::styled("─".repeat(d.width as usize), app.theme.dim()),
+            ratatui::text::Line::styled("─".repeat(d.width as usize), vm.theme.dim()),
             ratatui::text::Line::styled(text, style),
         ];
         frame.render_widget(
@@ -160,41 +135,30 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
             d,
         );
     }
-    let (applied, top) = layout(app, inner);
+    let applied = s
+        .stepper
+        .as_ref()
+        .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
+    let (applied, top) = trace_rows(applied, s.steps.len(), inner);
     let w = inner.width as usize;
     let mut lines = Vec::new();
     for row in top..(top + inner.height as usize).min(s.steps.len() + 1) {
         let (text, style) = if row == 0 {
-            ("start: every decision open".to_string(), app.theme.dim())
+            ("start: every decision open".to_string(), vm.theme.dim())
         } else {
-            describe(app, s.steps.get(row - 1).copied().unwrap_or(0))
+            describe(vm, s.steps.get(row - 1).copied().unwrap_or(0))
         };
         let num = format!("{row:>4} ");
         let future = row > applied;
-        let style = if future { app.theme.dim() } else { style };
+        let style = if future { vm.theme.dim() } else { style };
         let mut line = Line::from(vec![
-            Span::styled(num, app.theme.dim()),
+            Span::styled(num, vm.theme.dim()),
             Span::styled(fit(&text, w.saturating_sub(5)), style),
         ]);
         if row == applied {
-            line = line.style(app.theme.cursor());
+            line = line.style(vm.theme.cursor());
         }
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
-}
-
-/// The cursor position (events applied) for a click on row `y`.
-pub fn cursor_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
-    let (inner, _) = split(panes.trace?);
-    if y < inner.y || y >= inner.bottom() {
-        return None;
-    }
-    let (_, top) = layout(app, inner);
-    let row = top + (y - inner.y) as usize;
-    let s = &app.session;
-    match row {
-        0 => Some(0),
-        r => s.steps.get(r - 1).map(|k| k + 1),
-    }
 }

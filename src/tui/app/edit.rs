@@ -1,0 +1,547 @@
+//! Editing the scenario: orders, units, owners, dislodged units, contested provinces, its
+//! details, a new scenario, and going on to the next phase. Every edit goes through the
+//! session's editor (undo and redo included).
+
+use super::App;
+use crate::board::PhaseKind;
+use crate::edit::Edit;
+use crate::map::{ProvinceId, UnitKind};
+use crate::tui::editor::{Choice, Field, Menu, MenuItem, NewKind, OrderEditor};
+use crate::tui::keymap::Context;
+use crate::tui::state::{Popup, Tree};
+
+impl App {
+    /// Applies an edit; a refusal becomes the status message. True when it was applied.
+    pub(super) fn apply(&mut self, e: Edit) -> bool {
+        match self.session.edit(e) {
+            Ok(()) => {
+                self.after_edit();
+                true
+            }
+            Err(e) => {
+                self.error(e.0);
+                false
+            }
+        }
+    }
+
+    /// Keeps the selections inside the re-adjudicated scenario.
+    pub(super) fn after_edit(&mut self) {
+        let n = self.session.scenario().orders.len();
+        self.orders.order = self.orders.order.min(n.saturating_sub(1));
+        let d = self.decision_count();
+        if self.stepper.decision >= d {
+            self.stepper.decision = 0;
+        }
+        if self.stepper.tree.root as usize >= d.max(1) || d == 0 {
+            self.stepper.tree = Tree::default();
+        }
+        self.set_tree_root(self.stepper.decision as u32);
+    }
+
+    /// The selected province, or a message asking for one.
+    pub(super) fn need_province(&mut self) -> Option<ProvinceId> {
+        if self.board.province.is_none() {
+            self.info("select a province first (arrows, / and its name, or a click)");
+        }
+        self.board.province
+    }
+
+    pub(super) fn choose(&mut self, item: MenuItem) {
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        match item.choice {
+            Choice::Place(u) => {
+                if self.apply(Edit::PlaceUnit(u)) {
+                    self.info(format!("placed {} (i orders it)", u.describe_owned(&map)));
+                }
+            }
+            Choice::Owner(p, o) => {
+                if self.apply(Edit::Owner(p, o)) {
+                    let who = o.map_or("nobody".to_string(), |w| map.power(w).name.clone());
+                    self.info(format!("{} now belongs to {who}", map.province(p).name));
+                }
+            }
+            Choice::Dislodge(p, by) => {
+                if self.apply(Edit::Dislodge(p, by)) {
+                    self.info(match by {
+                        Some((from, c)) => format!(
+                            "the unit in {} is dislodged from {}{} (i orders its retreat)",
+                            map.province(p).name,
+                            map.province(from).name,
+                            if c { " by convoy" } else { "" }
+                        ),
+                        None => format!("the unit in {} is back", map.province(p).name),
+                    });
+                }
+            }
+            Choice::MoveTo(from, loc) => {
+                self.board.carry = None;
+                if self.apply(Edit::MoveUnit(from, loc)) {
+                    self.info(format!(
+                        "moved to {} (its orders stay as written; u undoes)",
+                        map.loc_name(loc)
+                    ));
+                }
+            }
+            Choice::New(kind) => {
+                // A new scenario keeps the map the current one uses.
+                let next = match kind {
+                    NewKind::Opening => crate::scenario::Scenario::opening(map, &s.map_ref),
+                    NewKind::Empty => crate::scenario::Scenario::empty(map, &s.map_ref),
+                    NewKind::Copy => {
+                        let mut c = s.clone();
+                        c.title = format!("Copy of {}", c.title);
+                        c
+                    }
+                };
+                if self.apply(Edit::Replace(Box::new(next))) {
+                    self.session.path = None;
+                    self.board.province = None;
+                    self.info(
+                        "a new scenario: A / F place units, i orders, t sets the title and phase, S saves",
+                    );
+                }
+            }
+            Choice::Field(f) => {
+                self.popup = Some(Popup::Field(f, f.value(s)));
+            }
+            Choice::Refused(m) => self.error(m),
+        }
+    }
+
+    pub(super) fn commit_field(&mut self, f: Field, text: String) {
+        let edit = match f {
+            Field::Title => Edit::Title(text.trim().to_string()),
+            Field::Description => Edit::Description(text.trim().to_string()),
+            Field::Source => Edit::Source(text.trim().to_string()),
+            Field::Phase => match crate::board::Phase::parse(&text) {
+                Ok(p) => Edit::Phase(p),
+                Err(e) => {
+                    self.error(e);
+                    return;
+                }
+            },
+        };
+        if self.apply(edit) {
+            self.popup = None;
+            self.info(format!("{} set (u undoes)", f.label()));
+        }
+    }
+
+    pub(super) fn start_order(&mut self) {
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        let (replace, province) = if self.focus == Context::Orders {
+            if s.orders.is_empty() {
+                self.info("no orders yet: select a unit on the board and press i");
+                return;
+            }
+            (
+                Some(self.orders.order),
+                self.session.order_province(self.orders.order),
+            )
+        } else {
+            let Some(p) = self.need_province() else {
+                return;
+            };
+            let s = self.session.scenario();
+            let existing = if s.phase.kind == PhaseKind::Adjustment {
+                None
+            } else {
+                self.session.order_at(p)
+            };
+            (existing, Some(p))
+        };
+        let s = self.session.scenario();
+        let unit = province.and_then(|p| crate::tui::editor::unit_at(s, p));
+        let power = replace
+            .and_then(|i| s.orders.get(i).map(|o| o.power))
+            .or(unit.map(|u| u.power));
+        let offers = crate::tui::editor::offers_at(s, province);
+        let heading = match (s.phase.kind, unit) {
+            (PhaseKind::Adjustment, _) => {
+                // Builds (+) and removals (−) due, per power, short enough for 80 columns:
+                // `builds due: Aus+2 Eng+1 Ita−1` (a minus: removals).
+                let owners = s.owners_or_home();
+                let due = crate::adjudicator::adjust::adjustments_due(&map, &s.units, &owners);
+                let parts: Vec<String> = map
+                    .power_ids()
+                    .filter_map(|p| {
+                        let n = due.get(p.0 as usize).copied().unwrap_or(0);
+                        let name: String = map.power(p).name.chars().take(3).collect();
+                        match n {
+                            0 => None,
+                            n if n > 0 => Some(format!("{name}+{n}")),
+                            n => Some(format!("{name}−{}", -n)),
+                        }
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    "no builds or removals due".to_string()
+                } else {
+                    format!("builds due: {}", parts.join(" "))
+                }
+            }
+            (_, Some(u)) => u.describe_owned(&map),
+            (_, None) => format!(
+                "no unit in {}: write any order, starting with the power (England: A Lon - Nth)",
+                province.map_or("this place".into(), |p| map.province(p).name.clone())
+            ),
+        };
+        let text = replace
+            .and_then(|i| s.orders.get(i).map(|o| o.text.clone()))
+            .unwrap_or_default();
+        self.popup = Some(Popup::Order(OrderEditor::new(
+            &map, heading, power, replace, offers, text,
+        )));
+    }
+
+    pub(super) fn commit_order(
+        &mut self,
+        chosen: Result<(crate::map::PowerId, String), String>,
+        replace: Option<usize>,
+    ) {
+        let (power, text) = match chosen {
+            Ok(c) => c,
+            Err(m) => {
+                self.error(m);
+                return;
+            }
+        };
+        let s = self.session.scenario();
+        let edit = match replace {
+            Some(i) if s.orders.get(i).is_some_and(|o| o.power == power) => {
+                Edit::ReplaceOrder(i, text.clone())
+            }
+            Some(i) => {
+                // Another power's order: remove this one and add that one.
+                if !self.apply(Edit::RemoveOrder(i)) {
+                    return;
+                }
+                Edit::AddOrder(power, text.clone())
+            }
+            None => Edit::AddOrder(power, text.clone()),
+        };
+        let added = matches!(edit, Edit::AddOrder(..));
+        if self.apply(edit) {
+            self.popup = None;
+            let n = self.session.scenario().orders.len();
+            if added {
+                self.orders.order = n.saturating_sub(1);
+            }
+            let verdict = self
+                .session
+                .run
+                .phase
+                .outcomes
+                .get(self.orders.order)
+                .map(|o| o.reason.clone())
+                .unwrap_or_default();
+            self.info(format!("{text}: {verdict}"));
+        }
+    }
+
+    pub(super) fn move_unit(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        match self.board.carry {
+            None => match s.units.iter().find(|u| map.province_of(u.loc) == p) {
+                Some(u) => {
+                    self.board.carry = Some(p);
+                    self.info(format!(
+                        "moving {}: select where it goes, then m or enter (esc cancels)",
+                        u.describe_owned(&map)
+                    ));
+                }
+                None => self.info(format!("no unit in {} to move", map.province(p).name)),
+            },
+            Some(from) if from == p => {
+                self.board.carry = None;
+                self.info("put back where it was");
+            }
+            Some(from) => {
+                let Some(u) = s
+                    .units
+                    .iter()
+                    .find(|u| map.province_of(u.loc) == from)
+                    .copied()
+                else {
+                    self.board.carry = None;
+                    return;
+                };
+                let prov = map.province(p);
+                if u.kind == UnitKind::Fleet && prov.is_multi_coast() {
+                    let items = prov
+                        .coasts
+                        .iter()
+                        .map(|(c, l)| MenuItem {
+                            label: format!("{} ({})", prov.name, c.name()),
+                            choice: Choice::MoveTo(from, *l),
+                        })
+                        .collect();
+                    self.popup = Some(Popup::Menu(Menu::new("Which coast?", items)));
+                } else {
+                    self.choose(MenuItem {
+                        label: String::new(),
+                        choice: Choice::MoveTo(from, prov.main),
+                    });
+                }
+            }
+        }
+    }
+
+    pub(super) fn start_dislodge(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        if s.phase.kind != PhaseKind::Retreat {
+            self.error(format!(
+                "units are dislodged in a retreat phase; this is a {} (t changes the phase)",
+                s.phase
+            ));
+            return;
+        }
+        let map = s.map.clone();
+        let here = map.province(p);
+        let dislodged = s.dislodged.iter().any(|d| map.province_of(d.unit.loc) == p);
+        if !dislodged && !s.units.iter().any(|u| map.province_of(u.loc) == p) {
+            self.info(format!("no unit in {} to dislodge", here.name));
+            return;
+        }
+        let mut items = Vec::new();
+        if dislodged {
+            items.push(MenuItem {
+                label: "not dislodged: put it back".into(),
+                choice: Choice::Dislodge(p, None),
+            });
+        }
+        for q in map.province_ids().filter(|q| *q != p) {
+            if map.provinces_adjacent(p, q) {
+                items.push(MenuItem {
+                    label: format!(
+                        "from {} ({})",
+                        map.province(q).name,
+                        map.loc_abbr(map.province(q).main)
+                    ),
+                    choice: Choice::Dislodge(p, Some((q, false))),
+                });
+            }
+        }
+        if here.kind == crate::map::ProvinceKind::Coast {
+            for q in map.province_ids().filter(|q| *q != p) {
+                if map.province(q).kind == crate::map::ProvinceKind::Coast {
+                    items.push(MenuItem {
+                        label: format!(
+                            "by convoy from {} ({})",
+                            map.province(q).name,
+                            map.loc_abbr(map.province(q).main)
+                        ),
+                        choice: Choice::Dislodge(p, Some((q, true))),
+                    });
+                }
+            }
+        }
+        self.popup = Some(Popup::Menu(Menu::new(
+            format!(
+                "Dislodged in {}: where did the attacker come from?",
+                here.name
+            ),
+            items,
+        )));
+    }
+
+    pub(super) fn advance(&mut self) {
+        let s = self.session.scenario();
+        let map = s.map.clone();
+        let from = s.phase;
+        let a = match crate::turn::advance(s, &self.session.rules) {
+            Ok(a) => a,
+            Err(e) => {
+                self.error(e.to_string());
+                return;
+            }
+        };
+        let to = a.next.phase;
+        let dislodged = a.next.dislodged.len();
+        if self.apply(Edit::Replace(Box::new(a.next))) {
+            self.session.path = None;
+            self.board.after = false;
+            let mut msg = format!("{from} adjudicated; now {to}");
+            if dislodged > 0 {
+                msg.push_str(&format!(" ({dislodged} dislodged)"));
+            }
+            if let Some(w) = a.winner {
+                msg.push_str(&format!(" — {} has won", map.power(w).name));
+            }
+            msg.push_str(": i orders, > goes on, S saves this phase, u goes back");
+            self.info(msg);
+        }
+    }
+
+    /// Undoes (or redoes) the last edit.
+    pub(super) fn undo_redo(&mut self, undo: bool) {
+        let done = if undo {
+            self.session.undo()
+        } else {
+            self.session.redo()
+        };
+        match (done, undo) {
+            (true, _) => {
+                self.after_edit();
+                self.info(if undo { "undone" } else { "redone" });
+            }
+            (false, true) => self.info("nothing to undo"),
+            (false, false) => self.info("nothing to redo"),
+        }
+    }
+
+    /// Deletes the selected order.
+    pub(super) fn delete_order(&mut self) {
+        if self.session.scenario().orders.is_empty() {
+            self.info("there are no orders to delete");
+        } else {
+            let text = self.session.order_short(self.orders.order);
+            if self.apply(Edit::RemoveOrder(self.orders.order)) {
+                self.info(format!("deleted {text} (u undoes)"));
+            }
+        }
+    }
+
+    /// Asks whose army (or fleet, and on which coast) to place on the selected province.
+    pub(super) fn place(&mut self, army: bool) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let kind = if army {
+            UnitKind::Army
+        } else {
+            UnitKind::Fleet
+        };
+        let menu = crate::tui::editor::place_menu(self.session.scenario(), p, kind);
+        let refusal = menu.items.iter().find_map(|i| match &i.choice {
+            Choice::Refused(m) => Some(m.clone()),
+            _ => None,
+        });
+        match refusal {
+            Some(m)
+                if menu
+                    .items
+                    .iter()
+                    .all(|i| matches!(i.choice, Choice::Refused(_))) =>
+            {
+                self.error(m)
+            }
+            _ => self.popup = Some(Popup::Menu(menu)),
+        }
+    }
+
+    /// Removes the unit on the selected province.
+    pub(super) fn remove_unit(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        let name = crate::tui::editor::unit_at(s, p)
+            .or_else(|| {
+                s.units
+                    .iter()
+                    .find(|u| s.map.province_of(u.loc) == p)
+                    .copied()
+            })
+            .map(|u| u.describe_owned(&s.map));
+        if self.apply(Edit::RemoveUnit(p)) {
+            self.info(format!(
+                "removed {} (its orders stay; u undoes)",
+                name.unwrap_or_default()
+            ));
+        }
+    }
+
+    /// Asks who owns the selected supply centre.
+    pub(super) fn set_owner(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        let prov = s.map.province(p);
+        if !prov.supply_center {
+            self.error(format!("{} is not a supply centre", prov.name));
+            return;
+        }
+        let mut items: Vec<MenuItem> = s
+            .map
+            .power_ids()
+            .map(|w| MenuItem {
+                label: s.map.power(w).name.clone(),
+                choice: Choice::Owner(p, Some(w)),
+            })
+            .collect();
+        items.push(MenuItem {
+            label: "neutral (nobody)".into(),
+            choice: Choice::Owner(p, None),
+        });
+        self.popup = Some(Popup::Menu(Menu::new(
+            format!("Who owns {}?", prov.name),
+            items,
+        )));
+    }
+
+    /// Marks the selected province contested (or not).
+    pub(super) fn toggle_contested(&mut self) {
+        let Some(p) = self.need_province() else {
+            return;
+        };
+        let s = self.session.scenario();
+        let on = !s.contested.contains(&p);
+        let name = s.map.province(p).name.clone();
+        if self.apply(Edit::Contested(p, on)) {
+            self.info(if on {
+                format!("{name} is contested: no unit may retreat there")
+            } else {
+                format!("{name} is no longer contested")
+            });
+        }
+    }
+
+    /// The menu of the scenario's details.
+    pub(super) fn details(&mut self) {
+        let s = self.session.scenario();
+        let items = [
+            Field::Title,
+            Field::Description,
+            Field::Source,
+            Field::Phase,
+        ]
+        .into_iter()
+        .map(|f| MenuItem {
+            label: format!("{}: {}", f.label(), f.value(s)),
+            choice: Choice::Field(f),
+        })
+        .collect();
+        self.popup = Some(Popup::Menu(Menu::new("Scenario details", items)));
+    }
+
+    /// The menu of new scenarios.
+    pub(super) fn new_scenario(&mut self) {
+        let items = vec![
+            MenuItem {
+                label: "the opening position (Spring 1901)".into(),
+                choice: Choice::New(NewKind::Opening),
+            },
+            MenuItem {
+                label: "an empty board".into(),
+                choice: Choice::New(NewKind::Empty),
+            },
+            MenuItem {
+                label: "a copy of this scenario".into(),
+                choice: Choice::New(NewKind::Copy),
+            },
+        ];
+        self.popup = Some(Popup::Menu(Menu::new("New scenario", items)));
+    }
+}

@@ -1,0 +1,479 @@
+//! The stepper, the dependency tree, the rules table and the board's selection: moving
+//! through them, with the keys and with the mouse.
+
+use super::App;
+use crate::adjudicator::Engine;
+use crate::map::ProvinceId;
+use crate::rules::Rules;
+use crate::tui::action::Action;
+use crate::tui::grid::neighbour;
+use crate::tui::keymap::Context;
+use crate::tui::session::{Session, next_preset};
+use crate::tui::state::{Tree, View};
+
+impl App {
+    /// Selects a province, and the order of its unit if it has one.
+    pub fn select_province(&mut self, p: ProvinceId) {
+        self.board.province = Some(p);
+        if let Some(i) = self.session.order_at(p) {
+            self.orders.order = i;
+        }
+    }
+
+    /// Selects an order, and its unit's province.
+    pub fn select_order(&mut self, i: usize) {
+        let n = self.session.scenario().orders.len();
+        if n == 0 {
+            return;
+        }
+        self.orders.order = i.min(n - 1);
+        if let Some(p) = self.session.order_province(self.orders.order) {
+            self.board.province = Some(p);
+        }
+    }
+
+    pub(super) fn select_order_by(&mut self, d: isize) {
+        let n = self.session.scenario().orders.len() as isize;
+        if n > 0 {
+            self.select_order((self.orders.order as isize + d).clamp(0, n - 1) as usize);
+        }
+    }
+
+    /// Adjudicates with `engine` (the stepper shows its reasoning: the decision graph, or the
+    /// DPjudge procedure's steps).
+    pub fn set_engine(&mut self, engine: Engine) {
+        if engine == self.session.engine {
+            return;
+        }
+        self.session.set_engine(engine);
+        self.stepper.decision = 0;
+        self.stepper.tree = Tree {
+            root: 0,
+            open: vec![vec![0]],
+            row: 0,
+        };
+        self.info(format!("engine: {} — {}", engine.name(), engine.title()));
+    }
+
+    /// Rows of the stepper's first panel: decisions, or (DPjudge) units.
+    pub(super) fn decision_count(&self) -> usize {
+        if self.session.dp.is_some() {
+            return self.session.scenario().units.len();
+        }
+        self.session
+            .run
+            .movement
+            .as_ref()
+            .map_or(0, |m| m.graph.nodes.len())
+    }
+
+    pub(super) fn select_decision_by(&mut self, d: isize) {
+        let n = self.decision_count() as isize;
+        if n > 0 {
+            self.stepper.decision = (self.stepper.decision as isize + d).clamp(0, n - 1) as usize;
+            self.set_tree_root(self.stepper.decision as u32);
+        }
+    }
+
+    pub(super) fn set_tree_root(&mut self, id: u32) {
+        if self.stepper.tree.root != id || self.stepper.tree.open.is_empty() {
+            self.stepper.tree = Tree {
+                root: id,
+                open: vec![vec![id]],
+                row: 0,
+            };
+        }
+    }
+
+    pub(super) fn toggle_tree_row(&mut self, want: Option<bool>) {
+        let rows = self.stepper.tree.rows(&self.session);
+        let Some(row) = rows.get(self.stepper.tree.row) else {
+            return;
+        };
+        if row.back_edge || !row.has_children {
+            return;
+        }
+        let pos = self.stepper.tree.open.iter().position(|p| *p == row.path);
+        match (pos, want) {
+            (Some(i), None | Some(false)) => {
+                // Fold this row and everything under it.
+                let path = self.stepper.tree.open.remove(i);
+                self.stepper.tree.open.retain(|p| !p.starts_with(&path));
+            }
+            (None, None | Some(true)) => self.stepper.tree.open.push(row.path.clone()),
+            _ => {}
+        }
+    }
+
+    /// Moves the stepper by `d` significant events; false when it could not move.
+    pub fn step(&mut self, d: isize) -> bool {
+        if let Some(dp) = &self.session.dp {
+            // Every event of the procedure is a step.
+            let cur = dp.cursor() as isize;
+            let k = cur + d;
+            if k < 0 || k as usize > dp.len() {
+                return false;
+            }
+            self.seek(k as usize);
+            return true;
+        }
+        let Some(st) = &self.session.stepper else {
+            self.info("this phase has no decision graph: its outcomes are in the stepper view");
+            return false;
+        };
+        let steps = &self.session.steps;
+        let cur = st.cursor();
+        // The position of the cursor among the significant events: how many are applied.
+        let applied = steps.partition_point(|&i| i < cur);
+        let target = applied as isize + d;
+        if target < 0 || target as usize > steps.len() {
+            return false;
+        }
+        let k = match (target as usize).checked_sub(1) {
+            None => 0,
+            Some(j) => match steps.get(j) {
+                Some(s) => s + 1,
+                None => return false,
+            },
+        };
+        if k == cur {
+            return false;
+        }
+        self.seek(k);
+        true
+    }
+
+    pub(super) fn seek(&mut self, k: usize) {
+        if let Some(st) = &mut self.session.stepper {
+            st.seek(k.min(st.len()));
+        }
+        if let Some(dp) = &mut self.session.dp {
+            dp.seek(k.min(dp.len()));
+        }
+    }
+
+    /// DPjudge: the next (previous) step of the procedure entered, as the cycle jumps of the
+    /// decision stepper.
+    pub(super) fn jump_step(&mut self, forward: bool) {
+        let Some(dp) = &self.session.dp else {
+            return;
+        };
+        let cur = dp.cursor();
+        let is_step = |i: &usize| {
+            matches!(
+                dp.events().get(*i),
+                Some(crate::adjudicator::dpjudge::DpEvent::Step { .. })
+            )
+        };
+        // Cursor k applies events 0..k: the step event i is "reached" at cursor i + 1.
+        let target = if forward {
+            (cur..dp.len()).find(is_step).map(|i| i + 1)
+        } else {
+            (0..cur.saturating_sub(1))
+                .rev()
+                .find(is_step)
+                .map(|i| i + 1)
+        };
+        match target {
+            Some(k) => self.seek(k),
+            None => self.info(if forward {
+                "no later step of the procedure"
+            } else {
+                "no earlier step of the procedure"
+            }),
+        }
+    }
+
+    pub(super) fn jump_backup(&mut self, forward: bool) {
+        if self.session.dp.is_some() {
+            self.jump_step(forward);
+            return;
+        }
+        let Some(st) = &self.session.stepper else {
+            return;
+        };
+        let target = if forward {
+            st.next_backup_event()
+        } else {
+            st.prev_backup_event()
+        };
+        match target {
+            Some(i) => {
+                self.seek(i + 1);
+                if let Some(st) = &self.session.stepper
+                    && let Some(first) = st.nodes_of(i).first()
+                {
+                    self.stepper.decision = *first as usize;
+                    self.set_tree_root(*first);
+                }
+            }
+            None => self.info(if forward {
+                "no cycle or backup rule after this point"
+            } else {
+                "no cycle or backup rule before this point"
+            }),
+        }
+    }
+
+    pub(super) fn seek_settled(&mut self) {
+        let id = if self.focus == Context::Tree {
+            self.stepper
+                .tree
+                .rows(&self.session)
+                .get(self.stepper.tree.row)
+                .map(|r| r.id)
+                .unwrap_or(self.stepper.decision as u32)
+        } else {
+            self.stepper.decision as u32
+        };
+        let Some(st) = &self.session.stepper else {
+            return;
+        };
+        match st.settled_at(id) {
+            Some(i) => self.seek(i + 1),
+            None => self.info("this decision had its value from the start"),
+        }
+    }
+
+    pub(super) fn jump_to_decisions(&mut self) {
+        let ds = self.session.order_decisions(self.orders.order);
+        match ds.first() {
+            Some(&id) => {
+                self.stepper.decision = id as usize;
+                self.set_tree_root(id);
+                self.view = View::Stepper;
+                self.focus = Context::Decisions;
+            }
+            None => {
+                let why = match self.session.run.movement {
+                    None => "this phase has no decision graph",
+                    Some(_) => "an illegal or void order has no decision",
+                };
+                self.info(why);
+            }
+        }
+    }
+
+    pub(super) fn goto(&mut self, text: &str) {
+        let map = &self.session.scenario().map;
+        match map.find_province(text.trim()) {
+            Some(p) => {
+                self.select_province(p);
+                self.view = View::Board;
+                self.focus = Context::Board;
+            }
+            None => {
+                let hint = crate::orders::suggest(map, text.trim())
+                    .map(|s| format!("; did you mean {s}?"))
+                    .unwrap_or_default();
+                self.error(format!("no province {:?}{hint}", text.trim()));
+            }
+        }
+    }
+
+    /// Re-adjudicates under `r`, compared with the scenario's own rules (or, when `r` are the
+    /// scenario's own, with the next preset) so that the compare view shows what the change
+    /// decides.
+    pub(super) fn set_rules(&mut self, r: Rules) {
+        self.session.set_rules(r);
+        let own = self.session.scenario().rules;
+        self.session
+            .set_compare(if r == own { next_preset(&r, 1) } else { own });
+        let changed = self.changed_outcomes();
+        self.info(format!(
+            "rules: {}; {}",
+            Session::rules_name(&r),
+            match changed {
+                0 => format!(
+                    "no outcome differs from {}",
+                    Session::rules_name(&self.session.compare_rules)
+                ),
+                n => format!(
+                    "{n} outcome(s) differ from {} (3: Rules view)",
+                    Session::rules_name(&self.session.compare_rules)
+                ),
+            }
+        ));
+    }
+
+    pub(super) fn arrow(&mut self, a: Action) {
+        let (dx, dy): (i8, i8) = match a {
+            Action::Up => (0, -1),
+            Action::Down => (0, 1),
+            Action::Left => (-1, 0),
+            _ => (1, 0),
+        };
+        match self.focus {
+            Context::Board => {
+                let map = &self.session.scenario().map;
+                let next = neighbour(map, &self.board.art.grid, self.board.province, dx, dy);
+                if let Some(p) = next {
+                    self.select_province(p);
+                }
+            }
+            Context::Orders if dy != 0 => self.select_order_by(dy as isize),
+            Context::Decisions if dy != 0 => self.select_decision_by(dy as isize),
+            Context::Tree => match a {
+                Action::Up => self.stepper.tree.row = self.stepper.tree.row.saturating_sub(1),
+                Action::Down => {
+                    let n = self.stepper.tree.rows(&self.session).len();
+                    self.stepper.tree.row = (self.stepper.tree.row + 1).min(n.saturating_sub(1));
+                }
+                Action::Right => self.toggle_tree_row(Some(true)),
+                _ => self.toggle_tree_row(Some(false)),
+            },
+            Context::Trace if dy != 0 => {
+                self.step(dy as isize);
+            }
+            Context::Rules => match a {
+                Action::Up => self.rules.row = self.rules.row.saturating_sub(1),
+                Action::Down => {
+                    let n = self.session.rules.table().len();
+                    self.rules.row = (self.rules.row + 1).min(n - 1);
+                }
+                _ => self.cycle_rule_value(dx as isize),
+            },
+            _ => {}
+        }
+    }
+
+    pub(super) fn cycle_rule_value(&mut self, step: isize) {
+        let table = self.session.rules.table();
+        let Some(row) = table.get(self.rules.row) else {
+            return;
+        };
+        let n = row.values.len() as isize;
+        let i = row.values.iter().position(|v| *v == row.value).unwrap_or(0) as isize;
+        let Some(&v) = row.values.get((i + step).rem_euclid(n.max(1)) as usize) else {
+            return;
+        };
+        let mut r = self.session.rules;
+        if r.set(row.field, v).is_ok() {
+            self.set_rules(r);
+        }
+    }
+
+    /// Starts or stops autoplay (from the start when the trace is at its end).
+    pub(super) fn play(&mut self) {
+        if self.session.stepper.is_none() && self.session.dp.is_none() {
+            self.info("this phase has no decision graph to play");
+            return;
+        }
+        self.stepper.playing = !self.stepper.playing;
+        if self.stepper.playing
+            && self
+                .session
+                .stepper
+                .as_ref()
+                .is_some_and(|s| s.cursor() == s.len())
+        {
+            self.seek(0);
+        }
+    }
+
+    /// Compares with the next preset (never the rules in use).
+    pub(super) fn next_compare(&mut self) {
+        let mut r = next_preset(&self.session.compare_rules, 1);
+        if r == self.session.rules {
+            r = next_preset(&r, 1);
+        }
+        self.session.set_compare(r);
+        self.info(format!(
+            "comparing with the {} rules",
+            Session::rules_name(&r)
+        ));
+    }
+
+    /// Compares the two engines under the same rules, or (again) rule sets.
+    pub(super) fn compare_engines(&mut self) {
+        self.session.toggle_compare_engines();
+        if self.session.comparing_engines() {
+            self.info(format!(
+                "comparing {} with {} under the same rules",
+                self.session.engine.name(),
+                self.session.compare_engine.name()
+            ));
+        } else {
+            self.info(format!(
+                "comparing with the {} rules",
+                Session::rules_name(&self.session.compare_rules)
+            ));
+        }
+    }
+
+    pub(super) fn click_focus(&mut self, x: u16, y: u16) {
+        let panes = self.panes();
+        for (rect, f) in panes.focusable() {
+            if rect.contains((x, y).into()) {
+                self.focus = f;
+            }
+        }
+    }
+
+    /// A click: a tab, or a row or province of the panel under it.
+    pub(super) fn click(&mut self, x: u16, y: u16) {
+        use crate::tui::hit;
+        if self.popup.is_some() {
+            return;
+        }
+        let panes = self.panes();
+        if let Some(v) = panes.tab_at(x, y) {
+            self.set_view(v);
+            return;
+        }
+        self.click_focus(x, y);
+        match self.focus {
+            Context::Board => {
+                let map = &self.session.scenario().map;
+                let g = &self.board.art.grid;
+                if let Some(p) =
+                    crate::tui::grid::province_at(map, g, self.board.province, &panes, x, y)
+                {
+                    self.select_province(p);
+                }
+            }
+            Context::Orders => {
+                let n = self.session.scenario().orders.len();
+                if let Some(i) = hit::order_at(&panes, y, self.orders.order, n) {
+                    self.select_order(i);
+                }
+            }
+            Context::Decisions => {
+                let n = self
+                    .session
+                    .run
+                    .movement
+                    .as_ref()
+                    .map_or(0, |m| m.graph.nodes.len());
+                if let Some(i) = hit::decision_at(&panes, y, self.stepper.decision, n) {
+                    self.stepper.decision = i;
+                    self.set_tree_root(i as u32);
+                }
+            }
+            Context::Tree => {
+                let n = self.stepper.tree.rows(&self.session).len();
+                if let Some(i) = hit::tree_row_at(&panes, y, self.stepper.tree.row, n) {
+                    self.stepper.tree.row = i;
+                }
+            }
+            Context::Trace => {
+                let s = &self.session;
+                let applied = s
+                    .stepper
+                    .as_ref()
+                    .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
+                if let Some(k) = hit::cursor_at(&panes, y, &s.steps, applied) {
+                    self.seek(k);
+                }
+            }
+            Context::Rules => {
+                let n = self.session.rules.table().len();
+                if let Some(i) = hit::rule_at(&panes, y, self.rules.row, n) {
+                    self.rules.row = i;
+                }
+            }
+            // Not panels: the focus is never one of these.
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! The board's cells: the map's art (or, for a map without art, a list layout) and the anchor of
+//! every province, built once per map and kept ([`BoardArt`]); the viewport that pans to keep the
+//! selection in view; and the board's hit-testing (the province under a click, the neighbour in
+//! a direction). Nothing here knows the app.
+
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use super::layout::{Panes, board_area};
+use crate::map::{Map, ProvinceId};
+
+/// Width of one entry of the list layout.
+pub const LIST_COL: u16 = 22;
+
+/// The board's cells: art lines and the anchor of every province.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grid {
+    /// Width in cells.
+    pub width: u16,
+    /// Height in cells.
+    pub height: u16,
+    /// The background text, one string per row.
+    pub lines: Vec<String>,
+    /// Per province, the cell of its abbreviation's first letter.
+    pub anchors: Vec<(u16, u16)>,
+    /// Whether this is the map's art (else the list layout).
+    pub art: bool,
+}
+
+/// Cuts a string to `width` characters, with `…` when cut.
+fn fit(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
+/// The grid for a map in a board `width` cells wide.
+pub fn grid(map: &Map, width: u16) -> Grid {
+    if let Some(art) = map.art() {
+        return Grid {
+            width: art.width(),
+            height: art.height(),
+            lines: art.lines().to_vec(),
+            anchors: map.province_ids().map(|p| art.anchor(p)).collect(),
+            art: true,
+        };
+    }
+    // List layout: columns of `Aabc* Name`, filled top to bottom.
+    let n = map.province_count() as u16;
+    let cols = (width / LIST_COL).max(1);
+    let rows = n.div_ceil(cols).max(1);
+    let mut lines = vec![String::new(); rows as usize];
+    let mut anchors = Vec::with_capacity(n as usize);
+    for (i, p) in map.province_ids().enumerate() {
+        let (c, r) = (i as u16 / rows, i as u16 % rows);
+        let x = c * LIST_COL + 1;
+        anchors.push((x, r));
+        let Some(line) = lines.get_mut(r as usize) else {
+            continue;
+        };
+        let start = (x + 5) as usize;
+        while line.chars().count() < start {
+            line.push(' ');
+        }
+        line.push_str(&fit(&map.province(p).name, (LIST_COL - 7) as usize));
+    }
+    Grid {
+        width: cols * LIST_COL,
+        height: rows,
+        lines,
+        anchors,
+        art: false,
+    }
+}
+
+/// The grid of the map on the board, kept between frames: rebuilt only when the map changes
+/// (or, for the list layout, the terminal's size).
+#[derive(Clone, Debug, Default)]
+pub struct BoardArt {
+    /// The map it was built for.
+    map: Option<Arc<Map>>,
+    /// The terminal size it was built for (matters only for the list layout).
+    size: (u16, u16),
+    /// The grid.
+    pub grid: Grid,
+}
+
+impl BoardArt {
+    /// Brings the grid up to date with `map` in a terminal of `size`, the board being
+    /// `board_width(size)` cells wide. Cheap when nothing changed: a pointer comparison (and the
+    /// width is worked out only when it matters).
+    pub fn refresh(&mut self, map: &Arc<Map>, size: (u16, u16), board_width: impl FnOnce() -> u16) {
+        let same_map = self.map.as_ref().is_some_and(|m| Arc::ptr_eq(m, map));
+        if same_map && (self.grid.art || self.size == size) {
+            return;
+        }
+        let width = if map.art().is_some() {
+            0
+        } else {
+            board_width()
+        };
+        self.grid = grid(map, width);
+        self.map = Some(map.clone());
+        self.size = size;
+    }
+}
+
+/// The grid cell shown at the top-left of the board area (the board pans to keep the selected
+/// province in view when the grid does not fit).
+pub fn viewport(g: &Grid, selected: Option<ProvinceId>, view: Rect) -> (u16, u16) {
+    let center = selected
+        .and_then(|p| g.anchors.get(p.0 as usize).copied())
+        .unwrap_or((0, 0));
+    let off = |c: u16, size: u16, view: u16| -> u16 {
+        if size <= view {
+            0
+        } else {
+            c.saturating_sub(view / 2).min(size - view)
+        }
+    };
+    (
+        off(center.0, g.width, view.width),
+        off(center.1, g.height, view.height),
+    )
+}
+
+/// The width of the board's map area in `panes` (80 when the board is not shown).
+pub fn board_width(panes: &Panes) -> u16 {
+    panes.board.map_or(80, |r| board_area(r).0.width)
+}
+
+/// The province in a direction from the selected one (the first one when none is selected).
+pub fn neighbour(
+    map: &Map,
+    g: &Grid,
+    selected: Option<ProvinceId>,
+    dx: i8,
+    dy: i8,
+) -> Option<ProvinceId> {
+    let Some(from) = selected else {
+        return map.province_ids().next();
+    };
+    if let Some(art) = map.art() {
+        return art.nearest_in_direction(from, dx, dy);
+    }
+    // List layout: down/up walk the list, left/right jump a column.
+    let n = map.province_count() as isize;
+    let rows = g.height as isize;
+    let i = from.0 as isize;
+    let j = i + dy as isize + dx as isize * rows;
+    (0..n).contains(&j).then_some(ProvinceId(j as u32))
+}
+
+/// The province under a click at (x, y).
+pub fn province_at(
+    map: &Map,
+    g: &Grid,
+    selected: Option<ProvinceId>,
+    panes: &Panes,
+    x: u16,
+    y: u16,
+) -> Option<ProvinceId> {
+    let (view, _) = board_area(panes.board?);
+    if !view.contains((x, y).into()) {
+        return None;
+    }
+    let (ox, oy) = viewport(g, selected, view);
+    let gx = x - view.x + ox;
+    let gy = y - view.y + oy;
+    if let Some(p) = map.art().and_then(|art| art.province_at(gx, gy)) {
+        return Some(p);
+    }
+    // On a slot (or a list entry): the province whose anchor row and columns contain it.
+    map.province_ids().find(|p| {
+        let Some(&(ax, ay)) = g.anchors.get(p.0 as usize) else {
+            return false;
+        };
+        let right = if g.art { ax + 4 } else { ax + LIST_COL - 1 };
+        ay == gy && gx + 1 >= ax && gx < right
+    })
+}

@@ -1,0 +1,146 @@
+//! The main loop's effect runner: it carries out the [`Effect`]s that
+//! [`super::app::App::update`] returns (reading and writing files, quitting) and hands back
+//! what they came to as [`Done`]. The TUI's only file I/O once the loop runs.
+
+use std::path::{Path, PathBuf};
+
+use super::app::App;
+use super::browser::Browser;
+use super::effect::{Done, Effect};
+use super::session::{DiskStamp, Session};
+use crate::scenario::Scenario;
+
+/// Carries out one effect; what it came to, if anything, goes back to `update`.
+pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
+    match effect {
+        Effect::Browse => Some(Done::Browsed(Box::new(Browser::open(&app.folders)))),
+        Effect::Preview(path) => {
+            let p = super::browser::preview(&path);
+            Some(Done::Previewed(path, p))
+        }
+        Effect::Save {
+            path,
+            force,
+            or_save_as,
+        } => Some(save(app, path, force, or_save_as)),
+        Effect::Open(path) => {
+            let stamp = DiskStamp::of(&path);
+            let loaded = Scenario::load(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|s| Session::new(s, Some(path.clone()), None));
+            Some(match loaded {
+                Ok(mut s) => {
+                    s.assume_disk_stamp(stamp);
+                    Done::Opened(Box::new(s), path)
+                }
+                Err(e) => Done::Failed(e),
+            })
+        }
+        Effect::Restore {
+            file,
+            target,
+            stamp,
+        } => {
+            let loaded = Scenario::load(&file)
+                .map_err(|e| e.to_string())
+                .and_then(|s| Session::new(s, target.clone(), None));
+            Some(Done::Restored(
+                loaded.map(|mut s| {
+                    s.mark_unsaved();
+                    if target.is_some() {
+                        s.assume_disk_stamp(stamp);
+                    }
+                    (Box::new(s), target)
+                }),
+                file,
+            ))
+        }
+        Effect::DiscardRecovery(file) => Some(Done::Discarded(
+            std::fs::remove_file(&file).map_err(|e| format!("{}: {e}", file.display())),
+        )),
+        Effect::RemoveRestored(file) => {
+            let _ = std::fs::remove_file(file);
+            None
+        }
+        Effect::WriteRecovery => {
+            app.recovery.written = None;
+            autosave(app)
+        }
+        Effect::ClearRecovery => {
+            app.recovery.clear();
+            None
+        }
+        Effect::Quit => {
+            app.quit = true;
+            None
+        }
+    }
+}
+
+/// Whether a file is one of the bundled scenarios (never overwritten).
+fn is_bundled(app: &App, path: &Path) -> bool {
+    let Some(b) = &app.folders.bundled else {
+        return false;
+    };
+    match (b.canonicalize(), path.canonicalize()) {
+        (Ok(b), Ok(p)) => p.starts_with(b),
+        _ => path.starts_with(b),
+    }
+}
+
+fn save(app: &App, path: PathBuf, force: bool, or_save_as: bool) -> Done {
+    if is_bundled(app, &path) {
+        if or_save_as {
+            return Done::AskWhere;
+        }
+        return Done::Failed(
+            "bundled scenarios are not overwritten: save as a new file (S)".into(),
+        );
+    }
+    if !force && path.exists() {
+        let same = app.session.path.as_deref() == Some(path.as_path());
+        if !same || app.session.changed_on_disk() {
+            let why = if same {
+                "changed on disk since it was opened"
+            } else {
+                "exists"
+            };
+            return Done::AskOverwrite(path, why);
+        }
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        return Done::Failed(format!("{}: cannot create the folder: {e}", dir.display()));
+    }
+    match app.session.scenario().save(&path) {
+        Ok(()) => {
+            let stamp = DiskStamp::of(&path);
+            Done::Saved(path, stamp)
+        }
+        Err(e) => Done::Failed(e.to_string()),
+    }
+}
+
+/// Brings the recovery file up to date: written while there are unsaved edits, removed when
+/// there are none. The main loop calls it after each input; an error is for the status bar.
+pub fn autosave(app: &mut App) -> Option<Done> {
+    let s = &app.session;
+    let source = s.path.as_deref().map(|p| (p, s.disk_stamp()));
+    app.recovery
+        .sync(s.generation, s.is_dirty(), s.scenario(), source)
+        .err()
+        .map(|e| Done::Failed(format!("the recovery file could not be written: {e}")))
+}
+
+/// Writes the recovery file whatever was written before (on a signal or a panic), and returns
+/// where it is when there are unsaved edits.
+pub fn write_recovery_now(app: &mut App) -> Option<PathBuf> {
+    app.recovery.written = None;
+    let _ = autosave(app);
+    if app.session.is_dirty() {
+        app.recovery.file()
+    } else {
+        None
+    }
+}

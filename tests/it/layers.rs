@@ -298,6 +298,14 @@ fn the_core_has_no_import_circles_and_no_upward_imports() {
 }
 
 #[test]
+fn the_app_has_no_import_circles() {
+    let (mods, g) = graph(Path::new("src"));
+    assert!(mods.len() > 20, "the app's files were found");
+    let c = circles(&g);
+    assert!(c.is_empty(), "import circles in the app: {c:#?}");
+}
+
+#[test]
 fn the_circle_finder_finds_a_circle() {
     let a = vec!["a".to_string()];
     let b = vec!["b".to_string()];

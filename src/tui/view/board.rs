@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
-use super::panel;
+use super::parts::panel;
 use crate::board::Unit;
 use crate::map::{PowerId, ProvinceId, ProvinceKind};
 use crate::tui::grid::viewport;

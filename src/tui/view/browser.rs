@@ -6,8 +6,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::model::ViewModel;
-use super::{fit, scroll};
+use super::parts::fit;
 use crate::tui::browser::{Browser, Preview};
+use crate::tui::layout::scroll;
 
 /// A centred rectangle taking `pct` percent of `area` (at least 20×6 when it fits).
 pub fn centered(area: Rect, pct: u16) -> Rect {

@@ -10,9 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
-use super::{fit, panel, scroll};
+use super::parts::{fit, panel};
 use crate::tui::keymap::Context;
 use crate::tui::layout::decisions_split;
+use crate::tui::layout::scroll;
 use crate::tui::session::Equations;
 
 /// The marker and style of a decision as of the cursor: `↺` in a cycle, `!` forced by a

@@ -7,8 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
 use super::model::ViewModel;
-use super::{fit, scroll};
+use super::parts::fit;
 use crate::tui::editor::{Choice, Menu, OrderEditor, Parsed, Row};
+use crate::tui::layout::scroll;
 
 /// A popup rectangle `w`×`h` centred in `area`, shrunk to fit.
 fn popup_rect(area: Rect, w: u16, h: u16) -> Rect {

@@ -22,6 +22,7 @@ pub mod menu;
 pub mod model;
 pub mod orders;
 pub mod outcomes;
+pub mod parts;
 pub mod procedure;
 pub mod rules;
 pub mod status;
@@ -29,14 +30,12 @@ pub mod trace;
 pub mod tree;
 
 use ratatui::Frame;
-use ratatui::style::Style;
-use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph};
+use ratatui::widgets::Paragraph;
 
-use super::keymap::Context;
 pub use super::layout::{MIN_SIZE, Panes, scroll};
 use super::state::Popup;
 use model::ViewModel;
+pub use parts::{fit, panel};
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, vm: &ViewModel) {
@@ -99,27 +98,4 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel) {
         Some(Popup::Confirm(q, _)) => menu::draw_confirm(frame, vm, q),
         _ => {}
     }
-}
-
-/// A bordered panel, its border highlighted when it has the focus.
-pub fn panel<'a>(vm: &ViewModel, title: impl Into<Line<'a>>, focus: Context) -> Block<'a> {
-    let b = Block::bordered().title(title);
-    if vm.focus == focus && vm.popup.is_none() {
-        b.border_style(vm.theme.focus())
-    } else {
-        b.border_style(Style::new())
-    }
-}
-
-/// Cuts a string to `width` characters, with `…` when cut.
-pub fn fit(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        return s.to_string();
-    }
-    if width == 0 {
-        return String::new();
-    }
-    let mut out: String = s.chars().take(width - 1).collect();
-    out.push('…');
-    out
 }

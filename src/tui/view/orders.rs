@@ -7,10 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
-use super::{fit, panel, scroll};
+use super::parts::{fit, panel};
 use crate::adjudicator::Verdict;
 use crate::tui::keymap::Context;
 use crate::tui::layout::orders_split;
+use crate::tui::layout::scroll;
 
 /// The words for a verdict.
 pub fn verdict_word(v: Option<Verdict>) -> &'static str {

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
-use super::panel;
+use super::parts::panel;
 use crate::board::PhaseKind;
 use crate::report;
 use crate::tui::keymap::Context;

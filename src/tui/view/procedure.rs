@@ -13,9 +13,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
-use super::{fit, panel, scroll};
+use super::parts::{fit, panel};
 use crate::adjudicator::dpjudge::{DpEvent, Entry, step_title};
 use crate::tui::keymap::Context;
+use crate::tui::layout::scroll;
 
 /// The units panel (in the decisions' place).
 pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {

@@ -7,10 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
-use super::{fit, panel, scroll};
+use super::parts::{fit, panel};
 use crate::board::Unit;
 use crate::tui::keymap::Context;
 use crate::tui::layout::RULES_HEADER;
+use crate::tui::layout::scroll;
 use crate::tui::session::Session;
 
 /// Draws the rules panel.

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
-use super::{fit, panel};
+use super::parts::{fit, panel};
 use crate::adjudicator::trace::{CycleKind, Event};
 use crate::adjudicator::value_text;
 use crate::tui::keymap::Context;

@@ -7,9 +7,11 @@ use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::decisions;
 use super::model::ViewModel;
-use super::{decisions, fit, panel, scroll};
+use super::parts::{fit, panel};
 use crate::tui::keymap::Context;
+use crate::tui::layout::scroll;
 
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {

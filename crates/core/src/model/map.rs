@@ -9,9 +9,7 @@
 // limits are checked, and always below the table lengths.
 #![allow(clippy::indexing_slicing)]
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Deserialize;
 
@@ -206,8 +204,8 @@ pub struct Map {
     art: Option<MapArt>,
 }
 
-/// A map from normalized names, hashed with [`NameHasher`].
-type Names<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+/// A map from normalized names (FxHash: names come from the map file, not from an adversary).
+type Names<V> = rustc_hash::FxHashMap<String, V>;
 
 /// What a normalized string is in a map's name index ([`Map::lookup_normalized`]): the
 /// province it names, if any, and whether it is followed by a space and more words in some
@@ -564,63 +562,6 @@ fn sorted_contains<T: Copy + Ord>(list: &[T], x: T) -> bool {
 /// Lists of borders up to this length are searched from end to end; longer ones (sorted) by
 /// halves.
 const LINEAR_SEARCH: usize = 32;
-
-/// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
-/// hash over 8-byte words; names come from the map file, not from an adversary), also used for
-/// the small tables a scenario is built with (orders by their parse).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NameHasher(u64);
-
-impl NameHasher {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-
-    fn mix(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write_u8(&mut self, n: u8) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.mix(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.mix(n as u64);
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.mix(u64::from_le_bytes([
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-            ]));
-        }
-        for &b in chunks.remainder() {
-            self.mix(u64::from(b));
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        // A product's low bits depend only on the factors' low bits, and a hash table picks
-        // its bucket by the low bits: the high half is folded down before and after one more
-        // multiplication, so that keys differing only in their high bits (an integer key, the
-        // last word of a name) still spread.
-        let h = (self.0 ^ (self.0 >> 32)).wrapping_mul(Self::K);
-        h ^ (h >> 32)
-    }
-}
 
 /// The most provinces a map may have (ids are 32-bit; the limit leaves room for the
 /// adjudicator's per-unit decision ids, up to eight per unit, in 32 bits too).
@@ -1835,6 +1776,36 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::collections::HashMap;
+
+    /// The FxHash tables of the core (power names, a scenario's orders by parse, the
+    /// legality step's sets of province ids) spread the keys they are given over the low bits a
+    /// hash table picks its bucket by, with no pile-up: province ids over their whole range (up
+    /// to [`MAX_PROVINCES`], so ids that differ only in their high bits too), and fields of a
+    /// few bits written one after another (an order hashed field by field).
+    #[test]
+    fn fx_hash_spreads_the_keys_the_tables_hash() {
+        use std::hash::BuildHasher;
+        let fx = rustc_hash::FxBuildHasher;
+        // The fullest of 4096 buckets (the low 12 bits) that 4096 keys fall into.
+        let fullest = |keys: &mut dyn Iterator<Item = u64>| {
+            let mut count = vec![0u32; 4096];
+            for h in keys {
+                count[(h & 0xfff) as usize] += 1;
+            }
+            count.into_iter().max().unwrap_or(0)
+        };
+        const { assert!((MAX_PROVINCES >> 14) <= 4096) };
+        let patterns = [
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one(k))),
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one(k << 14))),
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one((k & 63, k >> 6, 3u8)))),
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one(format!("prov {k}")))),
+        ];
+        // A random function's fullest bucket holds about 7.
+        for (i, n) in patterns.into_iter().enumerate() {
+            assert!(n <= 8, "pattern {i}: a bucket holds {n} of 4096 keys");
+        }
+    }
 
     /// The index as a `HashMap` would be built: the names first (a clash refused and the
     /// index left as it was), then a prefix entry, or the `continues` bit, for every part of a

@@ -21,8 +21,8 @@ use crate::model::rules::Rules;
 mod parts;
 mod raw;
 
-#[doc(hidden)]
 pub use parts::{Expect, Expected, FollowUp, OrderEntry};
+#[cfg(any(test, feature = "fuzzing"))]
 pub use raw::fast_reader_agrees;
 use raw::{Lists, RawExpect, RawScenario};
 

@@ -445,25 +445,6 @@ fn unknown_map_name() {
 
 // The malformed maps in tests/invalid/maps, each with its exact message, are in tests/invalid.rs.
 
-/// The name index's hasher spreads keys that differ only in their high bits (short names packed
-/// into an integer, orders hashed field by field): a hash table picks its bucket by the low
-/// bits, and a multiply-only hash leaves those the same for all such keys.
-#[test]
-fn name_hasher_spreads_keys_that_differ_in_high_bits() {
-    use std::hash::Hasher;
-    let mut low_bits = std::collections::HashSet::new();
-    for k in 0u64..4096 {
-        let mut h = dipsandbox_core::model::map::NameHasher::default();
-        h.write_u64(k << 40);
-        low_bits.insert(h.finish() & 0xfff);
-    }
-    assert!(
-        low_bits.len() > 2000,
-        "4096 keys fall into {} of 4096 low-bit buckets",
-        low_bits.len()
-    );
-}
-
 /// Map building moves each lower-case abbreviation into the map and copies the others: an
 /// abbreviation written in capitals is still quoted as written in errors (a clash with a later
 /// province's name, a bad border) and stored lower case, from lists as from a map file.

@@ -300,28 +300,21 @@ fn folder_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
-/// A new file beside `path`, hidden and named after it (`.NAME.tmpPID`, or with a counter when
-/// that is taken), created afresh: an existing file or link of that name is never opened.
-fn create_temporary(dir: &Path, name: &str) -> std::io::Result<(PathBuf, std::fs::File)> {
-    let pid = std::process::id();
-    let mut last = None;
-    for n in 0..100u32 {
-        let tmp = if n == 0 {
-            dir.join(format!(".{name}.tmp{pid}"))
-        } else {
-            dir.join(format!(".{name}.tmp{pid}.{n}"))
-        };
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
+/// A new file beside `path`, hidden and named after it and this process (`.NAME.tmpPID.XXXXXX`,
+/// so that [`remove_stale_temporaries`] can tell a killed writer's), created afresh by
+/// `tempfile` (an existing file or link of that name is never opened) with the permissions a
+/// file the command creates gets (`0666` less the umask, not `tempfile`'s private `0600`); it is
+/// removed when dropped unless persisted.
+fn create_temporary(dir: &Path, name: &str) -> std::io::Result<tempfile::NamedTempFile> {
+    let prefix = format!(".{name}.tmp{}.", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+    builder.tempfile_in(dir)
 }
 
 fn write_unchecked(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
@@ -336,17 +329,10 @@ fn write_unchecked(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     remove_stale_temporaries(dir, &name);
-    let (tmp, mut f) = create_temporary(dir, &name).map_err(io)?;
-    let written = write_and_sync(&mut f, bytes);
-    drop(f);
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })?;
+    let mut tmp = create_temporary(dir, &name).map_err(io)?;
+    // On any failure the temporary file is dropped, which removes it.
+    write_and_sync(tmp.as_file_mut(), bytes).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
     // The rename itself is made durable by syncing the folder (where the system allows it).
     sync_folder(dir);
     Ok(())
@@ -487,23 +473,14 @@ impl Batch {
         };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         remove_stale_batches(dir);
-        let pid = std::process::id();
-        let mut made = None;
-        for n in 0..100u32 {
-            let t = dir.join(format!("{BATCH_PREFIX}{pid}.{n}"));
-            match std::fs::create_dir(&t) {
-                Ok(()) => {
-                    made = Some(t);
-                    break;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(io(&t, e)),
-            }
-        }
-        batch.tmp = made.ok_or_else(|| WriteError::Io {
-            file: dir.display().to_string(),
-            message: "no free name for a temporary folder".into(),
-        })?;
+        // A fresh folder named after this process (so that [`remove_stale_batches`] can tell a
+        // killed import's); the batch removes it itself (its drop, or the commit), so it is
+        // kept from `tempfile`'s own removal.
+        batch.tmp = tempfile::Builder::new()
+            .prefix(&format!("{BATCH_PREFIX}{}.", std::process::id()))
+            .tempdir_in(dir)
+            .map_err(|e| io(dir, e))?
+            .keep();
         Ok(batch)
     }
 
@@ -814,6 +791,34 @@ mod tests {
         write_atomic(&target, "new").unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "victim");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A write that fails after its temporary file was made (here the rename, over a folder
+    /// that appeared after the check) leaves no temporary file behind.
+    #[test]
+    fn a_failed_write_removes_its_temporary_file() {
+        let dir = temp("tmp-failed");
+        let target = dir.join("out.txt");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), "x").unwrap();
+        let e = write_unchecked(&target, b"new").unwrap_err();
+        assert!(matches!(e, WriteError::Io { .. }), "{e}");
+        assert_eq!(listing(&dir), ["out.txt"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A written file gets the permissions of any file the command creates (the umask's), not
+    /// those of a private temporary file.
+    #[cfg(unix)]
+    #[test]
+    fn a_written_file_has_the_usual_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = temp("tmp-mode");
+        std::fs::write(dir.join("plain"), "x").unwrap();
+        write_atomic(&dir.join("atomic"), "x").unwrap();
+        let mode = |n: &str| std::fs::metadata(dir.join(n)).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode("atomic"), mode("plain"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

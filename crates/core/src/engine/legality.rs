@@ -281,8 +281,7 @@ pub fn convoy_chain_exists(
 }
 
 /// A set of province ids, sized by what it holds rather than by the board.
-type Visited =
-    std::collections::HashSet<u32, std::hash::BuildHasherDefault<crate::model::map::NameHasher>>;
+type Visited = rustc_hash::FxHashSet<u32>;
 
 fn sea_neighbours(map: &Map, p: ProvinceId) -> impl Iterator<Item = ProvinceId> + '_ {
     let main = map.province(p).main;
@@ -334,11 +333,7 @@ pub fn fleet_on_some_route(
     }
     // 1. f's component of fleet-holding seas, numbered from 0 (f itself).
     let mut comp: Vec<ProvinceId> = vec![f];
-    let mut index: std::collections::HashMap<
-        u32,
-        usize,
-        std::hash::BuildHasherDefault<crate::model::map::NameHasher>,
-    > = std::collections::HashMap::default();
+    let mut index: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
     index.insert(f.0, 0);
     let mut at = 0;
     while at < comp.len() {

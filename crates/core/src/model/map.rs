@@ -9,9 +9,7 @@
 // limits are checked, and always below the table lengths.
 #![allow(clippy::indexing_slicing)]
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::Deserialize;
 
@@ -206,8 +204,8 @@ pub struct Map {
     art: Option<MapArt>,
 }
 
-/// A map from normalized names, hashed with [`NameHasher`].
-type Names<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+/// A map from normalized names (FxHash: names come from the map file, not from an adversary).
+type Names<V> = rustc_hash::FxHashMap<String, V>;
 
 /// What a normalized string is in a map's name index ([`Map::lookup_normalized`]): the
 /// province it names, if any, and whether it is followed by a space and more words in some
@@ -243,46 +241,30 @@ impl NameEntry {
 /// A map's name index: every normalized name, and every prefix of one that ends before a space,
 /// with its [`NameEntry`].
 ///
-/// Dense, for maps of millions of names: the names are concatenated in one string, and an
-/// open-addressing table (linear probing, at most three quarters full) holds one 16-byte slot
-/// per key — where its text is, 32 bits of its hash, and its entry — so that a look-up reads one
-/// slot (a miss needs no string compare unless the hash bits agree) and then the text, usually
-/// one cache line away from the text of the names inserted near it. A prefix (`"gulf of"`) is a
-/// slot over the text of the name it begins; it has no text of its own.
+/// Dense, for maps of millions of names: the names are concatenated in one string, and a
+/// `hashbrown::HashTable` holds one 12-byte slot per key — where its text is, and its entry —
+/// hashed with [`name_hash`] (the table keeps 7 bits of it per slot, so a miss rarely compares
+/// strings). A prefix (`"gulf of"`) is a slot over the text of the name it begins; it has no
+/// text of its own.
 #[derive(Clone, Debug)]
 struct NameIndex {
     /// The normalized names, concatenated.
     text: String,
-    /// The table; a slot whose entry is [`NameEntry::ABSENT`] is empty.
-    slots: Vec<NameSlot>,
-    /// How many slots are used.
-    len: usize,
-    /// The hash's top bits pick the first slot: `hash >> shift` (64 minus log2 of the slots).
-    shift: u32,
+    /// The keys, each as a span of `text`, with their entries.
+    table: hashbrown::HashTable<NameSlot>,
 }
 
-/// One slot of a [`NameIndex`]: a key (`len` bytes of the index's text from `start`), the low
-/// 32 bits of its hash, and its entry.
+/// One key of a [`NameIndex`] (`len` bytes of the index's text from `start`) and its entry.
 #[derive(Clone, Copy, Debug)]
 struct NameSlot {
     start: u32,
     len: u32,
-    tag: u32,
     entry: NameEntry,
-}
-
-impl NameSlot {
-    const EMPTY: NameSlot = NameSlot {
-        start: 0,
-        len: 0,
-        tag: 0,
-        entry: NameEntry::ABSENT,
-    };
 }
 
 /// The hash of a key of a [`NameIndex`]: its 8-byte words (the last one read overlapping the
 /// one before, a short key's bytes gathered into one word) and its length, multiplied and
-/// folded so that both the top bits (the slot) and the low bits (the tag) depend on every byte.
+/// folded so that both the low bits (the bucket) and the top bits (the tag) depend on every byte.
 fn name_hash(key: &[u8]) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let n = key.len();
@@ -328,39 +310,17 @@ enum NameClash {
 impl NameIndex {
     /// An index sized for `names` keys (prefixes included, or it grows) and `bytes` of text.
     fn with_capacity(names: usize, bytes: usize) -> NameIndex {
-        let slots = (names.saturating_add(names / 3))
-            .max(16)
-            .next_power_of_two();
         NameIndex {
             text: String::with_capacity(bytes),
-            slots: vec![NameSlot::EMPTY; slots],
-            len: 0,
-            shift: 64 - slots.trailing_zeros(),
+            table: hashbrown::HashTable::with_capacity(names),
         }
     }
 
-    /// The slot holding `key`, or the empty slot where it would go.
-    fn find(&self, key: &[u8], hash: u64) -> Result<usize, usize> {
-        let mask = self.slots.len() - 1;
-        let tag = hash as u32;
-        let mut i = (hash >> self.shift) as usize & mask;
-        loop {
-            let s = self.slots[i];
-            if s.entry == NameEntry::ABSENT {
-                return Err(i);
-            }
-            if s.tag == tag
-                && s.len as usize == key.len()
-                && self
-                    .text
-                    .as_bytes()
-                    .get(s.start as usize..s.start as usize + key.len())
-                    == Some(key)
-            {
-                return Ok(i);
-            }
-            i = (i + 1) & mask;
-        }
+    /// The key of a slot, from the text.
+    fn key_of<'t>(text: &'t str, s: &NameSlot) -> &'t [u8] {
+        text.as_bytes()
+            .get(s.start as usize..s.start as usize + s.len as usize)
+            .unwrap_or_default()
     }
 
     /// The entry of a normalized string ([`NameEntry::ABSENT`] if it is not in the index).
@@ -371,70 +331,23 @@ impl NameIndex {
 
     /// [`NameIndex::get`] with the key's [`name_hash`] already made.
     fn get_hashed(&self, key: &[u8], hash: u64) -> NameEntry {
-        match self.find(key, hash) {
-            Ok(i) => self.slots[i].entry,
-            Err(_) => NameEntry::ABSENT,
-        }
+        self.table
+            .find(hash, |s| Self::key_of(&self.text, s) == key)
+            .map_or(NameEntry::ABSENT, |s| s.entry)
     }
 
-    /// Reads the first slot of each hash, and the text of the key there, one after another
-    /// with nothing depending on them: the cache misses of a batch of look-ups overlap, instead
-    /// of each waiting in turn inside [`NameIndex::find`] (a big map's table is far larger than
-    /// the cache, and a key's slot is anywhere in it). What is read is returned, so that the
-    /// reads are made.
-    fn touch(&self, hashes: &[u64]) -> u64 {
-        let mask = self.slots.len() - 1;
-        let mut sink = 0u64;
-        for &h in hashes {
-            let s = self.slots[(h >> self.shift) as usize & mask];
-            sink = sink.wrapping_add(u64::from(s.start));
-        }
-        for &h in hashes {
-            let s = self.slots[(h >> self.shift) as usize & mask];
-            let b = self.text.as_bytes().get(s.start as usize).copied();
-            sink = sink.wrapping_add(u64::from(b.unwrap_or(0)));
-        }
-        sink
-    }
-
-    /// Adds a slot for `len` bytes of text from `start`, hashed `hash`, at the empty slot `at`
-    /// (from [`NameIndex::find`]), growing the table first if it is three quarters full.
-    fn put(&mut self, at: usize, start: usize, len: usize, hash: u64, entry: NameEntry) {
-        let mut at = at;
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
-            let key = &self.text.as_bytes()[start..start + len];
-            at = match self.find(key, hash) {
-                Ok(i) | Err(i) => i,
-            };
-        }
-        self.slots[at] = NameSlot {
-            start: start as u32,
-            len: len as u32,
-            tag: hash as u32,
-            entry,
-        };
-        self.len += 1;
-    }
-
-    /// Doubles the table, rehashing every key from its text.
-    fn grow(&mut self) {
-        let n = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![NameSlot::EMPTY; n]);
-        self.shift = 64 - n.trailing_zeros();
-        let mask = n - 1;
-        for s in old {
-            if s.entry == NameEntry::ABSENT {
-                continue;
-            }
-            let start = s.start as usize;
-            let key = &self.text.as_bytes()[start..start + s.len as usize];
-            let mut i = (name_hash(key) >> self.shift) as usize & mask;
-            while self.slots[i].entry != NameEntry::ABSENT {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = s;
-        }
+    /// Adds a slot for `len` bytes of text from `start`, hashed `hash` (not in the table).
+    fn put(&mut self, start: usize, len: usize, hash: u64, entry: NameEntry) {
+        let text = &self.text;
+        self.table.insert_unique(
+            hash,
+            NameSlot {
+                start: start as u32,
+                len: len as u32,
+                entry,
+            },
+            |s| name_hash(Self::key_of(text, s)),
+        );
     }
 
     /// Indexes `key` (normalized, [`normalize_into`]; `hash` is its [`name_hash`]) as a name
@@ -442,66 +355,60 @@ impl NameIndex {
     /// if the key is new (not this province's already, nor a prefix of a longer name). Refused
     /// if another province has the name; the index is then unchanged.
     fn insert_key(&mut self, key: &str, hash: u64, id: ProvinceId) -> Result<(), NameClash> {
+        let text = &self.text;
+        if let Some(s) = self
+            .table
+            .find_mut(hash, |s| Self::key_of(text, s) == key.as_bytes())
+        {
+            let e = s.entry;
+            if let Some(other) = e.province()
+                && other != id
+            {
+                return Err(NameClash::Province(other));
+            }
+            // Its prefixes were indexed with it (or with the longer name it begins).
+            s.entry = NameEntry(NameEntry::named(id).0 | (e.0 & NameEntry::CONTINUES));
+            return Ok(());
+        }
         let start = self.text.len();
+        if start + key.len() > u32::MAX as usize {
+            return Err(NameClash::TooLong);
+        }
         self.text.push_str(key);
         let len = key.len();
-        let key = &self.text.as_bytes()[start..];
-        match self.find(key, hash) {
-            Ok(i) => {
-                let e = self.slots[i].entry;
-                if let Some(other) = e.province()
-                    && other != id
-                {
-                    self.text.truncate(start);
-                    return Err(NameClash::Province(other));
+        self.put(start, len, hash, NameEntry::named(id));
+        for k in 0..len {
+            if self.text.as_bytes()[start + k] == b' ' {
+                let text = &self.text;
+                let prefix = &text.as_bytes()[start..start + k];
+                let h = name_hash(prefix);
+                match self.table.find_mut(h, |s| Self::key_of(text, s) == prefix) {
+                    Some(s) => s.entry.0 |= NameEntry::CONTINUES,
+                    None => self.put(
+                        start,
+                        k,
+                        h,
+                        NameEntry(NameEntry::NONE | NameEntry::CONTINUES),
+                    ),
                 }
-                // Its prefixes were indexed with it (or with the longer name it begins).
-                self.slots[i].entry =
-                    NameEntry(NameEntry::named(id).0 | (e.0 & NameEntry::CONTINUES));
-                self.text.truncate(start);
-                Ok(())
-            }
-            Err(at) => {
-                if self.text.len() > u32::MAX as usize {
-                    self.text.truncate(start);
-                    return Err(NameClash::TooLong);
-                }
-                self.put(at, start, len, hash, NameEntry::named(id));
-                for k in 0..len {
-                    if self.text.as_bytes()[start + k] == b' ' {
-                        let prefix = &self.text.as_bytes()[start..start + k];
-                        let h = name_hash(prefix);
-                        match self.find(prefix, h) {
-                            Ok(i) => self.slots[i].entry.0 |= NameEntry::CONTINUES,
-                            Err(at) => self.put(
-                                at,
-                                start,
-                                k,
-                                h,
-                                NameEntry(NameEntry::NONE | NameEntry::CONTINUES),
-                            ),
-                        }
-                    }
-                }
-                Ok(())
             }
         }
+        Ok(())
     }
 
     /// Every key and its entry, in table order.
     fn iter(&self) -> impl Iterator<Item = (&str, NameEntry)> + '_ {
-        self.slots.iter().filter_map(|s| {
-            if s.entry == NameEntry::ABSENT {
-                return None;
-            }
-            let start = s.start as usize;
-            Some((self.text.get(start..start + s.len as usize)?, s.entry))
+        self.table.iter().filter_map(|s| {
+            Some((
+                self.text
+                    .get(s.start as usize..(s.start + s.len) as usize)?,
+                s.entry,
+            ))
         })
     }
 }
 
-/// Normalized keys and their hashes, made for a batch of look-ups before any of them is made
-/// ([`NameIndex::touch`]). A name that is already normalized (lower-case letters and digits,
+/// Normalized keys and their hashes, made for a batch of look-ups before any of them is made. A name that is already normalized (lower-case letters and digits,
 /// like most abbreviations) is its own key and is not copied; the others are folded into one
 /// buffer.
 #[derive(Default)]
@@ -564,63 +471,6 @@ fn sorted_contains<T: Copy + Ord>(list: &[T], x: T) -> bool {
 /// Lists of borders up to this length are searched from end to end; longer ones (sorted) by
 /// halves.
 const LINEAR_SEARCH: usize = 32;
-
-/// A small, fast hasher for the short, trusted keys of a map's name index (a multiply-rotate
-/// hash over 8-byte words; names come from the map file, not from an adversary), also used for
-/// the small tables a scenario is built with (orders by their parse).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NameHasher(u64);
-
-impl NameHasher {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-
-    fn mix(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write_u8(&mut self, n: u8) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.mix(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.mix(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.mix(n as u64);
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.mix(u64::from_le_bytes([
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-            ]));
-        }
-        for &b in chunks.remainder() {
-            self.mix(u64::from(b));
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        // A product's low bits depend only on the factors' low bits, and a hash table picks
-        // its bucket by the low bits: the high half is folded down before and after one more
-        // multiplication, so that keys differing only in their high bits (an integer key, the
-        // last word of a name) still spread.
-        let h = (self.0 ^ (self.0 >> 32)).wrapping_mul(Self::K);
-        h ^ (h >> 32)
-    }
-}
 
 /// The most provinces a map may have (ids are 32-bit; the limit leaves room for the
 /// adjudicator's per-unit decision ids, up to eight per unit, in 32 bits too).
@@ -1283,7 +1133,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
     let mut next_key = 0;
     for i in 0..raw.provinces.len() {
         if i % BATCH == 0 {
-            // The names of the next provinces, folded and hashed, and their slots read together.
+            // The names of the next provinces, folded and hashed together.
             batch.clear();
             next_key = 0;
             for rp in raw.provinces.iter().skip(i).take(BATCH) {
@@ -1294,7 +1144,6 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     batch.push(n);
                 }
             }
-            std::hint::black_box(names.touch(&batch.hashes));
         }
         let (done, rest) = raw.provinces.split_at_mut(i);
         let Some(rp) = rest.first_mut() else { break };
@@ -1452,8 +1301,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         }
     };
 
-    // Pass 2: adjacency. The borders of the next provinces are resolved in a batch (their
-    // slots read together, [`NameIndex::touch`]), then checked one by one in order.
+    // Pass 2: adjacency. The borders of the next provinces are folded and hashed in a batch,
+    // then looked up and checked one by one in order.
     let mut army_adj = vec![Vec::new(); provinces.len()];
     let mut fleet_adj = vec![Vec::new(); locations.len()];
     let mut resolved: Vec<Option<LocId>> = Vec::new();
@@ -1483,7 +1332,6 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     }
                 }
             }
-            std::hint::black_box(names.touch(&batch.hashes));
             for (k, &(p, c)) in parts.iter().enumerate() {
                 let (key, hash) = batch.key(k, p);
                 let l = names
@@ -1836,6 +1684,36 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::HashMap;
 
+    /// The FxHash tables of the core (power names, a scenario's orders by parse, the
+    /// legality step's sets of province ids) spread the keys they are given over the low bits a
+    /// hash table picks its bucket by, with no pile-up: province ids over their whole range (up
+    /// to [`MAX_PROVINCES`], so ids that differ only in their high bits too), and fields of a
+    /// few bits written one after another (an order hashed field by field).
+    #[test]
+    fn fx_hash_spreads_the_keys_the_tables_hash() {
+        use std::hash::BuildHasher;
+        let fx = rustc_hash::FxBuildHasher;
+        // The fullest of 4096 buckets (the low 12 bits) that 4096 keys fall into.
+        let fullest = |keys: &mut dyn Iterator<Item = u64>| {
+            let mut count = vec![0u32; 4096];
+            for h in keys {
+                count[(h & 0xfff) as usize] += 1;
+            }
+            count.into_iter().max().unwrap_or(0)
+        };
+        const { assert!((MAX_PROVINCES >> 14) <= 4096) };
+        let patterns = [
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one(k))),
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one(k << 14))),
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one((k & 63, k >> 6, 3u8)))),
+            fullest(&mut (0u32..4096).map(|k| fx.hash_one(format!("prov {k}")))),
+        ];
+        // A random function's fullest bucket holds about 7.
+        for (i, n) in patterns.into_iter().enumerate() {
+            assert!(n <= 8, "pattern {i}: a bucket holds {n} of 4096 keys");
+        }
+    }
+
     /// The index as a `HashMap` would be built: the names first (a clash refused and the
     /// index left as it was), then a prefix entry, or the `continues` bit, for every part of a
     /// name before a space.
@@ -1869,13 +1747,13 @@ mod tests {
         let mut index = NameIndex::with_capacity(capacity, 0);
         let mut clashes = Vec::new();
         for (n, id) in names {
-            let before = (index.text.clone(), index.len);
+            let before = (index.text.clone(), index.table.len());
             let key = normalize_name(n);
             match index.insert_key(&key, name_hash(key.as_bytes()), ProvinceId(*id)) {
                 Ok(()) => clashes.push(None),
                 Err(NameClash::Province(other)) => {
                     assert_eq!(
-                        (index.text.clone(), index.len),
+                        (index.text.clone(), index.table.len()),
                         before,
                         "a clash changes nothing"
                     );

@@ -21,8 +21,8 @@ use crate::model::rules::Rules;
 mod parts;
 mod raw;
 
-#[doc(hidden)]
 pub use parts::{Expect, Expected, FollowUp, OrderEntry};
+#[cfg(any(test, feature = "fuzzing"))]
 pub use raw::fast_reader_agrees;
 use raw::{Lists, RawExpect, RawScenario};
 
@@ -577,7 +577,8 @@ struct OrderIndex<'o> {
     by_power: OrderLists<(Order, PowerId)>,
 }
 
-type FastHash = std::hash::BuildHasherDefault<crate::model::map::NameHasher>;
+/// FxHash: the keys are the scenario's own orders, small and not chosen to collide.
+type FastHash = rustc_hash::FxBuildHasher;
 
 /// Unit texts already read (the `units` field's, in file order), with the units read from
 /// them, which the expected positions mostly repeat in the same order. Only a shortcut: a text

@@ -8,7 +8,7 @@
 //! anything else — outside the subset, or wrong — it answers `None`, and the loader reads the
 //! text with the `ron` crate through the types' serde implementations, which either accepts it
 //! or gives the error with its line and column. Wherever [`read`] gives a value, `ron` gives the
-//! same one ([`fast_reader_agrees`], checked on every scenario file, mutated copies of them and
+//! same one (`fast_reader_agrees`, checked on every scenario file, mutated copies of them and
 //! the fuzz corpus, and by the `scenario_loader` fuzz target).
 
 use std::borrow::Cow;
@@ -232,8 +232,8 @@ pub(super) struct RawFollowUp<'a> {
 /// crate — and says whether they agree: `Ok(true)` when the fast reader read it and `ron` reads
 /// the same value, `Ok(false)` when the fast reader left it to `ron`, `Err` (describing both
 /// results) when the fast reader gave a value that `ron` does not give. For the fuzz target
-/// and tests: loading never needs it.
-#[doc(hidden)]
+/// and tests: loading never needs it (only with the `fuzzing` feature).
+#[cfg(any(test, feature = "fuzzing"))]
 pub fn fast_reader_agrees(text: &str) -> Result<bool, String> {
     let Some(fast) = read(text) else {
         return Ok(false);

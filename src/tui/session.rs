@@ -402,7 +402,7 @@ impl Session {
             return Vec::new();
         };
         let mut v: Vec<u32> = self.main_decision(order).into_iter().collect();
-        for id in out.cause.decisions(&m.graph, u) {
+        for id in crate::adjudicator::decision::reason_decisions(&out.cause, &m.graph, u) {
             if !v.contains(&id) {
                 v.push(id);
             }

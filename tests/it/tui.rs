@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{app, folders, run, text};
 

@@ -15,7 +15,7 @@ use crate::model::rules::{
     SameProvinceBuilds, TooManyBuilds, TooManyDisbands,
 };
 
-use super::{OrderOutcome, PhaseResult, Verdict};
+use super::outcome::{OrderOutcome, PhaseResult, Verdict};
 
 fn out(verdict: Verdict, reason: impl Into<String>) -> OrderOutcome {
     let reason = reason.into();

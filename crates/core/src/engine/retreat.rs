@@ -12,8 +12,9 @@ use crate::model::rules::{
     CoastGarbage, MultipleOrders, OneCoastOmitted, RetreatAfterConvoy, Rules,
 };
 
+use super::outcome::{OrderOutcome, PhaseResult, Verdict};
 use super::reason::RIVALS_NAMED;
-use super::{OrderOutcome, PhaseResult, Reason, Verdict};
+use super::reason::Reason;
 
 fn illegal(reason: impl Into<String>) -> OrderOutcome {
     OrderOutcome::text(Verdict::Illegal, format!("illegal: {}", reason.into()))

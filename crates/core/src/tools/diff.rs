@@ -597,10 +597,12 @@ mod tests {
     fn legality_options_are_read_only_by_the_legality_step() {
         let files = sources();
         let movement = [
-            "engine/mod.rs",
-            "engine/resolver.rs",
+            "engine/outcome.rs",
+            "engine/decision/adjudicator.rs",
+            "engine/decision/resolver.rs",
+            "engine/decision/reasons.rs",
             "engine/reason.rs",
-            "engine/trace.rs",
+            "engine/decision/trace.rs",
         ];
         let mut seen = 0;
         for (p, text) in &files {

@@ -37,7 +37,7 @@
 // range over the trace.
 #![allow(clippy::indexing_slicing)]
 
-use super::MovementResult;
+use super::adjudicator::MovementResult;
 use super::resolver::NodeKind;
 use super::trace::Event;
 

@@ -642,7 +642,7 @@ impl App {
             Action::ToEnd => self.seek(usize::MAX),
             Action::ToSettled => self.seek_settled(),
             Action::Play => {
-                if self.session.stepper.is_none() && self.session.dp.is_none() {
+                if self.session.stepper().is_none() && self.session.dp().is_none() {
                     self.info("this phase has no decision graph to play");
                     return;
                 }
@@ -650,8 +650,7 @@ impl App {
                 if self.playing
                     && self
                         .session
-                        .stepper
-                        .as_ref()
+                        .stepper()
                         .is_some_and(|s| s.cursor() == s.len())
                 {
                     self.seek(0);
@@ -696,7 +695,7 @@ impl App {
                 ));
             }
             Action::SwitchEngine => {
-                let e = self.session.engine.other();
+                let e = self.session.next_engine();
                 self.set_engine(e);
             }
             Action::CompareEngines => {
@@ -981,7 +980,9 @@ impl App {
     fn restore(&mut self, file: &Path, target: Option<PathBuf>, stamp: Option<DiskStamp>) {
         let loaded = Scenario::load(file)
             .map_err(|e| e.to_string())
-            .and_then(|s| Session::new(s, target.clone(), None));
+            .and_then(|s| {
+                Session::with_registry(s, target.clone(), None, self.session.registry().clone())
+            });
         match loaded {
             Ok(mut s) => {
                 s.mark_unsaved();
@@ -1261,7 +1262,7 @@ impl App {
             let verdict = self
                 .session
                 .run
-                .phase
+                .phase()
                 .outcomes
                 .get(self.order)
                 .map(|o| o.reason.clone())
@@ -1445,8 +1446,8 @@ impl App {
 
     /// How many orders' verdicts differ between the rules and the compare rules.
     pub fn changed_outcomes(&self) -> usize {
-        let a = &self.session.run.phase.outcomes;
-        let b = &self.session.compare.phase.outcomes;
+        let a = &self.session.run.phase().outcomes;
+        let b = &self.session.compare.phase().outcomes;
         a.iter()
             .zip(b)
             .filter(|(x, y)| x.verdict != y.verdict)
@@ -1538,11 +1539,11 @@ impl App {
 
     /// Adjudicates with `engine` (the stepper shows its reasoning: the decision graph, or the
     /// DPjudge procedure's steps).
-    pub fn set_engine(&mut self, engine: Engine) {
-        if engine == self.session.engine {
+    pub fn set_engine(&mut self, engine: Arc<dyn Engine>) {
+        if engine.name() == self.session.engine.name() {
             return;
         }
-        self.session.set_engine(engine);
+        self.session.set_engine(engine.clone());
         self.decision = 0;
         self.tree = Tree {
             root: 0,
@@ -1554,13 +1555,13 @@ impl App {
 
     /// Rows of the stepper's first panel: decisions, or (DPjudge) units.
     fn decision_count(&self) -> usize {
-        if self.session.dp.is_some() {
+        if self.session.dp().is_some() {
             return self.session.scenario().units.len();
         }
         self.session
             .run
-            .movement
-            .as_ref()
+            .result
+            .decisions()
             .map_or(0, |m| m.graph.nodes.len())
     }
 
@@ -1604,7 +1605,7 @@ impl App {
 
     /// Moves the stepper by `d` significant events; false when it could not move.
     pub fn step(&mut self, d: isize) -> bool {
-        if let Some(dp) = &self.session.dp {
+        if let Some(dp) = self.session.dp() {
             // Every event of the procedure is a step.
             let cur = dp.cursor() as isize;
             let k = cur + d;
@@ -1614,7 +1615,7 @@ impl App {
             self.seek(k as usize);
             return true;
         }
-        let Some(st) = &self.session.stepper else {
+        let Some(st) = self.session.stepper() else {
             self.info("this phase has no decision graph: its outcomes are in the stepper view");
             return false;
         };
@@ -1641,10 +1642,10 @@ impl App {
     }
 
     fn seek(&mut self, k: usize) {
-        if let Some(st) = &mut self.session.stepper {
+        if let Some(st) = self.session.stepper_mut() {
             st.seek(k.min(st.len()));
         }
-        if let Some(dp) = &mut self.session.dp {
+        if let Some(dp) = self.session.dp_mut() {
             dp.seek(k.min(dp.len()));
         }
     }
@@ -1652,7 +1653,7 @@ impl App {
     /// DPjudge: the next (previous) step of the procedure entered, as the cycle jumps of the
     /// decision stepper.
     fn jump_step(&mut self, forward: bool) {
-        let Some(dp) = &self.session.dp else {
+        let Some(dp) = self.session.dp() else {
             return;
         };
         let cur = dp.cursor();
@@ -1682,11 +1683,11 @@ impl App {
     }
 
     fn jump_backup(&mut self, forward: bool) {
-        if self.session.dp.is_some() {
+        if self.session.dp().is_some() {
             self.jump_step(forward);
             return;
         }
-        let Some(st) = &self.session.stepper else {
+        let Some(st) = self.session.stepper() else {
             return;
         };
         let target = if forward {
@@ -1697,7 +1698,7 @@ impl App {
         match target {
             Some(i) => {
                 self.seek(i + 1);
-                if let Some(st) = &self.session.stepper
+                if let Some(st) = self.session.stepper()
                     && let Some(first) = st.nodes_of(i).first()
                 {
                     self.decision = *first as usize;
@@ -1721,7 +1722,7 @@ impl App {
         } else {
             self.decision as u32
         };
-        let Some(st) = &self.session.stepper else {
+        let Some(st) = self.session.stepper() else {
             return;
         };
         match st.settled_at(id) {
@@ -1740,7 +1741,7 @@ impl App {
                 self.focus = Context::Decisions;
             }
             None => {
-                let why = match self.session.run.movement {
+                let why = match self.session.run.result.decisions() {
                     None => "this phase has no decision graph",
                     Some(_) => "an illegal or void order has no decision",
                 };
@@ -1869,7 +1870,10 @@ impl App {
         let stamp = DiskStamp::of(path);
         let loaded = Scenario::load(path)
             .map_err(|e| e.to_string())
-            .and_then(|s| Session::new(s, Some(PathBuf::from(path)), None));
+            .and_then(|s| {
+                let registry = self.session.registry().clone();
+                Session::with_registry(s, Some(PathBuf::from(path)), None, registry)
+            });
         match loaded {
             Ok(mut s) => {
                 s.assume_disk_stamp(stamp);

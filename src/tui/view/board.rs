@@ -106,7 +106,7 @@ pub fn viewport(app: &App, g: &Grid, view: Rect) -> (u16, u16) {
 fn shown_units(app: &App) -> Vec<(Unit, Option<usize>)> {
     let s = &app.session;
     if app.after {
-        let end = s.run.retreats.as_ref().unwrap_or(&s.run.phase);
+        let end = s.run.retreats.as_ref().unwrap_or(s.run.phase());
         end.final_units.iter().map(|u| (*u, None)).collect()
     } else {
         s.scenario()
@@ -197,8 +197,8 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     }
     let owners = s.scenario().owners_or_home();
     let contested: Vec<ProvinceId> =
-        if app.after || s.stepper.as_ref().is_none_or(|st| st.cursor() == st.len()) {
-            s.run.phase.contested.clone()
+        if app.after || s.stepper().is_none_or(|st| st.cursor() == st.len()) {
+            s.run.phase().contested.clone()
         } else {
             Vec::new()
         };

@@ -17,7 +17,7 @@ use crate::tui::session::Equations;
 /// The marker and style of a decision as of the cursor: `↺` in a cycle, `!` forced by a
 /// backup rule, `?` open, ` ` settled.
 pub fn state(app: &App, id: u32) -> (&'static str, Style) {
-    let Some(st) = &app.session.stepper else {
+    let Some(st) = app.session.stepper() else {
         return (" ", Style::new());
     };
     let t = &app.theme;
@@ -35,8 +35,10 @@ pub fn state(app: &App, id: u32) -> (&'static str, Style) {
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let Some(m) = &s.run.movement else { return };
-    let Some(st) = &s.stepper else { return };
+    let Some(m) = s.run.result.decisions() else {
+        return;
+    };
+    let Some(st) = s.stepper() else { return };
     let n = m.graph.nodes.len();
     let open = (0..n as u32).filter(|&id| !st.resolved(id)).count();
     let title = format!(" Decisions ({n}, {open} open) ");
@@ -109,7 +111,7 @@ fn split_head(area: Rect) -> (Rect, Rect) {
 /// The decision under a click at row `y`.
 pub fn row_at(app: &App, panes: &Panes, y: u16) -> Option<usize> {
     let (_, inner) = split_head(panes.decisions?);
-    let n = app.session.run.movement.as_ref()?.graph.nodes.len();
+    let n = app.session.run.result.decisions()?.graph.nodes.len();
     if y < inner.y || y >= inner.bottom() {
         return None;
     }

@@ -199,7 +199,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(r) = panes.orders {
         orders::draw(frame, app, r);
     }
-    if app.session.stepper.is_some() {
+    if app.session.stepper().is_some() {
         if let Some(r) = panes.decisions {
             decisions::draw(frame, app, r);
         }
@@ -209,7 +209,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         if let Some(r) = panes.trace {
             trace::draw(frame, app, r);
         }
-    } else if app.session.dp.is_some() {
+    } else if app.session.dp().is_some() {
         if let Some(r) = panes.decisions {
             procedure::draw_units(frame, app, r);
         }

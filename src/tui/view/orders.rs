@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
         let pw: String = power.chars().take(3).collect();
         let reason = if v.is_some() {
             s.run
-                .phase
+                .phase()
                 .outcomes
                 .get(i)
                 .map(|r| r.reason.as_str())
@@ -119,7 +119,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if let (Some(d), Some(o)) = (detail, s.scenario().orders.get(app.order)) {
         let v = s.verdict_now(app.order);
         let (glyph, gstyle) = app.theme.verdict(v);
-        let out = s.run.phase.outcomes.get(app.order);
+        let out = s.run.phase().outcomes.get(app.order);
         let mut lines = vec![
             Line::styled("─".repeat(d.width as usize), app.theme.dim()),
             Line::from(vec![

@@ -46,7 +46,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     lines.push(Line::raw(""));
     lines.push(Line::styled("Orders", t.focus()));
     for (i, o) in sc.orders.iter().enumerate() {
-        let out = s.run.phase.outcomes.get(i);
+        let out = s.run.phase().outcomes.get(i);
         let (g, st) = t.verdict(out.map(|o| o.verdict));
         lines.push(Line::from(vec![
             Span::styled(g, st),
@@ -61,10 +61,10 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     if sc.orders.is_empty() {
         lines.push(Line::styled("  (no orders)", t.dim()));
     }
-    if !s.run.phase.notes.is_empty() {
+    if !s.run.phase().notes.is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Without an order", t.focus()));
-        for n in &s.run.phase.notes {
+        for n in &s.run.phase().notes {
             lines.push(Line::raw(format!("  {n}")));
         }
     }

@@ -20,7 +20,7 @@ use crate::tui::keymap::Context;
 /// The units panel (in the decisions' place).
 pub fn draw_units(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let Some(dp) = &s.dp else { return };
+    let Some(dp) = s.dp() else { return };
     let units = &s.scenario().units;
     let title = format!(" DPjudge: step {} — {} ", dp.step(), step_title(dp.step()));
     frame.render_widget(panel(app, title, Context::Decisions), area);
@@ -71,7 +71,7 @@ pub fn draw_units(frame: &mut Frame, app: &App, area: Rect) {
 /// with their support counts, the selected unit's space first.
 pub fn draw_combat(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let Some(dp) = &s.dp else { return };
+    let Some(dp) = s.dp() else { return };
     let sc = s.scenario();
     let map = &sc.map;
     frame.render_widget(
@@ -130,7 +130,7 @@ pub fn draw_combat(frame: &mut Frame, app: &App, area: Rect) {
 /// One event of the procedure in words, styled by its kind.
 pub fn describe(app: &App, i: usize) -> (String, Style) {
     let s = &app.session;
-    let Some(dp) = &s.dp else {
+    let Some(dp) = s.dp() else {
         return (String::new(), Style::new());
     };
     let sc = s.scenario();
@@ -149,7 +149,7 @@ pub fn describe(app: &App, i: usize) -> (String, Style) {
 /// The procedure's events with the cursor (in the trace's place).
 pub fn draw_trace(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let Some(dp) = &s.dp else { return };
+    let Some(dp) = s.dp() else { return };
     let title = format!(" DPjudge procedure ({} events) ", dp.len());
     frame.render_widget(panel(app, title, Context::Trace), area);
     let inner = area.inner(Margin::new(1, 1));

@@ -147,8 +147,8 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
         if n > 0 { t.error() } else { t.ok() },
     ));
     lines.push(Line::raw(""));
-    let ra = &s.run.phase.outcomes;
-    let rb = &s.compare.phase.outcomes;
+    let ra = &s.run.phase().outcomes;
+    let rb = &s.compare.phase().outcomes;
     for i in 0..s.scenario().orders.len() {
         let (Some(x), Some(y)) = (ra.get(i), rb.get(i)) else {
             continue;
@@ -171,8 +171,8 @@ pub fn draw_compare(frame: &mut Frame, app: &App, area: Rect) {
             lines.push(Line::styled(format!("    {b}: {}", y.reason), t.dim()));
         }
     }
-    let da: Vec<Unit> = s.run.phase.dislodged.iter().map(|d| d.unit).collect();
-    let db: Vec<Unit> = s.compare.phase.dislodged.iter().map(|d| d.unit).collect();
+    let da: Vec<Unit> = s.run.phase().dislodged.iter().map(|d| d.unit).collect();
+    let db: Vec<Unit> = s.compare.phase().dislodged.iter().map(|d| d.unit).collect();
     lines.push(Line::raw(""));
     let same = {
         let mut x = da.clone();

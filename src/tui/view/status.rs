@@ -32,9 +32,11 @@ pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let s = &app.session;
-    let engine = match s.engine {
-        crate::adjudicator::Engine::Decisions => String::new(),
-        e => format!(" · engine: {}", e.name()),
+    let default = s.registry().default_engine().map(|e| e.name());
+    let engine = if default == Some(s.engine.name()) {
+        String::new()
+    } else {
+        format!(" · engine: {}", s.engine.name())
     };
     let right = format!(
         "{}{} · {} · rules: {}{engine} ",
@@ -54,7 +56,7 @@ pub fn draw_tabs(frame: &mut Frame, app: &App, area: Rect) {
 /// The stepper's position and the event at the cursor.
 pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let line = match &s.stepper {
+    let line = match s.stepper() {
         Some(st) => {
             let applied = s.steps.partition_point(|&i| i < st.cursor());
             let (text, style) = match applied.checked_sub(1) {
@@ -74,7 +76,7 @@ pub fn draw_event(frame: &mut Frame, app: &App, area: Rect) {
                 Span::styled(text, style),
             ])
         }
-        None => match &s.dp {
+        None => match s.dp() {
             Some(dp) => {
                 let (text, style) = match dp.cursor().checked_sub(1) {
                     None => ("start: nothing marked yet".to_string(), app.theme.dim()),

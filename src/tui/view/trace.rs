@@ -16,7 +16,7 @@ use crate::tui::keymap::Context;
 /// One event in words, with the style that marks its kind.
 pub fn describe(app: &App, index: usize) -> (String, Style) {
     let s = &app.session;
-    let (Some(st), Some(m)) = (&s.stepper, &s.run.movement) else {
+    let (Some(st), Some(m)) = (s.stepper(), s.run.result.decisions()) else {
         return (String::new(), Style::new());
     };
     let t = &app.theme;
@@ -116,8 +116,7 @@ pub fn describe(app: &App, index: usize) -> (String, Style) {
 fn layout(app: &App, inner: Rect) -> (usize, usize) {
     let s = &app.session;
     let applied = s
-        .stepper
-        .as_ref()
+        .stepper()
         .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
     // Row 0 is "start"; row r (1..) is step r-1.
     let rows = s.steps.len() + 1;
@@ -145,7 +144,7 @@ pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let title = format!(" Trace ({} steps) ", s.steps.len());
     frame.render_widget(panel(app, title, Context::Trace), area);
     let (inner, detail) = split(area);
-    if let (Some(d), Some(st)) = (detail, &s.stepper) {
+    if let (Some(d), Some(st)) = (detail, s.stepper()) {
         let applied = s.steps.partition_point(|&i| i < st.cursor());
         let (text, style) = match applied.checked_sub(1) {
             None => ("start: every decision open".to_string(), app.theme.dim()),

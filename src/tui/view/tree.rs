@@ -31,7 +31,7 @@ pub struct TreeRow {
 
 /// The visible rows, in order (no recursion: an explicit stack).
 pub fn rows(app: &App) -> Vec<TreeRow> {
-    let Some(m) = &app.session.run.movement else {
+    let Some(m) = app.session.run.result.decisions() else {
         return Vec::new();
     };
     let deps = &m.graph.deps;
@@ -70,7 +70,7 @@ pub fn rows(app: &App) -> Vec<TreeRow> {
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, app: &App, area: Rect) {
     let s = &app.session;
-    let title = if s.run.movement.is_some() {
+    let title = if s.run.result.decisions().is_some() {
         format!(" Depends on: {} ", s.node_subject(app.tree.root))
     } else {
         " Dependencies ".into()

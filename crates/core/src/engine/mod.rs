@@ -1,25 +1,34 @@
-//! The adjudicators. Shared by every engine (leaf modules): what an engine produces
-//! ([`outcome`]), why an order had its outcome ([`reason`]), the legality step ([`legality`]),
-//! and the engine-independent retreat ([`retreat`]) and adjustment ([`adjust`]) phases. The
-//! movement engines, each in its own folder: [`decision`] (the decision model of DATC chapter 5,
-//! the default) and [`dpjudge`] (the DPjudge's published procedure).
+//! The adjudicators, behind one seam ([`seam`]): every engine takes a [`PhaseInput`] and gives
+//! back an [`Adjudication`]; the [`registry`] lists them by name; one generic [`cursor`] steps
+//! through any engine's trace.
+//!
+//! Shared by every engine (leaf modules): what an engine produces ([`outcome`]), why an order
+//! had its outcome ([`reason`]), the legality step ([`legality`]), and the engine-independent
+//! retreat ([`retreat`]) and adjustment ([`adjust`]) phases. The movement engines, each in its
+//! own folder with an `engine.rs` that puts it on the seam: [`decision`] (the decision model of
+//! DATC chapter 5, the default) and [`dpjudge`] (the DPjudge's published procedure).
 //!
 //! This file only declares and re-exports: modules below import from the leaf files, never
 //! from here.
 
 pub mod adjust;
-pub mod choice;
+pub mod cursor;
 pub mod decision;
 pub mod dpjudge;
 pub mod legality;
 pub mod outcome;
 pub mod reason;
+pub mod registry;
 pub mod retreat;
+pub mod seam;
 
-pub use choice::Engine;
+pub use cursor::{Cursor, Replay};
 pub use decision::{
-    Adjudicator, MovementResult, Outcome, adjudicate_movement, adjudicate_movement_traced,
-    graphviz, resolver, stepper, trace, value_text,
+    Adjudicator, DecisionEngine, MovementResult, Outcome, adjudicate_movement, graphviz, resolver,
+    stepper, trace, value_text,
 };
+pub use dpjudge::DpjudgeEngine;
 pub use outcome::{BackupRule, OrderOutcome, PhaseResult, UnitResult, Verdict};
 pub use reason::{Against, Reason};
+pub use registry::Registry;
+pub use seam::{Adjudication, Detail, Engine, EngineError, PhaseInput, Shows, Steps};

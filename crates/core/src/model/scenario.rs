@@ -72,6 +72,17 @@ pub struct OrderEntry {
     pub order: Order,
 }
 
+impl crate::model::orders::Submitted for OrderEntry {
+    #[inline]
+    fn power(&self) -> PowerId {
+        self.power
+    }
+    #[inline]
+    fn order(&self) -> &Order {
+        &self.order
+    }
+}
+
 /// The expectations for one phase.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Expect {

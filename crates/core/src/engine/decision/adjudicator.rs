@@ -10,8 +10,8 @@ use crate::engine::legality::{self, OrderStatus, Prepared, Route, UnitOrder};
 use crate::engine::outcome::{OrderOutcome, PhaseResult, UnitResult, Verdict};
 use crate::engine::reason::{Against, Reason};
 use crate::model::board::{Dislodged, Unit};
-use crate::model::map::{Map, PowerId, ProvinceId};
-use crate::model::orders::{NameStyle, Order, format_order};
+use crate::model::map::{Map, ProvinceId};
+use crate::model::orders::{NameStyle, Submitted, format_order};
 use crate::model::rules::Rules;
 
 use super::resolver::{Board, BoardBuf, Graph, NodeKind, Solver, SolverBuf};
@@ -109,11 +109,11 @@ impl Adjudicator {
     /// Adjudicates a movement phase: one typed outcome per submitted order, in order. The
     /// other results of the call are kept until the next one ([`Adjudicator::units`],
     /// [`Adjudicator::final_units`], [`Adjudicator::dislodged`], [`Adjudicator::contested`]).
-    pub fn adjudicate(
+    pub fn adjudicate<O: Submitted>(
         &mut self,
         map: &Map,
         units: &[Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         rules: &Rules,
     ) -> &[Outcome] {
         self.adjudicate_with(map, units, orders, rules, NoTrace);
@@ -122,11 +122,11 @@ impl Adjudicator {
 
     /// [`Adjudicator::adjudicate`] with a tracer (e.g. [`Recorder`]), which it gives back with
     /// the resolver's reasoning recorded; the outcomes are in [`Adjudicator::outcomes`].
-    pub fn adjudicate_with<T: Tracer>(
+    pub fn adjudicate_with<T: Tracer, O: Submitted>(
         &mut self,
         map: &Map,
         units: &[Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         rules: &Rules,
         tracer: T,
     ) -> T {
@@ -202,10 +202,10 @@ impl Adjudicator {
     /// orders `source` (per unit, the index of its applied order: [`Prepared::source`]), with
     /// that call's map, units and orders: what [`Adjudicator::reason_text`] gives for the call
     /// that returned it, usable after later calls.
-    pub fn render(
+    pub fn render<O: Submitted>(
         map: &Map,
         units: &[Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         source: &[Option<usize>],
         o: &Outcome,
     ) -> String {
@@ -215,11 +215,11 @@ impl Adjudicator {
     /// The words for the outcome of submitted order `i` of the last call (as
     /// [`adjudicate_movement`] gives them), with the same map, units and orders; None for an
     /// order the call did not have.
-    pub fn reason_text(
+    pub fn reason_text<O: Submitted>(
         &self,
         map: &Map,
         units: &[Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         i: usize,
     ) -> Option<String> {
         let o = self.outcomes.get(i)?;
@@ -228,16 +228,16 @@ impl Adjudicator {
 }
 
 /// The text of the order that applies to unit `u`, abbreviated; or the unit itself.
-fn order_text(
+fn order_text<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     source: &[Option<usize>],
     u: usize,
 ) -> String {
     match source.get(u).copied().flatten() {
         Some(i) => {
-            let mut o = orders[i].1.clone();
+            let mut o = orders[i].order().clone();
             o.power = None;
             format_order(map, &o, NameStyle::Abbr)
         }
@@ -250,10 +250,10 @@ fn order_text(
 
 /// A typed outcome in words (the one place movement reasons become words), plus, for a unit
 /// that did not stay, by whom it was dislodged.
-fn render_reason(
+fn render_reason<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     source: &[Option<usize>],
     o: &Outcome,
 ) -> String {
@@ -271,32 +271,39 @@ fn render_reason(
     reason
 }
 
-/// Adjudicates a movement phase without tracing.
-pub fn adjudicate_movement(
+/// Adjudicates a movement phase with the decision engine; `trace` records the resolver's
+/// reasoning (without it, the tracer is [`NoTrace`] and every trace statement is compiled away).
+pub fn adjudicate<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
+    trace: bool,
 ) -> MovementResult {
-    run(map, units, orders, rules, NoTrace).0
+    if trace {
+        let (mut r, rec) = run(map, units, orders, rules, Recorder::default());
+        r.trace = Some(rec.events);
+        r
+    } else {
+        run(map, units, orders, rules, NoTrace).0
+    }
 }
 
-/// Adjudicates a movement phase and records the resolver's reasoning.
-pub fn adjudicate_movement_traced(
+/// Adjudicates a movement phase with the decision engine, without a trace (the plain
+/// convenience: [`adjudicate`] with `trace` off).
+pub fn adjudicate_movement<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
 ) -> MovementResult {
-    let (mut r, rec) = run(map, units, orders, rules, Recorder::default());
-    r.trace = Some(rec.events);
-    r
+    adjudicate(map, units, orders, rules, false)
 }
 
-fn run<T: Tracer>(
+fn run<T: Tracer, O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     tracer: T,
 ) -> (MovementResult, T) {
@@ -700,22 +707,22 @@ impl MovementResult {
     }
 
     /// A unit's order in short form (`A Ber - Sil`), or the unit when it has none.
-    pub fn unit_label(
+    pub fn unit_label<O: Submitted>(
         &self,
         map: &Map,
         units: &[Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         u: usize,
     ) -> String {
         order_text(map, units, orders, &self.prepared.source, u)
     }
 
     /// A label for a decision: `MOVE A ber - sil = moves`.
-    pub fn node_label(
+    pub fn node_label<O: Submitted>(
         &self,
         map: &Map,
         units: &[Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         id: u32,
     ) -> String {
         let node = self.graph.nodes[id as usize];

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod adjudicator;
+pub mod engine;
 pub mod graphviz;
 pub mod reasons;
 pub mod resolver;
@@ -30,7 +31,8 @@ pub mod stepper;
 pub mod trace;
 
 pub use adjudicator::{
-    Adjudicator, MovementResult, Outcome, adjudicate_movement, adjudicate_movement_traced,
-    value_text,
+    Adjudicator, MovementResult, Outcome, adjudicate, adjudicate_movement, value_text,
 };
+pub use engine::DecisionEngine;
 pub use reasons::reason_decisions;
+pub use stepper::{DecisionReplay, Stepper};

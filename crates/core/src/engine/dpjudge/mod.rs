@@ -80,12 +80,18 @@
 //!
 //! # Tracing
 //!
-//! [`adjudicate_dpjudge`] records nothing (a type parameter whose `ON` is false compiles every
-//! trace statement away); [`adjudicate_dpjudge_traced`] records [`DpEvent`]s, which
-//! [`DpStepper`] walks forward and back exactly.
+//! [`adjudicate`] without a trace records nothing (a type parameter whose `ON` is false compiles
+//! every trace statement away); with one it records [`DpEvent`]s, which [`DpStepper`] (the
+//! generic cursor over this engine's [`DpState`]) walks forward and back exactly. On the engine
+//! seam the engine is [`DpjudgeEngine`], its result's detail a [`DpjudgeResult`].
+//!
+//! # Files
+//! [`types`] (marks, orders, causes, events, the result), [`procedure`] (steps 1–10 and the
+//! engine on the seam), [`words`] (causes and steps in words), [`stepper`] (the trace state the
+//! cursor steps through).
 //!
 //! ```
-//! use dipsandbox_core::engine::dpjudge::{adjudicate_dpjudge, Mark};
+//! use dipsandbox_core::engine::dpjudge::{self, Mark};
 //! use dipsandbox_core::engine::Verdict;
 //! use dipsandbox_core::model::board::Unit;
 //! use dipsandbox_core::model::map::{Map, UnitKind};
@@ -101,18 +107,20 @@
 //!     (ger, parse_order(&map, "A Ber - Sil").unwrap()),
 //!     (rus, parse_order(&map, "A War - Sil").unwrap()),
 //! ];
-//! let r = adjudicate_dpjudge(&map, &units, &orders, &Rules::default());
+//! let r = dpjudge::adjudicate(&map, &units, &orders, &Rules::default(), false);
 //! assert_eq!(r.outcomes[0].verdict, Verdict::Fails);
 //! assert_eq!(r.outcomes[0].reason, "bounced in step 7: support count 0 is not greater than 0 of A War - Sil");
 //! assert!(r.marks[1].contains(Mark::Bounce));
 //! ```
 
+pub mod engine;
 pub mod procedure;
 pub mod stepper;
 pub mod types;
 pub mod words;
 
-pub use procedure::{adjudicate_dpjudge, adjudicate_dpjudge_traced};
-pub use stepper::{CombatEntry, DpStepper};
+pub use engine::DpjudgeEngine;
+pub use procedure::adjudicate;
+pub use stepper::{CombatEntry, DpState, DpStepper};
 pub use types::*;
 pub use words::step_title;

@@ -15,7 +15,7 @@ use crate::engine::outcome::{OrderOutcome, Verdict};
 use crate::engine::reason::Reason;
 use crate::model::board::{Dislodged, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::{NameStyle, Order, OrderKind, format_order};
+use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
 use crate::model::rules::{MultiRoute, OwnVictim, PathSpecification, PhantomOrders, Rules};
 
 use super::types::*;
@@ -23,26 +23,22 @@ use super::words::cause_words;
 
 const NONE: u32 = u32::MAX;
 
-/// Adjudicates a movement phase with the DPjudge procedure, without a trace.
-pub fn adjudicate_dpjudge(
+/// Adjudicates a movement phase with the DPjudge procedure; `trace` records every step (without
+/// it, every trace statement is compiled away).
+pub fn adjudicate<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
+    trace: bool,
 ) -> DpjudgeResult {
-    run(map, units, orders, rules, Off).0
-}
-
-/// Adjudicates a movement phase with the DPjudge procedure and records every step.
-pub fn adjudicate_dpjudge_traced(
-    map: &Map,
-    units: &[Unit],
-    orders: &[(PowerId, Order)],
-    rules: &Rules,
-) -> DpjudgeResult {
-    let (mut r, sink) = run(map, units, orders, rules, On(Vec::new()));
-    r.trace = Some(sink.0);
-    r
+    if trace {
+        let (mut r, sink) = run(map, units, orders, rules, On(Vec::new()));
+        r.trace = Some(sink.0);
+        r
+    } else {
+        run(map, units, orders, rules, Off).0
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,10 +186,10 @@ struct Engine<'a, T: Sink> {
     sink: T,
 }
 
-fn run<T: Sink>(
+fn run<T: Sink, O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     sink: T,
 ) -> (DpjudgeResult, T) {
@@ -201,14 +197,16 @@ fn run<T: Sink>(
     let mut e = Engine::new(map, units, orders, rules, &prepared, sink);
     e.procedure();
     let outcomes = e.outcomes(orders, &prepared);
-    e.finish(outcomes)
+    let (mut r, sink) = e.finish(outcomes);
+    r.prepared = prepared;
+    (r, sink)
 }
 
 impl<'a, T: Sink> Engine<'a, T> {
-    fn new(
+    fn new<O: Submitted>(
         map: &'a Map,
         units: &'a [Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         rules: &'a Rules,
         prepared: &Prepared,
         sink: T,
@@ -255,8 +253,8 @@ impl<'a, T: Sink> Engine<'a, T> {
                 UnitOrder::Support { target, dest, void } => {
                     designation_void[u] = designation(void.as_ref());
                     if let Some(i) = prepared.source.get(u).copied().flatten()
-                        && let Some((_, o)) = orders.get(i)
-                        && let OrderKind::Support { dest: Some(ds), .. } = &o.kind
+                        && let Some(o) = orders.get(i)
+                        && let OrderKind::Support { dest: Some(ds), .. } = &o.order().kind
                         && let Some(c) = ds.coast
                     {
                         support_coast[u] = map.province(ds.province).coast(c);
@@ -284,7 +282,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                 if *st != OrderStatus::Illegal(IllegalReason::NoSuchUnit) {
                     continue;
                 }
-                let Some((power, o)) = orders.get(i) else {
+                let Some((power, o)) = orders.get(i).map(|e| (e.power(), e.order())) else {
                     continue;
                 };
                 let Some(u) = o
@@ -293,7 +291,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                 else {
                     continue;
                 };
-                if units[u].power != *power || prepared.source.get(u).copied().flatten().is_some() {
+                if units[u].power != power || prepared.source.get(u).copied().flatten().is_some() {
                     continue;
                 }
                 order[u] = match &o.kind {
@@ -1514,15 +1512,15 @@ impl<'a, T: Sink> Engine<'a, T> {
     // -- results -------------------------------------------------------------------------------
 
     /// The submitted order that applies to unit `u`, abbreviated; or the unit itself.
-    fn label(&self, orders: &[(PowerId, Order)], prepared: &Prepared, u: usize) -> String {
-        if let Some((_, o)) = prepared
+    fn label<O: Submitted>(&self, orders: &[O], prepared: &Prepared, u: usize) -> String {
+        if let Some(o) = prepared
             .source
             .get(u)
             .copied()
             .flatten()
             .and_then(|i| orders.get(i))
         {
-            let mut o = o.clone();
+            let mut o = o.order().clone();
             o.power = None;
             return format_order(self.map, &o, NameStyle::Abbr);
         }
@@ -1532,18 +1530,18 @@ impl<'a, T: Sink> Engine<'a, T> {
         }
     }
 
-    fn outcomes(&self, orders: &[(PowerId, Order)], prepared: &Prepared) -> Vec<OrderOutcome> {
+    fn outcomes<O: Submitted>(&self, orders: &[O], prepared: &Prepared) -> Vec<OrderOutcome> {
         let label = |u: usize| self.label(orders, prepared, u);
         let space = |p: ProvinceId| self.map.province(p).name.clone();
         let mut out = Vec::with_capacity(orders.len());
         for (i, st) in prepared.status.iter().enumerate() {
             let o = match st {
                 OrderStatus::Illegal(IllegalReason::NoSuchUnit) => {
-                    let what = match orders.get(i).map(|o| &o.1.kind) {
+                    let what = match orders.get(i).map(|o| &o.order().kind) {
                         Some(OrderKind::Convoy { .. }) => (1, "convoy"),
                         _ => (2, "support"),
                     };
-                    let u = orders.get(i).and_then(|(_, o)| o.unit).and_then(|s| {
+                    let u = orders.get(i).and_then(|o| o.order().unit).and_then(|s| {
                         let p = s.loc.province.0 as usize;
                         self.occupant.get(p).copied().filter(|&x| x != NONE)
                     });
@@ -1736,6 +1734,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             .collect();
         retreats.sort_by_key(|r| r.0);
         let result = DpjudgeResult {
+            prepared: Prepared::default(),
             outcomes,
             final_units,
             dislodged,

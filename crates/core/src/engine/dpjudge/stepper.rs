@@ -1,5 +1,7 @@
 //! A cursor over the DPjudge procedure's trace.
 
+use crate::engine::cursor::{Cursor, Replay};
+use crate::engine::seam::PhaseInput;
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, ProvinceId};
 
@@ -19,8 +21,10 @@ pub struct CombatEntry {
     pub entry: Entry,
 }
 
+/// The DPjudge procedure's trace state: marks, support counts, no help lists, combat lists,
+/// the step, the orders as the procedure sees them, where units stand, and the convoy lists.
 #[derive(Clone, Debug)]
-struct DpState {
+pub struct DpState {
     marks: Vec<Marks>,
     support: Vec<i32>,
     no_help: Vec<Vec<usize>>,
@@ -32,44 +36,51 @@ struct DpState {
     succeeded: Vec<bool>,
 }
 
-/// What an event replaced that the event itself does not carry: the position an entry was
-/// removed from.
-#[derive(Clone, Copy, Debug)]
-enum Undo {
-    None,
-    At(usize),
-}
-
-/// A cursor over a DPjudge trace: the marks, support counts, no help lists and combat lists as
-/// of any event, forward and back, exactly and without re-running the engine.
+/// A cursor over a DPjudge trace, with the procedure's state as of the cursor.
+///
+/// The marks, support counts, no help lists and combat lists as of any event, forward and back,
+/// exactly and without re-running the engine.
 ///
 /// Cursor `k` means `events[0..k]` are applied: 0 is the start (every unit unmarked, every
-/// count 0, every list empty), [`DpStepper::len`] the end, where the marks and counts are the
+/// count 0, every list empty), [`Cursor::len`] the end, where the marks and counts are the
 /// result's. No call panics: unknown units and spaces answer empty, a cursor beyond the end is
 /// clamped.
 ///
 /// ```
-/// use dipsandbox_core::engine::dpjudge::{adjudicate_dpjudge_traced, DpStepper};
+/// use dipsandbox_core::engine::dpjudge::{self, DpStepper};
 /// use dipsandbox_core::model::scenario::Scenario;
 ///
 /// let s = Scenario::builtin().unwrap();
-/// let orders: Vec<_> = s.orders.iter().map(|e| (e.power, e.order.clone())).collect();
-/// let r = adjudicate_dpjudge_traced(&s.map, &s.units, &orders, &s.rules);
+/// let r = dpjudge::adjudicate(&s.map, &s.units, &s.orders, &s.rules, true);
 /// let mut st = DpStepper::new(&r, &s.units).unwrap();
 /// st.seek(st.len());
 /// assert!((0..s.units.len()).all(|u| st.marks(u) == r.marks[u]));
 /// st.seek(0);
 /// assert!((0..s.units.len()).all(|u| st.marks(u).is_empty()));
 /// ```
-#[derive(Clone, Debug)]
-pub struct DpStepper {
-    events: Vec<DpEvent>,
-    undo: Vec<Undo>,
-    state: DpState,
-    cursor: usize,
+pub type DpStepper = Cursor<DpState>;
+
+impl Replay for DpState {
+    type Event = DpEvent;
+    /// The position an entry was removed from.
+    type Undo = usize;
+
+    fn apply(&mut self, e: &DpEvent, undo: &mut Vec<usize>) {
+        if let Some(k) = self.apply_event(e) {
+            undo.push(k);
+        }
+    }
+
+    fn revert(&mut self, e: &DpEvent, undo: &[usize]) {
+        self.unapply(e, undo.first().copied());
+    }
+
+    fn describe(&self, e: &DpEvent, input: &PhaseInput<'_>) -> String {
+        self.describe_event(input.map, input.units, e)
+    }
 }
 
-impl DpStepper {
+impl Cursor<DpState> {
     /// A stepper at the start of the result's trace; None when the result was made without a
     /// trace. `units` are the position's units (for the units' places before and after moves).
     pub fn new(result: &DpjudgeResult, units: &[Unit]) -> Option<DpStepper> {
@@ -107,93 +118,32 @@ impl DpStepper {
             listed: vec![false; n],
             succeeded: vec![false; n],
         };
-        // Replay once to learn where removed entries stood.
-        let mut s = state.clone();
-        let mut undo = Vec::with_capacity(events.len());
-        for e in &events {
-            undo.push(s.apply(e));
-        }
-        Some(DpStepper {
-            events,
-            undo,
-            state,
-            cursor: 0,
-        })
-    }
-
-    /// The number of events.
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// Whether the trace has no event.
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
-    }
-
-    /// How many events are applied: 0 (the start) to `len()` (the end).
-    pub fn cursor(&self) -> usize {
-        self.cursor
-    }
-
-    /// All events, in order.
-    pub fn events(&self) -> &[DpEvent] {
-        &self.events
-    }
-
-    /// Applies the next event; false (and no change) at the end.
-    pub fn forward(&mut self) -> bool {
-        let Some(e) = self.events.get(self.cursor) else {
-            return false;
-        };
-        self.state.apply(e);
-        self.cursor += 1;
-        true
-    }
-
-    /// Undoes the last applied event exactly; false (and no change) at the start.
-    pub fn back(&mut self) -> bool {
-        let Some(i) = self.cursor.checked_sub(1) else {
-            return false;
-        };
-        let (Some(e), Some(u)) = (self.events.get(i), self.undo.get(i)) else {
-            return false;
-        };
-        self.state.unapply(e, *u);
-        self.cursor = i;
-        true
-    }
-
-    /// Moves the cursor to `k` (clamped to `len()`), one event at a time.
-    pub fn seek(&mut self, k: usize) {
-        let k = k.min(self.events.len());
-        while self.cursor < k && self.forward() {}
-        while self.cursor > k && self.back() {}
+        Some(Cursor::from_trace(events, state))
     }
 
     /// The step the procedure is in as of the cursor (0 before step 1).
     pub fn step(&self) -> u8 {
-        self.state.step
+        self.state().step
     }
 
     /// A unit's marks as of the cursor (none for an unknown unit).
     pub fn marks(&self, unit: usize) -> Marks {
-        self.state.marks.get(unit).copied().unwrap_or_default()
+        self.state().marks.get(unit).copied().unwrap_or_default()
     }
 
     /// A unit's support count as of the cursor (0 for an unknown unit).
     pub fn support_count(&self, unit: usize) -> i32 {
-        self.state.support.get(unit).copied().unwrap_or(0)
+        self.state().support.get(unit).copied().unwrap_or(0)
     }
 
     /// A unit's no help list as of the cursor.
     pub fn no_help(&self, unit: usize) -> &[usize] {
-        self.state.no_help.get(unit).map_or(&[], |v| v.as_slice())
+        self.state().no_help.get(unit).map_or(&[], |v| v.as_slice())
     }
 
     /// A space's combat list as of the cursor, in the order its entries were added.
     pub fn combat(&self, space: ProvinceId) -> &[CombatEntry] {
-        self.state
+        self.state()
             .combat
             .get(space.0 as usize)
             .map_or(&[], |v| v.as_slice())
@@ -209,27 +159,27 @@ impl DpStepper {
 
     /// A unit's order as of the cursor (HOLD once a game option changed it).
     pub fn order(&self, unit: usize) -> Option<DpOrder> {
-        self.state.orders.get(unit).copied()
+        self.state().orders.get(unit).copied()
     }
 
     /// Where a unit stands as of the cursor (its destination once step 10 moved it).
     pub fn location(&self, unit: usize) -> Option<LocId> {
-        self.state.locs.get(unit).copied()
+        self.state().locs.get(unit).copied()
     }
 
     /// Whether the army is in the convoying armies list as of the cursor.
     pub fn in_convoying_list(&self, unit: usize) -> bool {
-        self.state.listed.get(unit).copied().unwrap_or(false)
+        self.state().listed.get(unit).copied().unwrap_or(false)
     }
 
     /// Whether the army is in the convoy succeeded list as of the cursor.
     pub fn in_succeeded_list(&self, unit: usize) -> bool {
-        self.state.succeeded.get(unit).copied().unwrap_or(false)
+        self.state().succeeded.get(unit).copied().unwrap_or(false)
     }
 
     /// The units an event is about (for highlighting).
     pub fn units_of(&self, i: usize) -> Vec<usize> {
-        match self.events.get(i) {
+        match self.events().get(i) {
             Some(
                 DpEvent::ToHold { unit, .. }
                 | DpEvent::SupportCount { unit, .. }
@@ -253,9 +203,16 @@ impl DpStepper {
     /// Event `i` in one line, e.g. `A Ber - Sil marked bounce: bounced in step 7: support count
     /// 0 is not greater than 0 of A War - Sil`.
     pub fn describe(&self, map: &Map, units: &[Unit], i: usize) -> String {
-        let Some(e) = self.events.get(i) else {
-            return String::new();
-        };
+        match self.events().get(i) {
+            Some(e) => self.state().describe_event(map, units, e),
+            None => String::new(),
+        }
+    }
+}
+
+impl DpState {
+    /// An event in one line, as of this state.
+    fn describe_event(&self, map: &Map, units: &[Unit], e: &DpEvent) -> String {
         let label = |u: usize| self.label(map, units, u);
         let space = |p: ProvinceId| {
             if (p.0 as usize) < map.province_count() {
@@ -393,7 +350,7 @@ impl DpStepper {
                 "?".into()
             }
         };
-        match self.state.orders.get(u) {
+        match self.orders.get(u) {
             Some(DpOrder::Move { dest_loc, .. }) => {
                 format!("{who} - {}", map.loc_abbr(*dest_loc))
             }
@@ -415,7 +372,7 @@ impl DpStepper {
 
 impl DpState {
     /// Applies an event; returns what a removal replaced.
-    fn apply(&mut self, e: &DpEvent) -> Undo {
+    fn apply_event(&mut self, e: &DpEvent) -> Option<usize> {
         match e {
             DpEvent::Step { step, .. } => self.step = *step,
             DpEvent::ToHold { unit, .. } => {
@@ -440,7 +397,7 @@ impl DpState {
                         list.push(*supporter);
                     } else if let Some(k) = list.iter().position(|s| s == supporter) {
                         list.remove(k);
-                        return Undo::At(k);
+                        return Some(k);
                     }
                 }
             }
@@ -470,7 +427,7 @@ impl DpState {
                         list.push(ce);
                     } else if let Some(k) = list.iter().position(|x| *x == ce) {
                         list.remove(k);
-                        return Undo::At(k);
+                        return Some(k);
                     }
                 }
             }
@@ -484,11 +441,11 @@ impl DpState {
             | DpEvent::Unbounce { .. }
             | DpEvent::Retreats { .. } => {}
         }
-        Undo::None
+        None
     }
 
     /// Takes an event back, with what its application replaced.
-    fn unapply(&mut self, e: &DpEvent, undo: Undo) {
+    fn unapply(&mut self, e: &DpEvent, undo: Option<usize>) {
         match e {
             DpEvent::Step { prev, .. } => self.step = *prev,
             DpEvent::ToHold { unit, was } => {
@@ -513,7 +470,7 @@ impl DpState {
                         if let Some(k) = list.iter().rposition(|s| s == supporter) {
                             list.remove(k);
                         }
-                    } else if let Undo::At(k) = undo {
+                    } else if let Some(k) = undo {
                         list.insert(k.min(list.len()), *supporter);
                     }
                 }
@@ -538,7 +495,7 @@ impl DpState {
                         if let Some(k) = list.iter().rposition(|x| *x == ce) {
                             list.remove(k);
                         }
-                    } else if let Undo::At(k) = undo {
+                    } else if let Some(k) = undo {
                         list.insert(k.min(list.len()), ce);
                     }
                 }

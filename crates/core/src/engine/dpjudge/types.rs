@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::engine::legality::Prepared;
 use crate::engine::outcome::{OrderOutcome, PhaseResult};
 use crate::model::board::{Dislodged, Unit};
 use crate::model::map::{LocId, ProvinceId};
@@ -415,6 +416,9 @@ pub struct DpjudgeResult {
     pub moved: Vec<bool>,
     /// The trace, when asked for.
     pub trace: Option<Vec<DpEvent>>,
+    /// The orders as the legality step classed them (which submitted order applies to which
+    /// unit).
+    pub prepared: Prepared,
 }
 
 impl DpjudgeResult {

@@ -6,8 +6,11 @@
 //! - `blocks_circle/N`: the same ring with one circular movement of three armies
 //!   (`--keep backup:circular`).
 //! - `circle/N`: the whole ring moving round (`--keep backup:circular`): every unit is needed,
-//!   ddmin's worst case — about nine adjudications of the board per unit, so quadratic in N;
-//!   this is what `--max-runs` and `--max-time` bound.
+//!   ddmin's worst case. The backup rule decided every order, so each pass leaves items out
+//!   singly: one adjudication of the board per unit and one per order (2N + 3 runs), each
+//!   turned down before its decisions are resolved (a chain has no cycle for a backup rule), and
+//!   no run in the holds pass; still quadratic in N, which `--max-runs` and `--max-time` bound.
+//!   N = 976 is issue 22's figure (8,775 runs before).
 //!
 //! Run with `cargo bench --bench minimize` (add `-- --warm-up-time 1 --measurement-time 2` for
 //! a quicker run).
@@ -67,7 +70,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(minimize(s, &keep, &mut |_| {}).expect("minimizes").after))
         });
     }
-    for n in [50usize, 200] {
+    for n in [50usize, 200, 976] {
         let s = scenario(position(Pattern::Ring, n, 0).expect("ring"));
         let keep = goal(&s, "backup:circular");
         g.bench_with_input(BenchmarkId::new("circle", n), &s, |b, s| {

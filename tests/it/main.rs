@@ -21,6 +21,7 @@ mod invalid;
 mod invariants;
 mod jdip;
 mod large_inputs;
+mod layers;
 mod limits;
 mod map;
 mod menu;

@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use common::positions::{Convoys, random_position};
 use common::{dipsandbox, temp_dir};
-use dipsandbox_core::engine::Verdict;
 use dipsandbox_core::engine::trace::{BackupRule, Event};
+use dipsandbox_core::engine::{Adjudicator, Verdict};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{Map, PowerId};
 use dipsandbox_core::model::orders::{NameStyle, Order, format_order};
@@ -156,6 +156,69 @@ fn a_large_ring_with_one_circular_movement_comes_down_to_the_circle() {
         steps.first().map(|st| (&st.pass, st.after.units)),
         Some((&Pass::Regions, 3))
     );
+    assert_eq!(backup_rules(&m.scenario), [BackupRule::CircularMovement]);
+}
+
+// The whole ring of 976 armies moving round (issue 22's figure): every unit and every order is
+// needed. The backup rule decided every order, so the units and orders passes leave items out
+// singly from the start (one adjudication of the board per unit, one per order, with none of
+// ddmin's coarser tests, which would all fail); and the holds pass adjudicates nothing, each
+// hold being the removal of its order that the orders pass already tried (a unit with no order
+// holds). The search before took 8,775 runs: about four per unit in each of the units and orders
+// passes, and one per order in the holds pass.
+#[test]
+fn a_ring_where_everything_is_needed_is_proved_minimal_in_one_run_per_unit_and_order() {
+    let n = 976;
+    let s = scenario(
+        synth::position(Pattern::Ring, n, 0).expect("ring"),
+        "ring.ron",
+    );
+    /// Runs per stage, from the progress reports.
+    struct PerStage {
+        at: Option<(Stage, usize)>,
+        runs: Vec<(Stage, usize)>,
+    }
+    impl Observer for PerStage {
+        fn progress(&mut self, p: &Progress) {
+            match self.at {
+                Some((stage, from)) if stage == p.stage => {
+                    if let Some(last) = self.runs.last_mut() {
+                        last.1 = p.runs - from;
+                    }
+                }
+                _ => {
+                    self.at = Some((p.stage, p.runs));
+                    self.runs.push((p.stage, 0));
+                }
+            }
+        }
+    }
+    let mut obs = PerStage {
+        at: None,
+        runs: Vec::new(),
+    };
+    let m =
+        minimize_with(&s, &goal(&s, &["backup"]), &Bounds::default(), &mut obs).expect("minimizes");
+    assert!(m.stopped.is_none());
+    assert_eq!(
+        m.after,
+        Size {
+            units: n,
+            orders: n,
+            simplified: 0
+        }
+    );
+    // The input's check, then per pass the empty set and one run per item.
+    assert_eq!(
+        obs.runs,
+        [
+            (Stage::Regions, 0),
+            (Stage::Units, n + 1),
+            (Stage::Orders, n + 1),
+            (Stage::Holds, 0),
+        ]
+    );
+    assert_eq!(m.runs, 2 * n + 3);
     assert_eq!(backup_rules(&m.scenario), [BackupRule::CircularMovement]);
 }
 
@@ -898,6 +961,118 @@ proptest! {
             prop_assert_eq!(r.unit[j], r.order[i], "{:?}", u);
         }
     }
+}
+
+/// The orders of a scenario as the adjudicator takes them.
+fn submitted(s: &Scenario) -> Vec<(PowerId, Order)> {
+    s.orders
+        .iter()
+        .map(|e| (e.power, e.order.clone()))
+        .collect()
+}
+
+/// Preset `k` of the rules (by index, modulo their number).
+fn preset(k: usize) -> Rules {
+    let (name, _) =
+        dipsandbox_core::model::rules::PRESETS[k % dipsandbox_core::model::rules::PRESETS.len()];
+    Rules::parse_spec(name).expect("preset")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    // The minimizer's quick turn-down of a backup property: `backup_decides` says what a full
+    // adjudication says of the backup rules (it answers false early only where the decisions
+    // have no cycle), and when it says yes the results are the full adjudication's.
+    #[test]
+    fn backup_decides_agrees_with_a_full_adjudication(seed in any::<u64>(), k in 0usize..16) {
+        let s = random_board(seed);
+        let rules = preset(k);
+        let orders = submitted(&s);
+        let mut full = Adjudicator::new();
+        full.adjudicate(&s.map, &s.units, &orders, &rules);
+        let mut quick = Adjudicator::new();
+        let decides = quick.backup_decides(&s.map, &s.units, &orders, &rules);
+        prop_assert_eq!(decides, full.backup_applied());
+        if decides {
+            prop_assert_eq!(quick.outcomes(), full.outcomes());
+            prop_assert_eq!(quick.units(), full.units());
+        }
+    }
+
+    // An order that is the only one naming a unit in its province, made a hold, is the same
+    // adjudication as the order removed (what lets the holds pass skip the holds whose removal
+    // the orders pass tried): the same backup rules, the same fate for every unit, the same
+    // outcome for every other order; under every preset's rules.
+    #[test]
+    fn an_order_made_a_hold_is_the_order_removed(seed in any::<u64>(), k in 0usize..16) {
+        let s = random_board(seed);
+        let rules = preset(k);
+        let orders = submitted(&s);
+        let province = |o: &Order| o.unit.map(|u| u.loc.province);
+        for (i, (power, order)) in orders.iter().enumerate() {
+            let alone = orders
+                .iter()
+                .filter(|(_, o)| province(o) == province(order))
+                .count()
+                == 1;
+            let Some(unit) = order.unit else { continue };
+            if !alone {
+                continue;
+            }
+            let mut removed = orders.clone();
+            removed.remove(i);
+            let mut held = orders.clone();
+            held[i] = (
+                *power,
+                Order {
+                    power: order.power,
+                    unit: Some(unit),
+                    kind: dipsandbox_core::model::orders::OrderKind::Hold,
+                },
+            );
+            let mut a = Adjudicator::new();
+            let mut b = Adjudicator::new();
+            a.adjudicate(&s.map, &s.units, &removed, &rules);
+            b.adjudicate(&s.map, &s.units, &held, &rules);
+            prop_assert_eq!(a.backup_applied(), b.backup_applied(), "{}", s.orders[i].text);
+            prop_assert_eq!(a.units(), b.units(), "{}", s.orders[i].text);
+            let others: Vec<_> = b
+                .outcomes()
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, o)| o)
+                .collect();
+            prop_assert_eq!(a.outcomes().iter().collect::<Vec<_>>(), others, "{}", s.orders[i].text);
+        }
+    }
+}
+
+// `backup_decides` on the ring (a cycle: yes, with the full results) and on the ring with one
+// army gone (a chain: no, nothing resolved).
+#[test]
+fn backup_decides_on_a_ring_and_a_chain() {
+    let p = synth::position(Pattern::Ring, 12, 0).expect("ring");
+    let rules = Rules::default();
+    let mut adj = Adjudicator::new();
+    assert!(adj.backup_decides(&p.map, &p.units, &p.orders, &rules));
+    assert_eq!(adj.outcomes().len(), 12);
+    assert!(
+        adj.outcomes()
+            .iter()
+            .all(|o| o.verdict == Verdict::Succeeds)
+    );
+    assert!(!adj.backup_decides(&p.map, &p.units[1..], &p.orders[1..], &rules));
+    assert!(adj.outcomes().is_empty());
+    assert!(adj.units().is_empty());
+    adj.adjudicate(&p.map, &p.units[1..], &p.orders[1..], &rules);
+    assert!(!adj.backup_applied());
+    assert_eq!(adj.outcomes().len(), 11);
 }
 
 // Found by the property test above: an army's move to a province it does not border is legal

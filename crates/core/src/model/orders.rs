@@ -12,118 +12,17 @@
 
 use std::fmt::Write as _;
 
+mod keywords;
 mod plain;
+mod types;
+
+use keywords::{
+    BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, MOVE_KW, REMOVE_KW, SUPPORT_KW, WAIVE_KW, pack,
+};
+pub use types::{LocSpec, NameStyle, Order, OrderKind, Submitted, UnitRef, UnitSpec};
 
 use crate::model::error::OrderError;
 use crate::model::map::{Coast, Map, PowerId, ProvinceId, UnitKind};
-
-/// A place as written in an order: a province and, optionally, a coast.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LocSpec {
-    /// The province.
-    pub province: ProvinceId,
-    /// The coast, if one was written (it may be wrong or irrelevant).
-    pub coast: Option<Coast>,
-}
-
-/// A unit as written: optional unit letter, a place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnitSpec {
-    /// `A` or `F`, if written.
-    pub kind: Option<UnitKind>,
-    /// Where the unit is said to be.
-    pub loc: LocSpec,
-}
-
-/// A unit referred to by a support or convoy, possibly with a nationality.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnitRef {
-    /// The nationality, if written (`Turkish F Constantinople`).
-    pub power: Option<PowerId>,
-    /// The unit.
-    pub unit: UnitSpec,
-}
-
-/// What the order tells the unit to do.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum OrderKind {
-    /// Hold (also the default for unordered units).
-    Hold,
-    /// Move (or retreat, in a retreat phase) to `dest`.
-    Move {
-        /// Destination.
-        dest: LocSpec,
-        /// `via convoy` was written.
-        via_convoy: bool,
-        /// Intermediate provinces of a path specification (`A Yor - Nth - Bel`), DATC 4.A.6.
-        path: Vec<ProvinceId>,
-    },
-    /// Support a unit holding (`dest` None) or moving to `dest`.
-    Support {
-        /// The supported unit.
-        target: UnitRef,
-        /// Destination of the supported move, or None for a hold support.
-        dest: Option<LocSpec>,
-    },
-    /// Convoy an army to `dest`.
-    Convoy {
-        /// The convoyed army.
-        army: UnitRef,
-        /// Its destination.
-        dest: LocSpec,
-    },
-    /// Disband (retreat phase).
-    Disband,
-    /// Build the unit (adjustment phase).
-    Build,
-    /// Remove the unit (adjustment phase).
-    Remove,
-    /// Waive a build (adjustment phase).
-    Waive,
-}
-
-/// A submitted order as an engine reads it: whose it is and what it says. Engines take a slice
-/// of any such type — a scenario's own entries ([`crate::model::scenario::OrderEntry`]) or bare
-/// `(PowerId, Order)` pairs (generated positions, benches) — so that neither has to be copied
-/// into the other.
-pub trait Submitted {
-    /// The power whose order it is.
-    fn power(&self) -> PowerId;
-    /// The order.
-    fn order(&self) -> &Order;
-}
-
-impl Submitted for (PowerId, Order) {
-    #[inline]
-    fn power(&self) -> PowerId {
-        self.0
-    }
-    #[inline]
-    fn order(&self) -> &Order {
-        &self.1
-    }
-}
-
-/// One order, as written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Order {
-    /// The `England:` prefix, if written.
-    pub power: Option<PowerId>,
-    /// The ordered (or built, removed) unit; None only for `Waive`.
-    pub unit: Option<UnitSpec>,
-    /// What to do.
-    pub kind: OrderKind,
-}
-
-/// How names are printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum NameStyle {
-    /// Abbreviations: `A par - bur`.
-    Abbr,
-    /// Full names: `A Paris - Burgundy` (the DATC style).
-    #[default]
-    Full,
-}
 
 /// A token: a slice of the order text (or a fixed separator), and its column.
 #[derive(Clone, Copy, Debug)]
@@ -143,19 +42,6 @@ impl<'s> Tok<'s> {
             kw: kw_key(text),
         }
     }
-}
-
-/// A keyword folded into an integer: its bytes, lower-cased, little-endian (keywords are ASCII,
-/// without NUL, at most eight bytes long, so two keywords are equal exactly when their keys are).
-const fn pack(s: &str) -> u64 {
-    let b = s.as_bytes();
-    let mut v = 0u64;
-    let mut i = 0;
-    while i < b.len() && i < 8 {
-        v |= (b[i].to_ascii_lowercase() as u64) << (8 * i);
-        i += 1;
-    }
-    v
 }
 
 /// A token's text as a keyword: [`pack`] of the text less one trailing full stop ("A Paris
@@ -330,38 +216,6 @@ fn is_kw(t: &Tok<'_>, kws: &[u64]) -> bool {
     // A trailing full stop ("A Paris Holds.") does not change the word (see `kw_key`).
     kws.contains(&t.kw)
 }
-
-const MOVE_KW: &[u64] = &[
-    pack("-"),
-    pack("->"),
-    pack("to"),
-    pack("moves"),
-    pack("move"),
-    pack("m"),
-    pack("r"),
-    pack("retreat"),
-    pack("retreats"),
-    pack(">"),
-];
-const SUPPORT_KW: &[u64] = &[
-    pack("s"),
-    pack("supports"),
-    pack("support"),
-    pack("sup"),
-    pack("supp"),
-];
-const CONVOY_KW: &[u64] = &[pack("c"), pack("convoys"), pack("convoy"), pack("cvy")];
-const HOLD_KW: &[u64] = &[
-    pack("h"),
-    pack("hold"),
-    pack("holds"),
-    pack("stand"),
-    pack("stands"),
-];
-const DISBAND_KW: &[u64] = &[pack("d"), pack("disband"), pack("disbands")];
-const BUILD_KW: &[u64] = &[pack("build"), pack("builds"), pack("b")];
-const REMOVE_KW: &[u64] = &[pack("remove"), pack("removes"), pack("rem")];
-const WAIVE_KW: &[u64] = &[pack("waive"), pack("waives"), pack("w")];
 
 struct Parser<'m, 's> {
     map: &'m Map,

@@ -13,11 +13,15 @@
 //! Every candidate is adjudicated, the regions pass's too, so what the regions say can only make
 //! the search faster, never lose a property. On a large board where one place matters the
 //! regions pass brings it down to that place in a few adjudications; where everything matters
-//! (a ring of N armies all moving round) ddmin needs about nine adjudications of the board per
-//! unit, so [`minimize_with`] takes [`Bounds`] — a number of adjudications, a time, a stop flag
-//! that a SIGINT handler sets — and then gives back the smallest candidate found so far, and
-//! an [`Observer`] that hears of each step and of the search's progress (the library prints
-//! nothing).
+//! (a ring of N armies all moving round) the proof of 1-minimality still takes an adjudication
+//! of the board per unit and per order: a pass over items that were all seen taking part in the
+//! properties leaves them out singly from the start, without ddmin's coarser tests, which would
+//! all fail; a hold that is the same adjudication as its order's removal, already tried, is not
+//! tried again; and a candidate without a cycle in its decisions is turned down for a backup
+//! property before they are resolved. So [`minimize_with`] takes [`Bounds`] — a number of
+//! adjudications, a time, a stop flag that a SIGINT handler sets — and then gives back the
+//! smallest candidate found so far, and an [`Observer`] that hears of each step and of the
+//! search's progress (the library prints nothing).
 //!
 //! ```
 //! use dipsandbox_core::tools::minimize::{Goal, Property, minimize};
@@ -448,6 +452,7 @@ pub fn ddmin<T: Clone>(
 ) -> Vec<T> {
     let kept = ddmin_ids(
         items.len(),
+        Start::Halves,
         |ids| {
             let subset: Vec<T> = ids.iter().map(|&i| items[i].clone()).collect();
             Some(test(&subset))
@@ -457,10 +462,23 @@ pub fn ddmin<T: Clone>(
     kept.into_iter().map(|i| items[i].clone()).collect()
 }
 
+/// Where [`ddmin_ids`] starts, after the empty set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    /// Zeller's: two chunks, then finer.
+    Halves,
+    /// Each item left out in turn (dropping it when the rest passes), then, if any was dropped,
+    /// single items as chunks. Where every item is expected to be needed this is the proof of
+    /// 1-minimality alone — one test per item — without the coarser levels' tests, which would
+    /// all fail and cost as much again.
+    Singles,
+}
+
 /// [`ddmin`] over the indices `0..len`, which may be stopped: `test` returns None to stop the
 /// search, which then returns the smallest passing set found so far.
 fn ddmin_ids(
     len: usize,
+    start: Start,
     mut test: impl FnMut(&[usize]) -> Option<bool>,
     mut reduced: impl FnMut(usize, usize),
 ) -> Vec<usize> {
@@ -490,6 +508,28 @@ fn ddmin_ids(
         Some(false) => {}
     }
     let mut n = 2usize;
+    if start == Start::Singles {
+        let mut dropped = false;
+        let mut k = 0;
+        while k < current.len() && current.len() >= 2 {
+            let mut rest = current.clone();
+            rest.remove(k);
+            match attempt(&rest) {
+                None => return current,
+                Some(true) => {
+                    reduced(current.len(), rest.len());
+                    current = rest;
+                    dropped = true;
+                }
+                Some(false) => k += 1,
+            }
+        }
+        if !dropped {
+            // No item can be left out (a single item: the empty set failed above).
+            return current;
+        }
+        n = current.len();
+    }
     while current.len() >= 2 {
         let n_eff = n.min(current.len());
         let chunks = split(&current, n_eff);
@@ -857,6 +897,10 @@ struct Judge<'a> {
     owner: Vec<Option<usize>>,
     /// Per phase order: its hold, when it can be made one.
     hold: Vec<Option<OrderEntry>>,
+    /// Per phase order: whether it is the only order of the input that names a unit in its
+    /// province. Such an order made a hold is the same adjudication as the order removed (see
+    /// [`Judge::key`]).
+    alone: Vec<bool>,
     /// Per [`Property::Outcome`] of the goal, in order: the pool order it names.
     outcome_orders: Vec<usize>,
     /// The input's mismatches, for [`Property::Mismatch`].
@@ -974,6 +1018,18 @@ impl<'a> Judge<'a> {
                 })
             })
             .collect();
+        // Orders per province of the unit they name.
+        let mut named = vec![0u32; map.province_count()];
+        for p in s.orders.iter().filter_map(province_of_order) {
+            if let Some(k) = named.get_mut(p.0 as usize) {
+                *k = k.saturating_add(1);
+            }
+        }
+        let alone = s
+            .orders
+            .iter()
+            .map(|e| province_of_order(e).and_then(|p| named.get(p.0 as usize)) == Some(&1))
+            .collect();
         let mut moves_to: Vec<(usize, ProvinceId)> = s
             .orders
             .iter()
@@ -991,6 +1047,7 @@ impl<'a> Judge<'a> {
             phase_orders,
             owner,
             hold,
+            alone,
             outcome_orders: Vec::new(),
             seen: Vec::new(),
             failed: HashSet::new(),
@@ -1364,14 +1421,33 @@ impl<'a> Judge<'a> {
     }
 
     /// The fingerprint of a candidate: its units, its orders and those made holds.
+    ///
+    /// Where candidates are judged on the adjudicator's typed results ([`Judge::fast`]), an
+    /// order made a hold that is the only order naming a unit in its province
+    /// ([`Judge::alone`]) is keyed as removed: the two are the same adjudication. The
+    /// adjudicator gives the unit the same effective order either way (a unit without an order
+    /// holds; a hold that is illegal is ignored, and one that is not is the unit's order, with
+    /// no other order of the unit to compete with it; a hold is not a move, so an illegal move
+    /// that fails under 4.E.1 "Fail" is not in play), so the decisions, the backup rules applied
+    /// and every unit's fate are the same; the other orders' classing and outcomes do not read
+    /// it; and the order itself has no outcome a property reads (an outcome or a mismatch on it
+    /// does not hold either way). So the holds pass never adjudicates again a hold whose order's
+    /// removal the orders pass found to lose a property.
     fn key(&self, c: &Cand) -> u128 {
-        let held = c
+        let held = |i: usize| c.held.get(i).copied().unwrap_or(false);
+        let as_removed = |i: usize| self.fast && held(i) && self.alone.get(i) == Some(&true);
+        if !c.orders.iter().any(|&i| as_removed(i)) {
+            let held: Vec<usize> = c.orders.iter().copied().filter(|&i| held(i)).collect();
+            return self.fingerprint.of(&(&c.units, &c.orders, &held));
+        }
+        let orders: Vec<usize> = c
             .orders
             .iter()
             .copied()
-            .filter(|&i| c.held.get(i).copied().unwrap_or(false));
-        let held: Vec<usize> = held.collect();
-        self.fingerprint.of(&(&c.units, &c.orders, &held))
+            .filter(|&i| !as_removed(i))
+            .collect();
+        let held: Vec<usize> = orders.iter().copied().filter(|&i| held(i)).collect();
+        self.fingerprint.of(&(&c.units, &orders, &held))
     }
 
     /// Whether a bound of the search is reached (and if so, records which).
@@ -1503,8 +1579,24 @@ impl<'a> Judge<'a> {
                 }
             }
         }
-        f.adj
-            .adjudicate(&s.map, &f.units, &f.orders, &self.goal.rules);
+        // With a backup property, a candidate whose decisions have no cycle is turned down
+        // before they are resolved: no backup rule can decide anything there.
+        let backup = self
+            .goal
+            .keep
+            .iter()
+            .any(|p| matches!(p, Property::Backup(_)));
+        if backup {
+            if !f
+                .adj
+                .backup_decides(&s.map, &f.units, &f.orders, &self.goal.rules)
+            {
+                return false;
+            }
+        } else {
+            f.adj
+                .adjudicate(&s.map, &f.units, &f.orders, &self.goal.rules);
+        }
         let f = &self.buffers;
         let outcomes = f.adj.outcomes();
         let outcome = |i: usize| {
@@ -1625,6 +1717,35 @@ impl<'a> Judge<'a> {
         out.sort_unstable();
         out.dedup();
         Some(out)
+    }
+
+    /// Where the properties were seen on the input, as (per pool unit, per pool order) flags:
+    /// the orders a backup rule decided, the orders outcomes name, the orders and units of the
+    /// mismatches, and the units of all those orders. A pass over items that were all seen
+    /// starts with each item left out singly ([`Start::Singles`]): removing any of them most
+    /// likely loses a property, and ddmin's coarser tests would all fail.
+    fn witnesses(&self) -> (Vec<bool>, Vec<bool>) {
+        let mut units = vec![false; self.board + self.s.dislodged.len()];
+        let mut orders = vec![false; self.owner.len()];
+        let seen = self.seen.iter().map(|item| match item {
+            Seen::Order { pool, .. } => (None, Some(*pool)),
+            Seen::Unit { pool, .. } => (Some(*pool), None),
+        });
+        let named = self
+            .backup_orders
+            .iter()
+            .chain(&self.outcome_orders)
+            .map(|&i| (None, Some(i)));
+        for (unit, order) in seen.chain(named) {
+            let unit = unit.or_else(|| order.and_then(|i| self.owner.get(i).copied().flatten()));
+            if let Some(flag) = unit.and_then(|u| units.get_mut(u)) {
+                *flag = true;
+            }
+            if let Some(flag) = order.and_then(|i| orders.get_mut(i)) {
+                *flag = true;
+            }
+        }
+        (units, orders)
     }
 
     /// The candidate with only the units and orders of the regions in `keep`.
@@ -1945,6 +2066,7 @@ pub fn minimize_with(
         let base = cand.clone();
         let kept = ddmin_ids(
             present.len(),
+            Start::Halves,
             |ids| {
                 let keep: Vec<usize> = ids.iter().map(|&i| present[i]).collect();
                 let c = j.with_regions(&base, &regions, &keep);
@@ -1955,6 +2077,14 @@ pub fn minimize_with(
         let keep: Vec<usize> = kept.iter().map(|&i| present[i]).collect();
         cand = j.with_regions(&base, &regions, &keep);
     }
+    let (seen_units, seen_orders) = j.witnesses();
+    let start = |ids: &[usize], seen: &[bool]| {
+        if !ids.is_empty() && ids.iter().all(|&i| seen.get(i) == Some(&true)) {
+            Start::Singles
+        } else {
+            Start::Halves
+        }
+    };
     let mut round = 0;
     while !j.stopping() {
         round += 1;
@@ -1964,6 +2094,7 @@ pub fn minimize_with(
         let base = cand.clone();
         let kept = ddmin_ids(
             base.units.len(),
+            start(&base.units, &seen_units),
             |ids| {
                 let keep: Vec<usize> = ids.iter().map(|&i| base.units[i]).collect();
                 let c = j.with_units(&base, &keep);
@@ -1984,6 +2115,7 @@ pub fn minimize_with(
         let base = cand.clone();
         let kept = ddmin_ids(
             base.orders.len(),
+            start(&base.orders, &seen_orders),
             |ids| {
                 let c = Cand {
                     orders: ids.iter().map(|&i| base.orders[i]).collect(),
@@ -2106,6 +2238,7 @@ mod tests {
             let mut tests = 0;
             let got = ddmin_ids(
                 10_000,
+                Start::Halves,
                 |ids| {
                     if tests == budget {
                         return None;

@@ -537,6 +537,10 @@ pub(crate) struct SolverBuf {
     call: Vec<(u32, u32)>,
     /// How many convoys Szykman's rule has cancelled.
     cancelled: usize,
+    /// [`Solver::acyclic`]'s state: per decision, its edges to decisions not yet ordered; and
+    /// the decisions whose edges all are.
+    left: Vec<u32>,
+    ready: Vec<u32>,
     /// The crowded provinces ([`CROWD`]).
     crowds: Vec<Crowd>,
     /// Per unit moving into a crowded province: its crowd and its place in the crowd's movers
@@ -1655,6 +1659,39 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             }
             at = target;
         }
+    }
+
+    /// Whether the decisions' dependency graph, as built, has no cycle. Then no backup rule can
+    /// be applied: [`Solver::solve`] hands a backup rule only a strongly connected component
+    /// with a cycle, found along these same edges (a subgraph of them: the decisions still
+    /// open), so propagation alone settles the board. A board with a crowded province
+    /// ([`CROWD`]) is not looked at (false): its movers' edges are read through the crowd.
+    /// Linear in the graph (Kahn's order: decisions whose edges all lead to ordered ones).
+    pub fn acyclic(&mut self) -> bool {
+        let g = &mut *self.g;
+        if !g.crowds.is_empty() {
+            return false;
+        }
+        let m = g.nodes.len();
+        g.left.clear();
+        g.left
+            .extend((0..m).map(|id| g.deps_off[id + 1] - g.deps_off[id]));
+        g.ready.clear();
+        g.ready
+            .extend((0..m as u32).filter(|&id| g.left[id as usize] == 0));
+        let mut ordered = 0;
+        while let Some(v) = g.ready.pop() {
+            ordered += 1;
+            let v = v as usize;
+            for k in g.rdeps_off[v]..g.rdeps_off[v + 1] {
+                let d = g.rdeps[k as usize] as usize;
+                g.left[d] -= 1;
+                if g.left[d] == 0 {
+                    g.ready.push(d as u32);
+                }
+            }
+        }
+        ordered == m
     }
 
     /// Resolves every decision; the values are left in the buffer. Returns the tracer.

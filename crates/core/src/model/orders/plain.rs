@@ -19,10 +19,10 @@
 // a word's eight-byte window from its start (at most `MAX - 1`) is too.
 #![allow(clippy::indexing_slicing)]
 
-use super::{
-    BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, LocSpec, MOVE_KW, Order, OrderKind, REMOVE_KW,
-    SUPPORT_KW, UnitRef, UnitSpec, WAIVE_KW, pack,
+use super::keywords::{
+    BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, MOVE_KW, REMOVE_KW, SUPPORT_KW, WAIVE_KW, pack,
 };
+use super::types::{LocSpec, Order, OrderKind, UnitRef, UnitSpec};
 use crate::model::map::{ALNUM_LOWER, Coast, Map, NameEntry, ProvinceId, UnitKind};
 
 /// Longest text read here (longer orders go to the parser).

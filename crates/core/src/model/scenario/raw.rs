@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 
-use super::Expected;
+use super::parts::Expected;
 use crate::base::ron_subset::{Outside, Reader, Result as Read};
 use crate::model::rules::Rules;
 

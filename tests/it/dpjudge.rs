@@ -42,7 +42,7 @@ fn orders_of(s: &Scenario) -> Vec<(PowerId, Order)> {
 }
 
 fn dp(s: &Scenario) -> DpjudgeResult {
-    dipsandbox_core::engine::dpjudge::adjudicate(&s.map, &s.units, &orders_of(s), &s.rules, true)
+    dipsandbox_core::engine::dpjudge::adjudicate(&s.map, &s.units, &s.orders, &s.rules, true)
 }
 
 /// The outcome of the order written `text` in the scenario file.

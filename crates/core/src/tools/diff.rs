@@ -165,7 +165,8 @@ struct Runner<'o, 's> {
 }
 
 impl Runner<'_, '_> {
-    /// The scenario adjudicated under `rules` (as [`run`] does, with the decision engine).
+    /// The scenario adjudicated under `rules` (as [`crate::tools::check::run`] does, with the
+    /// decision engine).
     fn run(&mut self, rules: &Rules) -> Kept {
         let s = self.o.s;
         if s.phase.kind != PhaseKind::Movement {

@@ -20,7 +20,7 @@ use diplomacy::UnitPosition;
 use diplomacy::geo::{RegionKey, standard_map};
 use diplomacy::judge::{MappedMainOrder, Rulebook, Submission};
 use dipsandbox_core::engine::trace::{NoTrace, Recorder};
-use dipsandbox_core::engine::{Adjudicator, adjudicate_movement, adjudicate_movement_traced};
+use dipsandbox_core::engine::{Adjudicator, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
 use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
 use dipsandbox_core::model::orders::{LocSpec, Order, OrderKind, parse_order};
@@ -706,9 +706,11 @@ fn bench(c: &mut Criterion) {
             cases
                 .iter()
                 .map(|m| {
-                    adjudicate_movement_traced(&map, &m.units, &m.orders, &rules)
-                        .outcomes
-                        .len()
+                    dipsandbox_core::engine::decision::adjudicate(
+                        &map, &m.units, &m.orders, &rules, true,
+                    )
+                    .outcomes
+                    .len()
                 })
                 .sum::<usize>(),
         );

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dipsandbox_core::engine::{adjudicate_movement, adjudicate_movement_traced};
+use dipsandbox_core::engine::adjudicate_movement;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
 use dipsandbox_core::model::orders::{Order, parse_order, parse_unit};
@@ -168,11 +168,12 @@ fn bench_resolve(c: &mut Criterion) {
     });
     c.bench_function("spring_1901_traced", |b| {
         b.iter(|| {
-            adjudicate_movement_traced(
+            dipsandbox_core::engine::decision::adjudicate(
                 black_box(&opening.map),
                 black_box(&opening.units),
                 black_box(&opening.orders),
                 black_box(&rules),
+                true,
             )
         })
     });

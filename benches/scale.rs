@@ -25,7 +25,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use dipsandbox_core::engine::dpjudge::adjudicate_dpjudge;
 use dipsandbox_core::engine::{Adjudicator, Verdict, adjudicate_movement};
 use dipsandbox_core::model::map::{Map, ProvinceSpec};
 use dipsandbox_core::model::rules::Rules;
@@ -168,14 +167,16 @@ fn issue22_shapes() -> Vec<Shape> {
     }
     fn dp_run(s: Synthetic) -> Run {
         let rules = Rules::default();
-        let r = adjudicate_dpjudge(&s.map, &s.units, &s.orders, &rules);
+        let r = dipsandbox_core::engine::dpjudge::adjudicate(
+            &s.map, &s.units, &s.orders, &rules, false,
+        );
         assert!(
             r.outcomes.iter().all(|o| o.verdict == Verdict::Fails),
             "all bounce"
         );
         assert_eq!(r.contested.len(), 1, "one standoff");
         Box::new(move || {
-            adjudicate_dpjudge(&s.map, &s.units, &s.orders, &rules)
+            dipsandbox_core::engine::dpjudge::adjudicate(&s.map, &s.units, &s.orders, &rules, false)
                 .outcomes
                 .len()
         })

@@ -1,10 +1,8 @@
-//! The `dipsandbox` binary: the command line in [`cli`], the terminal UI in the library's
-//! `tui` module.
+//! The `dipsandbox` binary: the command line (the library's `cli` module) with the built-in
+//! engines; the terminal UI is the library's `tui` module.
 
 #![forbid(unsafe_code)]
 
-mod cli;
-
 fn main() -> std::process::ExitCode {
-    cli::main()
+    dipsandbox::cli::main()
 }

@@ -15,12 +15,12 @@ use dipsandbox_core::model::scenario::Scenario;
 pub fn advance(
     s: &Scenario,
     rules: Option<Rules>,
-    engine: dipsandbox_core::engine::Engine,
+    engine: &super::input::EngineArg,
     output: Option<&Target>,
 ) -> Result<ExitCode> {
     let rules = rules.unwrap_or(s.rules);
-    let adv =
-        dipsandbox_core::tools::turn::advance_with(s, &rules, engine).map_err(|e| eyre!("{e}"))?;
+    let adv = dipsandbox_core::tools::turn::advance_with(s, &rules, &*engine.engine)
+        .map_err(|e| eyre!("{e}"))?;
     let mut summary = report::outcomes(
         &s.map,
         &format!("{} results", s.phase),

@@ -146,7 +146,7 @@ pub(super) fn collect_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn check(
     paths: &[PathBuf],
     rules: Option<Rules>,
-    engine: dipsandbox_core::engine::Engine,
+    engine: &super::input::EngineArg,
     verbose: bool,
     json: bool,
     junit: Option<(&Path, bool)>,
@@ -245,7 +245,8 @@ pub fn check(
         let positions_only = s.expect.as_ref().is_some_and(|e| {
             e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some())
         });
-        match dipsandbox_core::tools::check::run_with(&s, rules, engine, false) {
+        match dipsandbox_core::tools::check::adjudicate_scenario(&s, rules, &*engine.engine, false)
+        {
             Err(e) => {
                 say(format!("FAIL  {name}: cannot adjudicate: {e}"))?;
                 cases.push(json!({

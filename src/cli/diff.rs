@@ -8,6 +8,8 @@ use color_eyre::eyre::{Result, eyre};
 use serde_json::{Value, json};
 
 use dipsandbox_core::base::text::one_line;
+use std::sync::Arc;
+
 use dipsandbox_core::engine::Engine;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::diff::{
@@ -34,7 +36,7 @@ pub fn run(
     paths: &[PathBuf],
     specs: &[String],
     all_presets: bool,
-    engines: bool,
+    engines: Option<(Arc<dyn Engine>, Arc<dyn Engine>)>,
     json: bool,
 ) -> Result<ExitCode> {
     if specs.len() > 2 {
@@ -52,7 +54,7 @@ pub fn run(
         }
         return table(&files, json);
     }
-    if engines {
+    if let Some((a, b)) = engines {
         let rules = match specs {
             [] => None,
             [r] => Some(named(r)?.rules),
@@ -62,7 +64,7 @@ pub fn run(
                 ));
             }
         };
-        return engine_table(&files, rules, folder, json);
+        return engine_table(&files, rules, folder, json, &*a, &*b);
     }
     if specs.is_empty() {
         return deciding(&files, folder, json);
@@ -104,15 +106,24 @@ pub fn run(
     })
 }
 
-/// `diff --engines`: per file, what the decision model and the DPjudge procedure disagree on;
-/// over a folder, a table of the cases they disagree on (docs/dpjudge.md explains each).
+/// An engine's title without its parenthesis: `the decision model`.
+fn short_title(e: &dyn Engine) -> &str {
+    let t = e.title();
+    t.split_once(" (").map_or(t, |(head, _)| head)
+}
+
+/// `diff --engines`: per file, what two engines (the decision model and the DPjudge procedure,
+/// by default) disagree on; over a folder, a table of the cases they disagree on
+/// (docs/dpjudge.md explains each for the built-in pair).
 fn engine_table(
     files: &[PathBuf],
     rules: Option<Rules>,
     folder: bool,
     json: bool,
+    ea: &dyn Engine,
+    eb: &dyn Engine,
 ) -> Result<ExitCode> {
-    let (a, b) = (Engine::Decisions.name(), Engine::Dpjudge.name());
+    let (a, b) = (ea.name(), eb.name());
     let mut docs = Vec::new();
     let mut rows: Vec<(String, String, usize, usize, usize)> = Vec::new();
     let mut compared = 0;
@@ -123,7 +134,7 @@ fn engine_table(
             continue;
         }
         compared += 1;
-        let d = diff_engines(&s, rules).map_err(|e| eyre!("{}: {e}", f.display()))?;
+        let d = diff_engines(&s, rules, ea, eb).map_err(|e| eyre!("{}: {e}", f.display()))?;
         if json {
             docs.push(diff_json(&f.display().to_string(), &s.title, a, b, &d));
         } else if !folder {
@@ -150,8 +161,14 @@ fn engine_table(
             .max()
             .unwrap_or(4)
             .max(4);
+        let mut first = short_title(ea).to_string();
+        if let Some(c) = first.get(..1) {
+            let upper = c.to_uppercase();
+            first.replace_range(..1, &upper);
+        }
         outln!(
-            "The decision model and the DPjudge procedure disagree on {} of {compared} movement cases:",
+            "{first} and {} disagree on {} of {compared} movement cases:",
+            short_title(eb),
             rows.len()
         )?;
         outln!("  {:<w$}  orders  dislodged  positions  title", "case")?;

@@ -5,20 +5,21 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
+use super::input::EngineArg;
 use dipsandbox_core::base::output::Target;
-use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::PhaseInput;
 use dipsandbox_core::engine::graphviz::to_dot;
 use dipsandbox_core::io::report;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::check::{compare, run_with};
+use dipsandbox_core::tools::check::{adjudicate_scenario, compare};
 use serde_json::{Value, json};
 
 /// `explain`: the position, then the adjudication.
 pub fn explain(
     s: &Scenario,
     rules: Option<Rules>,
-    engine: Engine,
+    engine: &EngineArg,
     trace: bool,
     dot: Option<&Target>,
 ) -> Result<ExitCode> {
@@ -33,18 +34,19 @@ pub fn explain(
 pub fn adjudicate_and_print(
     s: &Scenario,
     rules: Option<Rules>,
-    engine: Engine,
+    engine: &EngineArg,
     trace: bool,
     dot: Option<&Target>,
 ) -> Result<()> {
-    let r = run_with(s, rules, engine, trace).map_err(|e| eyre!("{e}"))?;
-    if engine != Engine::default() {
-        outln!("Engine: {} — {}\n", engine.name(), engine.title())?;
+    let r = adjudicate_scenario(s, rules, &*engine.engine, trace).map_err(|e| eyre!("{e}"))?;
+    if !engine.default {
+        let e = &engine.engine;
+        outln!("Engine: {} — {}\n", e.name(), e.title())?;
     }
-    let is_movement = r.movement.is_some();
+    let is_movement = r.result.decisions().is_some();
     out!(
         "{}",
-        report::outcomes(&s.map, "Results", &s.orders, &r.phase, is_movement)
+        report::outcomes(&s.map, "Results", &s.orders, r.phase(), is_movement)
     )?;
     if let (Some(f), Some(rr)) = (&s.retreats, &r.retreats) {
         outln!()?;
@@ -53,28 +55,28 @@ pub fn adjudicate_and_print(
             report::outcomes(&s.map, "Retreats", &f.orders, rr, false)
         )?;
     }
-    let end = r.retreats.as_ref().unwrap_or(&r.phase);
+    let end = r.retreats.as_ref().unwrap_or(r.phase());
     outln!()?;
     out!(
         "{}",
         report::units(&s.map, "After the phase", &end.final_units)
     )?;
-    if let Some(m) = &r.movement {
+    if let Some(m) = r.result.decisions() {
         if trace {
             outln!()?;
-            out!("{}", report::trace(s, m, &r.orders))?;
+            out!("{}", report::trace(s, m, &s.orders))?;
         }
         if let Some(target) = dot {
             let text = to_dot(
                 m,
-                &|id| m.node_label(&s.map, &s.units, &r.orders, id),
-                &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
+                &|id| m.node_label(&s.map, &s.units, &s.orders, id),
+                &|u| m.unit_label(&s.map, &s.units, &s.orders, u),
             );
             target.write(&text).map_err(|e| eyre!("{e}"))?;
             let path = target.path.display();
             outln!("\nDecision graph written to {path} (render: dot -Tsvg {path} -o graph.svg)")?;
         }
-    } else if let Some(d) = &r.dpjudge {
+    } else if let Some(d) = r.result.procedure() {
         if trace {
             outln!()?;
             out!("{}", report::dpjudge_trace(s, d))?;
@@ -83,6 +85,17 @@ pub fn adjudicate_and_print(
             outln!(
                 "\n(--dot draws the decision graph of the decision model; the DPjudge procedure has none: --trace prints its steps)"
             )?;
+        }
+    } else if let Some(st) = r
+        .result
+        .steps(&PhaseInput::of(s, &r.rules))
+        .filter(|_| trace)
+    {
+        // Another engine's own trace, one event a line.
+        let input = PhaseInput::of(s, &r.rules);
+        outln!("\nTrace ({}):", r.result.engine)?;
+        for i in 0..st.len() {
+            outln!("  {:>3}. {}", i + 1, st.describe(&input, i))?;
         }
     } else if trace || dot.is_some() {
         outln!(
@@ -136,10 +149,10 @@ fn units_json(
 }
 
 /// `explain --json`: schema `dipsandbox.explain/1` (docs/json.md).
-pub fn explain_json(s: &Scenario, rules: Option<Rules>, engine: Engine) -> Result<ExitCode> {
-    let r = run_with(s, rules, engine, false).map_err(|e| eyre!("{e}"))?;
+pub fn explain_json(s: &Scenario, rules: Option<Rules>, engine: &EngineArg) -> Result<ExitCode> {
+    let r = adjudicate_scenario(s, rules, &*engine.engine, false).map_err(|e| eyre!("{e}"))?;
     let map = &*s.map;
-    let end = r.retreats.as_ref().unwrap_or(&r.phase);
+    let end = r.retreats.as_ref().unwrap_or(r.phase());
     let rules_obj: serde_json::Map<String, Value> = r
         .rules
         .overrides()
@@ -155,13 +168,13 @@ pub fn explain_json(s: &Scenario, rules: Option<Rules>, engine: Engine) -> Resul
         "title": s.title,
         "source": s.source,
         "phase": s.phase.to_string(),
-        "engine": engine.name(),
+        "engine": engine.engine.name(),
         "rules": {
             "preset": r.rules.preset_name(),
             "overrides": rules_obj,
         },
-        "orders": outcomes_json(map, &s.orders, &r.phase),
-        "dislodged": r.phase.dislodged.iter().map(|d| json!({
+        "orders": outcomes_json(map, &s.orders, r.phase()),
+        "dislodged": r.phase().dislodged.iter().map(|d| json!({
             "power": map.power(d.unit.power).name,
             "unit": d.unit.describe(map),
             "attacker_from": map.province(d.attacker_from).name,

@@ -6,6 +6,10 @@ use std::path::Path;
 
 use color_eyre::eyre::{Result, eyre};
 
+use std::sync::Arc;
+
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::registry::Registry;
 use dipsandbox_core::model::scenario::Scenario;
 
 /// Whether a path argument means standard input.
@@ -90,4 +94,24 @@ pub(super) fn target_with_hint(
     t.hint = hint.to_string();
     t.check().map_err(|e| eyre!("{e}"))?;
     Ok(t)
+}
+
+/// An engine named with `--engine NAME`, looked up in the registry the command line was given.
+#[derive(Clone, Debug)]
+pub struct EngineArg {
+    /// The engine.
+    pub engine: Arc<dyn Engine>,
+    /// Whether it is the registry's default (the printed forms then do not name it).
+    pub default: bool,
+}
+
+impl EngineArg {
+    /// The engine of `name` in `registry`; the error lists the names there are.
+    pub fn parse(registry: &Registry, name: &str) -> std::result::Result<EngineArg, String> {
+        let engine = registry.parse(name).map_err(|e| e.to_string())?;
+        let default = registry
+            .default_engine()
+            .is_some_and(|d| d.name() == engine.name());
+        Ok(EngineArg { engine, default })
+    }
 }

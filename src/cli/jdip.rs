@@ -221,8 +221,8 @@ pub fn export(
             errln!("{shown}: case named {unique:?}: another case is named {name:?}");
             name = unique;
         }
-        let dislodged: Vec<_> = r.phase.dislodged.iter().map(|d| d.unit).collect();
-        let case = match export_case(&s, &name, &r.phase.final_units, &dislodged) {
+        let dislodged: Vec<_> = r.phase().dislodged.iter().map(|d| d.unit).collect();
+        let case = match export_case(&s, &name, &r.phase().final_units, &dislodged) {
             Ok(c) => c,
             Err(e) => {
                 errln!("{shown}: skipped: {e}");

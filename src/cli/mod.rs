@@ -41,20 +41,24 @@ mod diff;
 mod explain;
 mod info;
 mod input;
+
+pub use input::EngineArg;
 mod jdip;
 mod minimize;
 mod out;
 mod show;
 mod solve;
 
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use color_eyre::eyre::{Result, eyre};
 
-use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::{Engine, Registry};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::oracle::Limits;
@@ -85,8 +89,8 @@ pub struct Cli {
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
     /// default) or `dpjudge` (the DPjudge procedure), for the TUI, `--print`, `explain`,
     /// `check` and `advance`.
-    #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = parse_engine)]
-    engine: Engine,
+    #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = builtin_engine)]
+    engine: EngineArg,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -176,10 +180,18 @@ enum Command {
         /// A table of every order's verdict under every preset.
         #[arg(long)]
         all_presets: bool,
-        /// Compare the two engines (the decision model and the DPjudge procedure) under the
-        /// rules in use: the orders, dislodgements and positions on which they disagree.
-        #[arg(long, conflicts_with = "all_presets")]
-        engines: bool,
+        /// Compare two engines (by default the decision model and the DPjudge procedure;
+        /// `--engines=A,B` names them) under the rules in use: the orders, dislodgements and
+        /// positions on which they disagree.
+        #[arg(
+            long,
+            conflicts_with = "all_presets",
+            value_name = "A,B",
+            num_args = 0..=1,
+            require_equals = true,
+            default_missing_value = "decisions,dpjudge"
+        )]
+        engines: Option<String>,
     },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
@@ -275,14 +287,62 @@ enum Command {
 /// program's own messages quote user text cut short).
 const ERROR_CHARS: usize = 10_000;
 
-/// Runs the command line.
+impl Cli {
+    /// The engine `--engine` named (the registry's default when it is not given).
+    pub fn engine(&self) -> &EngineArg {
+        &self.engine
+    }
+}
+
+/// `--engine NAME` as clap's derive sees it (the built-in engines); [`parse_args`] replaces it
+/// with a parser over the registry it is given.
+fn builtin_engine(s: &str) -> std::result::Result<EngineArg, String> {
+    EngineArg::parse(&Registry::builtin(), s)
+}
+
+/// Reads the command line's arguments (the program name first), with `--engine` and
+/// `diff --engines` looked up in `registry`. Errors are clap's, ready to print.
+pub fn parse_args<I, T>(registry: &Registry, args: I) -> std::result::Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let reg = registry.clone();
+    let mut matches = Cli::command()
+        .mut_arg("engine", move |a| {
+            a.value_parser(move |s: &str| EngineArg::parse(&reg, s))
+        })
+        .try_get_matches_from(args)?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))
+}
+
+/// The engines of `diff --engines=A,B`, looked up in `registry`.
+pub fn engines_arg(registry: &Registry, spec: &str) -> Result<(Arc<dyn Engine>, Arc<dyn Engine>)> {
+    let names: Vec<&str> = spec.split(',').map(str::trim).collect();
+    let [a, b] = names[..] else {
+        return Err(eyre!(
+            "--engines names two engines: --engines=A,B (the engines are {})",
+            registry.names().join(", ")
+        ));
+    };
+    let get = |n: &str| registry.parse(n).map_err(|e| eyre!("--engines: {e}"));
+    Ok((get(a)?, get(b)?))
+}
+
+/// Runs the command line with the built-in engines.
 pub fn main() -> ExitCode {
+    main_with(Registry::builtin())
+}
+
+/// Runs the command line with the engines of `registry` (the built-in ones plus any registered
+/// at run time).
+pub fn main_with(registry: Registry) -> ExitCode {
     install_hooks();
-    let cli = match Cli::try_parse() {
+    let cli = match parse_args(&registry, std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
-    match dispatch(cli).and_then(|code| out::flush().map(|()| code).map_err(Into::into)) {
+    match run(cli, &registry).and_then(|code| out::flush().map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
         Err(e) => match e.downcast_ref::<out::StdoutError>() {
             // The reader went away: end quietly, as a process killed by SIGPIPE would.
@@ -367,7 +427,8 @@ fn rules_arg(specs: &[String]) -> Result<Option<Rules>> {
     }
 }
 
-fn dispatch(cli: Cli) -> Result<ExitCode> {
+/// Carries out a parsed command line, with the engines of `registry`.
+pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
     // `diff` and `minimize` take up to two rule sets; every other command one.
     let rules = match cli.command {
         Some(Command::Diff { .. } | Command::Minimize { .. }) => None,
@@ -395,18 +456,23 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let interactive =
                 !cli.print && std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
             if interactive {
-                dipsandbox::tui::run(cli.file.as_deref(), rules, cli.engine)?;
+                crate::tui::run(
+                    cli.file.as_deref(),
+                    rules,
+                    cli.engine.engine.clone(),
+                    registry.clone(),
+                )?;
                 return Ok(ExitCode::SUCCESS);
             }
             let (s, builtin) = match &cli.file {
                 Some(f) => (load(f)?, false),
                 None => (Scenario::builtin()?, true),
             };
-            show::print_default(&s, rules, cli.engine, builtin)
+            show::print_default(&s, rules, &cli.engine, builtin)
         }
         Some(Command::Show { file }) => show::show(&load(&file)?, rules),
         Some(Command::Explain { file, .. }) if cli.json => {
-            explain::explain_json(&load(&file)?, rules, cli.engine)
+            explain::explain_json(&load(&file)?, rules, &cli.engine)
         }
         Some(Command::Explain {
             file,
@@ -418,7 +484,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             // Checked first when a graph will be drawn (a movement phase under the decision
             // model); else only a note says why there is none.
             let draws = s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
-                && cli.engine == Engine::Decisions;
+                && cli.engine.engine.name() == dipsandbox_core::engine::DecisionEngine.name();
             let dot = dot
                 .map(|d| {
                     let inputs = scenario_inputs(&file, &s);
@@ -431,7 +497,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                     }
                 })
                 .transpose()?;
-            explain::explain(&s, rules, cli.engine, trace, dot.as_ref())
+            explain::explain(&s, rules, &cli.engine, trace, dot.as_ref())
         }
         Some(Command::Check {
             paths,
@@ -442,7 +508,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         }) => check::check(
             &paths,
             rules,
-            cli.engine,
+            &cli.engine,
             verbose,
             cli.json,
             junit.as_deref().map(|j| (j, force)),
@@ -457,7 +523,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             let output = output
                 .map(|o| target(&o, scenario_inputs(&file, &s), force))
                 .transpose()?;
-            advance::advance(&s, rules, cli.engine, output.as_ref())
+            advance::advance(&s, rules, &cli.engine, output.as_ref())
         }
         Some(Command::Solve { file, limit }) if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
@@ -467,7 +533,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             paths,
             all_presets,
             engines,
-        }) => diff::run(&paths, &cli.rules, all_presets, engines, cli.json),
+        }) => {
+            let engines = engines
+                .map(|spec| engines_arg(registry, &spec))
+                .transpose()?;
+            diff::run(&paths, &cli.rules, all_presets, engines, cli.json)
+        }
         Some(Command::Import {
             file,
             to,
@@ -501,7 +572,6 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             },
         ),
         Some(Command::Completions { shell }) => {
-            use clap::CommandFactory;
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "dipsandbox", &mut buf);
             out!("{}", String::from_utf8_lossy(&buf))?;
@@ -515,7 +585,6 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
 /// `dipsandbox new`: a word that is neither a file nor a command is not read as a file; the
 /// error lists the commands (and the one it is closest to).
 fn not_a_command(f: &Path) -> Result<()> {
-    use clap::CommandFactory;
     let word = f.to_string_lossy();
     let plain = !word.contains(['/', '\\', '.']) && !is_stdin(f);
     if f.exists() || !plain {
@@ -540,15 +609,4 @@ fn not_a_command(f: &Path) -> Result<()> {
          `dipsandbox --help` says more",
         names.join(", ")
     ))
-}
-
-/// `--engine NAME`.
-fn parse_engine(s: &str) -> std::result::Result<Engine, String> {
-    Engine::parse(s).ok_or_else(|| {
-        format!(
-            "unknown engine {}; expected {}",
-            dipsandbox_core::base::text::quoted(s),
-            Engine::ALL.map(|e| e.name()).join(" or ")
-        )
-    })
 }

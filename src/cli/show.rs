@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
 
-use dipsandbox_core::engine::Engine;
+use super::input::EngineArg;
 use dipsandbox_core::io::report;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
@@ -42,7 +42,7 @@ pub fn show(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {
 pub fn print_default(
     s: &Scenario,
     rules: Option<Rules>,
-    engine: Engine,
+    engine: &EngineArg,
     builtin: bool,
 ) -> Result<ExitCode> {
     show(s, rules)?;

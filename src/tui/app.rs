@@ -32,8 +32,8 @@ use super::session::{DiskStamp, Session, next_preset};
 use super::state::{BoardPane, OrdersPane, RulesPane, SPEEDS, StepperPane};
 use super::theme::Theme;
 use super::view::model::ViewModel;
-use crate::rules::Rules;
-use crate::scenario::Scenario;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
 
 pub use super::state::{Message, Pending, Popup, Restoring, Tree, View};
 
@@ -450,7 +450,7 @@ impl App {
             }
             Action::NextCompare => self.next_compare(),
             Action::SwitchEngine => {
-                let e = self.session.engine.other();
+                let e = self.session.next_engine();
                 self.set_engine(e);
             }
             Action::CompareEngines => self.compare_engines(),
@@ -531,8 +531,8 @@ impl App {
 
     /// How many orders' verdicts differ between the rules and the compare rules.
     pub fn changed_outcomes(&self) -> usize {
-        let a = &self.session.run.phase.outcomes;
-        let b = &self.session.compare.phase.outcomes;
+        let a = &self.session.run.phase().outcomes;
+        let b = &self.session.compare.phase().outcomes;
         a.iter()
             .zip(b)
             .filter(|(x, y)| x.verdict != y.verdict)

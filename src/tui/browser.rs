@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::scenario::Scenario;
+use dipsandbox_core::model::scenario::Scenario;
 
 /// The most files the browser lists.
 pub const MAX_FILES: usize = 10_000;
@@ -135,7 +135,7 @@ impl Browser {
         for (tag, dir) in [("bundled", &folders.bundled), ("yours", &folders.user)] {
             let Some(dir) = dir else { continue };
             let mut files = walk.collect(dir);
-            files.sort_by_key(|p| crate::check::natural_key(p));
+            files.sort_by_key(|p| dipsandbox_core::tools::check::natural_key(p));
             for f in files {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
                 entries.push(Entry {
@@ -240,7 +240,7 @@ impl Browser {
 /// The preview of a file: it is read only up to [`PREVIEW_BYTES`] (a larger file shows its
 /// first lines), and every line shown is cut to [`PREVIEW_LINE_CHARS`].
 pub fn preview(path: &Path) -> Preview {
-    let head = match crate::source::read_head(path, PREVIEW_BYTES) {
+    let head = match dipsandbox_core::base::source::read_head(path, PREVIEW_BYTES) {
         Ok(h) => h,
         Err(e) => return Preview::Error(cut_line(&e.to_string())),
     };

@@ -1,12 +1,12 @@
 //! The order editor's data: a menu of the unit's legal orders, typed text parsed live, names
 //! completed on Tab. The menus of choices are in [`super::menu`] (re-exported here). Nothing here
-//! draws or edits the scenario: the app turns the chosen order into an [`crate::edit::Edit`].
+//! draws or edits the scenario: the app turns the chosen order into an [`dipsandbox_core::tools::edit::Edit`].
 
-use crate::board::{PhaseKind, Unit};
-use crate::error::OrderError;
-use crate::map::{Map, PowerId, ProvinceId, normalize_name};
-use crate::orders::{NameStyle, Order, format_order, parse_order};
-use crate::scenario::Scenario;
+use dipsandbox_core::model::board::{PhaseKind, Unit};
+use dipsandbox_core::model::error::OrderError;
+use dipsandbox_core::model::map::{Map, PowerId, ProvinceId, normalize_name};
+use dipsandbox_core::model::orders::{NameStyle, Order, format_order, parse_order};
+use dipsandbox_core::model::scenario::Scenario;
 
 pub use super::menu::{Choice, Field, Menu, MenuItem, NewKind, matches, place_menu, words};
 
@@ -367,7 +367,7 @@ pub fn offers_at(s: &Scenario, p: Option<ProvinceId>) -> Vec<(PowerId, Order)> {
             let Some(power) = s.units.get(i).map(|u| u.power) else {
                 return Vec::new();
             };
-            crate::menu::movement_orders(map, &s.units, i)
+            dipsandbox_core::tools::menu::movement_orders(map, &s.units, i)
                 .into_iter()
                 .map(|o| (power, o))
                 .collect()
@@ -383,13 +383,13 @@ pub fn offers_at(s: &Scenario, p: Option<ProvinceId>) -> Vec<(PowerId, Order)> {
             let Some(power) = s.dislodged.get(i).map(|d| d.unit.power) else {
                 return Vec::new();
             };
-            crate::menu::retreat_orders(s, i)
+            dipsandbox_core::tools::menu::retreat_orders(s, i)
                 .into_iter()
                 .map(|o| (power, o))
                 .collect()
         }
         PhaseKind::Adjustment => {
-            let mut all = crate::menu::adjustment_orders(s);
+            let mut all = dipsandbox_core::tools::menu::adjustment_orders(s);
             if let Some(p) = p {
                 all.sort_by_key(|(_, o)| o.unit.is_none_or(|u| u.loc.province != p));
             }

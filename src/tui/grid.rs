@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 
 use super::layout::{Panes, board_area};
-use crate::map::{Map, ProvinceId};
+use dipsandbox_core::model::map::{Map, ProvinceId};
 
 /// Width of one entry of the list layout.
 pub const LIST_COL: u16 = 22;

@@ -190,7 +190,7 @@ impl Key {
                         "unknown key {}; expected a character, ctrl-/alt- plus a key, or one of \
                          enter, esc, tab, backtab, space, backspace, up, down, left, right, home, \
                          end, pgup, pgdn, delete, f1..f12",
-                        crate::error::quoted(s)
+                        dipsandbox_core::model::error::quoted(s)
                     ));
                 }
             },

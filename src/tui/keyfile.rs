@@ -157,7 +157,7 @@ impl<'de> Deserialize<'de> for TopLevel {
 /// An error at byte `offset` of `text` (the opening quote of a name or key: the position named
 /// is the first character inside it).
 pub fn error_at(text: &str, file: &str, offset: usize, message: String) -> KeymapError {
-    let p = crate::source::Locator::new(text, file).pos(offset + 1);
+    let p = dipsandbox_core::base::source::Locator::new(text, file).pos(offset + 1);
     KeymapError {
         file: file.to_string(),
         line: p.line,
@@ -209,14 +209,14 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Entry>, KeymapError> {
     let top = match ron::from_str::<TopLevel>(text) {
         Ok(m) => m.0,
         Err(e) => {
-            let at = crate::error::SourcePos::from_ron(file, text, &e);
+            let at = dipsandbox_core::model::error::SourcePos::from_ron(file, text, &e);
             return Err(KeymapError {
                 file: file.to_string(),
                 line: at.line,
                 col: at.col,
                 message: format!(
                     "{}; expected {{ \"action\": [\"key\", …] }}",
-                    crate::error::ron_message_in(&e, text)
+                    dipsandbox_core::model::error::ron_message_in(&e, text)
                 ),
             });
         }
@@ -229,7 +229,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Entry>, KeymapError> {
     for (name, value) in top {
         let name_at = cur.name(&name);
         if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
-            let p = crate::source::Locator::new(text, file).pos(first + 1);
+            let p = dipsandbox_core::base::source::Locator::new(text, file).pos(first + 1);
             let what = if matches!(value, Raw::Map(_)) {
                 "context"
             } else {
@@ -252,7 +252,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Entry>, KeymapError> {
                         name_at,
                         format!(
                             "unknown context {}; expected one of {} (or an action with a list of keys)",
-                            crate::error::quoted(&name),
+                            dipsandbox_core::model::error::quoted(&name),
                             names.join(", ")
                         ),
                     ));
@@ -262,7 +262,8 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Entry>, KeymapError> {
                     let a_at = cur.name(&aname);
                     let action = action_named(&aname).map_err(|m| err(a_at, m))?;
                     if let Some((_, first)) = inner.iter().find(|(n, _)| *n == aname) {
-                        let p = crate::source::Locator::new(text, file).pos(first + 1);
+                        let p =
+                            dipsandbox_core::base::source::Locator::new(text, file).pos(first + 1);
                         return Err(err(
                             a_at,
                             format!(
@@ -286,7 +287,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Entry>, KeymapError> {
                                             a_at,
                                             format!(
                                                 "{aname:?} in {name:?}: field {} is not one of keys (a list), help (a string), hint (a string)",
-                                                crate::error::quoted(f)
+                                                dipsandbox_core::model::error::quoted(f)
                                             ),
                                         ));
                                     }
@@ -352,7 +353,7 @@ fn action_named(name: &str) -> Result<Action, String> {
         let names: Vec<&str> = Action::all().map(Action::name).collect();
         format!(
             "unknown action {}; expected one of {}",
-            crate::error::quoted(name),
+            dipsandbox_core::model::error::quoted(name),
             names.join(", ")
         )
     })

@@ -228,7 +228,7 @@ impl Keymap {
             return (km, None);
         }
         // A FIFO or a device is refused before it is opened, and a large file before it is read.
-        let text = match crate::source::read_text_limited(&path, MAX_KEYS_BYTES) {
+        let text = match dipsandbox_core::base::source::read_text_limited(&path, MAX_KEYS_BYTES) {
             Ok(t) => t,
             Err(e) => return (km, Some(format!("{e} (default keys in use)"))),
         };

@@ -1,10 +1,10 @@
 //! The menu popups' data: a menu of choices filtered as the user types (units to place, owners,
 //! attackers, new scenarios, scenario details). Nothing here draws or edits the scenario: the
-//! app turns the chosen item into an [`crate::edit::Edit`].
+//! app turns the chosen item into an [`dipsandbox_core::tools::edit::Edit`].
 
-use crate::board::Unit;
-use crate::map::{LocId, PowerId, ProvinceId, UnitKind};
-use crate::scenario::Scenario;
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{LocId, PowerId, ProvinceId, UnitKind};
+use dipsandbox_core::model::scenario::Scenario;
 
 /// What choosing a menu item does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,7 +172,7 @@ pub fn place_menu(s: &Scenario, p: ProvinceId, kind: UnitKind) -> Menu {
                 kind.letter(),
                 map.loc_abbr(loc)
             );
-            let choice = match crate::edit::check_standing(map, &unit) {
+            let choice = match dipsandbox_core::tools::edit::check_standing(map, &unit) {
                 Ok(()) => Choice::Place(unit),
                 Err(e) => Choice::Refused(e.0),
             };

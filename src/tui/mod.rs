@@ -54,10 +54,10 @@ use ratatui::backend::Backend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
-use crate::rules::Rules;
 use action::Msg;
 use app::App;
 use browser::Folders;
+use dipsandbox_core::model::rules::Rules;
 use event::{EventSource, TerminalEvents};
 
 /// An error of the main loop: drawing or reading input failed.
@@ -126,15 +126,18 @@ pub fn run_app<B: Backend, E: EventSource>(
     }
 }
 
-/// Opens the TUI on a file (or the built-in scenario) in the real terminal, and restores the
-/// terminal on quit, on error and on panic.
+/// Opens the TUI on a file (or the built-in scenario) in the real terminal, adjudicating with
+/// `engine` and switching between the engines of `registry`, and restores the terminal on quit,
+/// on error and on panic.
 pub fn run(
     file: Option<&Path>,
     rules: Option<Rules>,
-    engine: crate::adjudicator::Engine,
+    engine: std::sync::Arc<dyn dipsandbox_core::engine::Engine>,
+    registry: dipsandbox_core::engine::Registry,
 ) -> color_eyre::Result<()> {
     // Load before touching the terminal: a bad file is a plain error message.
     let mut app = App::open(file, rules, Folders::from_env()).map_err(TuiError::Open)?;
+    app.session.set_registry(registry);
     app.set_engine(engine);
     let mut terminal = ratatui::try_init()?;
     let hook = std::panic::take_hook();

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::session::DiskStamp;
-use crate::scenario::{Scenario, write_atomic};
+use dipsandbox_core::model::scenario::{Scenario, write_atomic};
 
 const HEADER: &str = "// dipsandbox recovery of ";
 const NEW: &str = "a new scenario";
@@ -183,7 +183,7 @@ pub fn find(dir: &Path) -> Option<Found> {
 /// A recovery file's header, from its first [`HEADER_BYTES`] (a file that cannot be read, or
 /// whose lines are not complete there, names no file).
 pub fn read_header(file: &Path) -> Header {
-    let Ok(head) = crate::source::read_head(file, HEADER_BYTES) else {
+    let Ok(head) = dipsandbox_core::base::source::read_head(file, HEADER_BYTES) else {
         return Header::default();
     };
     parse_header(&head.text)

@@ -8,7 +8,7 @@ use super::app::App;
 use super::browser::Browser;
 use super::effect::{Done, Effect};
 use super::session::{DiskStamp, Session};
-use crate::scenario::Scenario;
+use dipsandbox_core::model::scenario::Scenario;
 
 /// Carries out one effect; what it came to, if anything, goes back to `update`.
 pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {

@@ -1,23 +1,25 @@
 //! The loaded scenario and everything computed from it: the adjudication under the current
-//! rules (traced, with a [`Stepper`] over the trace), the same under the compare rules, and the
-//! expectations check. Nothing here draws; the views read it.
+//! rules by the engine in use (traced, with a cursor over the engine's trace), the same under
+//! the compare rules or by the compare engine, and the expectations check. The engines come
+//! from the session's [`Registry`] (the switch cycles through them). Nothing here draws; the
+//! views read it, and ask the result what it can show.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
-use crate::adjudicator::Engine;
-use crate::adjudicator::dpjudge::{DpStepper, Mark};
-use crate::adjudicator::legality::{OrderStatus, UnitOrder};
-use crate::adjudicator::resolver::NodeKind;
-use crate::adjudicator::stepper::Stepper;
-use crate::adjudicator::trace::Event;
-use crate::adjudicator::{Verdict, value_text};
-use crate::check::{Run, compare, run_with};
-use crate::edit::{Edit, EditError, Editor};
-use crate::map::ProvinceId;
-use crate::oracle::{Limits, solve};
-use crate::orders::{NameStyle, OrderKind, format_order};
-use crate::rules::{PRESETS, Rules};
-use crate::scenario::Scenario;
+use dipsandbox_core::engine::dpjudge::{DpStepper, Mark};
+use dipsandbox_core::engine::legality::{OrderStatus, Prepared, UnitOrder};
+use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::engine::stepper::Stepper;
+use dipsandbox_core::engine::trace::Event;
+use dipsandbox_core::engine::{Engine, PhaseInput, Registry, Steps, Verdict, value_text};
+use dipsandbox_core::model::map::ProvinceId;
+use dipsandbox_core::model::orders::{NameStyle, OrderKind, format_order};
+use dipsandbox_core::model::rules::{PRESETS, Rules};
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check::{Run, RunError, adjudicate_scenario, compare};
+use dipsandbox_core::tools::edit::{Edit, EditError, Editor};
+use dipsandbox_core::tools::oracle::{Limits, solve};
 
 /// A scenario with its adjudication.
 #[derive(Debug)]
@@ -31,11 +33,12 @@ pub struct Session {
     disk: Option<DiskStamp>,
     /// The rules in use (the scenario's own until the user changes them).
     pub rules: Rules,
-    /// The adjudication under `rules`, traced.
+    /// The adjudication under `rules` by `engine`, traced.
     pub run: Run,
-    /// A cursor over the movement resolver's trace (movement phases only).
-    pub stepper: Option<Stepper>,
-    /// Indices of the trace events worth a step (everything but bare visits).
+    /// A cursor over the engine's trace (movement phases of engines that trace), at its end
+    /// until the user steps.
+    cursor: Option<Box<dyn Steps>>,
+    /// Indices of the decision engine's trace events worth a step (everything but bare visits).
     pub steps: Vec<usize>,
     /// The rules compared against.
     pub compare_rules: Rules,
@@ -45,16 +48,12 @@ pub struct Session {
     pub expectations: Option<(Vec<String>, usize)>,
     /// What the equation oracle says of the phase under `rules` (movement phases only).
     pub equations: Option<Equations>,
+    /// The engines there are; the engine switch cycles through them.
+    registry: Registry,
     /// The engine that adjudicates movement phases.
-    pub engine: Engine,
+    pub engine: Arc<dyn Engine>,
     /// The engine the compare panel runs (the same, unless engines are compared).
-    pub compare_engine: Engine,
-    /// A cursor over the DPjudge procedure's trace, when that engine adjudicates a movement
-    /// phase.
-    pub dp: Option<DpStepper>,
-    /// The classed orders of a movement phase the DPjudge engine adjudicates (which order
-    /// applies to which unit; the decision engine's result carries its own).
-    dp_prepared: Option<crate::adjudicator::legality::Prepared>,
+    pub compare_engine: Arc<dyn Engine>,
     /// Counts changes to the scenario or its saved state (the recovery file follows it).
     pub generation: u64,
 }
@@ -102,17 +101,32 @@ impl Equations {
 pub type OpenError = String;
 
 impl Session {
-    /// Adjudicates a scenario under `rules` (default: its own), compared with the next preset.
+    /// Adjudicates a scenario under `rules` (default: its own), compared with the next preset,
+    /// with the built-in engines.
     pub fn new(
         scenario: Scenario,
         path: Option<PathBuf>,
         rules: Option<Rules>,
     ) -> Result<Session, OpenError> {
+        Session::with_registry(scenario, path, rules, Registry::builtin())
+    }
+
+    /// [`Session::new`] with the engines of `registry` (its first engine adjudicates).
+    pub fn with_registry(
+        scenario: Scenario,
+        path: Option<PathBuf>,
+        rules: Option<Rules>,
+        registry: Registry,
+    ) -> Result<Session, OpenError> {
+        let engine = registry
+            .default_engine()
+            .cloned()
+            .ok_or_else(|| "no engine is registered".to_string())?;
         let rules = rules.unwrap_or(scenario.rules);
         let compare_rules = next_preset(&rules, 1);
-        let r =
-            run_with(&scenario, Some(rules), Engine::Decisions, true).map_err(|e| e.to_string())?;
-        let c = run_with(&scenario, Some(compare_rules), Engine::Decisions, false)
+        let r = adjudicate_scenario(&scenario, Some(rules), &*engine, true)
+            .map_err(|e| e.to_string())?;
+        let c = adjudicate_scenario(&scenario, Some(compare_rules), &*engine, false)
             .map_err(|e| e.to_string())?;
         let mut s = Session {
             editor: Editor::new(scenario),
@@ -120,16 +134,15 @@ impl Session {
             path,
             rules,
             run: r,
-            stepper: None,
+            cursor: None,
             steps: Vec::new(),
             compare_rules,
             compare: c,
             expectations: None,
             equations: None,
-            engine: Engine::Decisions,
-            compare_engine: Engine::Decisions,
-            dp: None,
-            dp_prepared: None,
+            registry,
+            compare_engine: engine.clone(),
+            engine,
             generation: 0,
         };
         s.refresh();
@@ -177,7 +190,8 @@ impl Session {
     /// Makes the current result (under the rules in use) the scenario's expectations; when those
     /// rules are not the scenario's own, they become its own too, so that `check` agrees.
     pub fn freeze(&mut self) -> Result<(), EditError> {
-        let (phase, retreats) = crate::check::expectations_of(self.scenario(), &self.run);
+        let (phase, retreats) =
+            dipsandbox_core::tools::check::expectations_of(self.scenario(), &self.run);
         if self.rules != self.scenario().rules {
             self.editor.apply(Edit::Rules(self.rules))?;
             self.generation += 1;
@@ -226,66 +240,117 @@ impl Session {
         }
     }
 
+    /// Adjudicates the scenario as it stands with `engine` under `rules`.
+    fn adjudicate(&self, rules: Rules, engine: &dyn Engine, trace: bool) -> Result<Run, RunError> {
+        adjudicate_scenario(self.scenario(), Some(rules), engine, trace)
+    }
+
     fn rerun(&mut self) {
-        if let Ok(r) = run_with(self.scenario(), Some(self.rules), self.engine, true) {
+        if let Ok(r) = self.adjudicate(self.rules, &*self.engine, true) {
             self.run = r;
         }
-        if let Ok(c) = run_with(
-            self.scenario(),
-            Some(self.compare_rules),
-            self.compare_engine,
-            false,
-        ) {
+        if let Ok(c) = self.adjudicate(self.compare_rules, &*self.compare_engine, false) {
             self.compare = c;
         }
         self.refresh();
     }
 
+    /// The engines the session can switch between.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Uses the engines of `registry` from now on (the engine in use stays when the registry
+    /// has one of its name; otherwise its first engine takes over).
+    pub fn set_registry(&mut self, registry: Registry) {
+        self.registry = registry;
+        let keep = self.registry.get(self.engine.name()).cloned();
+        match keep.or_else(|| self.registry.default_engine().cloned()) {
+            Some(e) => self.set_engine(e),
+            None => self.rerun(),
+        }
+    }
+
+    /// The engine after the one in use, in the registry's order (cycling back to the first).
+    pub fn next_engine(&self) -> Arc<dyn Engine> {
+        self.registry
+            .next_after(self.engine.name())
+            .cloned()
+            .unwrap_or_else(|| self.engine.clone())
+    }
+
     /// Adjudicates with another engine (the compare panel follows, unless it compares engines).
-    pub fn set_engine(&mut self, engine: Engine) {
-        let comparing_engines = self.compare_engine != self.engine;
+    pub fn set_engine(&mut self, engine: Arc<dyn Engine>) {
+        let comparing_engines = self.comparing_engines();
         self.engine = engine;
         self.compare_engine = if comparing_engines {
-            engine.other()
+            self.next_engine()
         } else {
-            engine
+            self.engine.clone()
         };
         self.rerun();
     }
 
-    /// Compares the other engine under the same rules (or, when it already does, goes back to
+    /// Compares the next engine under the same rules (or, when it already does, goes back to
     /// comparing rule sets with the next preset).
     pub fn toggle_compare_engines(&mut self) {
-        if self.compare_engine == self.engine {
-            self.compare_engine = self.engine.other();
+        if !self.comparing_engines() {
+            self.compare_engine = self.next_engine();
             self.compare_rules = self.rules;
         } else {
-            self.compare_engine = self.engine;
+            self.compare_engine = self.engine.clone();
             self.compare_rules = next_preset(&self.rules, 1);
         }
         self.rerun();
     }
 
-    /// Whether the compare panel compares the two engines.
+    /// Whether the compare panel compares two engines.
     pub fn comparing_engines(&self) -> bool {
-        self.compare_engine != self.engine
+        self.compare_engine.name() != self.engine.name()
+    }
+
+    /// The cursor over the engine's trace, whatever the engine.
+    pub fn cursor(&self) -> Option<&dyn Steps> {
+        self.cursor.as_deref()
+    }
+
+    /// The cursor over the engine's trace, to move it.
+    pub fn cursor_mut(&mut self) -> Option<&mut (dyn Steps + 'static)> {
+        self.cursor.as_deref_mut()
+    }
+
+    /// The cursor over the decision engine's trace, when that engine adjudicated.
+    pub fn stepper(&self) -> Option<&Stepper> {
+        self.cursor.as_deref()?.as_any().downcast_ref()
+    }
+
+    /// [`Session::stepper`], to move it.
+    pub fn stepper_mut(&mut self) -> Option<&mut Stepper> {
+        self.cursor.as_deref_mut()?.as_any_mut().downcast_mut()
+    }
+
+    /// The cursor over the DPjudge procedure's trace, when that engine adjudicated.
+    pub fn dp(&self) -> Option<&DpStepper> {
+        self.cursor.as_deref()?.as_any().downcast_ref()
+    }
+
+    /// [`Session::dp`], to move it.
+    pub fn dp_mut(&mut self) -> Option<&mut DpStepper> {
+        self.cursor.as_deref_mut()?.as_any_mut().downcast_mut()
+    }
+
+    /// The orders as the engine classed them (movement phases of engines that class them).
+    fn prepared(&self) -> Option<&Prepared> {
+        self.run.result.prepared()
     }
 
     fn refresh(&mut self) {
-        self.stepper = self.run.movement.as_ref().and_then(Stepper::new);
-        self.dp = self
-            .run
-            .dpjudge
-            .as_ref()
-            .and_then(|d| DpStepper::new(d, &self.scenario().units));
-        if let Some(dp) = &mut self.dp {
-            dp.seek(dp.len());
-        }
-        self.dp_prepared = self.run.dpjudge.as_ref().map(|_| {
+        let cursor = {
             let s = self.scenario();
-            crate::adjudicator::legality::prepare(&s.map, &s.units, &self.run.orders, &self.rules)
-        });
-        self.steps = match &self.stepper {
+            self.run.result.steps(&PhaseInput::of(s, &self.rules))
+        };
+        self.cursor = cursor;
+        self.steps = match self.stepper() {
             Some(st) => st
                 .events()
                 .iter()
@@ -300,21 +365,22 @@ impl Session {
                 .collect(),
             None => Vec::new(),
         };
-        if let Some(st) = &mut self.stepper {
-            st.seek(st.len());
+        if let Some(c) = &mut self.cursor {
+            let n = c.len();
+            c.seek(n);
         }
         self.expectations = self
             .scenario()
             .expect
             .as_ref()
             .map(|_| compare(self.scenario(), &self.run));
-        self.equations = self.run.movement.as_ref().map(|m| {
+        self.equations = self.run.result.decisions().map(|m| {
             let s = self.scenario();
             let limits = Limits {
                 steps: Equations::STEPS,
                 ..Limits::default()
             };
-            match solve(&s.map, &s.units, &self.run.orders, &self.rules, limits) {
+            match solve(&s.map, &s.units, &s.orders, &self.rules, limits) {
                 Ok(o) => Equations::Solutions {
                     count: o.count,
                     agrees: o.judge(m).is_agreement(),
@@ -326,13 +392,13 @@ impl Session {
 
     /// Re-adjudicates under other rules (the stepper starts at the end again).
     pub fn set_rules(&mut self, rules: Rules) {
-        if let Ok(r) = run_with(self.scenario(), Some(rules), self.engine, true) {
+        if let Ok(r) = self.adjudicate(rules, &*self.engine, true) {
             self.rules = rules;
             self.run = r;
             if self.comparing_engines() {
                 // Engines are compared under the rules in use.
                 self.compare_rules = rules;
-                if let Ok(c) = run_with(self.scenario(), Some(rules), self.compare_engine, false) {
+                if let Ok(c) = self.adjudicate(rules, &*self.compare_engine, false) {
                     self.compare = c;
                 }
             }
@@ -342,9 +408,9 @@ impl Session {
 
     /// Compares against other rules (with the engine in use).
     pub fn set_compare(&mut self, rules: Rules) {
-        if let Ok(c) = run_with(self.scenario(), Some(rules), self.engine, false) {
+        if let Ok(c) = self.adjudicate(rules, &*self.engine, false) {
             self.compare_rules = rules;
-            self.compare_engine = self.engine;
+            self.compare_engine = self.engine.clone();
             self.compare = c;
         }
     }
@@ -359,11 +425,7 @@ impl Session {
 
     /// The unit (index) an order of the phase applies to, for movement phases.
     pub fn order_unit(&self, order: usize) -> Option<usize> {
-        let prepared = match (&self.run.movement, &self.dp_prepared) {
-            (Some(m), _) => &m.prepared,
-            (None, Some(p)) => p,
-            (None, None) => return None,
-        };
+        let prepared = self.prepared()?;
         match prepared.status.get(order)? {
             OrderStatus::Applied(u) => Some(*u),
             OrderStatus::Illegal(_) => None,
@@ -372,18 +434,14 @@ impl Session {
 
     /// The submitted order that applies to a unit, for movement phases.
     pub fn unit_order(&self, unit: usize) -> Option<usize> {
-        let prepared = match (&self.run.movement, &self.dp_prepared) {
-            (Some(m), _) => &m.prepared,
-            (None, Some(p)) => p,
-            (None, None) => return None,
-        };
+        let prepared = self.prepared()?;
         prepared.source.get(unit).copied().flatten()
     }
 
     /// The decision that says whether an order succeeds: MOVE for a move, SUPPORT for a
     /// support, DISLODGE for a hold or a convoy.
     pub fn main_decision(&self, order: usize) -> Option<u32> {
-        let m = self.run.movement.as_ref()?;
+        let m = self.run.result.decisions()?;
         let u = self.order_unit(order)?;
         match m.prepared.orders.get(u)? {
             UnitOrder::Move { .. } => m.graph.node_of(u, NodeKind::Move),
@@ -396,14 +454,14 @@ impl Session {
     /// The decisions that decided an order, its own first (see `Reason::decisions`): e.g. a
     /// move's MOVE, ATTACK and PATH and the strength it was measured against.
     pub fn order_decisions(&self, order: usize) -> Vec<u32> {
-        let (Some(m), Some(u)) = (self.run.movement.as_ref(), self.order_unit(order)) else {
+        let (Some(m), Some(u)) = (self.run.result.decisions(), self.order_unit(order)) else {
             return Vec::new();
         };
-        let Some(out) = self.run.phase.outcomes.get(order) else {
+        let Some(out) = self.run.phase().outcomes.get(order) else {
             return Vec::new();
         };
         let mut v: Vec<u32> = self.main_decision(order).into_iter().collect();
-        for id in out.cause.decisions(&m.graph, u) {
+        for id in dipsandbox_core::engine::decision::reason_decisions(&out.cause, &m.graph, u) {
             if !v.contains(&id) {
                 v.push(id);
             }
@@ -414,11 +472,11 @@ impl Session {
     /// An order's verdict as of the stepper's cursor: known once its main decision is settled
     /// (illegal and void orders are known from the start); None while open.
     pub fn verdict_now(&self, order: usize) -> Option<Verdict> {
-        let out = self.run.phase.outcomes.get(order)?;
+        let out = self.run.phase().outcomes.get(order)?;
         if matches!(out.verdict, Verdict::Illegal | Verdict::Void) {
             return Some(out.verdict);
         }
-        if let Some(dp) = &self.dp {
+        if let Some(dp) = self.dp() {
             // The procedure decides at its end: before it, only what the marks already say.
             if dp.cursor() >= dp.len() {
                 return Some(out.verdict);
@@ -438,7 +496,7 @@ impl Session {
                 None
             };
         }
-        match (&self.stepper, self.main_decision(order)) {
+        match (self.stepper(), self.main_decision(order)) {
             (Some(st), Some(id)) if !st.resolved(id) => None,
             _ => Some(out.verdict),
         }
@@ -446,7 +504,7 @@ impl Session {
 
     /// Whether a unit's move has succeeded / failed as of the cursor (None: open or no move).
     pub fn moved_now(&self, unit: usize) -> Option<bool> {
-        if let Some(dp) = &self.dp {
+        if let Some(dp) = self.dp() {
             let here = self.scenario().units.get(unit)?.loc;
             if dp.location(unit).is_some_and(|l| l != here) {
                 return Some(true);
@@ -456,19 +514,19 @@ impl Session {
                 .then_some(false)
                 .filter(|_| self.unit_moves(unit));
         }
-        let m = self.run.movement.as_ref()?;
+        let m = self.run.result.decisions()?;
         let id = m.graph.node_of(unit, NodeKind::Move)?;
-        let st = self.stepper.as_ref()?;
+        let st = self.stepper()?;
         let (lo, hi) = st.bounds(id);
         (lo == hi).then_some(lo == 1)
     }
 
     /// Whether a unit is dislodged as of the cursor.
     pub fn dislodged_now(&self, unit: usize) -> bool {
-        if let Some(dp) = &self.dp {
+        if let Some(dp) = self.dp() {
             return dp.marks(unit).contains(Mark::Dislodged);
         }
-        let (Some(m), Some(st)) = (self.run.movement.as_ref(), self.stepper.as_ref()) else {
+        let (Some(m), Some(st)) = (self.run.result.decisions(), self.stepper()) else {
             return false;
         };
         m.graph
@@ -478,17 +536,15 @@ impl Session {
 
     /// Whether the unit's order (as classed) is a move.
     fn unit_moves(&self, unit: usize) -> bool {
-        let prepared = match (&self.run.movement, &self.dp_prepared) {
-            (Some(m), _) => &m.prepared,
-            (None, Some(p)) => p,
-            (None, None) => return false,
+        let Some(prepared) = self.prepared() else {
+            return false;
         };
         matches!(prepared.orders.get(unit), Some(UnitOrder::Move { .. }))
     }
 
     /// A decision's subject: `MOVE A Bre - Lon`.
     pub fn node_subject(&self, id: u32) -> String {
-        let Some(m) = self.run.movement.as_ref() else {
+        let Some(m) = self.run.result.decisions() else {
             return String::new();
         };
         let Some(node) = m.graph.nodes.get(id as usize) else {
@@ -525,7 +581,7 @@ impl Session {
 
     /// A decision's value as of the cursor, in words.
     pub fn node_value(&self, id: u32) -> String {
-        let (Some(m), Some(st)) = (self.run.movement.as_ref(), self.stepper.as_ref()) else {
+        let (Some(m), Some(st)) = (self.run.result.decisions(), self.stepper()) else {
             return String::new();
         };
         let (lo, hi) = st.bounds(id);
@@ -569,7 +625,7 @@ impl Session {
     /// The provinces of the units an order's reason names (who cut, bounced or dislodged it),
     /// as they stood before the phase.
     pub fn order_cause_provinces(&self, order: usize) -> Vec<ProvinceId> {
-        let Some(out) = self.run.phase.outcomes.get(order) else {
+        let Some(out) = self.run.phase().outcomes.get(order) else {
             return Vec::new();
         };
         out.cause

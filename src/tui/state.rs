@@ -10,7 +10,7 @@ use super::editor::{Field, Menu, OrderEditor};
 use super::grid::BoardArt;
 pub use super::layout::View;
 use super::session::{DiskStamp, Session};
-use crate::map::ProvinceId;
+use dipsandbox_core::model::map::ProvinceId;
 
 /// A popup or prompt over the view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub struct TreeRow {
 impl Tree {
     /// The visible rows, in order (no recursion: an explicit stack).
     pub fn rows(&self, session: &Session) -> Vec<TreeRow> {
-        let Some(m) = &session.run.movement else {
+        let Some(m) = session.run.result.decisions() else {
             return Vec::new();
         };
         let deps = &m.graph.deps;

@@ -4,7 +4,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::adjudicator::Verdict;
+use dipsandbox_core::engine::Verdict;
 
 /// The styles the views use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

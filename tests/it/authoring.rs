@@ -23,7 +23,7 @@ fn empty_board() -> Script {
 fn verdicts(a: &App) -> Vec<Verdict> {
     a.session
         .run
-        .phase
+        .phase()
         .outcomes
         .iter()
         .map(|o| o.verdict)
@@ -135,7 +135,7 @@ fn pandins_paradox_built_with_the_menus_is_decided_by_szykman() {
             "F Bel - Eng",
         ]
     );
-    let st = a.session.stepper.as_ref().expect("a movement phase");
+    let st = a.session.stepper().expect("a movement phase");
     assert!(
         st.events().iter().any(|e| matches!(
             e,

@@ -35,7 +35,7 @@ fn check_dir(dir: &str) -> usize {
         let seed = k as u64;
         let violations: Vec<_> = check_run(&s, &r)
             .into_iter()
-            .chain(check_phase_stable(&s, &r.orders, &r.rules, seed))
+            .chain(check_phase_stable(&s, &s.orders, &r.rules, seed))
             .collect();
         for v in violations {
             failures.push(format!("{}: {v}", f.display()));
@@ -112,7 +112,7 @@ fn showcase_and_year_pass() {
     assert!(compare(&s, &r).0.is_empty());
     let v: Vec<_> = check_run(&s, &r)
         .into_iter()
-        .chain(check_phase_stable(&s, &r.orders, &r.rules, 1))
+        .chain(check_phase_stable(&s, &s.orders, &r.rules, 1))
         .collect();
     assert!(
         v.is_empty(),

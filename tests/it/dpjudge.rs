@@ -11,7 +11,6 @@ use std::path::Path;
 
 use dipsandbox_core::engine::dpjudge::{
     Cause, DpEvent, DpOrder, DpStepper, DpjudgeResult, Entry, Mark, Marks, StepVia,
-    adjudicate_dpjudge, adjudicate_dpjudge_traced,
 };
 use dipsandbox_core::engine::{MovementResult, OrderOutcome, Verdict, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
@@ -43,7 +42,7 @@ fn orders_of(s: &Scenario) -> Vec<(PowerId, Order)> {
 }
 
 fn dp(s: &Scenario) -> DpjudgeResult {
-    adjudicate_dpjudge_traced(&s.map, &s.units, &orders_of(s), &s.rules)
+    dipsandbox_core::engine::dpjudge::adjudicate(&s.map, &s.units, &s.orders, &s.rules, true)
 }
 
 /// The outcome of the order written `text` in the scenario file.
@@ -637,10 +636,10 @@ fn step_8_as_written_departs_in_four_more_cases() {
 /// The scenario run by the DPjudge engine, as `check --engine dpjudge` runs it (with the
 /// retreats that follow).
 fn run_dpjudge(s: &Scenario) -> Run {
-    dipsandbox_core::tools::check::run_with(
+    dipsandbox_core::tools::check::adjudicate_scenario(
         s,
         None,
-        dipsandbox_core::engine::Engine::Dpjudge,
+        &dipsandbox_core::engine::DpjudgeEngine,
         false,
     )
     .unwrap_or_else(|e| panic!("{}: {e}", s.title))
@@ -711,7 +710,13 @@ fn datc_departures_are_the_documented_ones() {
     );
     for (stem, agrees) in &table {
         let s = &scenarios[stem];
-        let dp = adjudicate_dpjudge(&s.map, &s.units, &orders_of(s), &s.rules);
+        let dp = dipsandbox_core::engine::dpjudge::adjudicate(
+            &s.map,
+            &s.units,
+            &orders_of(s),
+            &s.rules,
+            false,
+        );
         let m = |rules: &Rules| adjudicate_movement(&s.map, &s.units, &orders_of(s), rules);
         let same = |m: &MovementResult| {
             verdicts(&dp.outcomes) == verdicts(&m.outcomes)
@@ -861,7 +866,7 @@ fn without_convoys_the_engines_agree_except_where_the_text_departs() {
             "seed {seed}: a convoy in a position without convoys"
         );
         let m = adjudicate_movement(map, &units, &orders, &rules);
-        let r = adjudicate_dpjudge(map, &units, &orders, &rules);
+        let r = dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &rules, false);
         assert!(
             r.orders
                 .iter()
@@ -964,7 +969,7 @@ fn same_standoffs_and_retreats(
             continue;
         }
         let st = stepper.get_or_insert_with(|| {
-            let t = adjudicate_dpjudge_traced(map, units, orders, rules);
+            let t = dipsandbox_core::engine::dpjudge::adjudicate(map, units, orders, rules, true);
             DpStepper::new(&t, units).expect("traced")
         });
         let made = st
@@ -1130,7 +1135,8 @@ fn with_convoys_disagreement_table() {
                 orders = without_own_attacks(map, &units, &orders);
             }
             let m = adjudicate_movement(map, &units, &orders, &rules);
-            let r = adjudicate_dpjudge(map, &units, &orders, &rules);
+            let r =
+                dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &rules, false);
             if r.orders
                 .iter()
                 .any(|o| matches!(o, DpOrder::Move { convoyed: true, .. }))
@@ -1342,16 +1348,28 @@ fn tracing_changes_nothing() {
     };
     for (_, s) in datc_movement() {
         let o = orders_of(&s);
-        let a = adjudicate_dpjudge(&s.map, &s.units, &o, &s.rules);
-        let b = adjudicate_dpjudge_traced(&s.map, &s.units, &o, &s.rules);
+        let a = dipsandbox_core::engine::dpjudge::adjudicate(&s.map, &s.units, &o, &s.rules, false);
+        let b = dipsandbox_core::engine::dpjudge::adjudicate(&s.map, &s.units, &o, &s.rules, true);
         assert!(a.trace.is_none() && b.trace.is_some());
         assert_eq!(key(&a), key(&b), "{}", s.title);
     }
     let map = standard();
     for seed in 0..50 {
         let (units, orders) = random_position(seed, Convoys::Included);
-        let a = adjudicate_dpjudge(map, &units, &orders, &Rules::default());
-        let b = adjudicate_dpjudge_traced(map, &units, &orders, &Rules::default());
+        let a = dipsandbox_core::engine::dpjudge::adjudicate(
+            map,
+            &units,
+            &orders,
+            &Rules::default(),
+            false,
+        );
+        let b = dipsandbox_core::engine::dpjudge::adjudicate(
+            map,
+            &units,
+            &orders,
+            &Rules::default(),
+            true,
+        );
         assert_eq!(key(&a), key(&b), "seed {seed}");
     }
 }
@@ -1361,7 +1379,13 @@ fn tracing_changes_nothing() {
 #[test]
 fn odd_inputs() {
     let map = standard();
-    let r = adjudicate_dpjudge(map, &[], &[], &Rules::default());
+    let r = dipsandbox_core::engine::dpjudge::adjudicate(
+        map,
+        &[],
+        &[] as &[dipsandbox_core::model::scenario::OrderEntry],
+        &Rules::default(),
+        false,
+    );
     assert!(r.outcomes.is_empty() && r.final_units.is_empty());
     let (units, orders) = random_position(7, Convoys::Included);
     // Every order given to every power, twice.
@@ -1378,17 +1402,29 @@ fn odd_inputs() {
             .expect("spec"),
         Rules::parse_spec("path_specification=Allowed,multiple_orders=First").expect("spec"),
     ] {
-        let r = adjudicate_dpjudge_traced(map, &units, &all, &rules);
+        let r = dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &all, &rules, true);
         assert_eq!(r.outcomes.len(), all.len());
         let st = DpStepper::new(&r, &units).expect("traced");
         for i in 0..st.len() + 2 {
             let _ = st.describe(map, &units, i);
         }
-        let _ = adjudicate_dpjudge(map, &units[..units.len() / 2], &orders, &rules);
+        let _ = dipsandbox_core::engine::dpjudge::adjudicate(
+            map,
+            &units[..units.len() / 2],
+            &orders,
+            &rules,
+            false,
+        );
     }
     assert!(
         DpStepper::new(
-            &adjudicate_dpjudge(map, &units, &orders, &Rules::default()),
+            &dipsandbox_core::engine::dpjudge::adjudicate(
+                map,
+                &units,
+                &orders,
+                &Rules::default(),
+                false
+            ),
             &units
         )
         .is_none()
@@ -1457,10 +1493,10 @@ fn untraced_run_allocates_nothing_per_event() {
     let mut most_events = 0;
     let mut check = |map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &Rules| {
         let before = counting::count();
-        let a = adjudicate_dpjudge(map, units, orders, rules);
+        let a = dipsandbox_core::engine::dpjudge::adjudicate(map, units, orders, rules, false);
         let untraced = counting::count() - before;
         let before = counting::count();
-        let b = adjudicate_dpjudge_traced(map, units, orders, rules);
+        let b = dipsandbox_core::engine::dpjudge::adjudicate(map, units, orders, rules, true);
         let traced = counting::count() - before;
         let trace = b.trace.as_ref().expect("traced");
         let lists = trace
@@ -1544,7 +1580,13 @@ fn line(n: usize) -> (Map, Vec<Unit>, Vec<(PowerId, Order)>) {
 #[test]
 fn a_line_of_bounces() {
     let (map, units, orders) = line(100);
-    let r = adjudicate_dpjudge_traced(&map, &units, &orders, &Rules::default());
+    let r = dipsandbox_core::engine::dpjudge::adjudicate(
+        &map,
+        &units,
+        &orders,
+        &Rules::default(),
+        true,
+    );
     assert!(
         r.marks[..99]
             .iter()

@@ -7,7 +7,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use common::{app, dipsandbox, run, text};
-use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::Registry;
 
 /// The case names of the departure table in `docs/dpjudge.md`.
 fn documented() -> BTreeSet<String> {
@@ -128,13 +128,13 @@ fn advance_follows_the_engine() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let mut units = Vec::new();
-    for e in Engine::ALL {
-        let out = dir.join(format!("{}.ron", e.name()));
+    for e in Registry::builtin().names() {
+        let out = dir.join(format!("{e}.ron"));
         let (code, _, err) = dipsandbox(&[
             "advance",
             "scenarios/datc/6.E.6.ron",
             "--engine",
-            e.name(),
+            e,
             "-o",
             out.to_str().expect("utf-8"),
         ]);
@@ -159,12 +159,12 @@ fn advance_follows_the_engine() {
 fn the_tui_switches_engines_and_steps_through_the_procedure() {
     let mut a = app(Some("scenarios/datc/6.F.16.ron"), "engines");
     let t = text(&run(&mut a, 120, 40, "E 2"));
-    assert_eq!(a.session.engine, Engine::Dpjudge);
+    assert_eq!(a.session.engine.name(), "dpjudge");
     assert!(t.contains("engine: dpjudge"), "{t}");
     assert!(t.contains("DPjudge: step 10"), "{t}");
     assert!(t.contains("Combat lists"), "{t}");
     assert!(t.contains("DPjudge procedure ("), "{t}");
-    let len = a.session.dp.as_ref().expect("procedure").len();
+    let len = a.session.dp().expect("procedure").len();
     // To the start: nothing marked; then step by step to the first bounce.
     let t = text(&run(&mut a, 120, 40, "g"));
     assert!(t.contains(&format!("DPjudge 0/{len}")), "{t}");
@@ -188,9 +188,9 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
         assert!(steps < len, "no bounce in the procedure");
     }
     // `]` jumps from step to step.
-    let at = a.session.dp.as_ref().expect("procedure").cursor();
+    let at = a.session.dp().expect("procedure").cursor();
     run(&mut a, 120, 40, "]");
-    let dp = a.session.dp.as_ref().expect("procedure");
+    let dp = a.session.dp().expect("procedure");
     assert!(dp.cursor() > at);
     assert!(matches!(
         dp.events().get(dp.cursor() - 1),
@@ -211,7 +211,7 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
     assert!(t.contains("1 order outcome(s) differ"), "{t}");
     // Back to the decision model.
     let t = text(&run(&mut a, 120, 40, "E 2"));
-    assert_eq!(a.session.engine, Engine::Decisions);
+    assert_eq!(a.session.engine.name(), "decisions");
     assert!(t.contains("Decisions ("), "{t}");
     // Small terminals draw it too.
     let mut a = app(Some("scenarios/datc/6.F.16.ron"), "engines-small");

@@ -156,7 +156,9 @@ fn copies_of_an_imperfect_order_share_their_reason_in_any_listing() {
     let s = Scenario::from_ron(text, "regression.ron").expect("loads");
     let run = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     let reasons: Vec<String> = run
-        .movement
+        .result
+        .decisions()
+        .cloned()
         .expect("a movement phase")
         .outcomes
         .iter()

@@ -217,7 +217,7 @@ fn export_then_import_round_trips_and_import_writes_scenarios_that_check() {
         assert_eq!(d1, d2, "{}", c.name);
         // The expected position is the original's result under its own rules.
         let r = dipsandbox_core::tools::check::run(&orig, None, false).expect("runs");
-        let mut want = r.phase.final_units.clone();
+        let mut want = r.phase().final_units.clone();
         let mut got = s
             .expect
             .as_ref()

@@ -211,13 +211,19 @@ fn a_province_of_60000_neighbours() {
 #[test]
 fn the_dpjudge_engine_on_a_59000_unit_chain() {
     use dipsandbox_core::engine::Verdict;
-    use dipsandbox_core::engine::dpjudge::{Mark, adjudicate_dpjudge};
+    use dipsandbox_core::engine::dpjudge::Mark;
     use dipsandbox_core::model::rules::Rules;
     use dipsandbox_core::tools::synth::{Pattern, position};
 
     let n = 59_000;
     let s = position(Pattern::ChainBounce, n, 1).expect("chain");
-    let r = adjudicate_dpjudge(&s.map, &s.units, &s.orders, &Rules::default());
+    let r = dipsandbox_core::engine::dpjudge::adjudicate(
+        &s.map,
+        &s.units,
+        &s.orders,
+        &Rules::default(),
+        false,
+    );
     assert_eq!(r.outcomes.len(), n);
     assert!(r.outcomes.iter().all(|o| o.verdict == Verdict::Fails));
     assert!(r.marks.iter().all(|m| m.contains(Mark::Bounce)));
@@ -474,7 +480,7 @@ fn the_invariant_checker_on_10000_dislodgements_and_standoffs() {
         let v = check_scenario(&s, &s.rules, 7);
         assert!(v.is_empty(), "{name}: {}", report(&v));
         let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
-        let (dislodged, contested) = (r.phase.dislodged.len(), r.phase.contested.len());
+        let (dislodged, contested) = (r.phase().dislodged.len(), r.phase().contested.len());
         assert_eq!(
             (name, dislodged, contested),
             match name {

@@ -360,7 +360,7 @@ fn twenty_thousand_orders() {
         dipsandbox_core::tools::invariants::report(&v)
     );
     let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
-    let built = r.phase.final_units.len();
+    let built = r.phase().final_units.len();
     assert_eq!(built, 1, "one army in Paris");
     let retreats: Vec<String> = (0..20_000)
         .map(|k| {

@@ -39,6 +39,7 @@ mod ring;
 mod roundtrip;
 mod stepper;
 mod text_safety;
+mod toy_engine;
 mod trace;
 mod tui;
 mod tui_files;

@@ -148,7 +148,7 @@ fn the_padded_scenario_is_what_it_claims() {
     assert_eq!(s.orders.len(), 26);
     let r = run(&s, None, false).expect("runs");
     // Every padding order is a real order: legal and matched.
-    for (e, o) in s.orders.iter().zip(&r.phase.outcomes).skip(6) {
+    for (e, o) in s.orders.iter().zip(&r.phase().outcomes).skip(6) {
         assert!(
             matches!(o.verdict, Verdict::Succeeds | Verdict::Fails),
             "{}: {:?} {}",
@@ -159,7 +159,7 @@ fn the_padded_scenario_is_what_it_claims() {
     }
     // Pandin's six orders have the same results as without the padding.
     let alone = run(&pandin(), None, false).expect("runs");
-    for (x, y) in r.phase.outcomes.iter().zip(&alone.phase.outcomes) {
+    for (x, y) in r.phase().outcomes.iter().zip(&alone.phase().outcomes) {
         assert_eq!(x, y);
     }
     // Nothing in the padding calls for a backup rule.
@@ -768,7 +768,7 @@ fn other_phases_and_follow_up_retreats() {
         .iter()
         .position(|o| o.text == "Build A Warsaw")
         .expect("kept");
-    assert_eq!(r.phase.outcomes[i].verdict, Verdict::Fails);
+    assert_eq!(r.phase().outcomes[i].verdict, Verdict::Fails);
     let s = Scenario::load(Path::new("scenarios/datc/6.H.7.ron")).expect("loads");
     let m = minimize(
         &s,

@@ -92,7 +92,11 @@ fn goal(s: &Scenario, keep: &[&str]) -> Goal {
 /// The backup rules applied to a scenario, from the resolver's trace.
 fn backup_rules(s: &Scenario) -> Vec<BackupRule> {
     let r = run(s, None, true).expect("runs");
-    let trace = r.movement.and_then(|m| m.trace).unwrap_or_default();
+    let trace = r
+        .result
+        .decisions()
+        .and_then(|m| m.trace.clone())
+        .unwrap_or_default();
     trace
         .iter()
         .filter_map(|e| match e {
@@ -106,7 +110,7 @@ fn backup_rules(s: &Scenario) -> Vec<BackupRule> {
 fn verdict_of(s: &Scenario, text: &str) -> Option<Verdict> {
     let r = run(s, None, false).expect("runs");
     let i = s.orders.iter().position(|o| o.text == text)?;
-    r.phase.outcomes.get(i).map(|o| o.verdict)
+    r.phase().outcomes.get(i).map(|o| o.verdict)
 }
 
 fn sorted(v: &[Unit]) -> Vec<Unit> {
@@ -233,7 +237,7 @@ fn an_outcome_on_a_large_grid_keeps_only_its_region() {
             matches!(
                 s.orders[i].order.kind,
                 dipsandbox_core::model::orders::OrderKind::Move { .. }
-            ) && r.phase.outcomes[i].verdict == Verdict::Fails
+            ) && r.phase().outcomes[i].verdict == Verdict::Fails
         })
         .expect("a failing move");
     let text = s.orders[i].text.clone();
@@ -898,13 +902,13 @@ proptest! {
                 if r.order[i] != region {
                     continue;
                 }
-                let (a, b) = (&whole.phase.outcomes[i], &alone.phase.outcomes[k]);
+                let (a, b) = (&whole.phase().outcomes[i], &alone.phase().outcomes[k]);
                 prop_assert_eq!(a.verdict, b.verdict, "{}", o.text);
                 prop_assert_eq!(&a.reason, &b.reason, "{}", o.text);
                 k += 1;
             }
-            let ends_whole = &whole.movement.as_ref().expect("movement").units;
-            let ends_alone = &alone.movement.as_ref().expect("movement").units;
+            let ends_whole = &whole.result.decisions().expect("movement").units;
+            let ends_alone = &alone.result.decisions().expect("movement").units;
             let mut k = 0;
             for (j, u) in s.units.iter().enumerate() {
                 if r.unit[j] != region {
@@ -932,7 +936,7 @@ proptest! {
         let whole = run(&s, None, false).expect("runs");
         let i = pick % s.orders.len();
         let order: &Order = &s.orders[i].order;
-        let verdict = whole.phase.outcomes[i].verdict;
+        let verdict = whole.phase().outcomes[i].verdict;
         let word = match verdict {
             Verdict::Succeeds => "succeeds",
             Verdict::Fails => "fails",
@@ -950,7 +954,7 @@ proptest! {
         let after = run(&m.scenario, None, false).expect("runs");
         let at = m.scenario.orders.iter().position(|e| e.order == *order && e.power == s.orders[i].power);
         prop_assert!(at.is_some(), "the order is gone");
-        prop_assert_eq!(after.phase.outcomes[at.unwrap_or(0)].verdict, verdict);
+        prop_assert_eq!(after.phase().outcomes[at.unwrap_or(0)].verdict, verdict);
         let r = regions(&s);
         for u in &m.scenario.units {
             let j = s.units.iter().position(|x| x == u).expect("an input unit");

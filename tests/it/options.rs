@@ -23,11 +23,11 @@ fn adjudicate(
     let verdicts = s
         .orders
         .iter()
-        .zip(&r.phase.outcomes)
+        .zip(&r.phase().outcomes)
         .map(|(o, out)| (o.text.clone(), out.verdict))
         .collect();
     let mut units: Vec<String> = r
-        .phase
+        .phase()
         .final_units
         .iter()
         .map(|u| u.describe_owned(&s.map))

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use dipsandbox_core::engine::legality::{convoy_chain_exists, fleet_on_some_route};
 use dipsandbox_core::engine::stepper::Stepper;
 use dipsandbox_core::engine::trace::Event;
-use dipsandbox_core::engine::{MovementResult, adjudicate_movement, adjudicate_movement_traced};
+use dipsandbox_core::engine::{MovementResult, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
 use dipsandbox_core::model::map::{Coast, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use dipsandbox_core::model::orders::{
@@ -706,7 +706,8 @@ fn check_traced_same(c: &Case) -> Result<(), TestCaseError> {
 /// seeking to `n` equals stepping `n` times; the end is exactly the resolver's final state; every
 /// cycle's walk is a closed walk along dependency edges over exactly its members.
 fn check_stepper(c: &Case, n: usize) -> Result<(), TestCaseError> {
-    let r = adjudicate_movement_traced(map(), &c.units, &c.orders, &c.rules);
+    let r =
+        dipsandbox_core::engine::decision::adjudicate(map(), &c.units, &c.orders, &c.rules, true);
     let d = describe(c);
     let mut st = Stepper::new(&r).expect("a traced result has a stepper");
     let m = r.graph.nodes.len() as u32;

@@ -12,7 +12,7 @@ fn reasons(file: &str, rules: Option<Rules>) -> Vec<(String, Verdict, String)> {
     let r = run(&s, rules, false).expect("runs");
     s.orders
         .iter()
-        .zip(&r.phase.outcomes)
+        .zip(&r.phase().outcomes)
         .map(|(o, out)| (o.text.clone(), out.verdict, out.reason.clone()))
         .collect()
 }
@@ -87,11 +87,11 @@ fn the_illegal_orders_option_is_named_where_it_decides() {
 )"#;
     let s = Scenario::from_ron(text, "inline.ron").expect("loads");
     let r = run(&s, None, false).expect("runs");
-    assert_eq!(r.phase.outcomes[1].verdict, Verdict::Void);
+    assert_eq!(r.phase().outcomes[1].verdict, Verdict::Void);
     assert!(
-        r.phase.outcomes[1].reason.contains("illegal_orders=Fail"),
+        r.phase().outcomes[1].reason.contains("illegal_orders=Fail"),
         "{}",
-        r.phase.outcomes[1].reason
+        r.phase().outcomes[1].reason
     );
 }
 
@@ -111,7 +111,7 @@ fn a_retreat_bounce_names_the_rival() {
         panic!("{:?}", rr.outcomes[i].cause);
     };
     assert_eq!(with.len(), 1);
-    let rival = &r.phase.dislodged[with[0]].unit;
+    let rival = &r.phase().dislodged[with[0]].unit;
     assert_eq!(rival.describe(&s.map), "F Greece");
     assert_eq!(rr.outcomes[i].reason, "bounces with F Gre - Alb: disbanded");
 }

@@ -8,9 +8,7 @@
 use std::fmt::Write as _;
 
 use dipsandbox_core::engine::trace::Event;
-use dipsandbox_core::engine::{
-    MovementResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
-};
+use dipsandbox_core::engine::{MovementResult, Verdict, adjudicate_movement};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{Map, PowerId, UnitKind};
 use dipsandbox_core::model::orders::{Order, parse_order};
@@ -209,7 +207,13 @@ fn ring_of_1000_listed_backwards_moves() {
 /// the cycle's members. Returns (members, walk length).
 fn check_ring_walk(n: usize) -> (usize, usize) {
     let r = ring(n, false);
-    let res = adjudicate_movement_traced(&r.map, &r.units, &r.orders, &Rules::default());
+    let res = dipsandbox_core::engine::decision::adjudicate(
+        &r.map,
+        &r.units,
+        &r.orders,
+        &Rules::default(),
+        true,
+    );
     let events = res.trace.as_ref().expect("traced");
     let mut cycles = events.iter().filter_map(|e| match e {
         Event::CycleFound { members, walk, .. } => Some((members, walk)),

@@ -16,7 +16,9 @@ fn traced(file: &str) -> MovementResult {
     let s = Scenario::load(Path::new(file)).expect("scenario loads");
     run(&s, None, true)
         .expect("runs")
-        .movement
+        .result
+        .decisions()
+        .cloned()
         .expect("a movement phase")
 }
 
@@ -193,7 +195,9 @@ fn untraced_results_have_no_stepper() {
     let s = Scenario::load(Path::new("scenarios/datc/6.A.11.ron")).expect("loads");
     let m = run(&s, None, false)
         .expect("runs")
-        .movement
+        .result
+        .decisions()
+        .cloned()
         .expect("movement");
     assert!(Stepper::new(&m).is_none());
 }

@@ -17,7 +17,7 @@ fn load(p: &str) -> Scenario {
 fn pandin_trace_shows_cycle_and_szykman() {
     let s = load("scenarios/datc/6.F.16.ron");
     let r = run(&s, None, true).expect("runs");
-    let m = r.movement.as_ref().expect("movement");
+    let m = r.result.decisions().expect("movement");
     let events = m.trace.as_ref().expect("trace recorded");
     let cycle = events
         .iter()
@@ -50,7 +50,7 @@ fn pandin_trace_shows_cycle_and_szykman() {
     )));
     // The trace text names the cycle, prints it in cycle order (each decision reads the next,
     // back to the first), and names the rule with the value it forced.
-    let text = dipsandbox_core::io::report::trace(&s, m, &r.orders);
+    let text = dipsandbox_core::io::report::trace(&s, m, &s.orders);
     assert!(
         text.contains("CYCLE (convoy paradox) of 6 open decisions, in order"),
         "{text}"
@@ -72,8 +72,8 @@ fn pandin_trace_shows_cycle_and_szykman() {
     // convoy marked, the forced PATH bold, and a legend.
     let dot = to_dot(
         m,
-        &|id| m.node_label(&s.map, &s.units, &r.orders, id),
-        &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
+        &|id| m.node_label(&s.map, &s.units, &s.orders, id),
+        &|u| m.unit_label(&s.map, &s.units, &s.orders, u),
     );
     assert!(dot.starts_with("digraph decisions {"));
     assert_eq!(dot.matches("subgraph cluster_u").count(), s.units.len());
@@ -100,11 +100,11 @@ fn pandin_trace_shows_cycle_and_szykman() {
 fn dot_colours_circular_movement_apart_and_works_untraced() {
     let s = load("scenarios/datc/6.C.1.ron");
     let r = run(&s, None, false).expect("runs");
-    let m = r.movement.as_ref().expect("movement");
+    let m = r.result.decisions().expect("movement");
     let dot = to_dot(
         m,
-        &|id| m.node_label(&s.map, &s.units, &r.orders, id),
-        &|u| m.unit_label(&s.map, &s.units, &r.orders, u),
+        &|id| m.node_label(&s.map, &s.units, &s.orders, id),
+        &|u| m.unit_label(&s.map, &s.units, &s.orders, u),
     );
     assert!(dot.contains("tooltip=\"circular movement\""), "{dot}");
     assert!(!dot.contains("tooltip=\"convoy paradox\""), "{dot}");
@@ -121,7 +121,7 @@ fn dot_colours_circular_movement_apart_and_works_untraced() {
 fn circular_movement_rule_in_trace() {
     let s = load("scenarios/datc/6.C.1.ron");
     let r = run(&s, None, true).expect("runs");
-    let m = r.movement.as_ref().expect("movement");
+    let m = r.result.decisions().expect("movement");
     let events = m.trace.as_ref().expect("trace");
     assert!(events.iter().any(|e| matches!(
         e,
@@ -160,9 +160,14 @@ fn tracing_changes_nothing_on_any_scenario() {
         let s = Scenario::load(&f).expect("loads");
         let a = run(&s, None, false).expect("runs");
         let b = run(&s, None, true).expect("runs");
-        assert_eq!(a.phase.outcomes, b.phase.outcomes, "{}", f.display());
-        assert_eq!(a.phase.final_units, b.phase.final_units, "{}", f.display());
-        assert_eq!(a.phase.dislodged, b.phase.dislodged, "{}", f.display());
+        assert_eq!(a.phase().outcomes, b.phase().outcomes, "{}", f.display());
+        assert_eq!(
+            a.phase().final_units,
+            b.phase().final_units,
+            "{}",
+            f.display()
+        );
+        assert_eq!(a.phase().dislodged, b.phase().dislodged, "{}", f.display());
     }
 }
 

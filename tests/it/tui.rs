@@ -111,11 +111,7 @@ fn pandin_steps_to_the_szykman_event_and_back() {
     let buf = run(&mut a, 120, 40, "2 g ]");
     let t = text(&buf);
     assert!(t.contains("CYCLE (convoy paradox)"), "{t}");
-    let st = a
-        .session
-        .stepper
-        .as_ref()
-        .expect("movement phase has a stepper");
+    let st = a.session.stepper().expect("movement phase has a stepper");
     let Some(Event::CycleFound { members, .. }) = st.last_event() else {
         panic!("cursor on a cycle event: {:?}", st.last_event());
     };
@@ -131,7 +127,7 @@ fn pandin_steps_to_the_szykman_event_and_back() {
     let buf = run(&mut a, 120, 40, "g");
     let t = text(&buf);
     assert!(t.contains("start: nothing decided yet"), "{t}");
-    let st = a.session.stepper.as_ref().expect("stepper");
+    let st = a.session.stepper().expect("stepper");
     assert_eq!(st.cursor(), 0);
     // As of the start, no order has a verdict yet.
     assert_eq!(a.session.verdict_now(0), None);
@@ -281,7 +277,7 @@ fn an_order_jumps_to_its_decisions() {
     let mut a = app(None, "jump");
     run(&mut a, 120, 40, "tab j j d");
     assert_eq!(a.view, View::Stepper);
-    let m = a.session.run.movement.as_ref().expect("movement");
+    let m = a.session.run.result.decisions().expect("movement");
     let node = m.graph.nodes[a.stepper.decision];
     assert_eq!(node.kind.name(), "MOVE");
     assert_eq!(a.session.order_unit(2), Some(node.unit));
@@ -423,7 +419,7 @@ fn mouse_clicks_select_orders_decisions_and_trace_rows() {
         &mut Script::new([Input::Click(x + 2, y)]),
     )
     .expect("runs");
-    let st = a.session.stepper.as_ref().expect("stepper");
+    let st = a.session.stepper().expect("stepper");
     assert_eq!(st.cursor(), a.session.steps[0] + 1);
     let (x, y) = find(&buf, " 3 Rules ").expect("tab");
     run_app(
@@ -440,7 +436,7 @@ fn autoplay_steps_on_ticks_and_stops_at_the_end() {
     let mut a = app(None, "play");
     run(&mut a, 80, 24, "space");
     assert!(a.stepper.playing);
-    assert_eq!(a.session.stepper.as_ref().map(|s| s.cursor()), Some(0));
+    assert_eq!(a.session.stepper().map(|s| s.cursor()), Some(0));
     let ticks = a.session.steps.len() + 2;
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
     run_app(
@@ -449,7 +445,7 @@ fn autoplay_steps_on_ticks_and_stops_at_the_end() {
         &mut Script::new(vec![Input::Tick; ticks]),
     )
     .expect("runs");
-    let st = a.session.stepper.as_ref().expect("stepper");
+    let st = a.session.stepper().expect("stepper");
     assert_eq!(st.cursor(), *a.session.steps.last().expect("steps") + 1);
     assert!(!a.stepper.playing);
 }
@@ -466,7 +462,7 @@ fn a_keymap_file_patches_the_keys_and_a_bad_one_is_located() {
     )
     .expect("opens");
     run(&mut a, 120, 40, "g v");
-    let st = a.session.stepper.as_ref().expect("stepper");
+    let st = a.session.stepper().expect("stepper");
     assert_eq!(st.cursor(), a.session.steps[0] + 1, "v steps forward");
     // The help lists the patched key.
     let t = text(&run(&mut a, 120, 40, "?"));
@@ -493,7 +489,7 @@ fn session_verdicts_follow_the_cursor() {
     let n = session.scenario().orders.len();
     let finals: Vec<_> = (0..n).map(|i| session.verdict_now(i)).collect();
     assert!(finals.iter().all(Option::is_some));
-    session.stepper.as_mut().expect("stepper").seek(0);
+    session.stepper_mut().expect("stepper").seek(0);
     assert!((0..n).all(|i| session.verdict_now(i).is_none()));
 }
 
@@ -603,7 +599,7 @@ fn an_orders_decisions_include_the_strength_it_met() {
     let mut a = app(None, "decided");
     // F Wales - English Channel: its MOVE first, and the PREVENT of F Belgium that stopped it.
     run(&mut a, 120, 40, "tab j d");
-    let m = a.session.run.movement.as_ref().expect("movement");
+    let m = a.session.run.result.decisions().expect("movement");
     let ds = a.session.order_decisions(1);
     let kinds: Vec<&str> = ds
         .iter()

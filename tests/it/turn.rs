@@ -103,7 +103,7 @@ fn phase_notes_explain_orderless_events() {
     let s = Scenario::load(Path::new("scenarios/datc/6.J.7.ron")).expect("loads");
     let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     assert_eq!(
-        r.phase.notes,
+        r.phase().notes,
         ["Russia: civil disorder removes F North Sea (2 from the nearest owned centre)"]
     );
     let s = Scenario::load(Path::new("scenarios/datc/6.H.15.ron")).expect("loads");
@@ -124,15 +124,15 @@ fn retreat_options_follow_the_rules() {
         let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
         let map = &*s.map;
         let mut occupied = vec![false; map.province_count()];
-        for u in &r.phase.final_units {
+        for u in &r.phase().final_units {
             occupied[map.province_of(u.loc).0 as usize] = true;
         }
-        r.phase
+        r.phase()
             .dislodged
             .iter()
             .map(|d| {
                 let mut v: Vec<String> =
-                    retreat_options(map, d, &occupied, &r.phase.contested, &s.rules)
+                    retreat_options(map, d, &occupied, &r.phase().contested, &s.rules)
                         .iter()
                         .map(|l| map.loc_name(*l))
                         .collect();

@@ -188,10 +188,7 @@ fn play(seed: u64) -> Result<(), TestCaseError> {
             .into_iter()
             .chain(check_phase_stable(
                 &s,
-                &s.orders
-                    .iter()
-                    .map(|e| (e.power, e.order.clone()))
-                    .collect::<Vec<_>>(),
+                &s.orders,
                 &rules,
                 seed ^ s.phase.year as u64,
             ))

@@ -16,7 +16,7 @@
 //! )"#;
 //! let scenario = Scenario::from_ron(text, "bounce.ron").unwrap();
 //! let run = check::run(&scenario, None, false).unwrap();
-//! assert!(run.phase.outcomes.iter().all(|o| o.verdict == Verdict::Fails));
+//! assert!(run.phase().outcomes.iter().all(|o| o.verdict == Verdict::Fails));
 //! ```
 //!
 //! # Module map (layers, bottom up; a module imports only from its own layer or those below)

@@ -3,12 +3,12 @@
 //! session's editor (undo and redo included).
 
 use super::App;
-use crate::board::PhaseKind;
-use crate::edit::Edit;
-use crate::map::{ProvinceId, UnitKind};
 use crate::tui::editor::{Choice, Field, Menu, MenuItem, NewKind, OrderEditor};
 use crate::tui::keymap::Context;
 use crate::tui::state::{Popup, Tree};
+use dipsandbox_core::model::board::PhaseKind;
+use dipsandbox_core::model::map::{ProvinceId, UnitKind};
+use dipsandbox_core::tools::edit::Edit;
 
 impl App {
     /// Applies an edit; a refusal becomes the status message. True when it was applied.
@@ -87,8 +87,12 @@ impl App {
             Choice::New(kind) => {
                 // A new scenario keeps the map the current one uses.
                 let next = match kind {
-                    NewKind::Opening => crate::scenario::Scenario::opening(map, &s.map_ref),
-                    NewKind::Empty => crate::scenario::Scenario::empty(map, &s.map_ref),
+                    NewKind::Opening => {
+                        dipsandbox_core::model::scenario::Scenario::opening(map, &s.map_ref)
+                    }
+                    NewKind::Empty => {
+                        dipsandbox_core::model::scenario::Scenario::empty(map, &s.map_ref)
+                    }
                     NewKind::Copy => {
                         let mut c = s.clone();
                         c.title = format!("Copy of {}", c.title);
@@ -115,7 +119,7 @@ impl App {
             Field::Title => Edit::Title(text.trim().to_string()),
             Field::Description => Edit::Description(text.trim().to_string()),
             Field::Source => Edit::Source(text.trim().to_string()),
-            Field::Phase => match crate::board::Phase::parse(&text) {
+            Field::Phase => match dipsandbox_core::model::board::Phase::parse(&text) {
                 Ok(p) => Edit::Phase(p),
                 Err(e) => {
                     self.error(e);
@@ -164,7 +168,7 @@ impl App {
                 // Builds (+) and removals (−) due, per power, short enough for 80 columns:
                 // `builds due: Aus+2 Eng+1 Ita−1` (a minus: removals).
                 let owners = s.owners_or_home();
-                let due = crate::adjudicator::adjust::adjustments_due(&map, &s.units, &owners);
+                let due = dipsandbox_core::engine::adjust::adjustments_due(&map, &s.units, &owners);
                 let parts: Vec<String> = map
                     .power_ids()
                     .filter_map(|p| {
@@ -199,7 +203,7 @@ impl App {
 
     pub(super) fn commit_order(
         &mut self,
-        chosen: Result<(crate::map::PowerId, String), String>,
+        chosen: Result<(dipsandbox_core::model::map::PowerId, String), String>,
         replace: Option<usize>,
     ) {
         let (power, text) = match chosen {
@@ -233,7 +237,7 @@ impl App {
             let verdict = self
                 .session
                 .run
-                .phase
+                .phase()
                 .outcomes
                 .get(self.orders.order)
                 .map(|o| o.reason.clone())
@@ -332,9 +336,9 @@ impl App {
                 });
             }
         }
-        if here.kind == crate::map::ProvinceKind::Coast {
+        if here.kind == dipsandbox_core::model::map::ProvinceKind::Coast {
             for q in map.province_ids().filter(|q| *q != p) {
-                if map.province(q).kind == crate::map::ProvinceKind::Coast {
+                if map.province(q).kind == dipsandbox_core::model::map::ProvinceKind::Coast {
                     items.push(MenuItem {
                         label: format!(
                             "by convoy from {} ({})",
@@ -359,7 +363,7 @@ impl App {
         let s = self.session.scenario();
         let map = s.map.clone();
         let from = s.phase;
-        let a = match crate::turn::advance(s, &self.session.rules) {
+        let a = match dipsandbox_core::tools::turn::advance(s, &self.session.rules) {
             Ok(a) => a,
             Err(e) => {
                 self.error(e.to_string());

@@ -11,8 +11,8 @@ use crate::tui::keymap::Context;
 use crate::tui::state::{Pending, Popup, Restoring, Tree};
 
 /// Why a file could not be read, in a few words (the question names the file already).
-fn short_read_error(e: &crate::source::ReadError) -> String {
-    use crate::source::ReadError;
+fn short_read_error(e: &dipsandbox_core::base::source::ReadError) -> String {
+    use dipsandbox_core::base::source::ReadError;
     match e {
         ReadError::Io { message, .. } => message.clone(),
         ReadError::NotAFile { what, .. } => format!("it is {what}"),
@@ -190,10 +190,10 @@ impl App {
         {
             return Err("it is in the recovery folder".into());
         }
-        match crate::scenario::Scenario::load(p) {
+        match dipsandbox_core::model::scenario::Scenario::load(p) {
             Ok(_) => Ok(()),
             Err(e) => Err(match e {
-                crate::error::ScenarioError::Read(r) => short_read_error(&r),
+                dipsandbox_core::model::error::ScenarioError::Read(r) => short_read_error(&r),
                 _ => "it does not load as a scenario".into(),
             }),
         }

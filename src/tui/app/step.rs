@@ -1,15 +1,17 @@
 //! The stepper, the dependency tree, the rules table and the board's selection: moving
 //! through them, with the keys and with the mouse.
 
+use std::sync::Arc;
+
 use super::App;
-use crate::adjudicator::Engine;
-use crate::map::ProvinceId;
-use crate::rules::Rules;
 use crate::tui::action::Action;
 use crate::tui::grid::neighbour;
 use crate::tui::keymap::Context;
 use crate::tui::session::{Session, next_preset};
 use crate::tui::state::{Tree, View};
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::model::map::ProvinceId;
+use dipsandbox_core::model::rules::Rules;
 
 impl App {
     /// Selects a province, and the order of its unit if it has one.
@@ -41,11 +43,11 @@ impl App {
 
     /// Adjudicates with `engine` (the stepper shows its reasoning: the decision graph, or the
     /// DPjudge procedure's steps).
-    pub fn set_engine(&mut self, engine: Engine) {
-        if engine == self.session.engine {
+    pub fn set_engine(&mut self, engine: Arc<dyn Engine>) {
+        if engine.name() == self.session.engine.name() {
             return;
         }
-        self.session.set_engine(engine);
+        self.session.set_engine(engine.clone());
         self.stepper.decision = 0;
         self.stepper.tree = Tree {
             root: 0,
@@ -57,12 +59,13 @@ impl App {
 
     /// Rows of the stepper's first panel: decisions, or (DPjudge) units.
     pub(super) fn decision_count(&self) -> usize {
-        if self.session.dp.is_some() {
+        if self.session.dp().is_some() {
             return self.session.scenario().units.len();
         }
         self.session
             .run
-            .movement
+            .result
+            .decisions()
             .as_ref()
             .map_or(0, |m| m.graph.nodes.len())
     }
@@ -107,7 +110,7 @@ impl App {
 
     /// Moves the stepper by `d` significant events; false when it could not move.
     pub fn step(&mut self, d: isize) -> bool {
-        if let Some(dp) = &self.session.dp {
+        if let Some(dp) = self.session.dp() {
             // Every event of the procedure is a step.
             let cur = dp.cursor() as isize;
             let k = cur + d;
@@ -117,7 +120,7 @@ impl App {
             self.seek(k as usize);
             return true;
         }
-        let Some(st) = &self.session.stepper else {
+        let Some(st) = self.session.stepper() else {
             self.info("this phase has no decision graph: its outcomes are in the stepper view");
             return false;
         };
@@ -144,10 +147,10 @@ impl App {
     }
 
     pub(super) fn seek(&mut self, k: usize) {
-        if let Some(st) = &mut self.session.stepper {
+        if let Some(st) = self.session.stepper_mut() {
             st.seek(k.min(st.len()));
         }
-        if let Some(dp) = &mut self.session.dp {
+        if let Some(dp) = self.session.dp_mut() {
             dp.seek(k.min(dp.len()));
         }
     }
@@ -155,14 +158,14 @@ impl App {
     /// DPjudge: the next (previous) step of the procedure entered, as the cycle jumps of the
     /// decision stepper.
     pub(super) fn jump_step(&mut self, forward: bool) {
-        let Some(dp) = &self.session.dp else {
+        let Some(dp) = self.session.dp() else {
             return;
         };
         let cur = dp.cursor();
         let is_step = |i: &usize| {
             matches!(
                 dp.events().get(*i),
-                Some(crate::adjudicator::dpjudge::DpEvent::Step { .. })
+                Some(dipsandbox_core::engine::dpjudge::DpEvent::Step { .. })
             )
         };
         // Cursor k applies events 0..k: the step event i is "reached" at cursor i + 1.
@@ -185,11 +188,11 @@ impl App {
     }
 
     pub(super) fn jump_backup(&mut self, forward: bool) {
-        if self.session.dp.is_some() {
+        if self.session.dp().is_some() {
             self.jump_step(forward);
             return;
         }
-        let Some(st) = &self.session.stepper else {
+        let Some(st) = self.session.stepper() else {
             return;
         };
         let target = if forward {
@@ -200,7 +203,7 @@ impl App {
         match target {
             Some(i) => {
                 self.seek(i + 1);
-                if let Some(st) = &self.session.stepper
+                if let Some(st) = self.session.stepper()
                     && let Some(first) = st.nodes_of(i).first()
                 {
                     self.stepper.decision = *first as usize;
@@ -226,7 +229,7 @@ impl App {
         } else {
             self.stepper.decision as u32
         };
-        let Some(st) = &self.session.stepper else {
+        let Some(st) = self.session.stepper() else {
             return;
         };
         match st.settled_at(id) {
@@ -245,7 +248,7 @@ impl App {
                 self.focus = Context::Decisions;
             }
             None => {
-                let why = match self.session.run.movement {
+                let why = match self.session.run.result.decisions() {
                     None => "this phase has no decision graph",
                     Some(_) => "an illegal or void order has no decision",
                 };
@@ -263,7 +266,7 @@ impl App {
                 self.focus = Context::Board;
             }
             None => {
-                let hint = crate::orders::suggest(map, text.trim())
+                let hint = dipsandbox_core::model::orders::suggest(map, text.trim())
                     .map(|s| format!("; did you mean {s}?"))
                     .unwrap_or_default();
                 self.error(format!("no province {:?}{hint}", text.trim()));
@@ -355,7 +358,7 @@ impl App {
 
     /// Starts or stops autoplay (from the start when the trace is at its end).
     pub(super) fn play(&mut self) {
-        if self.session.stepper.is_none() && self.session.dp.is_none() {
+        if self.session.stepper().is_none() && self.session.dp().is_none() {
             self.info("this phase has no decision graph to play");
             return;
         }
@@ -363,7 +366,7 @@ impl App {
         if self.stepper.playing
             && self
                 .session
-                .stepper
+                .stepper()
                 .as_ref()
                 .is_some_and(|s| s.cursor() == s.len())
         {
@@ -442,7 +445,8 @@ impl App {
                 let n = self
                     .session
                     .run
-                    .movement
+                    .result
+                    .decisions()
                     .as_ref()
                     .map_or(0, |m| m.graph.nodes.len());
                 if let Some(i) = hit::decision_at(&panes, y, self.stepper.decision, n) {
@@ -459,7 +463,7 @@ impl App {
             Context::Trace => {
                 let s = &self.session;
                 let applied = s
-                    .stepper
+                    .stepper()
                     .as_ref()
                     .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
                 if let Some(k) = hit::cursor_at(&panes, y, &s.steps, applied) {

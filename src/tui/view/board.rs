@@ -11,17 +11,17 @@ use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
 use super::parts::panel;
-use crate::board::Unit;
-use crate::map::{PowerId, ProvinceId, ProvinceKind};
 use crate::tui::grid::viewport;
 use crate::tui::keymap::Context;
 use crate::tui::layout::board_area;
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::map::{PowerId, ProvinceId, ProvinceKind};
 
 /// Which units to show: before the phase (as of the cursor) or after it.
 fn shown_units(vm: &ViewModel) -> Vec<(Unit, Option<usize>)> {
     let s = vm.session;
     if vm.after {
-        let end = s.run.retreats.as_ref().unwrap_or(&s.run.phase);
+        let end = s.run.retreats.as_ref().unwrap_or(s.run.phase());
         end.final_units.iter().map(|u| (*u, None)).collect()
     } else {
         s.scenario()
@@ -112,8 +112,8 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     }
     let owners = s.scenario().owners_or_home();
     let contested: Vec<ProvinceId> =
-        if vm.after || s.stepper.as_ref().is_none_or(|st| st.cursor() == st.len()) {
-            s.run.phase.contested.clone()
+        if vm.after || s.stepper().is_none_or(|st| st.cursor() == st.len()) {
+            s.run.phase().contested.clone()
         } else {
             Vec::new()
         };

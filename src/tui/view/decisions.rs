@@ -19,7 +19,7 @@ use crate::tui::session::Equations;
 /// The marker and style of a decision as of the cursor: `↺` in a cycle, `!` forced by a
 /// backup rule, `?` open, ` ` settled.
 pub fn state(vm: &ViewModel, id: u32) -> (&'static str, Style) {
-    let Some(st) = &vm.session.stepper else {
+    let Some(st) = vm.session.stepper() else {
         return (" ", Style::new());
     };
     let t = &vm.theme;
@@ -37,8 +37,10 @@ pub fn state(vm: &ViewModel, id: u32) -> (&'static str, Style) {
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let Some(m) = &s.run.movement else { return };
-    let Some(st) = &s.stepper else { return };
+    let Some(m) = s.run.result.decisions() else {
+        return;
+    };
+    let Some(st) = s.stepper() else { return };
     let n = m.graph.nodes.len();
     let open = (0..n as u32).filter(|&id| !st.resolved(id)).count();
     let title = format!(" Decisions ({n}, {open} open) ");

@@ -226,7 +226,7 @@ pub fn draw_order(frame: &mut Frame, vm: &ViewModel, e: &OrderEditor) {
 pub fn draw_confirm(frame: &mut Frame, vm: &ViewModel, question: &str) {
     let full = frame.area();
     let w = full.width.min(72);
-    let lines = crate::report::wrap(question, w.saturating_sub(4) as usize);
+    let lines = dipsandbox_core::io::report::wrap(question, w.saturating_sub(4) as usize);
     let area = popup_rect(full, w, lines.len() as u16 + 2);
     frame.render_widget(Clear, area);
     let text: Vec<Line> = lines.into_iter().map(Line::raw).collect();

@@ -59,7 +59,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel) {
     if let Some(r) = panes.orders {
         orders::draw(frame, vm, r);
     }
-    if vm.session.stepper.is_some() {
+    if vm.session.stepper().is_some() {
         if let Some(r) = panes.decisions {
             decisions::draw(frame, vm, r);
         }
@@ -69,7 +69,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel) {
         if let Some(r) = panes.trace {
             trace::draw(frame, vm, r);
         }
-    } else if vm.session.dp.is_some() {
+    } else if vm.session.dp().is_some() {
         if let Some(r) = panes.decisions {
             procedure::draw_units(frame, vm, r);
         }

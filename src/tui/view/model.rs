@@ -5,13 +5,13 @@
 
 use std::time::Duration;
 
-use crate::map::ProvinceId;
 use crate::tui::grid::Grid;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::layout::Panes;
 use crate::tui::session::Session;
 use crate::tui::state::{Message, Popup, Tree, TreeRow, View};
 use crate::tui::theme::Theme;
+use dipsandbox_core::model::map::ProvinceId;
 
 /// Everything a frame shows.
 #[derive(Debug)]

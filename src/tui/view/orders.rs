@@ -8,10 +8,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
 use super::parts::{fit, panel};
-use crate::adjudicator::Verdict;
 use crate::tui::keymap::Context;
 use crate::tui::layout::orders_split;
 use crate::tui::layout::scroll;
+use dipsandbox_core::engine::Verdict;
 
 /// The words for a verdict.
 pub fn verdict_word(v: Option<Verdict>) -> &'static str {
@@ -48,7 +48,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         let pw: String = power.chars().take(3).collect();
         let reason = if v.is_some() {
             s.run
-                .phase
+                .phase()
                 .outcomes
                 .get(i)
                 .map(|r| r.reason.as_str())
@@ -108,7 +108,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     if let (Some(d), Some(o)) = (detail, s.scenario().orders.get(vm.order)) {
         let v = s.verdict_now(vm.order);
         let (glyph, gstyle) = vm.theme.verdict(v);
-        let out = s.run.phase.outcomes.get(vm.order);
+        let out = s.run.phase().outcomes.get(vm.order);
         let mut lines = vec![
             Line::styled("─".repeat(d.width as usize), vm.theme.dim()),
             Line::from(vec![

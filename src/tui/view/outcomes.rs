@@ -9,9 +9,9 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
 use super::parts::panel;
-use crate::board::PhaseKind;
-use crate::report;
 use crate::tui::keymap::Context;
+use dipsandbox_core::io::report;
+use dipsandbox_core::model::board::PhaseKind;
 
 /// Draws the outcomes in the stepper's area.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
@@ -46,7 +46,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     lines.push(Line::raw(""));
     lines.push(Line::styled("Orders", t.focus()));
     for (i, o) in sc.orders.iter().enumerate() {
-        let out = s.run.phase.outcomes.get(i);
+        let out = s.run.phase().outcomes.get(i);
         let (g, st) = t.verdict(out.map(|o| o.verdict));
         lines.push(Line::from(vec![
             Span::styled(g, st),
@@ -61,10 +61,10 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     if sc.orders.is_empty() {
         lines.push(Line::styled("  (no orders)", t.dim()));
     }
-    if !s.run.phase.notes.is_empty() {
+    if !s.run.phase().notes.is_empty() {
         lines.push(Line::raw(""));
         lines.push(Line::styled("Without an order", t.focus()));
-        for n in &s.run.phase.notes {
+        for n in &s.run.phase().notes {
             lines.push(Line::raw(format!("  {n}")));
         }
     }

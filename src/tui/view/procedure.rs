@@ -14,14 +14,14 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
 use super::parts::{fit, panel};
-use crate::adjudicator::dpjudge::{DpEvent, Entry, step_title};
 use crate::tui::keymap::Context;
 use crate::tui::layout::scroll;
+use dipsandbox_core::engine::dpjudge::{DpEvent, Entry, step_title};
 
 /// The units panel (in the decisions' place).
 pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let Some(dp) = &s.dp else { return };
+    let Some(dp) = s.dp() else { return };
     let units = &s.scenario().units;
     let title = format!(" DPjudge: step {} — {} ", dp.step(), step_title(dp.step()));
     frame.render_widget(panel(vm, title, Context::Decisions), area);
@@ -72,7 +72,7 @@ pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
 /// with their support counts, the selected unit's space first.
 pub fn draw_combat(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let Some(dp) = &s.dp else { return };
+    let Some(dp) = s.dp() else { return };
     let sc = s.scenario();
     let map = &sc.map;
     frame.render_widget(
@@ -131,7 +131,7 @@ pub fn draw_combat(frame: &mut Frame, vm: &ViewModel, area: Rect) {
 /// One event of the procedure in words, styled by its kind.
 pub fn describe(vm: &ViewModel, i: usize) -> (String, Style) {
     let s = vm.session;
-    let Some(dp) = &s.dp else {
+    let Some(dp) = s.dp() else {
         return (String::new(), Style::new());
     };
     let sc = s.scenario();
@@ -150,7 +150,7 @@ pub fn describe(vm: &ViewModel, i: usize) -> (String, Style) {
 /// The procedure's events with the cursor (in the trace's place).
 pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let Some(dp) = &s.dp else { return };
+    let Some(dp) = s.dp() else { return };
     let title = format!(" DPjudge procedure ({} events) ", dp.len());
     frame.render_widget(panel(vm, title, Context::Trace), area);
     let inner = area.inner(Margin::new(1, 1));

@@ -8,11 +8,11 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use super::model::ViewModel;
 use super::parts::{fit, panel};
-use crate::board::Unit;
 use crate::tui::keymap::Context;
 use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
 use crate::tui::session::Session;
+use dipsandbox_core::model::board::Unit;
 
 /// Draws the rules panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
@@ -132,8 +132,8 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         if n > 0 { t.error() } else { t.ok() },
     ));
     lines.push(Line::raw(""));
-    let ra = &s.run.phase.outcomes;
-    let rb = &s.compare.phase.outcomes;
+    let ra = &s.run.phase().outcomes;
+    let rb = &s.compare.phase().outcomes;
     for i in 0..s.scenario().orders.len() {
         let (Some(x), Some(y)) = (ra.get(i), rb.get(i)) else {
             continue;
@@ -156,8 +156,8 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             lines.push(Line::styled(format!("    {b}: {}", y.reason), t.dim()));
         }
     }
-    let da: Vec<Unit> = s.run.phase.dislodged.iter().map(|d| d.unit).collect();
-    let db: Vec<Unit> = s.compare.phase.dislodged.iter().map(|d| d.unit).collect();
+    let da: Vec<Unit> = s.run.phase().dislodged.iter().map(|d| d.unit).collect();
+    let db: Vec<Unit> = s.compare.phase().dislodged.iter().map(|d| d.unit).collect();
     lines.push(Line::raw(""));
     let same = {
         let mut x = da.clone();

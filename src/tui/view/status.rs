@@ -38,9 +38,11 @@ pub fn draw_tabs(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let s = vm.session;
-    let engine = match s.engine {
-        crate::adjudicator::Engine::Decisions => String::new(),
-        e => format!(" · engine: {}", e.name()),
+    let default = s.registry().default_engine().map(|e| e.name());
+    let engine = if default == Some(s.engine.name()) {
+        String::new()
+    } else {
+        format!(" · engine: {}", s.engine.name())
     };
     let right = format!(
         "{}{} · {} · rules: {}{engine} ",
@@ -60,7 +62,7 @@ pub fn draw_tabs(frame: &mut Frame, vm: &ViewModel, area: Rect) {
 /// The stepper's position and the event at the cursor.
 pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let line = match &s.stepper {
+    let line = match s.stepper() {
         Some(st) => {
             let applied = s.steps.partition_point(|&i| i < st.cursor());
             let (text, style) = match applied.checked_sub(1) {
@@ -80,7 +82,7 @@ pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
                 Span::styled(text, style),
             ])
         }
-        None => match &s.dp {
+        None => match s.dp() {
             Some(dp) => {
                 let (text, style) = match dp.cursor().checked_sub(1) {
                     None => ("start: nothing marked yet".to_string(), vm.theme.dim()),

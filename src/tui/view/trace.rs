@@ -9,15 +9,15 @@ use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
 use super::parts::{fit, panel};
-use crate::adjudicator::trace::{CycleKind, Event};
-use crate::adjudicator::value_text;
 use crate::tui::keymap::Context;
 use crate::tui::layout::{trace_rows, trace_split};
+use dipsandbox_core::engine::trace::{CycleKind, Event};
+use dipsandbox_core::engine::value_text;
 
 /// One event in words, with the style that marks its kind.
 pub fn describe(vm: &ViewModel, index: usize) -> (String, Style) {
     let s = vm.session;
-    let (Some(st), Some(m)) = (&s.stepper, &s.run.movement) else {
+    let (Some(st), Some(m)) = (s.stepper(), s.run.result.decisions()) else {
         return (String::new(), Style::new());
     };
     let t = &vm.theme;
@@ -120,7 +120,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let title = format!(" Trace ({} steps) ", s.steps.len());
     frame.render_widget(panel(vm, title, Context::Trace), area);
     let (inner, detail) = trace_split(area);
-    if let (Some(d), Some(st)) = (detail, &s.stepper) {
+    if let (Some(d), Some(st)) = (detail, s.stepper()) {
         let applied = s.steps.partition_point(|&i| i < st.cursor());
         let (text, style) = match applied.checked_sub(1) {
             None => ("start: every decision open".to_string(), vm.theme.dim()),
@@ -136,7 +136,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         );
     }
     let applied = s
-        .stepper
+        .stepper()
         .as_ref()
         .map_or(0, |st| s.steps.partition_point(|&i| i < st.cursor()));
     let (applied, top) = trace_rows(applied, s.steps.len(), inner);

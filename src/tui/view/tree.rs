@@ -16,7 +16,7 @@ use crate::tui::layout::scroll;
 /// Draws the panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let title = if s.run.movement.is_some() {
+    let title = if s.run.result.decisions().is_some() {
         format!(" Depends on: {} ", s.node_subject(vm.tree.root))
     } else {
         " Dependencies ".into()

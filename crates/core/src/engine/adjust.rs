@@ -9,13 +9,13 @@ use std::collections::VecDeque;
 
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::{Order, OrderKind};
+use crate::model::orders::{Order, OrderKind, Submitted};
 use crate::model::rules::{
     BuildMissingType, CivilDisorder, CoastGarbage, Designation, FleetBuildOnLand, Rules,
     SameProvinceBuilds, TooManyBuilds, TooManyDisbands,
 };
 
-use super::{OrderOutcome, PhaseResult, Verdict};
+use super::outcome::{OrderOutcome, PhaseResult, Verdict};
 
 fn out(verdict: Verdict, reason: impl Into<String>) -> OrderOutcome {
     let reason = reason.into();
@@ -147,11 +147,11 @@ pub fn civil_disorder_picks(
 }
 
 /// Adjudicates an adjustment phase.
-pub fn adjudicate_adjustments(
+pub fn adjudicate_adjustments<O: Submitted>(
     map: &Map,
     units: &[Unit],
     owners: &[Option<PowerId>],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
 ) -> PhaseResult {
     let due = adjustments_due(map, units, owners);
@@ -169,7 +169,9 @@ pub fn adjudicate_adjustments(
     // Units already ordered removed (each only once).
     let mut ordered_off = vec![false; units.len()];
     for p in map.power_ids() {
-        let mine: Vec<usize> = (0..orders.len()).filter(|&i| orders[i].0 == p).collect();
+        let mine: Vec<usize> = (0..orders.len())
+            .filter(|&i| orders[i].power() == p)
+            .collect();
         let d = due[p.0 as usize];
         let name = &map.power(p).name;
         if d == 0 {
@@ -185,7 +187,7 @@ pub fn adjudicate_adjustments(
             // Builds: legality first.
             let mut cands: Vec<(usize, Option<Unit>)> = Vec::new();
             for &i in &mine {
-                let o = &orders[i].1;
+                let o = orders[i].order();
                 match o.kind {
                     OrderKind::Waive => cands.push((i, None)),
                     OrderKind::Build => match check_build(map, p, o, owners, &occupied, rules) {
@@ -275,7 +277,7 @@ pub fn adjudicate_adjustments(
         let need = (-d) as usize;
         let mut cands: Vec<(usize, usize)> = Vec::new();
         for &i in &mine {
-            let o = &orders[i].1;
+            let o = orders[i].order();
             match (&o.kind, o.unit) {
                 (OrderKind::Remove | OrderKind::Disband, Some(spec)) => {
                     let found = unit_at.get(spec.loc.province.0 as usize).copied().flatten();

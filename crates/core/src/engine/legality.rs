@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::{LocSpec, Order, OrderKind, UnitRef};
+use crate::model::orders::{LocSpec, Order, OrderKind, Submitted, UnitRef};
 use crate::model::rules::{
     AdjacentConvoy, CoastGarbage, Designation, IllegalOrders, ImpossibleCoast, MultipleOrders,
     OneCoastOmitted, PathSpecification, Rules, SupportCoast,
@@ -883,7 +883,7 @@ fn imperfect(units: &[Unit], o: &Order, u: usize, rules: &Rules, occ: &[Option<u
 }
 
 /// Classes every order of a movement phase and matches supports and convoys.
-pub fn prepare(map: &Map, units: &[Unit], orders: &[(PowerId, Order)], rules: &Rules) -> Prepared {
+pub fn prepare<O: Submitted>(map: &Map, units: &[Unit], orders: &[O], rules: &Rules) -> Prepared {
     let mut occ = Vec::new();
     occupancy_into(map, units, &mut occ);
     let mut out = Prepared {
@@ -923,10 +923,10 @@ const NO_ORDER: u32 = u32::MAX;
 
 /// [`prepare`] into `out`, reusing its buffers and `scratch`'s; `occ` is the position's
 /// occupancy ([`occupancy_into`]).
-pub(crate) fn prepare_into(
+pub(crate) fn prepare_into<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     occ: &[Option<usize>],
     out: &mut Prepared,
@@ -948,8 +948,8 @@ pub(crate) fn prepare_into(
     first.resize(n, NO_ORDER);
     next.clear();
     next.resize(orders.len(), NO_ORDER);
-    for (power, o) in orders.iter() {
-        match ctx.classify(*power, o) {
+    for e in orders {
+        match ctx.classify(e.power(), e.order()) {
             Ok((u, uo)) => {
                 classed.push(Some(uo));
                 status.push(OrderStatus::Applied(u));
@@ -997,7 +997,7 @@ pub(crate) fn prepare_into(
         // unit cost time linear in their number).
         let bare = |i: usize| Order {
             power: None,
-            ..orders[i].1.clone()
+            ..orders[i].order().clone()
         };
         let mut first_of: std::collections::HashMap<Order, usize> =
             std::collections::HashMap::with_capacity(list.len());
@@ -1015,7 +1015,7 @@ pub(crate) fn prepare_into(
             let perfect: Vec<usize> = distinct
                 .iter()
                 .copied()
-                .filter(|&k| !imperfect(units, &orders[list[k].0].1, u, rules, ctx.occ))
+                .filter(|&k| !imperfect(units, orders[list[k].0].order(), u, rules, ctx.occ))
                 .collect();
             // The imperfect orders are then not chosen, and are marked with every other copy
             // of their text below: superseded when another order counts, several orders when
@@ -1108,7 +1108,7 @@ pub(crate) fn prepare_into(
         }
         let via = source[u].is_some_and(|i| {
             matches!(
-                orders[i].1.kind,
+                orders[i].order().kind,
                 OrderKind::Move {
                     via_convoy: true,
                     ..
@@ -1179,10 +1179,13 @@ pub(crate) fn prepare_into(
                     | IllegalReason::MultipleOrders
                     | IllegalReason::Superseded
             );
-            if !counts || !matches!(orders[i].1.kind, OrderKind::Move { .. }) {
+            if !counts || !matches!(orders[i].order().kind, OrderKind::Move { .. }) {
                 continue;
             }
-            if let Some(u) = orders[i].1.unit.and_then(|s| ctx.unit_at(s.loc.province))
+            if let Some(u) = orders[i]
+                .order()
+                .unit
+                .and_then(|s| ctx.unit_at(s.loc.province))
                 && source[u].is_none()
             {
                 failed_mover[u] = true;
@@ -1208,7 +1211,7 @@ pub(crate) fn prepare_into(
                         Some(d),
                     ) if td == d => {
                         // A written coast must match the move's coast.
-                        let written = source[u].and_then(|i| match &orders[i].1.kind {
+                        let written = source[u].and_then(|i| match &orders[i].order().kind {
                             OrderKind::Support { dest: Some(ds), .. } => ds.coast,
                             _ => None,
                         });

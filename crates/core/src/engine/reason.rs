@@ -2,7 +2,6 @@
 //! link an order to its cause; [`Reason::render`] is the one place that turns it into words.
 
 use super::legality::{IllegalReason, VoidReason};
-use super::resolver::{Graph, NodeKind};
 use crate::model::map::LocId;
 use crate::model::rules::Paradox;
 
@@ -18,15 +17,6 @@ pub enum Against {
 }
 
 impl Against {
-    /// The decision kind of this strength.
-    pub fn kind(self) -> NodeKind {
-        match self {
-            Against::Hold => NodeKind::Hold,
-            Against::Defend => NodeKind::Defend,
-            Against::Prevent => NodeKind::Prevent,
-        }
-    }
-
     fn word(self) -> &'static str {
         match self {
             Against::Hold => "hold",
@@ -180,71 +170,6 @@ impl Reason {
             Reason::RetreatBounced { with, .. } => with.clone(),
             _ => Vec::new(),
         }
-    }
-
-    /// The decisions that decided the outcome of `subject`'s order, its own first: a move's
-    /// MOVE, ATTACK and PATH with the HOLD, DEFEND or PREVENT it was measured against; a
-    /// support's SUPPORT with the cutting ATTACK or its own DISLODGE; a convoy's DISLODGE.
-    pub fn decisions(&self, graph: &Graph, subject: usize) -> Vec<u32> {
-        let own = |k: NodeKind| graph.node_of(subject, k);
-        let other = |u: usize, k: NodeKind| graph.node_of(u, k);
-        let list: Vec<Option<u32>> = match self {
-            Reason::Moves { beat, .. } => {
-                let mut v = vec![
-                    own(NodeKind::Move),
-                    own(NodeKind::Attack),
-                    own(NodeKind::Path),
-                ];
-                if let Some((u, against, _)) = beat {
-                    v.push(other(*u, against.kind()));
-                }
-                v
-            }
-            Reason::Bounced { against, unit, .. } => vec![
-                own(NodeKind::Move),
-                own(NodeKind::Attack),
-                other(*unit, against.kind()),
-            ],
-            Reason::MovesCircular
-            | Reason::OwnUnit { .. }
-            | Reason::Fails { .. }
-            | Reason::AllHold => {
-                vec![own(NodeKind::Move), own(NodeKind::Attack)]
-            }
-            Reason::NoConvoy | Reason::NoChain => vec![own(NodeKind::Move), own(NodeKind::Path)],
-            Reason::ConvoyCancelled { fleet } | Reason::ConvoyDislodged { fleet, .. } => vec![
-                own(NodeKind::Move),
-                own(NodeKind::Path),
-                other(*fleet, NodeKind::Dislodge),
-            ],
-            Reason::Given | Reason::Cut => vec![own(NodeKind::Support)],
-            Reason::GivenExempt { attacker, .. } => {
-                vec![own(NodeKind::Support), other(*attacker, NodeKind::Attack)]
-            }
-            Reason::CutBy { by } => vec![own(NodeKind::Support), other(*by, NodeKind::Attack)],
-            Reason::CutDislodged { .. } => {
-                vec![own(NodeKind::Support), own(NodeKind::Dislodge)]
-            }
-            Reason::Holds
-            | Reason::DislodgedBy { .. }
-            | Reason::Convoys
-            | Reason::ConvoyHolds
-            | Reason::Disrupted { .. }
-            | Reason::ConvoyAllHold => vec![own(NodeKind::Dislodge)],
-            Reason::Illegal(_)
-            | Reason::Void(_)
-            | Reason::Text(_)
-            | Reason::Disbands
-            | Reason::RetreatsTo { .. }
-            | Reason::RetreatBounced { .. } => Vec::new(),
-        };
-        let mut out: Vec<u32> = Vec::new();
-        for id in list.into_iter().flatten() {
-            if !out.contains(&id) {
-                out.push(id);
-            }
-        }
-        out
     }
 
     /// The reason in words. `order` names a unit by its order (`A Bre - Lon`), `unit` by

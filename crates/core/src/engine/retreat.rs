@@ -6,14 +6,15 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::model::board::{Dislodged, Unit};
-use crate::model::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::{NameStyle, Order, OrderKind, format_order};
+use crate::model::map::{Map, ProvinceId, ProvinceKind, UnitKind};
+use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
 use crate::model::rules::{
     CoastGarbage, MultipleOrders, OneCoastOmitted, RetreatAfterConvoy, Rules,
 };
 
+use super::outcome::{OrderOutcome, PhaseResult, Verdict};
 use super::reason::RIVALS_NAMED;
-use super::{OrderOutcome, PhaseResult, Reason, Verdict};
+use super::reason::Reason;
 
 fn illegal(reason: impl Into<String>) -> OrderOutcome {
     OrderOutcome::text(Verdict::Illegal, format!("illegal: {}", reason.into()))
@@ -95,12 +96,12 @@ fn options(
 
 /// Adjudicates a retreat phase. `units` are the units that were not dislodged; `dislodged` the
 /// dislodged ones with their attackers' origins; `contested` the provinces left empty by a standoff.
-pub fn adjudicate_retreats(
+pub fn adjudicate_retreats<O: Submitted>(
     map: &Map,
     units: &[Unit],
     dislodged: &[Dislodged],
     contested: &[ProvinceId],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
 ) -> PhaseResult {
     let occupied = occupied(map, units);
@@ -114,7 +115,7 @@ pub fn adjudicate_retreats(
     for (k, d) in dislodged.iter().enumerate().rev() {
         dislodged_at[map.province_of(d.unit.loc).0 as usize] = Some(k);
     }
-    for (i, (power, o)) in orders.iter().enumerate() {
+    for (i, (power, o)) in orders.iter().map(|e| (e.power(), e.order())).enumerate() {
         let Some(spec) = o.unit else {
             outcomes[i] = Some(illegal("not a retreat order"));
             continue;
@@ -137,7 +138,7 @@ pub fn adjudicate_retreats(
             ));
             continue;
         };
-        if dislodged[d].unit.power != *power {
+        if dislodged[d].unit.power != power {
             outcomes[i] = Some(illegal("the unit belongs to another power"));
             continue;
         }
@@ -164,7 +165,7 @@ pub fn adjudicate_retreats(
         let dl = &dislodged[d];
         let mut legal: Vec<(usize, Option<crate::model::map::LocId>)> = Vec::new();
         for &i in list {
-            match &orders[i].1.kind {
+            match &orders[i].order().kind {
                 OrderKind::Move {
                     dest, via_convoy, ..
                 } => {
@@ -187,7 +188,7 @@ pub fn adjudicate_retreats(
         let mut class: Vec<usize> = Vec::with_capacity(legal.len());
         let mut distinct: Vec<usize> = Vec::new();
         for (k, (i, _)) in legal.iter().enumerate() {
-            let c = *first_of.entry(&orders[*i].1.kind).or_insert_with(|| {
+            let c = *first_of.entry(&orders[*i].order().kind).or_insert_with(|| {
                 distinct.push(k);
                 k
             });
@@ -234,7 +235,7 @@ pub fn adjudicate_retreats(
         let i = target[e].map(|t| t.0).or(disbands[e]);
         match i {
             Some(i) => {
-                let mut o = orders[i].1.clone();
+                let mut o = orders[i].order().clone();
                 o.power = None;
                 format_order(map, &o, NameStyle::Abbr)
             }

@@ -790,14 +790,14 @@ pub fn with_destroyed_units(s: &Scenario, r: &crate::tools::check::Run) -> (Scen
         && let Some(listed) = &mut expect.dislodged
     {
         let map = &*s.map;
-        let occupied = crate::engine::retreat::occupied(map, &r.phase.final_units);
-        let standoff = crate::engine::retreat::standoffs(map, &r.phase.contested);
+        let occupied = crate::engine::retreat::occupied(map, &r.phase().final_units);
+        let standoff = crate::engine::retreat::standoffs(map, &r.phase().contested);
         // The units the file lists, looked up by place (not searched per dislodged unit).
         let named: std::collections::HashSet<(
             crate::model::map::UnitKind,
             crate::model::map::LocId,
         )> = listed.iter().map(|u| (u.kind, u.loc)).collect();
-        for d in &r.phase.dislodged {
+        for d in &r.phase().dislodged {
             if named.contains(&(d.unit.kind, d.unit.loc)) {
                 continue;
             }

@@ -208,10 +208,10 @@ pub fn dpjudge_trace(s: &Scenario, r: &crate::engine::dpjudge::DpjudgeResult) ->
 }
 
 /// The trace as readable text, one event a line.
-pub fn trace(
+pub fn trace<O: crate::model::orders::Submitted>(
     s: &Scenario,
     r: &MovementResult,
-    orders: &[(crate::model::map::PowerId, crate::model::orders::Order)],
+    orders: &[O],
 ) -> String {
     let map: &Map = &s.map;
     let label = |id: u32| {

@@ -19,7 +19,7 @@ mod types;
 use keywords::{
     BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, MOVE_KW, REMOVE_KW, SUPPORT_KW, WAIVE_KW, pack,
 };
-pub use types::{LocSpec, NameStyle, Order, OrderKind, UnitRef, UnitSpec};
+pub use types::{LocSpec, NameStyle, Order, OrderKind, Submitted, UnitRef, UnitSpec};
 
 use crate::model::error::OrderError;
 use crate::model::map::{Coast, Map, PowerId, ProvinceId, UnitKind};

@@ -1,34 +1,32 @@
 //! Running a scenario and comparing the result with its expectations.
 
-use crate::engine::dpjudge::{DpjudgeResult, adjudicate_dpjudge, adjudicate_dpjudge_traced};
 use crate::engine::retreat::adjudicate_retreats;
 use crate::engine::{
-    Engine, MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
+    Adjudication, DecisionEngine, Engine, EngineError, PhaseInput, PhaseResult, Verdict,
 };
 use crate::model::board::{PhaseKind, Unit};
-use crate::model::map::{Map, PowerId};
-use crate::model::orders::Order;
+use crate::model::map::Map;
 use crate::model::rules::Rules;
 use crate::model::scenario::{Expect, Expected, OrderEntry, Scenario};
 
-/// The result of running a scenario: its own phase, and the retreats that follow when the
-/// scenario has a `retreats` section.
+/// The result of adjudicating a scenario: its own phase, by one engine, and the retreats that
+/// follow when the scenario has a `retreats` section.
 #[derive(Clone, Debug)]
 pub struct Run {
     /// The rules used.
     pub rules: Rules,
-    /// The engine that adjudicated a movement phase.
-    pub engine: Engine,
-    /// The DPjudge engine's result with its marks (and trace, when asked), when it ran.
-    pub dpjudge: Option<DpjudgeResult>,
-    /// The orders of the scenario's phase, as given to the adjudicator.
-    pub orders: Vec<(PowerId, Order)>,
-    /// The movement result with its decision graph, for movement scenarios.
-    pub movement: Option<MovementResult>,
-    /// The scenario's phase.
-    pub phase: PhaseResult,
+    /// The engine's result for the scenario's phase (ask it what else it can show:
+    /// [`Adjudication::shows`], [`Adjudication::decisions`], [`Adjudication::procedure`]).
+    pub result: Adjudication,
     /// The retreat phase after it, if the scenario has one.
     pub retreats: Option<PhaseResult>,
+}
+
+impl Run {
+    /// The scenario's phase result: outcomes, final units, dislodged units, standoffs.
+    pub fn phase(&self) -> &PhaseResult {
+        &self.result.phase
+    }
 }
 
 /// Why a scenario cannot be run.
@@ -37,83 +35,46 @@ pub enum RunError {
     /// A `retreats` section on a phase that is not a movement phase.
     #[error("{0}")]
     Invalid(String),
+    /// The engine gave no result (an outside adjudicator that failed).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
 }
 
-/// Runs a scenario with its rules, or `rules` when given; `trace` records the movement resolver's
-/// reasoning.
+/// [`adjudicate_scenario`] with the default engine (the decision engine): the convenience.
 pub fn run(s: &Scenario, rules: Option<Rules>, trace: bool) -> Result<Run, RunError> {
-    run_with(s, rules, Engine::Decisions, trace)
+    adjudicate_scenario(s, rules, &DecisionEngine, trace)
 }
 
-/// [`run`], with a movement phase adjudicated by `engine` (`trace` records that engine's
-/// reasoning: the resolver's events, or the DPjudge procedure's steps).
-pub fn run_with(
+/// Adjudicates a scenario: its phase under its own rules, or `rules` when given, by `engine`
+/// (`trace` records the engine's own events), then the retreats that follow when the scenario
+/// has a `retreats` section (the same for every engine).
+pub fn adjudicate_scenario(
     s: &Scenario,
     rules: Option<Rules>,
-    engine: Engine,
+    engine: &dyn Engine,
     trace: bool,
 ) -> Result<Run, RunError> {
     let rules = rules.unwrap_or(s.rules);
-    let orders: Vec<(PowerId, Order)> = s
-        .orders
-        .iter()
-        .map(|e| (e.power, e.order.clone()))
-        .collect();
-    let (movement, dpjudge, phase) = match (s.phase.kind, engine) {
-        (PhaseKind::Movement, Engine::Decisions) => {
-            let m = if trace {
-                adjudicate_movement_traced(&s.map, &s.units, &orders, &rules)
-            } else {
-                adjudicate_movement(&s.map, &s.units, &orders, &rules)
-            };
-            let p = m.phase();
-            (Some(m), None, p)
-        }
-        (PhaseKind::Movement, Engine::Dpjudge) => {
-            let d = if trace {
-                adjudicate_dpjudge_traced(&s.map, &s.units, &orders, &rules)
-            } else {
-                adjudicate_dpjudge(&s.map, &s.units, &orders, &rules)
-            };
-            let p = d.phase();
-            (None, Some(d), p)
-        }
-        _ => (
-            None,
-            None,
-            crate::tools::turn::adjudicate_phase(s, &orders, &rules),
-        ),
-    };
-    let retreats = match &s.retreats {
-        None => None,
-        Some(f) => {
-            if s.phase.kind != PhaseKind::Movement {
-                return Err(RunError::Invalid(
-                    "`retreats` can only follow a movement phase".into(),
-                ));
-            }
-            let ro: Vec<(PowerId, Order)> = f
-                .orders
-                .iter()
-                .map(|e| (e.power, e.order.clone()))
-                .collect();
-            Some(adjudicate_retreats(
-                &s.map,
-                &phase.final_units,
-                &phase.dislodged,
-                &phase.contested,
-                &ro,
-                &rules,
-            ))
-        }
-    };
+    if s.retreats.is_some() && s.phase.kind != PhaseKind::Movement {
+        return Err(RunError::Invalid(
+            "`retreats` can only follow a movement phase".into(),
+        ));
+    }
+    let result = engine.adjudicate(&PhaseInput::of(s, &rules), trace)?;
+    let retreats = s.retreats.as_ref().map(|f| {
+        let phase = &result.phase;
+        adjudicate_retreats(
+            &s.map,
+            &phase.final_units,
+            &phase.dislodged,
+            &phase.contested,
+            &f.orders,
+            &rules,
+        )
+    });
     Ok(Run {
         rules,
-        engine,
-        dpjudge,
-        orders,
-        movement,
-        phase,
+        result,
         retreats,
     })
 }
@@ -153,7 +114,7 @@ pub fn compare(s: &Scenario, run: &Run) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
     let mut checks = 0;
     if let Some(expect) = &s.expect {
-        let (b, n) = compare_phase(&s.map, &s.orders, expect, &run.phase, "");
+        let (b, n) = compare_phase(&s.map, &s.orders, expect, run.phase(), "");
         bad.extend(b);
         checks += n;
     }
@@ -279,7 +240,7 @@ pub fn freeze_expectations(s: &mut Scenario, run: &Run) {
 /// scenario has a `retreats` section.
 pub fn expectations_of(s: &Scenario, run: &Run) -> (Option<Expect>, Option<Expect>) {
     let movement = s.phase.kind == PhaseKind::Movement;
-    let phase = Some(expect_of(&s.orders, &run.phase, movement));
+    let phase = Some(expect_of(&s.orders, run.phase(), movement));
     let retreats = match (&s.retreats, &run.retreats) {
         (Some(f), Some(rr)) => Some(expect_of(&f.orders, rr, false)),
         (Some(f), None) => f.expect.clone(),

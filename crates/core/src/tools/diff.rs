@@ -3,16 +3,17 @@
 //! every order's verdict under every preset; and, for a folder of cases, which single option
 //! decides which case.
 
+use crate::engine::decision::adjudicator::{Adjudicator, Outcome};
 use crate::engine::legality;
+use crate::engine::outcome::{OrderOutcome, PhaseResult, Verdict};
 use crate::engine::retreat::adjudicate_retreats;
-use crate::engine::{Adjudicator, Engine, OrderOutcome, Outcome, PhaseResult, Verdict};
+use crate::engine::seam::Engine;
 use crate::model::board::{PhaseKind, Unit};
-use crate::model::map::{Map, PowerId};
-use crate::model::orders::Order;
+use crate::model::map::Map;
 use crate::model::orders::{NameStyle, format_order};
 use crate::model::rules::{PRESETS, Rules};
 use crate::model::scenario::{OrderEntry, Scenario};
-use crate::tools::check::{Run, RunError, run_with};
+use crate::tools::check::{Run, RunError, adjudicate_scenario};
 
 /// One order whose outcome differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,8 +131,8 @@ impl Kept {
 /// What [`Kept`] runs read: the scenario and its orders as the adjudicators take them.
 struct Orders<'s> {
     s: &'s Scenario,
-    orders: Vec<(PowerId, Order)>,
-    retreat_orders: Vec<(PowerId, Order)>,
+    orders: &'s [OrderEntry],
+    retreat_orders: &'s [OrderEntry],
 }
 
 impl<'s> Orders<'s> {
@@ -141,16 +142,10 @@ impl<'s> Orders<'s> {
                 "`retreats` can only follow a movement phase".into(),
             ));
         }
-        let pairs = |list: &[OrderEntry]| -> Vec<(PowerId, Order)> {
-            list.iter().map(|e| (e.power, e.order.clone())).collect()
-        };
         Ok(Orders {
             s,
-            orders: pairs(&s.orders),
-            retreat_orders: s
-                .retreats
-                .as_ref()
-                .map_or_else(Vec::new, |f| pairs(&f.orders)),
+            orders: &s.orders,
+            retreat_orders: s.retreats.as_ref().map_or(&[][..], |f| &f.orders),
         })
     }
 
@@ -170,11 +165,12 @@ struct Runner<'o, 's> {
 }
 
 impl Runner<'_, '_> {
-    /// The scenario adjudicated under `rules` (as [`run`] does, with the decision engine).
+    /// The scenario adjudicated under `rules` (as [`crate::tools::check::run`] does, with the
+    /// decision engine).
     fn run(&mut self, rules: &Rules) -> Kept {
         let s = self.o.s;
         if s.phase.kind != PhaseKind::Movement {
-            let p = crate::tools::turn::adjudicate_phase(s, &self.o.orders, rules);
+            let p = crate::tools::turn::adjudicate_phase(s, self.o.orders, rules);
             return Kept {
                 typed: Vec::new(),
                 source: Vec::new(),
@@ -186,7 +182,7 @@ impl Runner<'_, '_> {
         }
         let typed = self
             .adj
-            .adjudicate(&s.map, &s.units, &self.o.orders, rules)
+            .adjudicate(&s.map, &s.units, self.o.orders, rules)
             .to_vec();
         let a = &self.adj;
         let retreats = s.retreats.as_ref().map(|_| {
@@ -195,7 +191,7 @@ impl Runner<'_, '_> {
                 a.final_units(),
                 a.dislodged(),
                 a.contested(),
-                &self.o.retreat_orders,
+                self.o.retreat_orders,
                 rules,
             )
         });
@@ -240,9 +236,8 @@ impl Runner<'_, '_> {
         let s = self.o.s;
         let map = &*s.map;
         let same_source = ra.source == rb.source;
-        let words = |k: &Kept, o: &Outcome| {
-            Adjudicator::render(map, &s.units, &self.o.orders, &k.source, o)
-        };
+        let words =
+            |k: &Kept, o: &Outcome| Adjudicator::render(map, &s.units, self.o.orders, &k.source, o);
         let mut out = Vec::new();
         for (i, (e, (x, y))) in s
             .orders
@@ -327,13 +322,18 @@ pub fn diff(s: &Scenario, a: Rules, b: Rules) -> Result<RuleDiff, RunError> {
     Ok(runner.compare(&ra, &rb, true))
 }
 
-/// Compares the two engines — the decision model and the DPjudge procedure — on a scenario
-/// under `rules` (default: its own): the orders whose verdict differs (each with both
+/// Compares two engines (any two of a registry: the decision model and the DPjudge procedure,
+/// say) on a scenario under `rules` (default: its own): the orders whose verdict differs (each with both
 /// reasons; the engines word their reasons differently, so a reason alone does not count), the
 /// dislodged units, the final positions and the follow-up retreats.
-pub fn diff_engines(s: &Scenario, rules: Option<Rules>) -> Result<RuleDiff, RunError> {
-    let ra = run_with(s, rules, Engine::Decisions, false)?;
-    let rb = run_with(s, rules, Engine::Dpjudge, false)?;
+pub fn diff_engines(
+    s: &Scenario,
+    rules: Option<Rules>,
+    a: &dyn Engine,
+    b: &dyn Engine,
+) -> Result<RuleDiff, RunError> {
+    let ra = adjudicate_scenario(s, rules, a, false)?;
+    let rb = adjudicate_scenario(s, rules, b, false)?;
     Ok(compare_runs(s, &ra, &rb, false))
 }
 
@@ -351,16 +351,16 @@ fn compare_runs(s: &Scenario, ra: &Run, rb: &Run, reasons: bool) -> RuleDiff {
         orders: order_diffs(
             map,
             &s.orders,
-            &ra.phase.outcomes,
-            &rb.phase.outcomes,
+            &ra.phase().outcomes,
+            &rb.phase().outcomes,
             reasons,
         ),
         dislodged: unit_diff(
             map,
-            &dislodged_units(&ra.phase),
-            &dislodged_units(&rb.phase),
+            &dislodged_units(ra.phase()),
+            &dislodged_units(rb.phase()),
         ),
-        positions: unit_diff(map, &ra.phase.final_units, &rb.phase.final_units),
+        positions: unit_diff(map, &ra.phase().final_units, &rb.phase().final_units),
         retreats,
     }
 }
@@ -471,7 +471,7 @@ pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
     // An option that only the legality step reads changes nothing when that step classes the
     // orders as under the scenario's own rules: only the classing is run for it then.
     let shortcut = s.phase.kind == PhaseKind::Movement && s.retreats.is_none();
-    let classed = |r: &Rules| legality::prepare(&s.map, &s.units, &orders.orders, r);
+    let classed = |r: &Rules| legality::prepare(&s.map, &s.units, orders.orders, r);
     let own_classes = shortcut.then(|| classed(&own));
     // The runs are independent: shared among the cores, each with its own workspace, against
     // the scenario's own result, computed once.
@@ -597,10 +597,12 @@ mod tests {
     fn legality_options_are_read_only_by_the_legality_step() {
         let files = sources();
         let movement = [
-            "engine/mod.rs",
-            "engine/resolver.rs",
+            "engine/outcome.rs",
+            "engine/decision/adjudicator.rs",
+            "engine/decision/resolver.rs",
+            "engine/decision/reasons.rs",
             "engine/reason.rs",
-            "engine/trace.rs",
+            "engine/decision/trace.rs",
         ];
         let mut seen = 0;
         for (p, text) in &files {

@@ -18,10 +18,9 @@
 //! use dipsandbox_core::model::scenario::Scenario;
 //!
 //! let s = Scenario::builtin().unwrap();
-//! let orders: Vec<_> = s.orders.iter().map(|e| (e.power, e.order.clone())).collect();
-//! let result = adjudicate_movement(&s.map, &s.units, &orders, &s.rules);
-//! assert!(check_movement(&s.map, &s.units, &orders, &s.rules, &result).is_empty());
-//! assert!(check_movement_stable(&s.map, &s.units, &orders, &s.rules, 7).is_empty());
+//! let result = adjudicate_movement(&s.map, &s.units, &s.orders, &s.rules);
+//! assert!(check_movement(&s.map, &s.units, &s.orders, &s.rules, &result).is_empty());
+//! assert!(check_movement_stable(&s.map, &s.units, &s.orders, &s.rules, 7).is_empty());
 //! ```
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): unit and order indices range
@@ -37,12 +36,10 @@ use crate::engine::legality::{OrderStatus, Route, UnitOrder};
 use crate::engine::resolver::NodeKind;
 use crate::engine::retreat::{occupied, retreat_options_marked, standoffs};
 use crate::engine::trace::BackupRule;
-use crate::engine::{
-    MovementResult, PhaseResult, Verdict, adjudicate_movement, adjudicate_movement_traced,
-};
+use crate::engine::{MovementResult, PhaseResult, Verdict, adjudicate_movement};
 use crate::model::board::{Dislodged, PhaseKind, Season, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::{NameStyle, Order, OrderKind, format_order};
+use crate::model::orders::{NameStyle, Order, OrderKind, Submitted, format_order};
 use crate::model::rules::{MultipleOrders, RetreatAfterConvoy, Rules};
 use crate::model::scenario::Scenario;
 use crate::tools::check::Run;
@@ -158,8 +155,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn order(&self, orders: &[(PowerId, Order)], i: usize) -> String {
-        match orders.get(i) {
+    fn order<O: Submitted>(&self, orders: &[O], i: usize) -> String {
+        match orders.get(i).map(|e| (e.power(), e.order())) {
             Some((p, o)) => {
                 let o = Order {
                     power: None,
@@ -365,10 +362,10 @@ fn came_by_convoy(r: &MovementResult, by: usize) -> bool {
 /// outcome per order and one fate per unit, one unit per province, dislodgements, moves as
 /// ordered, the parts of the result agreeing, every decision resolved, the retreat options of
 /// the dislodged units, and backup rules reported exactly where a cycle was broken.
-pub fn check_movement(
+pub fn check_movement<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     r: &MovementResult,
 ) -> Vec<Violation> {
@@ -472,7 +469,7 @@ pub fn check_movement(
             _ => {}
         }
         let src = r.prepared.source[u];
-        let move_dest = src.and_then(|i| match &orders.get(i)?.1.kind {
+        let move_dest = src.and_then(|i| match &orders.get(i)?.order().kind {
             OrderKind::Move { dest, .. } => Some(dest.province),
             _ => None,
         });
@@ -583,7 +580,7 @@ pub fn check_movement(
                 );
             }
             if let Some(i) = src {
-                let holds = matches!(orders[i].1.kind, OrderKind::Hold);
+                let holds = matches!(orders[i].order().kind, OrderKind::Hold);
                 if succeeded && (holds || move_dest.is_some()) {
                     c.fail(
                         Invariant::Dislodgement,
@@ -772,7 +769,7 @@ pub fn check_movement(
         };
         let backup = r.outcomes[i].backup;
         if cancelled.contains(&u)
-            && matches!(orders[i].1.kind, OrderKind::Convoy { .. })
+            && matches!(orders[i].order().kind, OrderKind::Convoy { .. })
             && backup != Some(BackupRule::Szykman)
         {
             c.fail(
@@ -827,12 +824,12 @@ pub fn check_movement(
 /// outcome; the units that were not dislodged stay; each retreat is made only on an order that
 /// succeeds, to a place among the unit's retreat options (reachable, empty, not contested, not the
 /// attacker's origin unless 4.A.5 allows it); no two units end in one province.
-pub fn check_retreats(
+pub fn check_retreats<O: Submitted>(
     map: &Map,
     units: &[Unit],
     dislodged: &[Dislodged],
     contested: &[ProvinceId],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     r: &PhaseResult,
 ) -> Vec<Violation> {
@@ -898,11 +895,12 @@ pub fn check_retreats(
     // Successful retreat orders: (power, from, to).
     let moved: std::collections::HashSet<(PowerId, ProvinceId, ProvinceId)> = orders
         .iter()
+        .map(|e| (e.power(), e.order()))
         .enumerate()
         .filter(|(i, _)| r.outcomes[*i].verdict == Verdict::Succeeds)
         .filter_map(|(_, (p, o))| match (&o.kind, o.unit) {
             (OrderKind::Move { dest, .. }, Some(spec)) => {
-                Some((*p, spec.loc.province, dest.province))
+                Some((p, spec.loc.province, dest.province))
             }
             _ => None,
         })
@@ -975,7 +973,7 @@ pub fn check_retreats(
             after_at.entry(p).or_default().push(*u);
         }
     }
-    for (i, (p, o)) in orders.iter().enumerate() {
+    for (i, (p, o)) in orders.iter().map(|e| (e.power(), e.order())).enumerate() {
         let (Some(spec), OrderKind::Move { dest, .. }) = (o.unit, &o.kind) else {
             continue;
         };
@@ -984,7 +982,7 @@ pub fn check_retreats(
         }
         let made = after_at
             .get(&dest.province)
-            .is_some_and(|v| v.iter().any(|u| u.power == *p && !stayed.contains(u)));
+            .is_some_and(|v| v.iter().any(|u| u.power == p && !stayed.contains(u)));
         if !made {
             c.fail(
                 Invariant::Retreat,
@@ -1009,11 +1007,11 @@ pub fn check_retreats(
 /// centres of a power due builds (no more than due, as many as its successful builds);
 /// removals only of units of a power due removals, exactly as many as due (civil disorder
 /// completes them); every other unit stays; no two units end in one province.
-pub fn check_adjustments(
+pub fn check_adjustments<O: Submitted>(
     map: &Map,
     units: &[Unit],
     owners: &[Option<PowerId>],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     _rules: &Rules,
     r: &PhaseResult,
 ) -> Vec<Violation> {
@@ -1137,6 +1135,7 @@ pub fn check_adjustments(
         }
         let ok_builds = orders
             .iter()
+            .map(|e| (e.power(), e.order()))
             .enumerate()
             .filter(|(i, (q, o))| {
                 *q == p
@@ -1161,9 +1160,9 @@ pub fn check_adjustments(
 /// Checks the result of a scenario's own phase with the given orders and rules. For a movement
 /// phase the phase is adjudicated again to get the decision graph: the result must be that
 /// adjudication's, which [`check_movement`] then checks.
-pub fn check_phase(
+pub fn check_phase<O: Submitted>(
     s: &Scenario,
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     result: &PhaseResult,
 ) -> Vec<Violation> {
@@ -1210,22 +1209,18 @@ pub fn check_phase(
 /// own phase, and the retreats that follow when the scenario has them.
 pub fn check_run(s: &Scenario, run: &Run) -> Vec<Violation> {
     let map = &*s.map;
-    let mut out = match &run.movement {
-        Some(m) => check_movement(map, &s.units, &run.orders, &run.rules, m),
-        None => check_phase(s, &run.orders, &run.rules, &run.phase),
+    let mut out = match run.result.decisions() {
+        Some(m) => check_movement(map, &s.units, &s.orders, &run.rules, m),
+        None => check_phase(s, &s.orders, &run.rules, run.phase()),
     };
     if let (Some(f), Some(r)) = (&s.retreats, &run.retreats) {
-        let orders: Vec<(PowerId, Order)> = f
-            .orders
-            .iter()
-            .map(|e| (e.power, e.order.clone()))
-            .collect();
+        let orders = &f.orders;
         out.extend(check_retreats(
             map,
-            &run.phase.final_units,
-            &run.phase.dislodged,
-            &run.phase.contested,
-            &orders,
+            &run.phase().final_units,
+            &run.phase().dislodged,
+            &run.phase().contested,
+            orders,
             &run.rules,
             r,
         ));
@@ -1296,10 +1291,10 @@ fn unit_key(o: &Order) -> Option<u64> {
 /// dislodgements, standoffs, cancelled convoys and forced holds. `seed` picks the permutations.
 /// Where the rules make the first or last of a unit's orders count (4.D.3), that unit's orders
 /// keep their relative order.
-pub fn check_movement_stable(
+pub fn check_movement_stable<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     seed: u64,
 ) -> Vec<Violation> {
@@ -1311,7 +1306,11 @@ pub fn check_movement_stable(
     let mut state = seed;
     let free = rules.multiple_orders == MultipleOrders::Hold;
     let group = |i: usize| {
-        if free { None } else { unit_key(&orders[i].1) }
+        if free {
+            None
+        } else {
+            unit_key(orders[i].order())
+        }
     };
     let described = |c: &Checker, up: &[usize], op: &[usize]| {
         let us: Vec<String> = up.iter().map(|&u| c.unit(&units[u])).collect();
@@ -1325,7 +1324,10 @@ pub fn check_movement_stable(
 
     // 1. Orders listed in another order: everything identical, outcomes mapped back.
     let op = permutation(orders.len(), &mut state, &group);
-    let orders2: Vec<(PowerId, Order)> = op.iter().map(|&i| orders[i].clone()).collect();
+    let orders2: Vec<(PowerId, Order)> = op
+        .iter()
+        .map(|&i| (orders[i].power(), orders[i].order().clone()))
+        .collect();
     let r2 = adjudicate_movement(map, units, &orders2, rules);
     let identity: Vec<usize> = (0..units.len()).collect();
     for (k, &i) in op.iter().enumerate() {
@@ -1365,7 +1367,10 @@ pub fn check_movement_stable(
     let up = permutation(units.len(), &mut state, &|_| None);
     let op = permutation(orders.len(), &mut state, &group);
     let units3: Vec<Unit> = up.iter().map(|&u| units[u]).collect();
-    let orders3: Vec<(PowerId, Order)> = op.iter().map(|&i| orders[i].clone()).collect();
+    let orders3: Vec<(PowerId, Order)> = op
+        .iter()
+        .map(|&i| (orders[i].power(), orders[i].order().clone()))
+        .collect();
     let r3 = adjudicate_movement(map, &units3, &orders3, rules);
     for (k, &i) in op.iter().enumerate() {
         let a = base.outcomes.get(i).map(|o| (o.verdict, o.backup));
@@ -1423,7 +1428,7 @@ pub fn check_movement_stable(
     }
 
     // 3. Traced: exactly the same result, and a trace.
-    let traced = adjudicate_movement_traced(map, units, orders, rules);
+    let traced = crate::engine::decision::adjudicator::adjudicate(map, units, orders, rules, true);
     let mut diffs: Vec<&str> = Vec::new();
     if base.trace.is_some() || traced.trace.is_none() {
         diffs.push("trace presence");
@@ -1462,9 +1467,9 @@ pub fn check_movement_stable(
 /// count); for an adjustment phase, the units and the orders listed in other orders (each
 /// power's orders keep theirs: 4.D.4–4.D.6 may make the first or last count). Outcomes are
 /// compared per order, positions as sets.
-pub fn check_phase_stable(
+pub fn check_phase_stable<O: Submitted>(
     s: &Scenario,
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     seed: u64,
 ) -> Vec<Violation> {
@@ -1482,7 +1487,11 @@ pub fn check_phase_stable(
         PhaseKind::Retreat => {
             let free = rules.multiple_orders == MultipleOrders::Hold;
             let op = permutation(orders.len(), &mut state, &|i| {
-                if free { None } else { unit_key(&orders[i].1) }
+                if free {
+                    None
+                } else {
+                    unit_key(orders[i].order())
+                }
             });
             let dp = permutation(s.dislodged.len(), &mut state, &|_| None);
             let mut s2 = s.clone();
@@ -1490,14 +1499,19 @@ pub fn check_phase_stable(
             (s2, op)
         }
         _ => {
-            let op = permutation(orders.len(), &mut state, &|i| Some(orders[i].0.0 as u64));
+            let op = permutation(orders.len(), &mut state, &|i| {
+                Some(orders[i].power().0 as u64)
+            });
             let up = permutation(s.units.len(), &mut state, &|_| None);
             let mut s2 = s.clone();
             s2.units = up.iter().map(|&k| s.units[k]).collect();
             (s2, op)
         }
     };
-    let orders2: Vec<(PowerId, Order)> = op.iter().map(|&i| orders[i].clone()).collect();
+    let orders2: Vec<(PowerId, Order)> = op
+        .iter()
+        .map(|&i| (orders[i].power(), orders[i].order().clone()))
+        .collect();
     let r2 = crate::tools::turn::adjudicate_phase(&s2, &orders2, rules);
     let listed = op
         .iter()
@@ -1555,12 +1569,7 @@ pub fn check_phase_stable(
 /// number of centres.
 pub fn check_advance(s: &Scenario, rules: &Rules, adv: &Advanced) -> Vec<Violation> {
     let map = &*s.map;
-    let orders: Vec<(PowerId, Order)> = s
-        .orders
-        .iter()
-        .map(|e| (e.power, e.order.clone()))
-        .collect();
-    let mut out = check_phase(s, &orders, rules, &adv.result);
+    let mut out = check_phase(s, &s.orders, rules, &adv.result);
     let mut c = Checker::new(map);
     let next = &adv.next;
     let r = &adv.result;
@@ -1694,17 +1703,12 @@ pub fn check_scenario(s: &Scenario, rules: &Rules, seed: u64) -> Vec<Violation> 
     match crate::tools::check::run(s, Some(*rules), false) {
         Ok(run) => {
             out.extend(check_run(s, &run));
-            out.extend(check_phase_stable(s, &run.orders, rules, seed));
+            out.extend(check_phase_stable(s, &s.orders, rules, seed));
         }
         Err(_) => {
             // A `retreats` section on a phase that is not a movement: the phase alone.
-            let orders: Vec<(PowerId, Order)> = s
-                .orders
-                .iter()
-                .map(|e| (e.power, e.order.clone()))
-                .collect();
-            let r = crate::tools::turn::adjudicate_phase(s, &orders, rules);
-            out.extend(check_phase(s, &orders, rules, &r));
+            let r = crate::tools::turn::adjudicate_phase(s, &s.orders, rules);
+            out.extend(check_phase(s, &s.orders, rules, &r));
         }
     }
     // Past the last year there is no next phase to check (advance says so).

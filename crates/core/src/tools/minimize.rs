@@ -1153,19 +1153,14 @@ impl<'a> Judge<'a> {
         // expectation is missed (a large board's reasons cost more than its adjudication).
         if self.fast {
             let mut adj = Adjudicator::new();
-            let orders: Vec<(PowerId, Order)> = s
-                .orders
-                .iter()
-                .map(|e| (e.power, e.order.clone()))
-                .collect();
-            adj.adjudicate(map, &s.units, &orders, &self.goal.rules);
+            adj.adjudicate(map, &s.units, &s.orders, &self.goal.rules);
             for (i, _, want) in s.expect.iter().flat_map(|e| &e.results) {
                 let (Some(out), Some(entry)) = (adj.outcomes().get(*i), s.orders.get(*i)) else {
                     continue;
                 };
                 if !crate::tools::check::meets(*want, out.verdict) {
                     let reason = adj
-                        .reason_text(map, &s.units, &orders, *i)
+                        .reason_text(map, &s.units, &s.orders, *i)
                         .unwrap_or_default();
                     seen.push(Seen::Order {
                         pool: *i,
@@ -1239,7 +1234,7 @@ impl<'a> Judge<'a> {
                 }
             }
         };
-        orders(&s.expect, &s.orders, &r.phase.outcomes, 0, "");
+        orders(&s.expect, &s.orders, &r.phase().outcomes, 0, "");
         if let (Some(f), Some(rr)) = (&s.retreats, &r.retreats) {
             orders(
                 &f.expect,
@@ -1249,7 +1244,7 @@ impl<'a> Judge<'a> {
                 "retreats: ",
             );
         }
-        if let Some(m) = &r.movement {
+        if let Some(m) = r.result.decisions() {
             let ends: Vec<Option<Unit>> = m.units.iter().map(|u| u.ends).collect();
             self.unit_mismatches(&ends, seen);
         }
@@ -1405,7 +1400,7 @@ impl<'a> Judge<'a> {
     fn outcome<'r>(&self, b: &Built, r: &'r Run, i: usize) -> Option<&'r OrderOutcome> {
         let at = b.order_at.get(i).copied().flatten()?;
         if i < self.phase_orders {
-            r.phase.outcomes.get(at)
+            r.phase().outcomes.get(at)
         } else {
             r.retreats.as_ref()?.outcomes.get(at)
         }
@@ -1667,8 +1662,8 @@ impl<'a> Judge<'a> {
                 }
                 Seen::Unit { pool, ends, line } => {
                     let now = b.unit_at.get(*pool).copied().flatten().and_then(|j| {
-                        r.movement
-                            .as_ref()
+                        r.result
+                            .decisions()
                             .and_then(|m| m.units.get(j))
                             .map(|u| u.ends)
                     });
@@ -1784,8 +1779,8 @@ impl<'a> Judge<'a> {
 fn applied(r: &Run) -> Vec<BackupRule> {
     let mut out = Vec::new();
     for e in r
-        .movement
-        .as_ref()
+        .result
+        .decisions()
         .and_then(|m| m.trace.as_ref())
         .into_iter()
         .flatten()
@@ -1803,7 +1798,7 @@ fn applied(r: &Run) -> Vec<BackupRule> {
 /// position too large to count does not hold).
 fn solutions_hold(s: &Scenario, r: &Run, want: u128) -> (bool, String) {
     let limits = crate::tools::oracle::Limits::default();
-    match crate::tools::oracle::solve(&s.map, &s.units, &r.orders, &r.rules, limits) {
+    match crate::tools::oracle::solve(&s.map, &s.units, &s.orders, &r.rules, limits) {
         Ok(o) => {
             let line = match o.count {
                 1 => "the equations have 1 solution".to_string(),
@@ -1838,7 +1833,7 @@ fn backup_holds(
             let mut decided = s
                 .orders
                 .iter()
-                .zip(&r.phase.outcomes)
+                .zip(&r.phase().outcomes)
                 .filter(|(_, o)| o.backup == Some(rule));
             let listed: Vec<String> = decided
                 .by_ref()
@@ -1892,7 +1887,7 @@ fn differs(s: &Scenario, a: &Run, b: &Run) -> (bool, String) {
     for (e, (x, y)) in s
         .orders
         .iter()
-        .zip(a.phase.outcomes.iter().zip(&b.phase.outcomes))
+        .zip(a.phase().outcomes.iter().zip(&b.phase().outcomes))
     {
         if x.verdict != y.verdict {
             return (
@@ -1911,14 +1906,21 @@ fn differs(s: &Scenario, a: &Run, b: &Run) -> (bool, String) {
         v.sort();
         v
     };
-    let dis = |r: &Run| set(&r.phase.dislodged.iter().map(|d| d.unit).collect::<Vec<_>>());
+    let dis = |r: &Run| {
+        set(&r
+            .phase()
+            .dislodged
+            .iter()
+            .map(|d| d.unit)
+            .collect::<Vec<_>>())
+    };
     if dis(a) != dis(b) {
         return (
             true,
             format!("the dislodged units differ under {na} and {nb}"),
         );
     }
-    if set(&a.phase.final_units) != set(&b.phase.final_units) {
+    if set(&a.phase().final_units) != set(&b.phase().final_units) {
         return (true, format!("the positions differ under {na} and {nb}"));
     }
     if let (Some(f), Some(x), Some(y)) = (&s.retreats, &a.retreats, &b.retreats) {

@@ -28,8 +28,7 @@
 //! use dipsandbox_core::model::scenario::Scenario;
 //!
 //! let s = Scenario::builtin().unwrap(); // Pandin's paradox (DATC 6.F.16)
-//! let orders: Vec<_> = s.orders.iter().map(|e| (e.power, e.order.clone())).collect();
-//! let o = solve(&s.map, &s.units, &orders, &s.rules, Limits::default()).unwrap();
+//! let o = solve(&s.map, &s.units, &s.orders, &s.rules, Limits::default()).unwrap();
 //! // A convoy that succeeds is disrupted; one that is disrupted succeeds: no solution, so the
 //! // backup rule (Szykman's) decides.
 //! assert_eq!(o.count, 0);
@@ -47,7 +46,7 @@ use crate::engine::legality::{self, Route, UnitOrder};
 use crate::engine::resolver::NodeKind;
 use crate::model::board::Unit;
 use crate::model::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::Order;
+use crate::model::orders::Submitted;
 use crate::model::rules::{ConvoyedSelfAttack, DislodgedNoEffect, MultiRoute, Paradox, Rules};
 
 const NONE: u32 = u32::MAX;
@@ -309,10 +308,10 @@ impl Oracle {
 }
 
 /// Finds every solution of the DATC 5.B equations of a movement phase under `rules`.
-pub fn solve(
+pub fn solve<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     limits: Limits,
 ) -> Result<Oracle, OracleError> {

@@ -3,11 +3,13 @@
 //! Fall phases only.
 
 use crate::engine::adjust::{adjudicate_adjustments, adjustments_due};
+use crate::engine::decision::adjudicator::adjudicate_movement;
+use crate::engine::outcome::PhaseResult;
 use crate::engine::retreat::adjudicate_retreats;
-use crate::engine::{Engine, PhaseResult, adjudicate_movement};
+use crate::engine::seam::{Engine, EngineError, PhaseInput};
 use crate::model::board::{Phase, PhaseKind, Season, Unit};
 use crate::model::map::{Map, PowerId};
-use crate::model::orders::Order;
+use crate::model::orders::Submitted;
 use crate::model::rules::Rules;
 use crate::model::scenario::Scenario;
 
@@ -43,25 +45,11 @@ pub fn winner(map: &Map, owners: &[Option<PowerId>]) -> Option<PowerId> {
         .find(|p| counts.get(p.0 as usize).is_some_and(|&c| c >= need))
 }
 
-/// Adjudicates the scenario's own phase with the given orders.
-pub fn adjudicate_phase(s: &Scenario, orders: &[(PowerId, Order)], rules: &Rules) -> PhaseResult {
-    adjudicate_phase_with(s, orders, rules, Engine::Decisions)
-}
-
-/// [`adjudicate_phase`], with movement phases adjudicated by `engine`.
-pub fn adjudicate_phase_with(
-    s: &Scenario,
-    orders: &[(PowerId, Order)],
-    rules: &Rules,
-    engine: Engine,
-) -> PhaseResult {
+/// Adjudicates the scenario's own phase with the given orders (the scenario's own, or others
+/// for the same units), with the decision engine.
+pub fn adjudicate_phase<O: Submitted>(s: &Scenario, orders: &[O], rules: &Rules) -> PhaseResult {
     match s.phase.kind {
-        PhaseKind::Movement => match engine {
-            Engine::Decisions => adjudicate_movement(&s.map, &s.units, orders, rules).phase(),
-            Engine::Dpjudge => {
-                crate::engine::dpjudge::adjudicate_dpjudge(&s.map, &s.units, orders, rules).phase()
-            }
-        },
+        PhaseKind::Movement => adjudicate_movement(&s.map, &s.units, orders, rules).phase(),
         PhaseKind::Retreat => {
             adjudicate_retreats(&s.map, &s.units, &s.dislodged, &s.contested, orders, rules)
         }
@@ -94,23 +82,38 @@ pub struct PastLastYear {
     pub phase: Phase,
 }
 
+/// Why a scenario could not be advanced with an engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AdvanceError {
+    /// The next phase would be past the last year.
+    #[error(transparent)]
+    PastLastYear(#[from] PastLastYear),
+    /// The engine gave no result.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
 /// Adjudicates the scenario's phase and builds the next phase's scenario: positions, dislodged
 /// units with their attackers, standoffs, centre owners; empty orders, no expectations. An
 /// error when the next phase would be in a year past [`Phase::LAST_YEAR`] (never a year that
 /// wrapped round).
 pub fn advance(s: &Scenario, rules: &Rules) -> Result<Advanced, PastLastYear> {
-    advance_with(s, rules, Engine::Decisions)
+    next_phase(s, adjudicate_phase(s, &s.orders, rules))
 }
 
-/// [`advance`], with a movement phase adjudicated by `engine`.
-pub fn advance_with(s: &Scenario, rules: &Rules, engine: Engine) -> Result<Advanced, PastLastYear> {
+/// [`advance`], with the phase adjudicated by `engine`.
+pub fn advance_with(
+    s: &Scenario,
+    rules: &Rules,
+    engine: &dyn Engine,
+) -> Result<Advanced, AdvanceError> {
+    let result = engine.adjudicate(&PhaseInput::of(s, rules), false)?.phase;
+    Ok(next_phase(s, result)?)
+}
+
+/// The next phase's scenario after `s`'s phase gave `result`.
+fn next_phase(s: &Scenario, result: PhaseResult) -> Result<Advanced, PastLastYear> {
     let map = &*s.map;
-    let orders: Vec<(PowerId, Order)> = s
-        .orders
-        .iter()
-        .map(|e| (e.power, e.order.clone()))
-        .collect();
-    let result = adjudicate_phase_with(s, &orders, rules, engine);
     let owners = s.owners_or_home();
     let mut next = s.clone();
     next.orders.clear();

@@ -67,6 +67,28 @@ pub enum OrderKind {
     Waive,
 }
 
+/// A submitted order as an engine reads it: whose it is and what it says. Engines take a slice
+/// of any such type — a scenario's own entries ([`crate::model::scenario::OrderEntry`]) or bare
+/// `(PowerId, Order)` pairs (generated positions, benches) — so that neither has to be copied
+/// into the other.
+pub trait Submitted {
+    /// The power whose order it is.
+    fn power(&self) -> PowerId;
+    /// The order.
+    fn order(&self) -> &Order;
+}
+
+impl Submitted for (PowerId, Order) {
+    #[inline]
+    fn power(&self) -> PowerId {
+        self.0
+    }
+    #[inline]
+    fn order(&self) -> &Order {
+        &self.1
+    }
+}
+
 /// One order, as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Order {

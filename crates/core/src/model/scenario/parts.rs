@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::model::board::Unit;
 use crate::model::map::PowerId;
-use crate::model::orders::Order;
+use crate::model::orders::{Order, Submitted};
 
 /// What a scenario expects of one order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
@@ -29,6 +29,17 @@ pub struct OrderEntry {
     pub text: String,
     /// The parsed order.
     pub order: Order,
+}
+
+impl Submitted for OrderEntry {
+    #[inline]
+    fn power(&self) -> PowerId {
+        self.power
+    }
+    #[inline]
+    fn order(&self) -> &Order {
+        &self.order
+    }
 }
 
 /// The expectations for one phase.

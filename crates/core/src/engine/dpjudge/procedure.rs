@@ -1,111 +1,6 @@
-//! A second, independent movement adjudicator: the **DPjudge procedural algorithm** (Manus
-//! Hand's published "DPjudge Adjudication Algorithm", `../shared/reference/dpjudge-algorithm.txt`),
-//! with its own step-by-step trace.
-//!
-//! Where the decision engine ([`super::adjudicate_movement`]) solves Kruijswijk's equations, this
-//! engine runs the procedure of steps 1–10 exactly as the text states them: it marks units
-//! ("void", "no convoy", "convoy endangered", "convoy under attack", "bounce", "cut",
-//! "dislodged"), keeps a **support count** and a **no help list** per unit and a **combat list**
-//! per space, and loops as the text says — step 4 repeats while the convoy succeeded list grows,
-//! step 5 returns to step 4 when it grew, step 6 repeats while it bounces, steps 7 and 8 return to
-//! step 6 after a bounce, step 9 returns to step 6 after a cut — then step 10 moves every unmarked
-//! unit, running the unbounce procedure on each space it vacates. The procedures cutSupport,
-//! checkDisruptions, bounce and unbounce are the text's. The game options of the text are rule
-//! options ([`Rules::dpjudge_phantom_orders`], [`Rules::dpjudge_beleaguered_disrupts`]); the
-//! decision engine ignores them.
-//!
-//! The engine shares only the legality step with the decision engine
-//! ([`legality::prepare`]): illegal orders (DATC 4.E.1, geography, coasts, several orders to a
-//! unit) are ignored and the unit holds, as the DPjudge refuses such orders when they are
-//! submitted; the route of an army's move (over land or by convoy, DATC 4.A.3 under the rules in
-//! use) is taken from it — a route that may fall back to the land (the 1971 rule,
-//! `adjacent_convoy_fallback`) counts as a convoy, the procedure having no fallback. The matching
-//! of supports and convoys (steps 1 and 2) is the engine's own.
-//!
-//! # Where the text is silent: what the engine does
-//!
-//! - **Order of work.** "For every unit / space" is taken in unit order (the order of the
-//!   position) and in province order (the map's). Steps 4, 5 and 10 can depend on it; the others
-//!   reach the same marks in any order.
-//! - **The convoy path.** DPjudge orders name the path (`A Lon - Nth - Bel`); ours usually do not.
-//!   An army's convoy path is the written one when the rules keep written paths
-//!   (`path_specification` `Allowed` or `Required`, DATC 4.A.6). Otherwise it is made of the fleets
-//!   that ordered a matching convoy (this army, this destination): the army is marked "no convoy"
-//!   in step 1 when they form no route from its province to its destination; a matching fleet is
-//!   never void for not being on the path. checkDisruptions then endangers the army when no route
-//!   of unthreatened matching fleets is left (`multi_route_disruption=AllRoutes`, 4.A.1 b), or when
-//!   any matching fleet on a route is threatened (`AnyRoute`, 4.A.1 a). With one route — the
-//!   DPjudge's case — both are the text's "for every fleet in the army's convoy path".
-//! - **A written path through a sea with no fleet** is the text's "non-existent fleet": under
-//!   `dpjudge_phantom_orders=Hold` the army's order becomes HOLD, under `Void` the army is marked
-//!   "no convoy". A support or convoy of a unit that does not exist (illegal for the decision
-//!   engine) becomes HOLD (its outcome stays illegal: the order is not carried out) or is marked
-//!   "void".
-//! - **An army marked "no convoy"** no longer attempts its move: it is not in its destination's
-//!   combat list but in its own space's, like a bounced unit, with a support count of 0 and an
-//!   empty no help list (so it cannot prevent anyone, and supports of its move do not help it
-//!   hold). An army marked "no convoy" in step 5 is taken out of its destination's combat list
-//!   and put in its own space's the same way. Once "no convoy", an army leaves the convoying
-//!   armies list for good: steps 4 and 5 look only at the others.
-//! - **Marks.** A unit may carry several marks ("bounce" and "dislodged"); "change the mark to X"
-//!   replaces the convoy marks only; "not marked" means no mark at all.
-//! - **Step 10** is a work list: the unmarked moving units in unit order, then every unit the
-//!   unbounce procedure frees (it is now an unmarked moving unit, so "for every moving unit that
-//!   is not marked" takes it too). The unbounce procedure is a loop, not a recursion: each freed
-//!   unit that was not dislodged hands the space it began in to the next round. A freed unit that
-//!   had been dislodged is no longer dislodged and moves. The possible-retreat list of a
-//!   dislodged unit is made when it is dislodged, from the combat lists as they are then.
-//! - **Convoy paradoxes** have no special treatment: the procedure has no cycle to detect. Steps 4
-//!   and 5 decide every convoy from the combat lists (a fleet whose space has a single strongest
-//!   foreign unit disrupts its convoy), and cutSupport's third criterion keeps a convoyed army from
-//!   cutting a support for or against any convoying fleet — the 1982 rule (DATC 4.A.2), even when
-//!   the army dislodges the supporter. `docs/dpjudge.md` lists where this departs from the DATC.
-//!
-//! # Where the text departs from the rules without convoys
-//!
-//! - Step 6 compares the swapping units' support counts as they are (no no-help list is
-//!   subtracted); the engine does what the text says (DATC 6.E.6 departs).
-//! - Step 8 says that a victim of the moving unit's own power is "no victim", and then no step
-//!   stops a supported unit from dislodging a unit of its own power. The step's title
-//!   ("inability to self-dislodge") and DPjudge's program bounce the move: the engine does that
-//!   by default, and reads the sentence to the letter under `dpjudge_own_victim: AsWritten`.
-//!   `docs/dpjudge.md` lists the DATC cases each changes.
-//!
-//! # Outcomes
-//!
-//! One [`OrderOutcome`] per submitted order, indexed as the decision engine's. A move succeeds
-//! when it is made in step 10; a support succeeds unless it is void or cut; a convoy succeeds
-//! unless it is void or the fleet is dislodged; a hold succeeds unless dislodged. The reason names
-//! the step and the mark: `bounced in step 7: support count 1 is not greater than 1 of A War - Sil`.
-//!
-//! # Tracing
-//!
-//! [`adjudicate_dpjudge`] records nothing (a type parameter whose `ON` is false compiles every
-//! trace statement away); [`adjudicate_dpjudge_traced`] records [`DpEvent`]s, which
-//! [`DpStepper`] walks forward and back exactly.
-//!
-//! ```
-//! use dipsandbox_core::engine::dpjudge::{adjudicate_dpjudge, Mark};
-//! use dipsandbox_core::engine::Verdict;
-//! use dipsandbox_core::model::board::Unit;
-//! use dipsandbox_core::model::map::{Map, UnitKind};
-//! use dipsandbox_core::model::orders::parse_order;
-//! use dipsandbox_core::model::rules::Rules;
-//!
-//! let map = Map::standard();
-//! let ger = map.find_power("Germany").unwrap();
-//! let rus = map.find_power("Russia").unwrap();
-//! let unit = |p, k, name: &str| Unit { power: p, kind: k, loc: map.province(map.find_province(name).unwrap()).main };
-//! let units = vec![unit(ger, UnitKind::Army, "ber"), unit(rus, UnitKind::Army, "war")];
-//! let orders = vec![
-//!     (ger, parse_order(&map, "A Ber - Sil").unwrap()),
-//!     (rus, parse_order(&map, "A War - Sil").unwrap()),
-//! ];
-//! let r = adjudicate_dpjudge(&map, &units, &orders, &Rules::default());
-//! assert_eq!(r.outcomes[0].verdict, Verdict::Fails);
-//! assert_eq!(r.outcomes[0].reason, "bounced in step 7: support count 0 is not greater than 0 of A War - Sil");
-//! assert!(r.marks[1].contains(Mark::Bounce));
-//! ```
+//! The DPjudge procedure itself: steps 1–10 over marks, support counts, no help lists and combat
+//! lists, as the text states them (the module documentation of [`super`] says where the text is
+//! silent and what the engine does there).
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): unit indices index the per-
 // unit marks, counts and lists, province ids the per-province tables (combat lists, occupancy),
@@ -113,460 +8,37 @@
 // map it was sized from.
 #![allow(clippy::indexing_slicing)]
 
-use std::fmt;
-
-use super::legality::{self, IllegalReason, OrderStatus, Prepared, Route, UnitOrder, VoidReason};
-use super::{OrderOutcome, PhaseResult, Reason, Verdict};
+use crate::engine::legality::{
+    self, IllegalReason, OrderStatus, Prepared, Route, UnitOrder, VoidReason,
+};
+use crate::engine::outcome::{OrderOutcome, Verdict};
+use crate::engine::reason::Reason;
 use crate::model::board::{Dislodged, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::orders::{NameStyle, Order, OrderKind, format_order};
+use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
 use crate::model::rules::{MultiRoute, OwnVictim, PathSpecification, PhantomOrders, Rules};
+
+use super::types::*;
+use super::words::cause_words;
 
 const NONE: u32 = u32::MAX;
 
-// ---------------------------------------------------------------------------------------------
-// Marks, orders, causes, events.
-// ---------------------------------------------------------------------------------------------
-
-/// One of the marks the procedure puts on a unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// A support or convoy that does not match (steps 1 and 2).
-    Void,
-    /// A convoyed army whose convoy fails (steps 1 and 5).
-    NoConvoy,
-    /// checkDisruptions found a fleet of the army's path threatened (steps 4 and 5).
-    ConvoyEndangered,
-    /// An endangered army waiting for step 5 (step 4).
-    ConvoyUnderAttack,
-    /// A move that does not go (the bounce procedure).
-    Bounce,
-    /// A support that is cut (cutSupport).
-    Cut,
-    /// A unit dislodged (step 10).
-    Dislodged,
-}
-
-impl Mark {
-    /// Every mark, in the text's order.
-    pub const ALL: [Mark; 7] = [
-        Mark::Void,
-        Mark::NoConvoy,
-        Mark::ConvoyEndangered,
-        Mark::ConvoyUnderAttack,
-        Mark::Bounce,
-        Mark::Cut,
-        Mark::Dislodged,
-    ];
-
-    /// The mark as the text writes it: `void`, `no convoy`, `convoy endangered`, …
-    pub fn name(self) -> &'static str {
-        match self {
-            Mark::Void => "void",
-            Mark::NoConvoy => "no convoy",
-            Mark::ConvoyEndangered => "convoy endangered",
-            Mark::ConvoyUnderAttack => "convoy under attack",
-            Mark::Bounce => "bounce",
-            Mark::Cut => "cut",
-            Mark::Dislodged => "dislodged",
-        }
-    }
-
-    fn bit(self) -> u8 {
-        1 << (self as u8)
-    }
-}
-
-/// The set of marks on a unit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Marks(u8);
-
-impl Marks {
-    /// No mark.
-    pub const EMPTY: Marks = Marks(0);
-
-    /// Whether the set has the mark.
-    pub fn contains(self, m: Mark) -> bool {
-        self.0 & m.bit() != 0
-    }
-
-    /// Whether the unit is unmarked.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The set with the mark added.
-    pub fn with(self, m: Mark) -> Marks {
-        Marks(self.0 | m.bit())
-    }
-
-    /// The set with the mark removed.
-    pub fn without(self, m: Mark) -> Marks {
-        Marks(self.0 & !m.bit())
-    }
-
-    /// The marks in the set, in the text's order.
-    pub fn iter(self) -> impl Iterator<Item = Mark> {
-        Mark::ALL.into_iter().filter(move |m| self.contains(*m))
-    }
-}
-
-impl fmt::Display for Marks {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("unmarked");
-        }
-        for (i, m) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(m.name())?;
-        }
-        Ok(())
-    }
-}
-
-/// A unit's order as the procedure sees it (after legality, and after steps 1 and 2 changed
-/// some orders to HOLD).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DpOrder {
-    /// Holds: ordered to, not ordered, illegally ordered, or changed to HOLD.
-    Hold,
-    /// Moves to `dest`.
-    Move {
-        /// The destination province.
-        dest: ProvinceId,
-        /// The destination location (a coast for fleets).
-        dest_loc: LocId,
-        /// Whether the move is by convoy.
-        convoyed: bool,
-    },
-    /// Supports `target` (None: a unit that does not exist) holding (`dest` None) or moving.
-    Support {
-        /// The supported unit.
-        target: Option<usize>,
-        /// The destination of the supported move.
-        dest: Option<ProvinceId>,
-    },
-    /// Convoys `army` (None: a unit that does not exist) to `dest`.
-    Convoy {
-        /// The convoyed army.
-        army: Option<usize>,
-        /// Its destination.
-        dest: ProvinceId,
-    },
-}
-
-/// Why a support or convoy is void (steps 1 and 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unmatched {
-    /// There is no unit there (game option `Void`).
-    NoUnit,
-    /// The supported unit moves; the support is for holding.
-    SupportedUnitMoves,
-    /// The supported unit does not move there.
-    MoveDoesNotMatch,
-    /// The supported move goes to another coast.
-    CoastDoesNotMatch,
-    /// The army is not moving by convoy to that destination.
-    ArmyDoesNotMatch,
-    /// The written convoy path does not go through the fleet.
-    NotOnPath,
-    /// The nationality or unit letter written is rejected by the rules (4.C.2, 4.C.5, 4.C.6).
-    Designation,
-    /// The supported unit's illegal move stands as a failed move (`illegal_orders=Fail`).
-    IllegalMoveStands,
-}
-
-/// Why a convoyed army is marked "no convoy" in step 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoRoute {
-    /// The fleets ordered to convoy it form no route.
-    NoRoute,
-    /// The written path goes through a sea with no fleet.
-    NoFleet {
-        /// The sea.
-        space: ProvinceId,
-    },
-    /// The written path goes through a fleet that did not order a matching convoy.
-    NotConvoying {
-        /// The fleet.
-        fleet: usize,
-    },
-    /// The written path is not a chain of neighbouring seas from the army to its destination.
-    BrokenPath,
-}
-
-/// Why a mark was set (or an order changed): the data behind the reason in words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cause {
-    /// Step 1 or 2 changed the order to HOLD (game option `Hold`): a convoy path through a sea
-    /// with no fleet (`space`), or a support or convoy of a unit that does not exist.
-    ToHold {
-        /// The step.
-        step: u8,
-        /// The empty sea of the written path, for an army.
-        space: Option<ProvinceId>,
-    },
-    /// Void in step 1 (convoys) or 2 (supports).
-    Void {
-        /// The step.
-        step: u8,
-        /// Why.
-        why: Unmatched,
-    },
-    /// "No convoy" in step 1.
-    NoConvoy(NoRoute),
-    /// checkDisruptions: `fleet`'s space has `by` as single strongest unit, foreign to the fleet
-    /// (or, with `beleaguered`, among several tied strongest).
-    Endangered {
-        /// The step (4 or 5).
-        step: u8,
-        /// The threatened fleet.
-        fleet: usize,
-        /// The strongest foreign unit in its space.
-        by: usize,
-        /// Found by the BELEAGUERED_DISRUPTS rule.
-        beleaguered: bool,
-    },
-    /// Marked "convoy under attack" in step 4.
-    UnderAttack,
-    /// cutSupport by `by`.
-    Cut {
-        /// The step (3, 4, 5 or 9).
-        step: u8,
-        /// The moving unit.
-        by: usize,
-    },
-    /// The bounce procedure, from step 6 (swap), 7 (understrength) or 8 (self-dislodgement).
-    Bounce {
-        /// The step.
-        step: u8,
-        /// The unit's support count.
-        count: i32,
-        /// In step 8, the no help list's length that was subtracted.
-        no_help: i32,
-        /// The unit whose count it did not beat (the swapper in step 6, the strongest other unit
-        /// of the combat list in steps 7 and 8).
-        other: Option<usize>,
-        /// That unit's count.
-        other_count: i32,
-    },
-    /// Bounced in step 8: the victim, `victim`, is of the moving unit's own power (the default
-    /// reading of step 8, `dpjudge_own_victim: Bounces`).
-    OwnVictim {
-        /// The unit it would have dislodged.
-        victim: usize,
-    },
-    /// Dislodged in step 10 by `by`.
-    Dislodged {
-        /// The moving unit.
-        by: usize,
-    },
-    /// The unbounce procedure, run for `space`, freed the unit.
-    Unbounced {
-        /// The space.
-        space: ProvinceId,
-    },
-}
-
-/// What a combat list entry stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Entry {
-    /// The unit's own order: it counts with its (live) support count and no help list.
-    Order,
-    /// Added by the bounce procedure (or for an army marked "no convoy") in the space the unit
-    /// began in: support count 0, empty no help list.
-    Bounced,
-}
-
-/// How a step was entered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StepVia {
-    /// In sequence.
-    Next,
-    /// "Repeat this step".
-    Repeat,
-    /// "Return to step N" from step `from`.
-    Return {
-        /// The step that returned.
-        from: u8,
-    },
-}
-
-/// One event of the procedure's trace. Every event that changes the state carries what it
-/// replaced, so that [`DpStepper`] undoes it exactly.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DpEvent {
-    /// The first event: the size of the position.
-    Start {
-        /// Number of units.
-        units: u32,
-        /// Number of spaces (provinces).
-        spaces: u32,
-    },
-    /// A step is entered.
-    Step {
-        /// The step (1–10).
-        step: u8,
-        /// How.
-        via: StepVia,
-        /// The step that was current before (0 at the start).
-        prev: u8,
-    },
-    /// A unit's order is changed to HOLD (a game option of steps 1 and 2).
-    ToHold {
-        /// The unit.
-        unit: usize,
-        /// Its order before.
-        was: DpOrder,
-    },
-    /// An army is put in the convoying armies list (step 1).
-    Listed {
-        /// The army.
-        army: usize,
-    },
-    /// An army is put in the convoy succeeded list (steps 4 and 5).
-    Succeeded {
-        /// The army.
-        army: usize,
-    },
-    /// A unit's support count changes.
-    SupportCount {
-        /// The supported unit.
-        unit: usize,
-        /// The count before.
-        from: i32,
-        /// The count after.
-        to: i32,
-        /// The supporting unit that was counted (step 2) or cut.
-        by: usize,
-    },
-    /// A supporting unit is added to, or removed from, a unit's no help list.
-    NoHelp {
-        /// The supported unit.
-        unit: usize,
-        /// The supporting unit.
-        supporter: usize,
-        /// Added (true) or removed.
-        added: bool,
-    },
-    /// A mark is set or removed.
-    Mark {
-        /// The unit.
-        unit: usize,
-        /// The mark.
-        mark: Mark,
-        /// Set (true) or removed.
-        set: bool,
-        /// The unit's marks before.
-        before: Marks,
-        /// Why, when the engine knows.
-        cause: Option<Cause>,
-    },
-    /// An entry is added to, or removed from, a space's combat list.
-    Combat {
-        /// The space.
-        space: ProvinceId,
-        /// The unit.
-        unit: usize,
-        /// The kind of entry.
-        entry: Entry,
-        /// Added (true) or removed.
-        added: bool,
-    },
-    /// checkDisruptions ran for an army.
-    CheckDisruptions {
-        /// The army.
-        army: usize,
-        /// Whether it marked the army "convoy endangered".
-        endangered: bool,
-    },
-    /// The unbounce procedure runs for a space.
-    Unbounce {
-        /// The space.
-        space: ProvinceId,
-    },
-    /// Step 10 moves a unit.
-    Moved {
-        /// The unit.
-        unit: usize,
-        /// Where it was.
-        from: LocId,
-        /// Where it goes.
-        to: LocId,
-    },
-    /// Step 10 lists a dislodged unit's possible retreats.
-    Retreats {
-        /// The unit.
-        unit: usize,
-        /// The spaces.
-        spaces: Vec<ProvinceId>,
-    },
-}
-
-/// Everything the DPjudge engine found.
-#[derive(Clone, Debug)]
-pub struct DpjudgeResult {
-    /// Per submitted order, its outcome (indexed as the decision engine's).
-    pub outcomes: Vec<OrderOutcome>,
-    /// Units after the phase (not counting the dislodged).
-    pub final_units: Vec<Unit>,
-    /// Units dislodged, with where their attackers came from.
-    pub dislodged: Vec<Dislodged>,
-    /// Spaces left empty with a combat list: standoffs (no retreat there).
-    pub contested: Vec<ProvinceId>,
-    /// Step 10's possible-retreat list of each dislodged unit (unit index, spaces).
-    pub retreats: Vec<(usize, Vec<ProvinceId>)>,
-    /// Per unit, its marks at the end.
-    pub marks: Vec<Marks>,
-    /// Per unit, its support count at the end.
-    pub support_counts: Vec<i32>,
-    /// Per unit, its order as the procedure saw it.
-    pub orders: Vec<DpOrder>,
-    /// Per unit, why it carries its marks (the last void, no convoy, bounce, cut or HOLD change).
-    pub causes: Vec<Option<Cause>>,
-    /// Per unit, the unit that dislodged it.
-    pub dislodged_by: Vec<Option<usize>>,
-    /// Per unit, whether step 10 moved it.
-    pub moved: Vec<bool>,
-    /// The trace, when asked for.
-    pub trace: Option<Vec<DpEvent>>,
-}
-
-impl DpjudgeResult {
-    /// The phase-level view: outcomes, final units, dislodged units, standoffs.
-    pub fn phase(&self) -> PhaseResult {
-        PhaseResult {
-            outcomes: self.outcomes.clone(),
-            final_units: self.final_units.clone(),
-            dislodged: self.dislodged.clone(),
-            contested: self.contested.clone(),
-            notes: Vec::new(),
-        }
-    }
-}
-
-/// Adjudicates a movement phase with the DPjudge procedure, without a trace.
-pub fn adjudicate_dpjudge(
+/// Adjudicates a movement phase with the DPjudge procedure; `trace` records every step (without
+/// it, every trace statement is compiled away).
+pub fn adjudicate<O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
+    trace: bool,
 ) -> DpjudgeResult {
-    run(map, units, orders, rules, Off).0
-}
-
-/// Adjudicates a movement phase with the DPjudge procedure and records every step.
-pub fn adjudicate_dpjudge_traced(
-    map: &Map,
-    units: &[Unit],
-    orders: &[(PowerId, Order)],
-    rules: &Rules,
-) -> DpjudgeResult {
-    let (mut r, sink) = run(map, units, orders, rules, On(Vec::new()));
-    r.trace = Some(sink.0);
-    r
+    if trace {
+        let (mut r, sink) = run(map, units, orders, rules, On(Vec::new()));
+        r.trace = Some(sink.0);
+        r
+    } else {
+        run(map, units, orders, rules, Off).0
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -714,10 +186,10 @@ struct Engine<'a, T: Sink> {
     sink: T,
 }
 
-fn run<T: Sink>(
+fn run<T: Sink, O: Submitted>(
     map: &Map,
     units: &[Unit],
-    orders: &[(PowerId, Order)],
+    orders: &[O],
     rules: &Rules,
     sink: T,
 ) -> (DpjudgeResult, T) {
@@ -725,14 +197,16 @@ fn run<T: Sink>(
     let mut e = Engine::new(map, units, orders, rules, &prepared, sink);
     e.procedure();
     let outcomes = e.outcomes(orders, &prepared);
-    e.finish(outcomes)
+    let (mut r, sink) = e.finish(outcomes);
+    r.prepared = prepared;
+    (r, sink)
 }
 
 impl<'a, T: Sink> Engine<'a, T> {
-    fn new(
+    fn new<O: Submitted>(
         map: &'a Map,
         units: &'a [Unit],
-        orders: &[(PowerId, Order)],
+        orders: &[O],
         rules: &'a Rules,
         prepared: &Prepared,
         sink: T,
@@ -779,8 +253,8 @@ impl<'a, T: Sink> Engine<'a, T> {
                 UnitOrder::Support { target, dest, void } => {
                     designation_void[u] = designation(void.as_ref());
                     if let Some(i) = prepared.source.get(u).copied().flatten()
-                        && let Some((_, o)) = orders.get(i)
-                        && let OrderKind::Support { dest: Some(ds), .. } = &o.kind
+                        && let Some(o) = orders.get(i)
+                        && let OrderKind::Support { dest: Some(ds), .. } = &o.order().kind
                         && let Some(c) = ds.coast
                     {
                         support_coast[u] = map.province(ds.province).coast(c);
@@ -808,7 +282,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                 if *st != OrderStatus::Illegal(IllegalReason::NoSuchUnit) {
                     continue;
                 }
-                let Some((power, o)) = orders.get(i) else {
+                let Some((power, o)) = orders.get(i).map(|e| (e.power(), e.order())) else {
                     continue;
                 };
                 let Some(u) = o
@@ -817,7 +291,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                 else {
                     continue;
                 };
-                if units[u].power != *power || prepared.source.get(u).copied().flatten().is_some() {
+                if units[u].power != power || prepared.source.get(u).copied().flatten().is_some() {
                     continue;
                 }
                 order[u] = match &o.kind {
@@ -2038,15 +1512,15 @@ impl<'a, T: Sink> Engine<'a, T> {
     // -- results -------------------------------------------------------------------------------
 
     /// The submitted order that applies to unit `u`, abbreviated; or the unit itself.
-    fn label(&self, orders: &[(PowerId, Order)], prepared: &Prepared, u: usize) -> String {
-        if let Some((_, o)) = prepared
+    fn label<O: Submitted>(&self, orders: &[O], prepared: &Prepared, u: usize) -> String {
+        if let Some(o) = prepared
             .source
             .get(u)
             .copied()
             .flatten()
             .and_then(|i| orders.get(i))
         {
-            let mut o = o.clone();
+            let mut o = o.order().clone();
             o.power = None;
             return format_order(self.map, &o, NameStyle::Abbr);
         }
@@ -2056,18 +1530,18 @@ impl<'a, T: Sink> Engine<'a, T> {
         }
     }
 
-    fn outcomes(&self, orders: &[(PowerId, Order)], prepared: &Prepared) -> Vec<OrderOutcome> {
+    fn outcomes<O: Submitted>(&self, orders: &[O], prepared: &Prepared) -> Vec<OrderOutcome> {
         let label = |u: usize| self.label(orders, prepared, u);
         let space = |p: ProvinceId| self.map.province(p).name.clone();
         let mut out = Vec::with_capacity(orders.len());
         for (i, st) in prepared.status.iter().enumerate() {
             let o = match st {
                 OrderStatus::Illegal(IllegalReason::NoSuchUnit) => {
-                    let what = match orders.get(i).map(|o| &o.1.kind) {
+                    let what = match orders.get(i).map(|o| &o.order().kind) {
                         Some(OrderKind::Convoy { .. }) => (1, "convoy"),
                         _ => (2, "support"),
                     };
-                    let u = orders.get(i).and_then(|(_, o)| o.unit).and_then(|s| {
+                    let u = orders.get(i).and_then(|o| o.order().unit).and_then(|s| {
                         let p = s.loc.province.0 as usize;
                         self.occupant.get(p).copied().filter(|&x| x != NONE)
                     });
@@ -2260,6 +1734,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             .collect();
         retreats.sort_by_key(|r| r.0);
         let result = DpjudgeResult {
+            prepared: Prepared::default(),
             outcomes,
             final_units,
             dislodged,
@@ -2307,671 +1782,5 @@ fn designation(v: Option<&VoidReason>) -> Option<Unmatched> {
         Some(VoidReason::Nationality | VoidReason::UnitType) => Some(Unmatched::Designation),
         Some(VoidReason::SupportedUnitIllegalMove) => Some(Unmatched::IllegalMoveStands),
         _ => None,
-    }
-}
-
-/// A cause in words, naming the step and the mark.
-fn cause_words(
-    c: Option<Cause>,
-    label: &dyn Fn(usize) -> String,
-    space: &dyn Fn(ProvinceId) -> String,
-) -> String {
-    let Some(c) = c else {
-        return "fails".into();
-    };
-    match c {
-        Cause::ToHold { step, space: s } => match s {
-            Some(s) => format!(
-                "changed to HOLD in step {step}: no fleet in {} on its convoy path",
-                space(s)
-            ),
-            None => format!("changed to HOLD in step {step}"),
-        },
-        Cause::Void { step, why } => {
-            let w = match why {
-                Unmatched::NoUnit => "there is no unit to help".to_string(),
-                Unmatched::SupportedUnitMoves => "the supported unit does not hold".into(),
-                Unmatched::MoveDoesNotMatch => "the supported unit does not make that move".into(),
-                Unmatched::CoastDoesNotMatch => "the supported move goes to another coast".into(),
-                Unmatched::ArmyDoesNotMatch => {
-                    "the army does not move by convoy to that destination".into()
-                }
-                Unmatched::NotOnPath => "the army's written path does not use this fleet".into(),
-                Unmatched::Designation => "nationality or unit letter rejected (4.C)".into(),
-                Unmatched::IllegalMoveStands => {
-                    "the supported unit's illegal move stands (illegal_orders=Fail)".into()
-                }
-            };
-            format!("void in step {step}: {w}")
-        }
-        Cause::NoConvoy(why) => {
-            let w = match why {
-                NoRoute::NoRoute => "the fleets ordered to convoy it form no route".to_string(),
-                NoRoute::NoFleet { space: s } => format!("no fleet in {} on its path", space(s)),
-                NoRoute::NotConvoying { fleet } => {
-                    format!("{} did not order the matching convoy", label(fleet))
-                }
-                NoRoute::BrokenPath => "its written path is not a chain of seas".into(),
-            };
-            format!("no convoy in step 1: {w}")
-        }
-        Cause::Endangered {
-            step,
-            fleet,
-            by,
-            beleaguered,
-        } => {
-            let how = if beleaguered {
-                "is among the tied strongest (BELEAGUERED_DISRUPTS)"
-            } else {
-                "is the single strongest"
-            };
-            format!(
-                "convoy endangered in step {step}: in the combat list of {}, {} {how}",
-                label(fleet),
-                label(by)
-            )
-        }
-        Cause::UnderAttack => "convoy under attack (step 4)".into(),
-        Cause::Cut { step, by } => format!("cut in step {step} by {}", label(by)),
-        Cause::Bounce {
-            step,
-            count,
-            no_help,
-            other,
-            other_count,
-        } => {
-            let who = other.map(label).unwrap_or_else(|| "nobody".into());
-            match step {
-                6 => format!(
-                    "bounced in step 6: support count {count} is not greater than {other_count} of the swapper {who}"
-                ),
-                8 => format!(
-                    "bounced in step 8: support count {count} less {no_help} in the no help list is not greater than {other_count} of {who}"
-                ),
-                _ => format!(
-                    "bounced in step {step}: support count {count} is not greater than {other_count} of {who}"
-                ),
-            }
-        }
-        Cause::OwnVictim { victim } => format!(
-            "bounced in step 8: the victim, {}, is of its own power (inability to self-dislodge)",
-            label(victim)
-        ),
-        Cause::Dislodged { by } => format!("dislodged in step 10 by {}", label(by)),
-        Cause::Unbounced { space: p } => format!("unbounced in step 10 ({})", space(p)),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The stepper.
-// ---------------------------------------------------------------------------------------------
-
-/// One entry of a combat list as of the stepper's cursor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CombatEntry {
-    /// The unit.
-    pub unit: usize,
-    /// What the entry stands for.
-    pub entry: Entry,
-}
-
-#[derive(Clone, Debug)]
-struct DpState {
-    marks: Vec<Marks>,
-    support: Vec<i32>,
-    no_help: Vec<Vec<usize>>,
-    combat: Vec<Vec<CombatEntry>>,
-    step: u8,
-    orders: Vec<DpOrder>,
-    locs: Vec<LocId>,
-    listed: Vec<bool>,
-    succeeded: Vec<bool>,
-}
-
-/// What an event replaced that the event itself does not carry: the position an entry was
-/// removed from.
-#[derive(Clone, Copy, Debug)]
-enum Undo {
-    None,
-    At(usize),
-}
-
-/// A cursor over a DPjudge trace: the marks, support counts, no help lists and combat lists as
-/// of any event, forward and back, exactly and without re-running the engine.
-///
-/// Cursor `k` means `events[0..k]` are applied: 0 is the start (every unit unmarked, every
-/// count 0, every list empty), [`DpStepper::len`] the end, where the marks and counts are the
-/// result's. No call panics: unknown units and spaces answer empty, a cursor beyond the end is
-/// clamped.
-///
-/// ```
-/// use dipsandbox_core::engine::dpjudge::{adjudicate_dpjudge_traced, DpStepper};
-/// use dipsandbox_core::model::scenario::Scenario;
-///
-/// let s = Scenario::builtin().unwrap();
-/// let orders: Vec<_> = s.orders.iter().map(|e| (e.power, e.order.clone())).collect();
-/// let r = adjudicate_dpjudge_traced(&s.map, &s.units, &orders, &s.rules);
-/// let mut st = DpStepper::new(&r, &s.units).unwrap();
-/// st.seek(st.len());
-/// assert!((0..s.units.len()).all(|u| st.marks(u) == r.marks[u]));
-/// st.seek(0);
-/// assert!((0..s.units.len()).all(|u| st.marks(u).is_empty()));
-/// ```
-#[derive(Clone, Debug)]
-pub struct DpStepper {
-    events: Vec<DpEvent>,
-    undo: Vec<Undo>,
-    state: DpState,
-    cursor: usize,
-}
-
-impl DpStepper {
-    /// A stepper at the start of the result's trace; None when the result was made without a
-    /// trace. `units` are the position's units (for the units' places before and after moves).
-    pub fn new(result: &DpjudgeResult, units: &[Unit]) -> Option<DpStepper> {
-        let events = result.trace.clone()?;
-        let n = units.len();
-        let spaces = events
-            .iter()
-            .filter_map(|e| match e {
-                DpEvent::Start { spaces, .. } => Some(*spaces as usize),
-                DpEvent::Combat { space, .. } | DpEvent::Unbounce { space } => {
-                    Some(space.0 as usize + 1)
-                }
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
-        // The orders before any HOLD change.
-        let mut orders = result.orders.clone();
-        orders.resize(n, DpOrder::Hold);
-        for e in events.iter().rev() {
-            if let DpEvent::ToHold { unit, was } = e
-                && let Some(o) = orders.get_mut(*unit)
-            {
-                *o = *was;
-            }
-        }
-        let state = DpState {
-            marks: vec![Marks::EMPTY; n],
-            support: vec![0; n],
-            no_help: vec![Vec::new(); n],
-            combat: vec![Vec::new(); spaces],
-            step: 0,
-            orders,
-            locs: units.iter().map(|u| u.loc).collect(),
-            listed: vec![false; n],
-            succeeded: vec![false; n],
-        };
-        // Replay once to learn where removed entries stood.
-        let mut s = state.clone();
-        let mut undo = Vec::with_capacity(events.len());
-        for e in &events {
-            undo.push(s.apply(e));
-        }
-        Some(DpStepper {
-            events,
-            undo,
-            state,
-            cursor: 0,
-        })
-    }
-
-    /// The number of events.
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// Whether the trace has no event.
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
-    }
-
-    /// How many events are applied: 0 (the start) to `len()` (the end).
-    pub fn cursor(&self) -> usize {
-        self.cursor
-    }
-
-    /// All events, in order.
-    pub fn events(&self) -> &[DpEvent] {
-        &self.events
-    }
-
-    /// Applies the next event; false (and no change) at the end.
-    pub fn forward(&mut self) -> bool {
-        let Some(e) = self.events.get(self.cursor) else {
-            return false;
-        };
-        self.state.apply(e);
-        self.cursor += 1;
-        true
-    }
-
-    /// Undoes the last applied event exactly; false (and no change) at the start.
-    pub fn back(&mut self) -> bool {
-        let Some(i) = self.cursor.checked_sub(1) else {
-            return false;
-        };
-        let (Some(e), Some(u)) = (self.events.get(i), self.undo.get(i)) else {
-            return false;
-        };
-        self.state.unapply(e, *u);
-        self.cursor = i;
-        true
-    }
-
-    /// Moves the cursor to `k` (clamped to `len()`), one event at a time.
-    pub fn seek(&mut self, k: usize) {
-        let k = k.min(self.events.len());
-        while self.cursor < k && self.forward() {}
-        while self.cursor > k && self.back() {}
-    }
-
-    /// The step the procedure is in as of the cursor (0 before step 1).
-    pub fn step(&self) -> u8 {
-        self.state.step
-    }
-
-    /// A unit's marks as of the cursor (none for an unknown unit).
-    pub fn marks(&self, unit: usize) -> Marks {
-        self.state.marks.get(unit).copied().unwrap_or_default()
-    }
-
-    /// A unit's support count as of the cursor (0 for an unknown unit).
-    pub fn support_count(&self, unit: usize) -> i32 {
-        self.state.support.get(unit).copied().unwrap_or(0)
-    }
-
-    /// A unit's no help list as of the cursor.
-    pub fn no_help(&self, unit: usize) -> &[usize] {
-        self.state.no_help.get(unit).map_or(&[], |v| v.as_slice())
-    }
-
-    /// A space's combat list as of the cursor, in the order its entries were added.
-    pub fn combat(&self, space: ProvinceId) -> &[CombatEntry] {
-        self.state
-            .combat
-            .get(space.0 as usize)
-            .map_or(&[], |v| v.as_slice())
-    }
-
-    /// The count an entry stands with: the unit's support count, or 0 for a bounce entry.
-    pub fn entry_count(&self, e: CombatEntry) -> i32 {
-        match e.entry {
-            Entry::Order => self.support_count(e.unit),
-            Entry::Bounced => 0,
-        }
-    }
-
-    /// A unit's order as of the cursor (HOLD once a game option changed it).
-    pub fn order(&self, unit: usize) -> Option<DpOrder> {
-        self.state.orders.get(unit).copied()
-    }
-
-    /// Where a unit stands as of the cursor (its destination once step 10 moved it).
-    pub fn location(&self, unit: usize) -> Option<LocId> {
-        self.state.locs.get(unit).copied()
-    }
-
-    /// Whether the army is in the convoying armies list as of the cursor.
-    pub fn in_convoying_list(&self, unit: usize) -> bool {
-        self.state.listed.get(unit).copied().unwrap_or(false)
-    }
-
-    /// Whether the army is in the convoy succeeded list as of the cursor.
-    pub fn in_succeeded_list(&self, unit: usize) -> bool {
-        self.state.succeeded.get(unit).copied().unwrap_or(false)
-    }
-
-    /// The units an event is about (for highlighting).
-    pub fn units_of(&self, i: usize) -> Vec<usize> {
-        match self.events.get(i) {
-            Some(
-                DpEvent::ToHold { unit, .. }
-                | DpEvent::SupportCount { unit, .. }
-                | DpEvent::Mark { unit, .. }
-                | DpEvent::Combat { unit, .. }
-                | DpEvent::Moved { unit, .. }
-                | DpEvent::Retreats { unit, .. },
-            ) => vec![*unit],
-            Some(DpEvent::NoHelp {
-                unit, supporter, ..
-            }) => vec![*unit, *supporter],
-            Some(
-                DpEvent::Listed { army }
-                | DpEvent::Succeeded { army }
-                | DpEvent::CheckDisruptions { army, .. },
-            ) => vec![*army],
-            _ => Vec::new(),
-        }
-    }
-
-    /// Event `i` in one line, e.g. `A Ber - Sil marked bounce: bounced in step 7: support count
-    /// 0 is not greater than 0 of A War - Sil`.
-    pub fn describe(&self, map: &Map, units: &[Unit], i: usize) -> String {
-        let Some(e) = self.events.get(i) else {
-            return String::new();
-        };
-        let label = |u: usize| self.label(map, units, u);
-        let space = |p: ProvinceId| {
-            if (p.0 as usize) < map.province_count() {
-                map.province(p).name.clone()
-            } else {
-                format!("space {}", p.0)
-            }
-        };
-        match e {
-            DpEvent::Start { units, .. } => format!("start: {units} units, nothing marked"),
-            DpEvent::Step { step, via, .. } => {
-                let title = step_title(*step);
-                match via {
-                    StepVia::Next => format!("step {step}: {title}"),
-                    StepVia::Repeat => format!("repeat step {step}: {title}"),
-                    StepVia::Return { from } => {
-                        format!("return to step {step} (from step {from}): {title}")
-                    }
-                }
-            }
-            DpEvent::ToHold { unit, .. } => format!("{}: order changed to HOLD", label(*unit)),
-            DpEvent::Listed { army } => {
-                format!("{} put in the convoying armies list", label(*army))
-            }
-            DpEvent::Succeeded { army } => {
-                format!("{} put in the convoy succeeded list", label(*army))
-            }
-            DpEvent::SupportCount { unit, from, to, by } => format!(
-                "support count of {}: {from} → {to} ({} {})",
-                label(*unit),
-                label(*by),
-                if to > from { "counted" } else { "cut" }
-            ),
-            DpEvent::NoHelp {
-                unit,
-                supporter,
-                added,
-            } => {
-                if *added {
-                    format!(
-                        "{} added to the no help list of {}",
-                        label(*supporter),
-                        label(*unit)
-                    )
-                } else {
-                    format!(
-                        "{} removed from the no help list of {}",
-                        label(*supporter),
-                        label(*unit)
-                    )
-                }
-            }
-            DpEvent::Mark {
-                unit,
-                mark,
-                set,
-                cause,
-                ..
-            } => {
-                let why = cause
-                    .map(|c| format!(": {}", cause_words(Some(c), &label, &space)))
-                    .unwrap_or_default();
-                if *set {
-                    format!("{} marked {}{why}", label(*unit), mark.name())
-                } else {
-                    format!("{}: mark {} removed{why}", label(*unit), mark.name())
-                }
-            }
-            DpEvent::Combat {
-                space: p,
-                unit,
-                entry,
-                added,
-            } => {
-                let what = match entry {
-                    Entry::Order => label(*unit),
-                    Entry::Bounced => format!("{} (bounced, support count 0)", label(*unit)),
-                };
-                if *added {
-                    format!("{what} added to the combat list of {}", space(*p))
-                } else {
-                    format!("{what} removed from the combat list of {}", space(*p))
-                }
-            }
-            DpEvent::CheckDisruptions { army, endangered } => format!(
-                "checkDisruptions for {}: {}",
-                label(*army),
-                if *endangered {
-                    "convoy endangered"
-                } else {
-                    "no fleet of its path threatened"
-                }
-            ),
-            DpEvent::Unbounce { space: p } => format!("unbounce {}", space(*p)),
-            DpEvent::Moved { unit, to, .. } => {
-                let u = units.get(*unit);
-                format!(
-                    "{} moves to {}",
-                    u.map(|u| format!("{} {}", u.kind.letter(), map.loc_abbr(u.loc)))
-                        .unwrap_or_else(|| "?".into()),
-                    map.loc_name(*to)
-                )
-            }
-            DpEvent::Retreats { unit, spaces } => {
-                let list: Vec<String> = spaces.iter().map(|p| space(*p)).collect();
-                format!(
-                    "possible retreats of {}: {}",
-                    label(*unit),
-                    if list.is_empty() {
-                        "none".into()
-                    } else {
-                        list.join(", ")
-                    }
-                )
-            }
-        }
-    }
-
-    /// A unit's order as of the cursor, short: `A War - Sil`, `F Nth S A Yor - Lon`, `A Ber`.
-    fn label(&self, map: &Map, units: &[Unit], u: usize) -> String {
-        let Some(unit) = units.get(u) else {
-            return format!("unit {u}");
-        };
-        let who = format!("{} {}", unit.kind.letter(), map.loc_abbr(unit.loc));
-        let abbr_of = |x: usize| {
-            units
-                .get(x)
-                .map(|t| format!("{} {}", t.kind.letter(), map.loc_abbr(t.loc)))
-                .unwrap_or_else(|| "?".into())
-        };
-        let prov = |p: ProvinceId| {
-            if (p.0 as usize) < map.province_count() {
-                map.loc_abbr(map.province(p).main)
-            } else {
-                "?".into()
-            }
-        };
-        match self.state.orders.get(u) {
-            Some(DpOrder::Move { dest_loc, .. }) => {
-                format!("{who} - {}", map.loc_abbr(*dest_loc))
-            }
-            Some(DpOrder::Support { target, dest }) => {
-                let t = target.map(abbr_of).unwrap_or_else(|| "?".into());
-                match dest {
-                    Some(d) => format!("{who} S {t} - {}", prov(*d)),
-                    None => format!("{who} S {t}"),
-                }
-            }
-            Some(DpOrder::Convoy { army, dest }) => {
-                let a = army.map(abbr_of).unwrap_or_else(|| "?".into());
-                format!("{who} C {a} - {}", prov(*dest))
-            }
-            _ => who,
-        }
-    }
-}
-
-/// The text's title of a step.
-pub fn step_title(step: u8) -> &'static str {
-    match step {
-        1 => "mark all invalid convoy orders",
-        2 => "mark all invalid support orders",
-        3 => "cut all supports made by non-convoyed attacks",
-        4 => "mark support cuts made by convoyed armies and mark endangered convoys",
-        5 => "mark convoy disruptions and support cuts made by successful convoys",
-        6 => "mark bounces caused by inability to swap places",
-        7 => "mark bounces suffered by understrength attackers",
-        8 => "mark bounces caused by inability to self-dislodge",
-        9 => "mark supports cut by dislodgements",
-        10 => "mark dislodged units and make all successful moves",
-        _ => "",
-    }
-}
-
-impl DpState {
-    /// Applies an event; returns what a removal replaced.
-    fn apply(&mut self, e: &DpEvent) -> Undo {
-        match e {
-            DpEvent::Step { step, .. } => self.step = *step,
-            DpEvent::ToHold { unit, .. } => {
-                if let Some(o) = self.orders.get_mut(*unit) {
-                    *o = DpOrder::Hold;
-                }
-            }
-            DpEvent::Listed { army } => set_flag(&mut self.listed, *army, true),
-            DpEvent::Succeeded { army } => set_flag(&mut self.succeeded, *army, true),
-            DpEvent::SupportCount { unit, to, .. } => {
-                if let Some(c) = self.support.get_mut(*unit) {
-                    *c = *to;
-                }
-            }
-            DpEvent::NoHelp {
-                unit,
-                supporter,
-                added,
-            } => {
-                if let Some(list) = self.no_help.get_mut(*unit) {
-                    if *added {
-                        list.push(*supporter);
-                    } else if let Some(k) = list.iter().position(|s| s == supporter) {
-                        list.remove(k);
-                        return Undo::At(k);
-                    }
-                }
-            }
-            DpEvent::Mark {
-                unit, mark, set, ..
-            } => {
-                if let Some(m) = self.marks.get_mut(*unit) {
-                    *m = if *set {
-                        m.with(*mark)
-                    } else {
-                        m.without(*mark)
-                    };
-                }
-            }
-            DpEvent::Combat {
-                space,
-                unit,
-                entry,
-                added,
-            } => {
-                if let Some(list) = self.combat.get_mut(space.0 as usize) {
-                    let ce = CombatEntry {
-                        unit: *unit,
-                        entry: *entry,
-                    };
-                    if *added {
-                        list.push(ce);
-                    } else if let Some(k) = list.iter().position(|x| *x == ce) {
-                        list.remove(k);
-                        return Undo::At(k);
-                    }
-                }
-            }
-            DpEvent::Moved { unit, to, .. } => {
-                if let Some(l) = self.locs.get_mut(*unit) {
-                    *l = *to;
-                }
-            }
-            DpEvent::Start { .. }
-            | DpEvent::CheckDisruptions { .. }
-            | DpEvent::Unbounce { .. }
-            | DpEvent::Retreats { .. } => {}
-        }
-        Undo::None
-    }
-
-    /// Takes an event back, with what its application replaced.
-    fn unapply(&mut self, e: &DpEvent, undo: Undo) {
-        match e {
-            DpEvent::Step { prev, .. } => self.step = *prev,
-            DpEvent::ToHold { unit, was } => {
-                if let Some(o) = self.orders.get_mut(*unit) {
-                    *o = *was;
-                }
-            }
-            DpEvent::Listed { army } => set_flag(&mut self.listed, *army, false),
-            DpEvent::Succeeded { army } => set_flag(&mut self.succeeded, *army, false),
-            DpEvent::SupportCount { unit, from, .. } => {
-                if let Some(c) = self.support.get_mut(*unit) {
-                    *c = *from;
-                }
-            }
-            DpEvent::NoHelp {
-                unit,
-                supporter,
-                added,
-            } => {
-                if let Some(list) = self.no_help.get_mut(*unit) {
-                    if *added {
-                        if let Some(k) = list.iter().rposition(|s| s == supporter) {
-                            list.remove(k);
-                        }
-                    } else if let Undo::At(k) = undo {
-                        list.insert(k.min(list.len()), *supporter);
-                    }
-                }
-            }
-            DpEvent::Mark { unit, before, .. } => {
-                if let Some(m) = self.marks.get_mut(*unit) {
-                    *m = *before;
-                }
-            }
-            DpEvent::Combat {
-                space,
-                unit,
-                entry,
-                added,
-            } => {
-                if let Some(list) = self.combat.get_mut(space.0 as usize) {
-                    let ce = CombatEntry {
-                        unit: *unit,
-                        entry: *entry,
-                    };
-                    if *added {
-                        if let Some(k) = list.iter().rposition(|x| *x == ce) {
-                            list.remove(k);
-                        }
-                    } else if let Undo::At(k) = undo {
-                        list.insert(k.min(list.len()), ce);
-                    }
-                }
-            }
-            DpEvent::Moved { unit, from, .. } => {
-                if let Some(l) = self.locs.get_mut(*unit) {
-                    *l = *from;
-                }
-            }
-            DpEvent::Start { .. }
-            | DpEvent::CheckDisruptions { .. }
-            | DpEvent::Unbounce { .. }
-            | DpEvent::Retreats { .. } => {}
-        }
-    }
-}
-
-fn set_flag(v: &mut [bool], i: usize, to: bool) {
-    if let Some(f) = v.get_mut(i) {
-        *f = to;
     }
 }

@@ -24,8 +24,8 @@ use crate::model::rules::{
     ConvoyedSelfAttack, DislodgedNoEffect, MultiRoute, Paradox, ParadoxFallback, Rules,
 };
 
-use super::legality::{Route, UnitOrder};
 use super::trace::{BackupRule, CycleKind, Event, Tracer};
+use crate::engine::legality::{Route, UnitOrder};
 
 /// The kind of a decision (DATC 5.A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

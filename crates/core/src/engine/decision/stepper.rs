@@ -1,5 +1,6 @@
-//! A cursor over a recorded trace: the state of every decision as of any event, forward and
-//! back, exactly and without re-running the resolver.
+//! The decision engine's trace state, for the generic cursor ([`crate::engine::cursor::Cursor`]):
+//! the state of every decision as of any event, forward and back, exactly and without re-running
+//! the resolver.
 //!
 //! The trace starts with [`Event::Start`] (every decision's initial bounds); each
 //! [`Event::Tightened`] carries its from → to, and each [`Event::BackupApplied`] the values it
@@ -23,7 +24,7 @@
 //!
 //! let s = Scenario::builtin().unwrap();
 //! let r = run(&s, None, true).unwrap();
-//! let m = r.movement.as_ref().unwrap();
+//! let m = r.result.decisions().unwrap();
 //! let mut st = Stepper::new(m).unwrap();
 //! assert_eq!(st.cursor(), 0);
 //! let cycle = st.next_backup_event().unwrap();
@@ -37,16 +38,20 @@
 // range over the trace.
 #![allow(clippy::indexing_slicing)]
 
-use super::MovementResult;
+use crate::engine::cursor::{Cursor, Replay};
+
+use super::adjudicator::MovementResult;
 use super::resolver::NodeKind;
 use super::trace::Event;
 
 const NONE: u32 = u32::MAX;
 
-/// What the applied events say about every decision and unit. Flags are counts of the applied
-/// events that set them, so undoing an event clears exactly what it set.
+/// The decision engine's trace state: what the applied events say about every decision and unit,
+/// and what the whole trace says (when each decision settled, where the backup events are).
+/// Flags are counts of the applied events that set them, so undoing an event clears exactly what
+/// it set.
 #[derive(Clone, Debug)]
-struct State {
+pub struct DecisionReplay {
     lo: Vec<i32>,
     hi: Vec<i32>,
     /// Per decision: how many applied cycle events contain it.
@@ -55,10 +60,28 @@ struct State {
     forced: Vec<u32>,
     /// Per unit: how many applied events cancelled its convoy.
     cancelled: Vec<u32>,
+    /// Per decision, the event that gave it its final value (NONE: it had it from the start).
+    settled: Vec<u32>,
+    /// Indices of cycle, cancellation and backup-rule events, ascending.
+    backups: Vec<usize>,
+    /// Per unit, its DISLODGE decision (NONE if it has none).
+    dislodge_of: Vec<u32>,
 }
 
-impl State {
-    fn set(&mut self, id: u32, lo: i32, hi: i32) {
+/// A cursor over a movement result's trace, with the bounds of every decision as of the cursor.
+pub type Stepper = Cursor<DecisionReplay>;
+
+impl DecisionReplay {
+    /// Sets a decision's bounds, recording what they were (unknown ids: nothing).
+    fn set(&mut self, id: u32, lo: i32, hi: i32, undo: &mut Vec<(u32, i32, i32)>) {
+        if let (Some(l), Some(h)) = (self.lo.get_mut(id as usize), self.hi.get_mut(id as usize)) {
+            undo.push((id, *l, *h));
+            *l = lo;
+            *h = hi;
+        }
+    }
+
+    fn restore(&mut self, id: u32, lo: i32, hi: i32) {
         if let (Some(l), Some(h)) = (self.lo.get_mut(id as usize), self.hi.get_mut(id as usize)) {
             *l = lo;
             *h = hi;
@@ -75,27 +98,9 @@ impl State {
         }
     }
 
-    /// Applies one event, or with `undo` (the bounds the event replaced, in the order it replaced
-    /// them) takes it back.
-    fn apply(&mut self, e: &Event, undo: Option<&[(u32, i32, i32)]>) {
-        if let Some(replaced) = undo {
-            for &(id, lo, hi) in replaced.iter().rev() {
-                self.set(id, lo, hi);
-            }
-        }
-        let up = undo.is_none();
+    fn counts(&mut self, e: &Event, up: bool) {
         match e {
-            Event::Tightened { node, to, .. } => {
-                if up {
-                    self.set(*node, to.0, to.1);
-                }
-            }
             Event::BackupApplied { forced, .. } => {
-                if up {
-                    for &(id, v) in forced {
-                        self.set(id, v, v);
-                    }
-                }
                 for &(id, _) in forced {
                     Self::count(&mut self.forced, id as usize, up);
                 }
@@ -110,27 +115,38 @@ impl State {
                     Self::count(&mut self.cancelled, f, up);
                 }
             }
-            Event::Start { .. } | Event::Visit { .. } | Event::Resolved { .. } => {}
+            Event::Start { .. }
+            | Event::Visit { .. }
+            | Event::Resolved { .. }
+            | Event::Tightened { .. } => {}
         }
     }
 }
 
-/// A cursor over a movement result's trace, with the bounds of every decision as of the cursor.
-#[derive(Clone, Debug)]
-pub struct Stepper {
-    events: Vec<Event>,
-    state: State,
-    cursor: usize,
-    /// Per event, where its records start in `undo` (one more entry at the end).
-    undo_start: Vec<u32>,
-    /// The bounds each event replaced, event after event: (decision, low, high).
-    undo: Vec<(u32, i32, i32)>,
-    /// Per decision, the event that gave it its final value (NONE: it had it from the start).
-    settled: Vec<u32>,
-    /// Indices of cycle, cancellation and backup-rule events, ascending.
-    backups: Vec<usize>,
-    /// Per unit, its DISLODGE decision (NONE if it has none).
-    dislodge_of: Vec<u32>,
+impl Replay for DecisionReplay {
+    type Event = Event;
+    /// A decision and the bounds (low, high) an event replaced.
+    type Undo = (u32, i32, i32);
+
+    fn apply(&mut self, e: &Event, undo: &mut Vec<(u32, i32, i32)>) {
+        match e {
+            Event::Tightened { node, to, .. } => self.set(*node, to.0, to.1, undo),
+            Event::BackupApplied { forced, .. } => {
+                for &(id, v) in forced {
+                    self.set(id, v, v, undo);
+                }
+            }
+            _ => {}
+        }
+        self.counts(e, true);
+    }
+
+    fn revert(&mut self, e: &Event, undo: &[(u32, i32, i32)]) {
+        for &(id, lo, hi) in undo.iter().rev() {
+            self.restore(id, lo, hi);
+        }
+        self.counts(e, false);
+    }
 }
 
 fn is_backup(e: &Event) -> bool {
@@ -140,7 +156,7 @@ fn is_backup(e: &Event) -> bool {
     )
 }
 
-impl Stepper {
+impl Cursor<DecisionReplay> {
     /// A stepper at the start of the result's trace; None when the result was adjudicated
     /// without tracing.
     ///
@@ -192,19 +208,16 @@ impl Stepper {
                 *d = id as u32;
             }
         }
-        // Replay once: what each event replaced, and when each decision last changed.
+        // When each decision last changed (a decision settled at its last change, if it ends
+        // resolved).
         let (mut l, mut h) = (lo.clone(), hi.clone());
         let mut last_change = vec![NONE; m];
-        let mut undo_start = Vec::with_capacity(events.len() + 1);
-        let mut undo = Vec::new();
         for (i, e) in events.iter().enumerate() {
-            undo_start.push(undo.len() as u32);
-            let mut set = |id: u32, a: i32, b: i32, undo: &mut Vec<(u32, i32, i32)>| {
+            let mut set = |id: u32, a: i32, b: i32| {
                 let k = id as usize;
                 if k >= m {
                     return;
                 }
-                undo.push((id, l[k], h[k]));
                 if (l[k], h[k]) != (a, b) {
                     last_change[k] = i as u32;
                 }
@@ -212,103 +225,39 @@ impl Stepper {
                 h[k] = b;
             };
             match e {
-                Event::Tightened { node, to, .. } => set(*node, to.0, to.1, &mut undo),
+                Event::Tightened { node, to, .. } => set(*node, to.0, to.1),
                 Event::BackupApplied { forced, .. } => {
                     for &(id, v) in forced {
-                        set(id, v, v, &mut undo);
+                        set(id, v, v);
                     }
                 }
                 _ => {}
             }
         }
-        undo_start.push(undo.len() as u32);
-        // A decision settled at its last change, if it ends resolved.
         let settled = (0..m)
             .map(|k| if l[k] == h[k] { last_change[k] } else { NONE })
             .collect();
-        Some(Stepper {
-            backups: (0..events.len())
-                .filter(|&i| is_backup(&events[i]))
-                .collect(),
-            events,
-            state: State {
-                lo,
-                hi,
-                cycle: vec![0; m],
-                forced: vec![0; m],
-                cancelled: vec![0; result.units.len()],
-            },
-            cursor: 0,
-            undo_start,
-            undo,
+        let backups = (0..events.len())
+            .filter(|&i| is_backup(&events[i]))
+            .collect();
+        let start = DecisionReplay {
+            lo,
+            hi,
+            cycle: vec![0; m],
+            forced: vec![0; m],
+            cancelled: vec![0; result.units.len()],
             settled,
+            backups,
             dislodge_of,
-        })
-    }
-
-    /// The number of events.
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// Whether the trace has no event.
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
-    }
-
-    /// How many events are applied: 0 (the start) to `len()` (the end).
-    pub fn cursor(&self) -> usize {
-        self.cursor
-    }
-
-    /// All events, in order.
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
-    /// The last applied event (`events()[cursor() - 1]`); None at the start.
-    pub fn last_event(&self) -> Option<&Event> {
-        self.cursor.checked_sub(1).and_then(|i| self.events.get(i))
-    }
-
-    /// Applies the next event; false (and no change) at the end.
-    pub fn forward(&mut self) -> bool {
-        let Some(e) = self.events.get(self.cursor) else {
-            return false;
         };
-        self.state.apply(e, None);
-        self.cursor += 1;
-        true
-    }
-
-    /// Undoes the last applied event exactly; false (and no change) at the start.
-    pub fn back(&mut self) -> bool {
-        let Some(i) = self.cursor.checked_sub(1) else {
-            return false;
-        };
-        let Some(e) = self.events.get(i) else {
-            return false;
-        };
-        let a = self.undo_start.get(i).copied().unwrap_or(0) as usize;
-        let b = self.undo_start.get(i + 1).copied().unwrap_or(0) as usize;
-        let replaced = self.undo.get(a..b).unwrap_or(&[]);
-        self.state.apply(e, Some(replaced));
-        self.cursor = i;
-        true
-    }
-
-    /// Moves the cursor to `k` (clamped to `len()`), one event at a time: O(|k - cursor|).
-    pub fn seek(&mut self, k: usize) {
-        let k = k.min(self.events.len());
-        while self.cursor < k && self.forward() {}
-        while self.cursor > k && self.back() {}
+        Some(Cursor::from_trace(events, start))
     }
 
     /// A decision's bounds (low, high) as of the cursor; (0, 0) for an unknown id.
     pub fn bounds(&self, node: u32) -> (i32, i32) {
         match (
-            self.state.lo.get(node as usize),
-            self.state.hi.get(node as usize),
+            self.state().lo.get(node as usize),
+            self.state().hi.get(node as usize),
         ) {
             (Some(l), Some(h)) => (*l, *h),
             _ => (0, 0),
@@ -324,40 +273,48 @@ impl Stepper {
 
     /// Whether a cycle event containing the decision has been applied; false for an unknown id.
     pub fn in_cycle(&self, node: u32) -> bool {
-        self.state.cycle.get(node as usize).is_some_and(|c| *c > 0)
+        self.state()
+            .cycle
+            .get(node as usize)
+            .is_some_and(|c| *c > 0)
     }
 
     /// Whether a backup rule forced the decision's value, as of the cursor; false for an
     /// unknown id.
     pub fn forced(&self, node: u32) -> bool {
-        self.state.forced.get(node as usize).is_some_and(|c| *c > 0)
+        self.state()
+            .forced
+            .get(node as usize)
+            .is_some_and(|c| *c > 0)
     }
 
     /// Whether the Szykman rule has cancelled this fleet's convoy, as of the cursor; false for
     /// an unknown unit.
     pub fn cancelled(&self, unit: usize) -> bool {
-        self.state.cancelled.get(unit).is_some_and(|c| *c > 0)
+        self.state().cancelled.get(unit).is_some_and(|c| *c > 0)
     }
 
     /// The index of the next cycle, cancellation or backup-rule event at or after the cursor
     /// (the first not yet applied); go to it with `seek(i + 1)`.
     pub fn next_backup_event(&self) -> Option<usize> {
-        let k = self.backups.partition_point(|&i| i < self.cursor);
-        self.backups.get(k).copied()
+        let k = self.state().backups.partition_point(|&i| i < self.cursor());
+        self.state().backups.get(k).copied()
     }
 
     /// The index of the last such event strictly before the last applied event (so that, just
     /// after going to one, this gives the one before it).
     pub fn prev_backup_event(&self) -> Option<usize> {
-        let before = self.cursor.saturating_sub(1);
-        let k = self.backups.partition_point(|&i| i < before);
-        k.checked_sub(1).and_then(|k| self.backups.get(k).copied())
+        let before = self.cursor().saturating_sub(1);
+        let k = self.state().backups.partition_point(|&i| i < before);
+        k.checked_sub(1)
+            .and_then(|k| self.state().backups.get(k).copied())
     }
 
     /// The index of the event that gave a decision its final value (its last change); None when
     /// it had its value from the start, or the id is unknown.
     pub fn settled_at(&self, node: u32) -> Option<usize> {
-        self.settled
+        self.state()
+            .settled
             .get(node as usize)
             .filter(|&&i| i != NONE)
             .map(|&i| i as usize)
@@ -368,7 +325,7 @@ impl Stepper {
     /// whose convoys were cancelled; the decisions a backup rule forced. Empty for the start
     /// event and for an index beyond the end.
     pub fn nodes_of(&self, event: usize) -> Vec<u32> {
-        match self.events.get(event) {
+        match self.events().get(event) {
             Some(
                 Event::Tightened { node, .. }
                 | Event::Resolved { node, .. }
@@ -377,7 +334,7 @@ impl Stepper {
             Some(Event::CycleFound { members, .. }) => members.clone(),
             Some(Event::ConvoysCancelled { fleets }) => fleets
                 .iter()
-                .filter_map(|&f| self.dislodge_of.get(f).copied())
+                .filter_map(|&f| self.state().dislodge_of.get(f).copied())
                 .filter(|&d| d != NONE)
                 .collect(),
             Some(Event::BackupApplied { forced, .. }) => forced.iter().map(|f| f.0).collect(),

@@ -4,30 +4,7 @@
 //! Tracing is a type parameter: [`NoTrace`] has `ON = false`, so every `if T::ON { … }` in the
 //! resolver is compiled away and the hot path pays nothing.
 
-/// Which backup rule decided a cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackupRule {
-    /// Circular movement: every MOVE in the cycle moves.
-    CircularMovement,
-    /// Szykman: the convoying fleets in the paradox hold.
-    Szykman,
-    /// All Hold: every move in the paradox fails.
-    AllHold,
-    /// Fallback for a cycle that is neither: every decision in it fails.
-    AllFail,
-}
-
-impl BackupRule {
-    /// Human name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BackupRule::CircularMovement => "circular movement rule",
-            BackupRule::Szykman => "Szykman rule",
-            BackupRule::AllHold => "All Hold rule",
-            BackupRule::AllFail => "all-fail fallback",
-        }
-    }
-}
+pub use crate::engine::outcome::BackupRule;
 
 /// What a decision cycle was found to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,10 +9,10 @@
 
 use std::fmt::Write as _;
 
-use super::MovementResult;
-use super::legality::UnitOrder;
+use super::adjudicator::MovementResult;
 use super::resolver::NodeKind;
 use super::trace::CycleKind;
+use crate::engine::legality::UnitOrder;
 
 const CIRCULAR: &str = "darkgreen";
 const PARADOX: &str = "red";

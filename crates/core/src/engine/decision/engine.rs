@@ -1,0 +1,64 @@
+//! The decision engine on the engine seam: [`DecisionEngine`], and its result
+//! ([`MovementResult`]) as the detail of an [`Adjudication`].
+
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::engine::legality::Prepared;
+use crate::engine::seam::{Adjudication, Detail, Engine, EngineError, PhaseInput, Shows, Steps};
+
+use super::adjudicator::{MovementResult, adjudicate};
+use super::stepper::Stepper;
+
+/// The decision engine on the seam.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DecisionEngine;
+
+impl Engine for DecisionEngine {
+    fn name(&self) -> &str {
+        "decisions"
+    }
+
+    fn title(&self) -> &str {
+        "the decision model (DATC chapter 5)"
+    }
+
+    fn movement(&self, input: &PhaseInput<'_>, trace: bool) -> Result<Adjudication, EngineError> {
+        let r = adjudicate(input.map, input.units, input.orders, input.rules, trace);
+        Ok(Adjudication::with_detail(
+            self.name(),
+            r.phase(),
+            Arc::new(r),
+        ))
+    }
+}
+
+impl Detail for MovementResult {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn shows(&self) -> Shows {
+        Shows {
+            decisions: true,
+            procedure: false,
+            trace: self.trace.is_some(),
+        }
+    }
+
+    fn steps(&self, _input: &PhaseInput<'_>) -> Option<Box<dyn Steps>> {
+        let st = Stepper::new(self)?;
+        Some(Box::new(st))
+    }
+
+    fn prepared(&self) -> Option<&Prepared> {
+        Some(&self.prepared)
+    }
+}
+
+impl Adjudication {
+    /// The decision engine's result (graph, classed orders, trace), when it made this one.
+    pub fn decisions(&self) -> Option<&MovementResult> {
+        self.detail::<MovementResult>()
+    }
+}

@@ -1,0 +1,242 @@
+//! The engine seam: what every engine takes ([`PhaseInput`]), what it is ([`Engine`]) and what
+//! it gives back ([`Adjudication`]), whatever its method. Callers — checking a scenario, the
+//! turn cycle, diffs, the command line, the TUI — hold an `&dyn Engine` and one
+//! `Adjudication`, and ask the result what it can show ([`Shows`]) and for a cursor over its
+//! trace ([`Steps`]); none of them names an engine.
+//!
+//! Dispatch is dynamic and happens once per phase: inside an engine everything is monomorphic
+//! (the decision engine's resolver and its tracer are type parameters, so tracing off compiles
+//! every trace statement away).
+//!
+//! Retreat and adjustment phases do not depend on the engine: [`Engine::adjudicate`] hands them
+//! to the shared adjudicators ([`super::retreat`], [`super::adjust`]) unless an engine
+//! overrides it (an outside adjudicator may answer every phase itself).
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::model::board::{Dislodged, Phase, PhaseKind, Unit};
+use crate::model::map::{Map, PowerId, ProvinceId};
+use crate::model::rules::Rules;
+use crate::model::scenario::{OrderEntry, Scenario};
+
+use super::adjust::adjudicate_adjustments;
+use super::legality::Prepared;
+use super::outcome::PhaseResult;
+use super::retreat::adjudicate_retreats;
+
+/// One phase, as every engine takes it: the map, the phase, the units, the scenario's own order
+/// entries, the rules, and what retreat and adjustment phases also need.
+#[derive(Clone, Debug)]
+pub struct PhaseInput<'a> {
+    /// The map.
+    pub map: &'a Map,
+    /// The phase (its kind decides what is adjudicated).
+    pub phase: Phase,
+    /// The units on the board (for a retreat phase: the units that were not dislodged).
+    pub units: &'a [Unit],
+    /// The orders, as the scenario holds them.
+    pub orders: &'a [OrderEntry],
+    /// The rules.
+    pub rules: &'a Rules,
+    /// Retreat phases: the dislodged units, with where their attackers came from.
+    pub dislodged: &'a [Dislodged],
+    /// Retreat phases: the provinces a standoff left empty.
+    pub contested: &'a [ProvinceId],
+    /// Adjustment phases: the owner of each supply centre, by province.
+    pub owners: Cow<'a, [Option<PowerId>]>,
+}
+
+impl<'a> PhaseInput<'a> {
+    /// A scenario's own phase under `rules`.
+    pub fn of(s: &'a Scenario, rules: &'a Rules) -> PhaseInput<'a> {
+        let owners = match s.phase.kind {
+            PhaseKind::Adjustment => Cow::Owned(s.owners_or_home()),
+            PhaseKind::Movement | PhaseKind::Retreat => Cow::Borrowed(&[][..]),
+        };
+        PhaseInput {
+            map: &s.map,
+            phase: s.phase,
+            units: &s.units,
+            orders: &s.orders,
+            rules,
+            dislodged: &s.dislodged,
+            contested: &s.contested,
+            owners,
+        }
+    }
+}
+
+/// Why an engine gave no result (an outside adjudicator that crashed, hung or answered
+/// nonsense; the built-in engines always answer).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("engine {engine}: {message}")]
+pub struct EngineError {
+    /// The engine's name.
+    pub engine: String,
+    /// What went wrong, naming the phase.
+    pub message: String,
+}
+
+/// An adjudication engine. The built-in ones are listed in [`super::registry::Registry`]; more
+/// can be registered at run time.
+pub trait Engine: Send + Sync + 'static {
+    /// The name used on the command line (`--engine dpjudge`): lower case, no spaces.
+    fn name(&self) -> &str;
+
+    /// A longer description: `the DPjudge procedure (steps 1–10)`.
+    fn title(&self) -> &str;
+
+    /// Adjudicates a movement phase; `trace` records the engine's own events.
+    fn movement(&self, input: &PhaseInput<'_>, trace: bool) -> Result<Adjudication, EngineError>;
+
+    /// Adjudicates any phase: movement phases with [`Engine::movement`], retreats and
+    /// adjustments with the shared, engine-independent adjudicators.
+    fn adjudicate(&self, input: &PhaseInput<'_>, trace: bool) -> Result<Adjudication, EngineError> {
+        match input.phase.kind {
+            PhaseKind::Movement => self.movement(input, trace),
+            PhaseKind::Retreat => Ok(Adjudication::plain(
+                self.name(),
+                adjudicate_retreats(
+                    input.map,
+                    input.units,
+                    input.dislodged,
+                    input.contested,
+                    input.orders,
+                    input.rules,
+                ),
+            )),
+            PhaseKind::Adjustment => Ok(Adjudication::plain(
+                self.name(),
+                adjudicate_adjustments(
+                    input.map,
+                    input.units,
+                    &input.owners,
+                    input.orders,
+                    input.rules,
+                ),
+            )),
+        }
+    }
+}
+
+impl fmt::Debug for dyn Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Engine({})", self.name())
+    }
+}
+
+/// What a result can show beyond its outcomes: the panels a front end may offer for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shows {
+    /// The decision graph with its values (the decision engine).
+    pub decisions: bool,
+    /// The procedure's state: marks, counts and lists (the DPjudge procedure).
+    pub procedure: bool,
+    /// A trace of the engine's own events, which [`Adjudication::steps`] steps through.
+    pub trace: bool,
+}
+
+/// What an engine found beyond the phase result: its own data (the decision graph, the
+/// procedure's marks, …) and its trace. Each engine's result type implements it; callers that
+/// know the engine downcast with [`Adjudication::detail`].
+pub trait Detail: Any + fmt::Debug + Send + Sync {
+    /// Itself, for downcasting.
+    fn as_any(&self) -> &dyn Any;
+
+    /// What it can show.
+    fn shows(&self) -> Shows;
+
+    /// A cursor at the start of its trace; None when it was made without one. `input` is the
+    /// phase it was made from.
+    fn steps(&self, input: &PhaseInput<'_>) -> Option<Box<dyn Steps>>;
+
+    /// The orders as the engine classed them (which submitted order applies to which unit), if
+    /// it classes them.
+    fn prepared(&self) -> Option<&Prepared> {
+        None
+    }
+}
+
+/// A cursor over an engine's trace, whatever the engine: forward, back and seek are exact. The
+/// generic [`super::cursor::Cursor`] implements it for every engine's trace state; front ends
+/// that know the engine downcast it for the engine's own view of the state.
+pub trait Steps: Any + fmt::Debug + Send {
+    /// The number of events.
+    fn len(&self) -> usize;
+    /// Whether there is no event.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// How many events are applied: 0 (the start) to `len()` (the end).
+    fn cursor(&self) -> usize;
+    /// Applies the next event; false (and no change) at the end.
+    fn forward(&mut self) -> bool;
+    /// Undoes the last applied event exactly; false (and no change) at the start.
+    fn back(&mut self) -> bool;
+    /// Moves the cursor to `k` (clamped to `len()`).
+    fn seek(&mut self, k: usize);
+    /// Event `i` in one line (empty beyond the end), with the phase it was made from.
+    fn describe(&self, input: &PhaseInput<'_>, i: usize) -> String;
+    /// Itself, for downcasting.
+    fn as_any(&self) -> &dyn Any;
+    /// Itself, for downcasting.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// One engine's result for one phase: the phase result (outcomes, final units, dislodged units,
+/// standoffs) and, for engines that have any, their own detail.
+#[derive(Clone, Debug)]
+pub struct Adjudication {
+    /// The name of the engine that made it.
+    pub engine: String,
+    /// Outcomes, final units, dislodged units, standoffs.
+    pub phase: PhaseResult,
+    /// The engine's own data and trace, if any.
+    pub detail: Option<Arc<dyn Detail>>,
+}
+
+impl Adjudication {
+    /// A result with no detail (retreats, adjustments, engines that keep nothing else).
+    pub fn plain(engine: &str, phase: PhaseResult) -> Adjudication {
+        Adjudication {
+            engine: engine.to_string(),
+            phase,
+            detail: None,
+        }
+    }
+
+    /// A result with the engine's detail.
+    pub fn with_detail(engine: &str, phase: PhaseResult, detail: Arc<dyn Detail>) -> Adjudication {
+        Adjudication {
+            engine: engine.to_string(),
+            phase,
+            detail: Some(detail),
+        }
+    }
+
+    /// The engine's own result, if it is of type `T`.
+    pub fn detail<T: Detail>(&self) -> Option<&T> {
+        self.detail.as_deref()?.as_any().downcast_ref::<T>()
+    }
+
+    /// What the result can show beyond its outcomes.
+    pub fn shows(&self) -> Shows {
+        self.detail
+            .as_deref()
+            .map(|d| d.shows())
+            .unwrap_or_default()
+    }
+
+    /// A cursor at the start of the engine's trace; None without one.
+    pub fn steps(&self, input: &PhaseInput<'_>) -> Option<Box<dyn Steps>> {
+        self.detail.as_deref()?.steps(input)
+    }
+
+    /// The orders as the engine classed them, if it classes them.
+    pub fn prepared(&self) -> Option<&Prepared> {
+        self.detail.as_deref()?.prepared()
+    }
+}

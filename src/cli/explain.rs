@@ -8,7 +8,7 @@ use color_eyre::eyre::{Result, eyre};
 use super::input::EngineArg;
 use dipsandbox_core::base::output::Target;
 use dipsandbox_core::engine::PhaseInput;
-use dipsandbox_core::engine::graphviz::to_dot;
+use dipsandbox_core::engine::decision::graphviz::to_dot;
 use dipsandbox_core::io::report;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;

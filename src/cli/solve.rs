@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, eyre};
 use serde_json::{Value, json};
 
-use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::engine::decision::resolver::NodeKind;
 use dipsandbox_core::engine::{MovementResult, adjudicate_movement, value_text};
 use dipsandbox_core::model::board::PhaseKind;
 use dipsandbox_core::model::map::PowerId;

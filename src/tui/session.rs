@@ -9,10 +9,10 @@ mod query;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use dipsandbox_core::engine::decision::stepper::Stepper;
+use dipsandbox_core::engine::decision::trace::Event;
 use dipsandbox_core::engine::dpjudge::DpStepper;
 use dipsandbox_core::engine::legality::Prepared;
-use dipsandbox_core::engine::stepper::Stepper;
-use dipsandbox_core::engine::trace::Event;
 use dipsandbox_core::engine::{Engine, PhaseInput, Registry, Steps};
 use dipsandbox_core::model::rules::{PRESETS, Rules};
 use dipsandbox_core::model::scenario::Scenario;

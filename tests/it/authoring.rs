@@ -139,7 +139,7 @@ fn pandins_paradox_built_with_the_menus_is_decided_by_szykman() {
     assert!(
         st.events().iter().any(|e| matches!(
             e,
-            dipsandbox_core::engine::trace::Event::BackupApplied { .. }
+            dipsandbox_core::engine::decision::trace::Event::BackupApplied { .. }
         )),
         "a backup rule decided it"
     );

@@ -2,7 +2,7 @@
 //! each broken invariant in a result tampered with on purpose: a checker that cannot fail would
 //! prove nothing.
 
-use dipsandbox_core::engine::trace::BackupRule;
+use dipsandbox_core::engine::decision::trace::BackupRule;
 use dipsandbox_core::engine::{MovementResult, PhaseResult, adjudicate_movement};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{Map, PowerId, UnitKind};

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use common::positions::{Convoys, random_position};
 use common::{dipsandbox, temp_dir};
-use dipsandbox_core::engine::trace::{BackupRule, Event};
+use dipsandbox_core::engine::decision::trace::{BackupRule, Event};
 use dipsandbox_core::engine::{Adjudicator, Verdict};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{Map, PowerId};

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use dipsandbox_core::engine::adjudicate_movement;
-use dipsandbox_core::engine::resolver::NodeKind;
+use dipsandbox_core::engine::decision::resolver::NodeKind;
 use dipsandbox_core::model::board::{PhaseKind, Unit};
 use dipsandbox_core::model::map::{Map, PowerId};
 use dipsandbox_core::model::orders::Order;

@@ -9,9 +9,9 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use dipsandbox_core::engine::decision::stepper::Stepper;
+use dipsandbox_core::engine::decision::trace::Event;
 use dipsandbox_core::engine::legality::{convoy_chain_exists, fleet_on_some_route};
-use dipsandbox_core::engine::stepper::Stepper;
-use dipsandbox_core::engine::trace::Event;
 use dipsandbox_core::engine::{MovementResult, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
 use dipsandbox_core::model::map::{Coast, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};

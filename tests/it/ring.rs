@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use dipsandbox_core::engine::trace::Event;
+use dipsandbox_core::engine::decision::trace::Event;
 use dipsandbox_core::engine::{MovementResult, Verdict, adjudicate_movement};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{Map, PowerId, UnitKind};

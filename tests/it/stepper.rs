@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use dipsandbox_core::engine::MovementResult;
-use dipsandbox_core::engine::resolver::NodeKind;
-use dipsandbox_core::engine::stepper::Stepper;
-use dipsandbox_core::engine::trace::{BackupRule, CycleKind, Event};
+use dipsandbox_core::engine::decision::resolver::NodeKind;
+use dipsandbox_core::engine::decision::stepper::Stepper;
+use dipsandbox_core::engine::decision::trace::{BackupRule, CycleKind, Event};
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::run;
 use proptest::prelude::*;

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use dipsandbox_core::engine::graphviz::to_dot;
-use dipsandbox_core::engine::resolver::NodeKind;
-use dipsandbox_core::engine::trace::{BackupRule, CycleKind, Event};
+use dipsandbox_core::engine::decision::graphviz::to_dot;
+use dipsandbox_core::engine::decision::resolver::NodeKind;
+use dipsandbox_core::engine::decision::trace::{BackupRule, CycleKind, Event};
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::run;
 

@@ -17,7 +17,7 @@ use dipsandbox::tui::keymap::{Context, Keymap};
 use dipsandbox::tui::run_app;
 use dipsandbox::tui::session::Session;
 use dipsandbox::tui::theme::Theme;
-use dipsandbox_core::engine::trace::Event;
+use dipsandbox_core::engine::decision::trace::Event;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

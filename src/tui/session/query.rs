@@ -2,9 +2,9 @@
 //! unit an order moves, its verdict and fate so far, the provinces to highlight, the words for
 //! a decision. Questions only: nothing here changes the session.
 
+use dipsandbox_core::engine::decision::resolver::NodeKind;
 use dipsandbox_core::engine::dpjudge::Mark;
 use dipsandbox_core::engine::legality::{OrderStatus, UnitOrder};
-use dipsandbox_core::engine::resolver::NodeKind;
 use dipsandbox_core::engine::{Verdict, value_text};
 use dipsandbox_core::model::map::ProvinceId;
 use dipsandbox_core::model::orders::{NameStyle, OrderKind, format_order};

@@ -11,7 +11,7 @@ use super::model::ViewModel;
 use super::parts::{fit, panel};
 use crate::tui::keymap::Context;
 use crate::tui::layout::{trace_rows, trace_split};
-use dipsandbox_core::engine::trace::{CycleKind, Event};
+use dipsandbox_core::engine::decision::trace::{CycleKind, Event};
 use dipsandbox_core::engine::value_text;
 
 /// One event in words, with the style that marks its kind.

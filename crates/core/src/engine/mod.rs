@@ -24,8 +24,7 @@ pub mod seam;
 
 pub use cursor::{Cursor, Replay};
 pub use decision::{
-    Adjudicator, DecisionEngine, MovementResult, Outcome, adjudicate_movement, graphviz, resolver,
-    stepper, trace, value_text,
+    Adjudicator, DecisionEngine, MovementResult, Outcome, adjudicate_movement, value_text,
 };
 pub use dpjudge::DpjudgeEngine;
 pub use outcome::{BackupRule, OrderOutcome, PhaseResult, UnitResult, Verdict};

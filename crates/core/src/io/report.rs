@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::trace::{CycleKind, Event};
+use crate::engine::decision::trace::{CycleKind, Event};
 use crate::engine::{MovementResult, PhaseResult, Verdict, value_text};
 use crate::model::map::Map;
 use crate::model::scenario::OrderEntry;
@@ -299,7 +299,7 @@ pub fn trace<O: crate::model::orders::Submitted>(
                 for (id, v) in forced {
                     let k = r.graph.nodes[*id as usize].kind;
                     // A PATH the cancellation decided cites the cancelled convoys it relied on.
-                    let why = if k == crate::engine::resolver::NodeKind::Path && *v == 0 {
+                    let why = if k == crate::engine::decision::resolver::NodeKind::Path && *v == 0 {
                         let gone: Vec<String> = r.graph.deps[*id as usize]
                             .iter()
                             .map(|d| r.graph.nodes[*d as usize].unit)

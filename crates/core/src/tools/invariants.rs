@@ -32,10 +32,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::engine::adjust::adjustments_due;
+use crate::engine::decision::resolver::NodeKind;
+use crate::engine::decision::trace::BackupRule;
 use crate::engine::legality::{OrderStatus, Route, UnitOrder};
-use crate::engine::resolver::NodeKind;
 use crate::engine::retreat::{occupied, retreat_options_marked, standoffs};
-use crate::engine::trace::BackupRule;
 use crate::engine::{MovementResult, PhaseResult, Verdict, adjudicate_movement};
 use crate::model::board::{Dislodged, PhaseKind, Season, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};

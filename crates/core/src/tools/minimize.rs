@@ -54,7 +54,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::engine::trace::{BackupRule, Event};
+use crate::engine::decision::trace::{BackupRule, Event};
 use crate::engine::{Adjudicator, OrderOutcome, Reason, Verdict};
 use crate::model::board::{PhaseKind, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};

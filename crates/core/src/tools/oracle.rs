@@ -3,7 +3,7 @@
 //!
 //! DATC 5.B.9: the decisions are equations; where they have exactly one solution, that solution
 //! must be taken, and only where they have none or several does a backup rule (circular movement,
-//! Szykman, …) decide. The [resolver](crate::engine::resolver) gets there by partial
+//! Szykman, …) decide. The [resolver](crate::engine::decision::resolver) gets there by partial
 //! information and cycle detection; this module asks the question directly and independently of
 //! it, sharing only the legality step ([`legality::prepare`]): it writes each equation out as
 //! DATC 5.B states it (under the scenario's rule options) and enumerates the assignments of the
@@ -42,8 +42,8 @@
 use std::cell::RefCell;
 
 use crate::engine::MovementResult;
+use crate::engine::decision::resolver::NodeKind;
 use crate::engine::legality::{self, Route, UnitOrder};
-use crate::engine::resolver::NodeKind;
 use crate::model::board::Unit;
 use crate::model::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::Submitted;

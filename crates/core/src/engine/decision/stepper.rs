@@ -18,7 +18,7 @@
 //! on each method, and a cursor beyond the end is clamped.
 //!
 //! ```
-//! use dipsandbox_core::engine::stepper::Stepper;
+//! use dipsandbox_core::engine::decision::stepper::Stepper;
 //! use dipsandbox_core::tools::check::run;
 //! use dipsandbox_core::model::scenario::Scenario;
 //!

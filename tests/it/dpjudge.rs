@@ -594,6 +594,7 @@ fn game_options_are_rule_options() {
         "dpjudge_phantom_orders",
         "dpjudge_beleaguered_disrupts",
         "dpjudge_own_victim",
+        "dpjudge_no_convoy_list",
     ] {
         let row = t.iter().find(|r| r.field == field).expect(field);
         assert!(row.dpjudge_only);
@@ -603,7 +604,7 @@ fn game_options_are_rule_options() {
         assert_ne!(r, Rules::default());
         assert_eq!(r.overrides().len(), 1);
     }
-    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 3);
+    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 4);
     assert!(Rules::parse_spec("dpjudge_beleaguered_disrupts=maybe").is_err());
 }
 
@@ -631,6 +632,63 @@ fn step_8_as_written_departs_in_four_more_cases() {
     expected.sort();
     departing.sort();
     assert_eq!(departing, expected);
+}
+
+/// With steps 3 and 5 read to the letter (`dpjudge_no_convoy_list: AsWritten`: an army marked
+/// "no convoy" stays in its destination's combat list), the DATC cases that depart are the main
+/// table's and the third table's, no more, no fewer.
+#[test]
+fn no_convoy_as_written_departs_in_the_third_tables_cases() {
+    let main = documented_departures();
+    let extra = documented_table("departures-no-convoy");
+    let mut departing = Vec::new();
+    for (stem, mut s) in datc_movement() {
+        s.rules.dpjudge_no_convoy_list = dipsandbox_core::model::rules::NoConvoyList::AsWritten;
+        let (bad, _) = compare(&s, &run_dpjudge(&s));
+        if !bad.is_empty() {
+            eprintln!("{stem}: {}", bad.join("; "));
+            departing.push(stem);
+        }
+    }
+    let mut expected: Vec<String> = main.keys().chain(extra.keys()).cloned().collect();
+    expected.sort();
+    expected.dedup();
+    departing.sort();
+    assert_eq!(departing, expected);
+    assert!(!extra.is_empty());
+}
+
+/// 6.F.8 under `dpjudge_no_convoy_list`: by default the army from London, "no convoy" in step 5,
+/// leaves Holland's combat list and A Belgium moves in; read to the letter it stays there, says
+/// so, and A Belgium bounces on it in step 7.
+#[test]
+fn a_no_convoy_army_stays_in_its_destinations_list_as_written() {
+    let mut s = case("6.F.8");
+    let r = dp(&s);
+    assert_eq!(
+        outcome(&s, &r, "A Belgium - Holland").verdict,
+        Verdict::Succeeds
+    );
+    assert!(r.contested.is_empty(), "{:?}", r.contested);
+    s.rules.dpjudge_no_convoy_list = dipsandbox_core::model::rules::NoConvoyList::AsWritten;
+    let r = dp(&s);
+    let lon = outcome(&s, &r, "A London - Holland");
+    assert_eq!(lon.verdict, Verdict::Fails);
+    assert!(
+        lon.reason
+            .contains("it stays in Holland's combat list (steps 3 and 5 as written)"),
+        "{}",
+        lon.reason
+    );
+    let bel = outcome(&s, &r, "A Belgium - Holland");
+    assert_eq!(bel.verdict, Verdict::Fails);
+    assert!(
+        bel.reason.starts_with("bounced in step 7"),
+        "{}",
+        bel.reason
+    );
+    let hol = s.map.find_province("Holland").expect("Holland");
+    assert_eq!(r.contested, vec![hol]);
 }
 
 /// The scenario run by the DPjudge engine, as `check --engine dpjudge` runs it (with the

@@ -302,6 +302,22 @@ option_enum! {
     } default Bounces
 }
 
+option_enum! {
+    /// DPjudge algorithm, steps 3 and 5 (not a DATC issue; only the DPjudge engine reads it): the
+    /// combat list of an army marked "no convoy". The text changes combat lists only in the
+    /// bounce and unbounce procedures and in step 10, so read to the letter the army stays in
+    /// its destination's list with its support count: it prevents the units that move there
+    /// and is missing from its own space's list (an attack on that space meets no defence).
+    NoConvoyList {
+        /// The army is put in its own space's combat list with a count of 0, like a bounced
+        /// unit, and leaves its destination's (default; the procedure's evident intent).
+        Origin,
+        /// The text to the letter: it stays in its destination's list and never enters its
+        /// own space's.
+        AsWritten,
+    } default Origin
+}
+
 /// Every rule option. The default is the DATC v3.0 preference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename = "Rules")]
@@ -369,6 +385,10 @@ pub struct Rules {
     /// space held by its own power's unit bounces (the program, default) or goes ahead (the text
     /// to the letter).
     pub dpjudge_own_victim: OwnVictim,
+    /// DPjudge algorithm steps 3 and 5, only for the DPjudge engine: whether an army marked "no
+    /// convoy" moves to its own space's combat list (default) or stays in its destination's
+    /// (the text to the letter).
+    pub dpjudge_no_convoy_list: NoConvoyList,
 }
 
 /// The named presets, with one line each.
@@ -564,6 +584,7 @@ impl Rules {
                 self.dpjudge_beleaguered_disrupts = boolean(field, value)?
             }
             "dpjudge_own_victim" => set!(dpjudge_own_victim, OwnVictim),
+            "dpjudge_no_convoy_list" => set!(dpjudge_no_convoy_list, NoConvoyList),
             _ => {
                 return Err(RulesError(format!(
                     "unknown rule option {}; expected one of {}",
@@ -606,6 +627,7 @@ impl Rules {
         "dpjudge_phantom_orders",
         "dpjudge_beleaguered_disrupts",
         "dpjudge_own_victim",
+        "dpjudge_no_convoy_list",
     ];
 
     /// The options that differ from the defaults, as `field: Value` pairs (for printing and saving).
@@ -648,7 +670,8 @@ impl Rules {
             illegal_orders,
             dpjudge_phantom_orders,
             dpjudge_beleaguered_disrupts,
-            dpjudge_own_victim
+            dpjudge_own_victim,
+            dpjudge_no_convoy_list
         );
         out
     }
@@ -742,6 +765,7 @@ impl Rules {
                 dpjudge_only: true,
             },
             r!(dpjudge_own_victim, "DPj", OwnVictim),
+            r!(dpjudge_no_convoy_list, "DPj", NoConvoyList),
         ]
     }
 

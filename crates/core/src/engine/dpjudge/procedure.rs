@@ -16,7 +16,9 @@ use crate::engine::reason::Reason;
 use crate::model::board::{Dislodged, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
-use crate::model::rules::{MultiRoute, OwnVictim, PathSpecification, PhantomOrders, Rules};
+use crate::model::rules::{
+    MultiRoute, NoConvoyList, OwnVictim, PathSpecification, PhantomOrders, Rules,
+};
 
 use super::types::*;
 use super::words::cause_words;
@@ -1192,9 +1194,15 @@ impl<'a, T: Sink> Engine<'a, T> {
                 self.cut_support(u, false);
             }
         }
+        // An army marked "no convoy" in step 1 still has a move order: read to the letter it is
+        // "attempting to move" and goes in its destination's list (`AsWritten`); by default it
+        // is put in its own space's, like a bounced unit.
+        let literal = self.rules.dpjudge_no_convoy_list == NoConvoyList::AsWritten;
         for u in 0..n {
             match self.order[u as usize] {
-                Act::Move { dest, .. } if !self.marks[u as usize].contains(Mark::NoConvoy) => {
+                Act::Move { dest, .. }
+                    if literal || !self.marks[u as usize].contains(Mark::NoConvoy) =>
+                {
                     self.combat_add(dest, 2 * u);
                 }
                 Act::Move { .. } => {
@@ -1254,10 +1262,13 @@ impl<'a, T: Sink> Engine<'a, T> {
                     self.clear_mark(a, Mark::ConvoyEndangered, None);
                     self.clear_mark(a, Mark::ConvoyUnderAttack, None);
                     self.set_mark(a, Mark::NoConvoy, cause);
-                    // It no longer attempts its move: it stays, like a bounced unit.
-                    self.combat_remove(2 * a);
-                    let origin = self.here[a as usize];
-                    self.combat_add(origin, 2 * a + 1);
+                    // It no longer attempts its move: it stays, like a bounced unit. Read to the
+                    // letter (`AsWritten`) no combat list changes here.
+                    if self.rules.dpjudge_no_convoy_list == NoConvoyList::Origin {
+                        self.combat_remove(2 * a);
+                        let origin = self.here[a as usize];
+                        self.combat_add(origin, 2 * a + 1);
+                    }
                 } else if m.contains(Mark::ConvoyUnderAttack) {
                     self.clear_mark(a, Mark::ConvoyUnderAttack, None);
                     self.cut_support(a, false);
@@ -1650,7 +1661,20 @@ impl<'a, T: Sink> Engine<'a, T> {
                         Some(Cause::Endangered { .. }) => format!("no convoy in step 5: {words}"),
                         _ => words,
                     };
-                    OrderOutcome::text(Verdict::Fails, format!("{text}{suffix}"))
+                    // Read to the letter, a "no convoy" army never left its destination's list.
+                    let stays = match self.order[u] {
+                        Act::Move { dest, .. }
+                            if m.contains(Mark::NoConvoy)
+                                && self.rules.dpjudge_no_convoy_list == NoConvoyList::AsWritten =>
+                        {
+                            format!(
+                                "; it stays in {}'s combat list (steps 3 and 5 as written)",
+                                space(ProvinceId(dest))
+                            )
+                        }
+                        _ => String::new(),
+                    };
+                    OrderOutcome::text(Verdict::Fails, format!("{text}{stays}{suffix}"))
                 }
             }
             Act::Support { target, .. } => {

@@ -424,6 +424,11 @@ pub(super) fn read_jdip(
         return None;
     }
     let text = super::input::read_input(f).ok()?;
+    if let Some(suite) =
+        dipsandbox_core::io::jdip::order_parser_suite(&text, &super::input::input_name(f))
+    {
+        return Some(suite);
+    }
     if !dipsandbox_core::io::jdip::looks_like_jdip(&text) {
         return None;
     }

@@ -46,6 +46,7 @@ pub use input::EngineArg;
 mod jdip;
 mod minimize;
 mod out;
+mod replay;
 mod show;
 mod solve;
 
@@ -192,6 +193,28 @@ enum Command {
             default_missing_value = "decisions,dpjudge"
         )]
         engines: Option<String>,
+    },
+    /// Replay games recorded by other programs phase by phase with an engine (`--engine`): the
+    /// Python `diplomacy` package's saved games (JSON) and godip's game files. Each phase whose
+    /// result differs from the recording is written to --out as a scenario whose expectations
+    /// are the recorded result, with the rule options that explain it. A folder of games runs
+    /// on every core, one summary line per game.
+    ///
+    /// Exit status: 0 every replayed phase agrees, 1 one differs, 2 a game could not be read.
+    Replay {
+        /// Game files, or folders of them (`.json`, `.txt`).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Go on after the first phase that differs.
+        #[arg(long)]
+        all: bool,
+        /// The folder for the scenarios of the phases that differ.
+        #[arg(short, long, value_name = "DIR", default_value = "replay-out")]
+        out: PathBuf,
+        /// The map of godip games (default: the NAME of the variants/NAME/games folder they are
+        /// in, else standard).
+        #[arg(long, value_name = "MAP")]
+        map: Option<String>,
     },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
@@ -441,10 +464,13 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 | Command::Explain { .. }
                 | Command::Solve { .. }
                 | Command::Diff { .. }
+                | Command::Replay { .. }
         )
     );
     if cli.json && !json_ok {
-        return Err(eyre!("--json is for check, explain, solve and diff"));
+        return Err(eyre!(
+            "--json is for check, explain, solve, diff and replay"
+        ));
     }
     if cli.command.is_none()
         && let Some(f) = &cli.file
@@ -539,6 +565,20 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 .transpose()?;
             diff::run(&paths, &cli.rules, all_presets, engines, cli.json)
         }
+        Some(Command::Replay {
+            paths,
+            all,
+            out,
+            map,
+        }) => replay::run(&replay::Request {
+            paths: &paths,
+            engine: cli.engine.engine.clone(),
+            rules,
+            all,
+            out: &out,
+            map: map.as_deref(),
+            json: cli.json,
+        }),
         Some(Command::Import {
             file,
             to,

@@ -38,6 +38,7 @@ macro_rules! errln {
 mod advance;
 mod check;
 mod diff;
+pub mod engines;
 mod explain;
 mod info;
 mod input;
@@ -316,17 +317,42 @@ where
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))
 }
 
-/// The engines of `diff --engines=A,B`, looked up in `registry`.
+/// The engines of `diff --engines=A,B`, looked up in `registry` (or outside programs:
+/// [`EngineArg::parse`]).
 pub fn engines_arg(registry: &Registry, spec: &str) -> Result<(Arc<dyn Engine>, Arc<dyn Engine>)> {
-    let names: Vec<&str> = spec.split(',').map(str::trim).collect();
+    // An outside command (`cmd:PROGRAM ARGS`) given second keeps any commas of its own.
+    let names: Vec<&str> = match spec.split_once(',') {
+        Some((a, b))
+            if dipsandbox_core::engine::outside::engine::CMD_PREFIXES
+                .iter()
+                .any(|(p, _)| b.trim_start().starts_with(p)) =>
+        {
+            vec![a.trim(), b.trim()]
+        }
+        _ => spec.split(',').map(str::trim).collect(),
+    };
     let [a, b] = names[..] else {
         return Err(eyre!(
             "--engines names two engines: --engines=A,B (the engines are {})",
             registry.names().join(", ")
         ));
     };
-    let get = |n: &str| registry.parse(n).map_err(|e| eyre!("--engines: {e}"));
+    let get = |n: &str| {
+        EngineArg::parse(registry, n)
+            .map(|a| a.engine)
+            .map_err(|e| eyre!("--engines: {e}"))
+    };
     Ok((get(a)?, get(b)?))
+}
+
+/// `registry` with `engine` added when it is not one of them (an outside engine named on the
+/// command line), so that the TUI's engine switch and compare reach it.
+fn with_engine(registry: &Registry, engine: &Arc<dyn Engine>) -> Registry {
+    let mut r = registry.clone();
+    if r.get(engine.name()).is_none() {
+        r.register_arc(engine.clone());
+    }
+    r
 }
 
 /// Runs the command line with the built-in engines.
@@ -460,7 +486,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     cli.file.as_deref(),
                     rules,
                     cli.engine.engine.clone(),
-                    registry.clone(),
+                    with_engine(registry, &cli.engine.engine),
                 )?;
                 return Ok(ExitCode::SUCCESS);
             }

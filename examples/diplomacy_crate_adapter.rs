@@ -15,8 +15,8 @@
 //! Its translation, order by order: the structured fields of each order (`kind`, `unit`, `to`,
 //! `target`) become the crate's notation (`FRA: A par -> bur`); a unit written without its
 //! letter takes the letter of the unit standing there; an order the crate cannot read is
-//! answered `illegal`. Written convoy paths and `via Convoy` are not passed on (the crate decides
-//! by its rulebook whether an army takes a convoy). The rulebook follows the request's
+//! answered `illegal`. `via Convoy` is passed on; a written convoy path is not (the crate has no
+//! notation for it). The rulebook follows the request's
 //! `adjacent_convoy` option (4.A.3): Rule1971 -> the 1971 edition, ViaConvoyOnly -> DPTG,
 //! otherwise the 2023 edition.
 
@@ -74,6 +74,7 @@ fn their_order(o: &Value, board: &[(String, String, String, String)]) -> Option<
     let target = || unit_text(o["target"].as_str()?, board);
     Some(match o["kind"].as_str()? {
         "hold" => format!("{head} holds"),
+        "move" if o["via_convoy"] == json!(true) => format!("{head} -> {} via convoy", to()?),
         "move" => format!("{head} -> {}", to()?),
         "support" => match to() {
             Some(to) => format!("{head} supports {} -> {to}", target()?),

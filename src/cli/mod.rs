@@ -38,6 +38,7 @@ macro_rules! errln {
 mod advance;
 mod check;
 mod diff;
+mod engine_check;
 pub mod engines;
 mod explain;
 mod info;
@@ -193,6 +194,20 @@ enum Command {
             default_missing_value = "decisions,dpjudge"
         )]
         engines: Option<String>,
+    },
+    /// Run an engine — an outside adjudicator, `cmd:PROGRAM ARGS` — through a folder of cases
+    /// (default: scenarios/datc): every answer is checked against the protocol (docs/json.md),
+    /// and each case is compared with its expectations and with the decision engine.
+    ///
+    /// Exit status: 0 every answer valid, 1 some phase got no valid answer, 2 an input could
+    /// not be read.
+    EngineCheck {
+        /// The engine: `cmd:PROGRAM ARGS`, `cmd-once:PROGRAM ARGS`, a name from engines.ron in
+        /// the config folder, or a built-in engine's name.
+        #[arg(value_name = "ENGINE")]
+        adjudicator: String,
+        /// Scenario files or folders (default: scenarios/datc).
+        paths: Vec<PathBuf>,
     },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
@@ -467,10 +482,13 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 | Command::Explain { .. }
                 | Command::Solve { .. }
                 | Command::Diff { .. }
+                | Command::EngineCheck { .. }
         )
     );
     if cli.json && !json_ok {
-        return Err(eyre!("--json is for check, explain, solve and diff"));
+        return Err(eyre!(
+            "--json is for check, explain, solve and diff (and engine-check)"
+        ));
     }
     if cli.command.is_none()
         && let Some(f) = &cli.file
@@ -565,6 +583,10 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 .transpose()?;
             diff::run(&paths, &cli.rules, all_presets, engines, cli.json)
         }
+        Some(Command::EngineCheck { adjudicator, paths }) => {
+            let engine = EngineArg::parse(registry, &adjudicator).map_err(|e| eyre!("{e}"))?;
+            engine_check::run(&engine, &paths, rules, cli.json)
+        }
         Some(Command::Import {
             file,
             to,
@@ -596,6 +618,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 max_time,
                 progress,
             },
+            &cli.engine,
         ),
         Some(Command::Completions { shell }) => {
             let mut buf = Vec::new();

@@ -176,7 +176,11 @@ fn engine_table(
             let title = one_line(title);
             outln!("  {name:<w$}  {o:>6}  {d:>9}  {p:>9}  {title}")?;
         }
-        let builtin = |n: &str| n == "decisions" || n == "dpjudge";
+        let builtin = |n: &str| {
+            dipsandbox_core::engine::Registry::builtin()
+                .get(n)
+                .is_some()
+        };
         if builtin(a) && builtin(b) {
             outln!(
                 "(why, case by case: docs/dpjudge.md; one case: dipsandbox diff FILE --engines)"

@@ -48,8 +48,12 @@ struct Entry {
     args: Vec<String>,
     #[serde(default)]
     mode: ModeRon,
-    #[serde(default)]
-    timeout: Option<f64>,
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+}
+
+fn default_timeout() -> f64 {
+    DEFAULT_TIMEOUT.as_secs_f64()
 }
 
 /// The config folder: `$DIPSANDBOX_CONFIG_DIR`, else the platform's config folder.
@@ -92,9 +96,8 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<(String, OutsideEngine)>, Str
             ));
         }
         let timeout = match e.timeout {
-            None => DEFAULT_TIMEOUT,
-            Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Duration::from_secs_f64(t),
-            Some(t) => {
+            t if t.is_finite() && t > 0.0 && t <= 86_400.0 => Duration::from_secs_f64(t),
+            t => {
                 return Err(format!(
                     "{}: engine {}: timeout {t} is not a number of seconds from above 0 to 86400",
                     at(&name),

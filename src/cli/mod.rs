@@ -90,7 +90,9 @@ pub struct Cli {
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
     /// default) or `dpjudge` (the DPjudge procedure), for the TUI, `--print`, `explain`,
-    /// `check` and `advance`.
+    /// `check`, `advance` and `minimize`; or an outside adjudicator: `cmd:PROGRAM ARGS` (one
+    /// process, a JSON line per phase; `cmd-once:` starts one per phase) or a name from
+    /// engines.ron in the config folder (docs/outside-engines.md).
     #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = builtin_engine)]
     engine: EngineArg,
     #[command(subcommand)]

@@ -622,11 +622,14 @@ fn the_tui_compares_with_an_outside_engine() {
         a.session.compare.phase().outcomes[convoy].verdict,
         Verdict::Fails
     );
-    assert!(!t.is_empty());
-    // The engine switch goes to the outside engine and back.
-    common::run(&mut a, 120, 40, "E");
+    assert!(t.contains("comparing decisions with cmd:"), "{t}");
+    // The engine switch goes to the outside engine (at 80×24: its name cut, the order list
+    // with its reasons, no decision graph) and back.
+    let t = common::text(&common::run(&mut a, 80, 24, "E"));
     assert_eq!(a.session.engine.name(), outside.name());
     assert_eq!(a.session.run.result.engine, outside.name());
+    assert!(t.contains("engine: cmd:"), "{t}");
+    assert!(t.contains("Fra F Eng C A Bre - Lon"), "{t}");
     common::run(&mut a, 80, 24, "E");
     assert_eq!(a.session.engine.name(), "decisions");
 }

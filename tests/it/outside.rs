@@ -88,6 +88,23 @@ fn the_crate_adapter_passes_engine_check_on_the_datc_folder() {
         out.contains("DIFF scenarios/datc/6.F.16-1982.ron: "),
         "{out}"
     );
+    // explain: the crate's reasons; --trace says there is none to show.
+    let (code, out, _) = dipsandbox(&[
+        "explain",
+        "scenarios/datc/6.F.16.ron",
+        "--trace",
+        "--engine",
+        &adapter(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(&format!("Engine: {} — the outside program", adapter())),
+        "{out}"
+    );
+    assert!(
+        out.contains("keeps no trace and no decision graph"),
+        "{out}"
+    );
     // --json: the summary and every case.
     let (code, out, _) = dipsandbox(&[
         "engine-check",

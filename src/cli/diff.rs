@@ -176,7 +176,21 @@ fn engine_table(
             let title = one_line(title);
             outln!("  {name:<w$}  {o:>6}  {d:>9}  {p:>9}  {title}")?;
         }
-        outln!("(why, case by case: docs/dpjudge.md; one case: dipsandbox diff FILE --engines)")?;
+        let builtin = |n: &str| {
+            dipsandbox_core::engine::Registry::builtin()
+                .get(n)
+                .is_some()
+        };
+        if builtin(a) && builtin(b) {
+            outln!(
+                "(why, case by case: docs/dpjudge.md; one case: dipsandbox diff FILE --engines)"
+            )?;
+        } else {
+            // An outside engine: docs/outside-engines.md explains the diplomacy crate's rows.
+            outln!(
+                "(one case: dipsandbox diff FILE --engines=A,B; outside engines: docs/outside-engines.md)"
+            )?;
+        }
     }
     Ok(if rows.is_empty() {
         ExitCode::SUCCESS

@@ -38,6 +38,8 @@ macro_rules! errln {
 mod advance;
 mod check;
 mod diff;
+mod engine_check;
+pub mod engines;
 mod explain;
 mod info;
 mod input;
@@ -89,7 +91,9 @@ pub struct Cli {
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
     /// default) or `dpjudge` (the DPjudge procedure), for the TUI, `--print`, `explain`,
-    /// `check` and `advance`.
+    /// `check`, `advance` and `minimize`; or an outside adjudicator: `cmd:PROGRAM ARGS` (one
+    /// process, a JSON line per phase; `cmd-once:` starts one per phase) or a name from
+    /// engines.ron in the config folder (docs/outside-engines.md).
     #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = builtin_engine)]
     engine: EngineArg,
     #[command(subcommand)]
@@ -216,6 +220,20 @@ enum Command {
         #[arg(long, value_name = "MAP")]
         map: Option<String>,
     },
+    /// Run an engine — an outside adjudicator, `cmd:PROGRAM ARGS` — through a folder of cases
+    /// (default: scenarios/datc): every answer is checked against the protocol (docs/json.md),
+    /// and each case is compared with its expectations and with the decision engine.
+    ///
+    /// Exit status: 0 every answer valid, 1 some phase got no valid answer, 2 an input could
+    /// not be read.
+    EngineCheck {
+        /// The engine: `cmd:PROGRAM ARGS`, `cmd-once:PROGRAM ARGS`, a name from engines.ron in
+        /// the config folder, or a built-in engine's name.
+        #[arg(value_name = "ENGINE")]
+        adjudicator: String,
+        /// Scenario files or folders (default: scenarios/datc).
+        paths: Vec<PathBuf>,
+    },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
     /// The files are written all at once: when one cannot be written, none is. Exit status: 0,
@@ -339,17 +357,42 @@ where
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))
 }
 
-/// The engines of `diff --engines=A,B`, looked up in `registry`.
+/// The engines of `diff --engines=A,B`, looked up in `registry` (or outside programs:
+/// [`EngineArg::parse`]).
 pub fn engines_arg(registry: &Registry, spec: &str) -> Result<(Arc<dyn Engine>, Arc<dyn Engine>)> {
-    let names: Vec<&str> = spec.split(',').map(str::trim).collect();
+    // An outside command (`cmd:PROGRAM ARGS`) given second keeps any commas of its own.
+    let names: Vec<&str> = match spec.split_once(',') {
+        Some((a, b))
+            if dipsandbox_core::engine::outside::engine::CMD_PREFIXES
+                .iter()
+                .any(|(p, _)| b.trim_start().starts_with(p)) =>
+        {
+            vec![a.trim(), b.trim()]
+        }
+        _ => spec.split(',').map(str::trim).collect(),
+    };
     let [a, b] = names[..] else {
         return Err(eyre!(
             "--engines names two engines: --engines=A,B (the engines are {})",
             registry.names().join(", ")
         ));
     };
-    let get = |n: &str| registry.parse(n).map_err(|e| eyre!("--engines: {e}"));
+    let get = |n: &str| {
+        EngineArg::parse(registry, n)
+            .map(|a| a.engine)
+            .map_err(|e| eyre!("--engines: {e}"))
+    };
     Ok((get(a)?, get(b)?))
+}
+
+/// `registry` with `engine` added when it is not one of them (an outside engine named on the
+/// command line), so that the TUI's engine switch and compare reach it.
+fn with_engine(registry: &Registry, engine: &Arc<dyn Engine>) -> Registry {
+    let mut r = registry.clone();
+    if r.get(engine.name()).is_none() {
+        r.register_arc(engine.clone());
+    }
+    r
 }
 
 /// Runs the command line with the built-in engines.
@@ -465,11 +508,12 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 | Command::Solve { .. }
                 | Command::Diff { .. }
                 | Command::Replay { .. }
+                | Command::EngineCheck { .. }
         )
     );
     if cli.json && !json_ok {
         return Err(eyre!(
-            "--json is for check, explain, solve, diff and replay"
+            "--json is for check, explain, solve and diff (and engine-check, replay)"
         ));
     }
     if cli.command.is_none()
@@ -486,7 +530,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     cli.file.as_deref(),
                     rules,
                     cli.engine.engine.clone(),
-                    registry.clone(),
+                    with_engine(registry, &cli.engine.engine),
                 )?;
                 return Ok(ExitCode::SUCCESS);
             }
@@ -579,6 +623,10 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             map: map.as_deref(),
             json: cli.json,
         }),
+        Some(Command::EngineCheck { adjudicator, paths }) => {
+            let engine = EngineArg::parse(registry, &adjudicator).map_err(|e| eyre!("{e}"))?;
+            engine_check::run(&engine, &paths, rules, cli.json)
+        }
         Some(Command::Import {
             file,
             to,
@@ -610,6 +658,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 max_time,
                 progress,
             },
+            &cli.engine,
         ),
         Some(Command::Completions { shell }) => {
             let mut buf = Vec::new();

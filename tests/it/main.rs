@@ -31,6 +31,7 @@ mod options;
 mod oracle;
 mod orders;
 mod outputs;
+mod outside;
 mod parser_equivalence;
 mod properties;
 mod pty;

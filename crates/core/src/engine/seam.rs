@@ -83,7 +83,9 @@ pub struct EngineError {
 /// An adjudication engine. The built-in ones are listed in [`super::registry::Registry`]; more
 /// can be registered at run time.
 pub trait Engine: Send + Sync + 'static {
-    /// The name used on the command line (`--engine dpjudge`): lower case, no spaces.
+    /// The name used on the command line (`--engine dpjudge`): lower case, no spaces for the
+    /// built-in engines; an outside adjudicator's is its `cmd:PROGRAM ARGS` or its configured
+    /// name ([`super::outside`]).
     fn name(&self) -> &str;
 
     /// A longer description: `the DPjudge procedure (steps 1–10)`.

@@ -204,7 +204,8 @@ enum Command {
     /// are the recorded result, with the rule options that explain it. A folder of games runs
     /// on every core, one summary line per game.
     ///
-    /// Exit status: 0 every replayed phase agrees, 1 one differs, 2 a game could not be read.
+    /// Exit status: 0 every replayed phase agrees, 1 one differs, 2 a game or one of its phases
+    /// could not be read.
     Replay {
         /// Game files, or folders of them (`.json`, `.txt`).
         #[arg(required = true)]

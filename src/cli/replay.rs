@@ -44,7 +44,8 @@ struct GameRun {
     outcome: std::result::Result<(RecordedGame, Vec<PhaseReport>), String>,
 }
 
-/// `replay`: exit 0 when every phase agrees, 1 when one differs, 2 when a game cannot be read.
+/// `replay`: exit 0 when every phase agrees, 1 when one differs, 2 when a game or a phase cannot
+/// be read.
 pub fn run(req: &Request<'_>) -> Result<ExitCode> {
     let mut files = Vec::new();
     for p in req.paths {
@@ -120,6 +121,9 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
         match &r.outcome {
             Err(_) => bad_input = true,
             Ok((game, reports)) => {
+                bad_input |= reports
+                    .iter()
+                    .any(|p| matches!(p.verdict, PhaseVerdict::Unreadable(_)));
                 for rep in reports {
                     if let PhaseVerdict::Differs { explained_by, .. } = &rep.verdict {
                         differs = true;
@@ -141,26 +145,24 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
         for r in &runs {
             print_game(r, &written)?;
         }
-        let agree = runs
-            .iter()
-            .filter(|r| {
-                r.outcome.as_ref().is_ok_and(|(_, reps)| {
-                    !reps
-                        .iter()
-                        .any(|p| matches!(p.verdict, PhaseVerdict::Differs { .. }))
-                })
-            })
-            .count();
+        let has = |r: &GameRun, f: &dyn Fn(&PhaseVerdict) -> bool| {
+            r.outcome
+                .as_ref()
+                .is_ok_and(|(_, reps)| reps.iter().any(|p| f(&p.verdict)))
+        };
+        let differ = |v: &PhaseVerdict| matches!(v, PhaseVerdict::Differs { .. });
+        let unreadable = |v: &PhaseVerdict| matches!(v, PhaseVerdict::Unreadable(_));
         if runs.len() > 1 {
+            let agree = runs
+                .iter()
+                .filter(|r| r.outcome.is_ok() && !has(r, &differ) && !has(r, &unreadable))
+                .count();
             outln!(
-                "{} games: {agree} agree with {}, {} differ, {} could not be read",
+                "{} games: {agree} agree with {} in every phase, {} differ, {} have phases that could not be read, {} could not be read",
                 runs.len(),
                 req.engine.name(),
-                runs.iter()
-                    .filter(|r| r.outcome.as_ref().is_ok_and(|(_, reps)| reps
-                        .iter()
-                        .any(|p| matches!(p.verdict, PhaseVerdict::Differs { .. }))))
-                    .count(),
+                runs.iter().filter(|r| has(r, &differ)).count(),
+                runs.iter().filter(|r| has(r, &unreadable)).count(),
                 runs.iter().filter(|r| r.outcome.is_err()).count()
             )?;
         }

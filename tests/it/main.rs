@@ -36,6 +36,7 @@ mod parser_equivalence;
 mod properties;
 mod pty;
 mod reasons;
+mod replay;
 mod ring;
 mod roundtrip;
 mod stepper;

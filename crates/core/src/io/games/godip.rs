@@ -248,10 +248,10 @@ fn order(
 ) -> Result<(PowerId, String), String> {
     let w: Vec<&str> = line.split_whitespace().collect();
     // The unit in a province (for a retreat phase, the dislodged one first).
+    // A place may name its coast (`stp/sc`); the unit is found by its province.
+    let province = |at: &str| map.find_province(at.split('/').next().unwrap_or(at));
     let unit_at = |at: &str| -> Result<Unit, String> {
-        let p = map
-            .find_province(at)
-            .ok_or_else(|| format!("unknown province {at:?} in {line:?}"))?;
+        let p = province(at).ok_or_else(|| format!("unknown province {at:?} in {line:?}"))?;
         let pool: Vec<&Unit> = if kind == PhaseKind::Retreat {
             dislodged.iter().chain(units).collect()
         } else {
@@ -269,9 +269,7 @@ fn order(
     let named = |u: &Unit| format!("{} {}", letter(u), map.loc_abbr(u.loc));
     match w.as_slice() {
         ["build", kind_word, at] => {
-            let p = map
-                .find_province(at)
-                .ok_or_else(|| format!("unknown province {at:?} in {line:?}"))?;
+            let p = province(at).ok_or_else(|| format!("unknown province {at:?} in {line:?}"))?;
             let power = owners
                 .get(p.0 as usize)
                 .copied()

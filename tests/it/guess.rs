@@ -338,3 +338,40 @@ fn stepper_is_exact_on_random_positions() {
         check_stepper(&format!("seed {seed}"), &r, &input);
     }
 }
+
+/// Where the final listing to the letter departs on the DATC cases, every preset: only Pandin's
+/// paradox (6.F.16, 6.F.17 and their rule variants' files) under the presets that take the
+/// Szykman rule (datc, dptg; under the others the 1971/1982/2000 exemption settles London's
+/// support before any guess), where F Bel - Eng is accepted as succeeding "both ways".
+#[test]
+fn the_listing_to_the_letter_departs_only_on_pandin() {
+    let mut found = Vec::new();
+    for (name, s) in datc_movement() {
+        for (preset, _) in PRESETS {
+            let rules = Rules::preset(preset).expect("preset");
+            let lit = dipsandbox_core::engine::guess::engine::literal_results(
+                &s.map, &s.units, &s.orders, &rules,
+            );
+            let fixed = guess_of(&s, &rules, StartOrder::Written, false);
+            for (u, (a, b)) in lit.iter().zip(&fixed.resolution).enumerate() {
+                if a != b {
+                    found.push(format!(
+                        "{name} {preset} {}",
+                        s.map.loc_abbr(s.units[u].loc)
+                    ));
+                }
+            }
+        }
+    }
+    let mut want = Vec::new();
+    for case in ["6.F.16", "6.F.17"] {
+        for file in ["-1971", "-1982", "-2000", ""] {
+            for preset in ["datc", "dptg"] {
+                want.push(format!("{case}{file} {preset} Bel"));
+            }
+        }
+    }
+    found.sort();
+    want.sort();
+    assert_eq!(found, want);
+}

@@ -203,16 +203,16 @@ impl Replay for GuessReplay {
         let l = |o: u32| self.label(o);
         match e {
             Event::Enter { order } => {
-                format!("enter {} (met again deeper: guess fails)", l(*order))
+                format!("enter {} (guess fails)", l(*order))
             }
             Event::MetAgain { order, guess, by } => format!(
-                "{} met again deeper (read by {}): cycle; guess {}",
+                "{} met again (by {}): cycle, guess {}",
                 l(*order),
                 l(*by),
                 word(*guess)
             ),
             Event::ReadInCycle { order, value, by } => format!(
-                "{} read in the cycle (by {}): stored result {}",
+                "{} in the cycle (read by {}): {}",
                 l(*order),
                 l(*by),
                 word(*value)
@@ -222,17 +222,17 @@ impl Replay for GuessReplay {
                 value,
                 guess_based,
             } => format!(
-                "{}: first adjudication {}{}",
+                "{}: first try {}{}",
                 l(*order),
                 word(*value),
-                if *guess_based { " (read a guess)" } else { "" }
+                if *guess_based { " (on a guess)" } else { "" }
             ),
             Event::SecondGuess { order, .. } => format!(
                 "{}: ancestor of the cycle; second guess: succeeds",
                 l(*order)
             ),
             Event::SecondResult { order, value } => {
-                format!("{}: second adjudication {}", l(*order), word(*value))
+                format!("{}: second try {}", l(*order), word(*value))
             }
             Event::Resolved {
                 order, value, how, ..
@@ -245,7 +245,7 @@ impl Replay for GuessReplay {
                 ),
             },
             Event::Retreat { order, value } => format!(
-                "{}: not the cycle's ancestor; keeps {}, joins the cycle",
+                "{}: not the ancestor; keeps {}, joins the cycle",
                 l(*order),
                 word(*value)
             ),
@@ -262,7 +262,7 @@ impl Replay for GuessReplay {
                     .map(|&(m, v)| format!("{} {}", l(m), word(v)))
                     .collect();
                 format!(
-                    "{}: fails under one guess, succeeds under the other: cycle [{}] to the {}: {}",
+                    "{}: fails on one guess, succeeds on the other: cycle [{}] to the {}: {}",
                     l(*order),
                     members.join(", "),
                     rule.name(),

@@ -401,3 +401,33 @@ fn tui_steps_the_guess_engine_through_pandins_paradox() {
         insta::assert_snapshot!(format!("guess_pandin_{w}x{h}"), screen);
     }
 }
+
+/// 5.F's own example: `resolve` first called on Wales in 5.D's position (`From(1)` in 6.F.16).
+/// Wales fails whichever way its guess goes ("the result will be negative, whether it guesses
+/// positive or negative"), then the paradox between London and the English Channel goes to
+/// Szykman's rule; the result is the same as from London.
+#[test]
+fn wales_first_fails_both_ways() {
+    let s = Scenario::load(Path::new("scenarios/datc/6.F.16.ron")).expect("6.F.16");
+    let r = guess_of(&s, &s.rules, StartOrder::From(1), true);
+    let input = PhaseInput::of(&s, &s.rules);
+    let st = r.stepper(&input).expect("traced");
+    let lines: Vec<String> = (0..st.len())
+        .map(|i| dipsandbox_core::engine::Steps::describe(&st, &input, i))
+        .collect();
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("enter F Wal - Eng (guess fails)")
+    );
+    let written = guess_of(&s, &s.rules, StartOrder::Written, false);
+    assert_eq!(r.resolution, written.resolution, "{lines:#?}");
+    let has = |t: &str| lines.iter().any(|l| l == t);
+    assert!(has(
+        "F Wal - Eng: ancestor of the cycle; second guess: succeeds"
+    ));
+    assert!(has("F Wal - Eng: second try fails"));
+    assert!(has("F Wal - Eng: same result both ways, accepted: fails"));
+    assert!(has(
+        "F Eng C A Bre - Lon: fails on one guess, succeeds on the other: cycle [F Eng C A Bre - Lon, F Lon S F Wal - Eng, F Bel - Eng] to the Szykman rule: F Eng C A Bre - Lon fails"
+    ));
+}

@@ -37,10 +37,14 @@ pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             None => "start: nothing resolved yet".to_string(),
             Some(i) => describe(vm, i),
         };
-        let lines = vec![
-            Line::styled("─".repeat(d.width as usize), vm.theme.dim()),
-            Line::styled(text, vm.theme.settled()),
-        ];
+        let mut lines = vec![Line::styled("─".repeat(d.width as usize), vm.theme.dim())];
+        // The engine's state as of the cursor, when it tells one (the guess engine: the orders
+        // being resolved, the cycle).
+        let summary = c.summary(&PhaseInput::of(s.scenario(), &s.rules));
+        if !summary.is_empty() {
+            lines.push(Line::styled(summary, vm.theme.focus()));
+        }
+        lines.push(Line::styled(text, vm.theme.settled()));
         frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), d);
     }
 }

@@ -199,6 +199,25 @@ impl Replay for GuessReplay {
         }
     }
 
+    fn summary(&self, _input: &PhaseInput<'_>) -> String {
+        let stack: Vec<&str> = self.stack.iter().map(|&o| self.label(o)).collect();
+        let cycle: Vec<&str> = self.cycle.iter().map(|&o| self.label(o)).collect();
+        let resolved = self
+            .status
+            .iter()
+            .filter(|s| matches!(s, Status::Resolved { .. }))
+            .count();
+        format!(
+            "stack: {} · cycle: [{}] · {resolved} resolved",
+            if stack.is_empty() {
+                "-".to_string()
+            } else {
+                stack.join(" › ")
+            },
+            cycle.join(", ")
+        )
+    }
+
     fn describe(&self, e: &Event, _input: &PhaseInput<'_>) -> String {
         let l = |o: u32| self.label(o);
         match e {

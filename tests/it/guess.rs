@@ -224,16 +224,37 @@ fn start_order_changes_nothing_on_the_datc_cases() {
     assert_eq!(found, Vec::<String>::new(), "{}", found.join("\n"));
 }
 
-/// Random positions (with convoys): the guess engine and the decision engine agree on every
-/// unit's fate and every verdict, from the written order and from the reversed one.
+/// Random positions where the two engines differ, with the rules (`docs/guess.md` explains
+/// each; `all_hold_departure_of_seed_7649` shows it).
+const KNOWN_DEPARTURES: &[(u64, &str)] = &[(7649, "paradox=AllHold")];
+
+/// Random positions (with convoys), under the presets and single options that the conditions
+/// and the backup rules read: the guess engine and the decision engine agree on every unit's
+/// fate and every verdict, from the written order and from the reversed one.
 #[test]
 fn random_positions_agree_with_the_decision_engine() {
     let map = standard();
-    let cases = random_cases("GUESS_CASES", 3000);
+    let cases = random_cases("GUESS_CASES", 1500);
     let mut found = Vec::new();
+    // Every rule option the conditions or the backup rules read, each changed once.
+    let configs: Vec<Rules> = [
+        "datc",
+        "1971",
+        "1982",
+        "2000",
+        "paradox=AllHold",
+        "paradox=Rule1971,paradox_fallback=AllHold",
+        "dislodged_no_effect=Always",
+        "convoyed_attack_on_supporter=Cut",
+        "multi_route_disruption=AnyRoute",
+        "adjacent_convoy=ViaConvoyOnly",
+    ]
+    .iter()
+    .map(|spec| Rules::parse_spec(spec).expect("rules"))
+    .collect();
     for seed in 0..cases {
         let (units, orders) = random_position(seed, Convoys::Included);
-        for rules in [Rules::default(), Rules::preset("1971").expect("1971")] {
+        for &rules in &configs {
             let d = dipsandbox_core::engine::adjudicate_movement(map, &units, &orders, &rules);
             for start in [StartOrder::Written, StartOrder::Reversed] {
                 let g = dipsandbox_core::engine::guess::adjudicate(
@@ -245,8 +266,11 @@ fn random_positions_agree_with_the_decision_engine() {
                 let mut fb = g.movement.final_units.clone();
                 fa.sort();
                 fb.sort();
-                if va != vb || fa != fb || !g.unresolved.is_empty() {
-                    found.push(format!("seed {seed} {start:?} {:?}", rules.paradox));
+                let known = KNOWN_DEPARTURES
+                    .iter()
+                    .any(|(k, spec)| *k == seed && Rules::parse_spec(spec).ok() == Some(rules));
+                if (va != vb || fa != fb || !g.unresolved.is_empty()) && !known {
+                    found.push(format!("seed {seed} {start:?} {:?}", rules.overrides()));
                 }
             }
         }
@@ -430,4 +454,74 @@ fn wales_first_fails_both_ways() {
     assert!(has(
         "F Eng C A Bre - Lon: fails on one guess, succeeds on the other: cycle [F Eng C A Bre - Lon, F Lon S F Wal - Eng, F Bel - Eng] to the Szykman rule: F Eng C A Bre - Lon fails"
     ));
+}
+
+/// All Hold fails every move of the paradox, also those 5.F's cycle list does not hold: in
+/// random positions 282 and 1225 a convoying fleet in the North Sea is attacked by a supported
+/// fleet and by F Norwegian Sea, whose support from Belgium the convoyed army cuts; the cycle
+/// holds the convoy, Belgium's support and the other attack, not F Nwg - Nth, which must fail
+/// too (as in the decision engine).
+#[test]
+fn all_hold_fails_every_move_of_the_paradox() {
+    let map = standard();
+    let rules = Rules::parse_spec("paradox=AllHold").expect("rules");
+    for seed in [282, 1225] {
+        let (units, orders) = random_position(seed, Convoys::Included);
+        let g = dipsandbox_core::engine::guess::adjudicate(
+            map,
+            &units,
+            &orders,
+            &rules,
+            StartOrder::Written,
+            false,
+        );
+        let nwg = units
+            .iter()
+            .position(|u| map.loc_abbr(u.loc).eq_ignore_ascii_case("nwg"))
+            .expect("F Nwg");
+        let i = g.movement.prepared.source[nwg].expect("ordered");
+        assert_eq!(
+            g.movement.outcomes[i].verdict,
+            Verdict::Fails,
+            "seed {seed}"
+        );
+        assert!(g.movement.dislodged.is_empty(), "seed {seed}");
+    }
+}
+
+/// The one departure found in 8,000 random positions under ten rule sets: seed 7649 under
+/// `paradox=AllHold`. The North Sea fleet convoys A Nwy - Bel; F Den - Nth (supported by the
+/// Channel) and F Nwg - Nth (supported by Yorkshire and by Belgium, whose support the army cuts
+/// when the convoy stands) attack it: two solutions. F Den - Nth is on 5.F's cycle (its success
+/// decides whether the convoying fleet is dislodged), so the guess engine's All Hold fails it
+/// with the other moves of the paradox and nothing moves into the North Sea; the decision
+/// engine's All Hold fails F Nwg - Nth and the army only, and F Den - Nth then dislodges the
+/// fleet.
+#[test]
+fn all_hold_departure_of_seed_7649() {
+    let map = standard();
+    let rules = Rules::parse_spec("paradox=AllHold").expect("rules");
+    let (units, orders) = random_position(7649, Convoys::Included);
+    let d = dipsandbox_core::engine::adjudicate_movement(map, &units, &orders, &rules);
+    let g = dipsandbox_core::engine::guess::adjudicate(
+        map,
+        &units,
+        &orders,
+        &rules,
+        StartOrder::Written,
+        false,
+    );
+    let den = units
+        .iter()
+        .position(|u| map.loc_abbr(u.loc).eq_ignore_ascii_case("den"))
+        .expect("F Den");
+    let i = d.prepared.source[den].expect("ordered");
+    assert_eq!(d.outcomes[i].verdict, Verdict::Succeeds);
+    assert_eq!(g.movement.outcomes[i].verdict, Verdict::Fails);
+    assert_eq!(
+        g.movement.outcomes[i].backup,
+        Some(dipsandbox_core::engine::BackupRule::AllHold)
+    );
+    assert_eq!(d.dislodged.len(), 1);
+    assert!(g.movement.dislodged.is_empty());
 }

@@ -463,14 +463,28 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
                 }
                 BackupRule::Szykman
             } else {
-                // The moves in the paradox: the cycle's moves and the armies its fleets convoy.
+                // The moves in the paradox. 5.F's cycle lists only the orders its recursion met
+                // on the way, so the moves it decides are added: the cycle's moves, the armies
+                // its fleets convoy, the moves its supports support, and the moves still open
+                // into its convoying fleets' provinces (their attack decides the convoy).
                 let mut units: Vec<u32> = Vec::new();
                 for &m in members {
-                    if is_move(m) {
-                        units.push(m);
-                    }
-                    if let Some(UnitOrder::Convoy { army, .. }) = b.orders.get(m as usize) {
-                        units.push(*army as u32);
+                    match b.orders.get(m as usize) {
+                        Some(UnitOrder::Move { .. }) => units.push(m),
+                        Some(UnitOrder::Convoy { army, .. }) => {
+                            units.push(*army as u32);
+                            for &c in b.movers_into(b.here(m as usize)) {
+                                if !self.st.resolved[c] {
+                                    units.push(c as u32);
+                                }
+                            }
+                        }
+                        Some(UnitOrder::Support {
+                            target,
+                            dest: Some(_),
+                            ..
+                        }) => units.push(*target as u32),
+                        _ => {}
                     }
                 }
                 units.sort_unstable();

@@ -168,7 +168,7 @@ fn quick<T: Tracer>(st: &mut State, tracer: &mut T, o: u32, by: u32) -> Option<b
         st.in_cycle[i] = true;
         st.cycle.push(o);
         st.guess_based = true;
-        st.hits += 1;
+        st.hits = st.hits.saturating_add(1);
         if T::ON {
             tracer.event(Event::MetAgain {
                 order: o,
@@ -314,7 +314,7 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
             }
             let hit = self.st.in_cycle[i];
             if hit {
-                self.st.hits -= 1;
+                self.st.hits = self.st.hits.saturating_sub(1);
             }
             if self.st.hits == f.old_hits && (hit || self.literal) {
                 // The ancestor of the whole cycle: try the other guess.

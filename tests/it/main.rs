@@ -17,6 +17,7 @@ mod engines;
 mod freeze;
 mod fuzz_regressions;
 mod fuzz_replay;
+mod guess;
 mod invalid;
 mod invariants;
 mod jdip;

@@ -16,6 +16,7 @@ pub mod adjust;
 pub mod cursor;
 pub mod decision;
 pub mod dpjudge;
+pub mod guess;
 pub mod legality;
 pub mod outcome;
 pub mod outside;
@@ -29,6 +30,7 @@ pub use decision::{
     Adjudicator, DecisionEngine, MovementResult, Outcome, adjudicate_movement, value_text,
 };
 pub use dpjudge::DpjudgeEngine;
+pub use guess::GuessEngine;
 pub use outcome::{BackupRule, OrderOutcome, PhaseResult, UnitResult, Verdict};
 pub use reason::{Against, Reason};
 pub use registry::Registry;

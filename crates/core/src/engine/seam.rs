@@ -182,6 +182,12 @@ pub trait Steps: Any + fmt::Debug + Send {
     fn seek(&mut self, k: usize);
     /// Event `i` in one line (empty beyond the end), with the phase it was made from.
     fn describe(&self, input: &PhaseInput<'_>, i: usize) -> String;
+    /// The engine's state as of the cursor in one line (empty when the engine tells none), for
+    /// a front end that draws any engine's trace.
+    fn summary(&self, input: &PhaseInput<'_>) -> String {
+        let _ = input;
+        String::new()
+    }
     /// Itself, for downcasting.
     fn as_any(&self) -> &dyn Any;
     /// Itself, for downcasting.

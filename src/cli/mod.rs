@@ -90,7 +90,8 @@ pub struct Cli {
     #[arg(long, global = true)]
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
-    /// default) or `dpjudge` (the DPjudge procedure), for the TUI, `--print`, `explain`,
+    /// default), `dpjudge` (the DPjudge procedure) or `guess` (DATC 5.F's guess algorithm), for
+    /// the TUI, `--print`, `explain`,
     /// `check`, `advance` and `minimize`; or an outside adjudicator: `cmd:PROGRAM ARGS` (one
     /// process, a JSON line per phase; `cmd-once:` starts one per phase) or a name from
     /// engines.ron in the config folder (docs/outside-engines.md).
@@ -350,6 +351,23 @@ where
     T: Into<OsString> + Clone,
 {
     let reg = registry.clone();
+    // `diff … --engines A,B` (a space, as people write it) means `--engines=A,B` when what
+    // follows names two engines (a comma) and is no file or folder; `--engines` alone keeps
+    // its default pair.
+    let mut args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let mut i = 0;
+    while i + 1 < args.len() {
+        if args[i] == "--engines"
+            && let Some(next) = args[i + 1].to_str()
+            && next.contains(',')
+            && !next.starts_with('-')
+            && !std::path::Path::new(next).exists()
+        {
+            let joined = format!("--engines={next}");
+            args.splice(i..i + 2, [OsString::from(joined)]);
+        }
+        i += 1;
+    }
     let mut matches = Cli::command()
         .mut_arg("engine", move |a| {
             a.value_parser(move |s: &str| EngineArg::parse(&reg, s))

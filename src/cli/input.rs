@@ -107,11 +107,18 @@ pub struct EngineArg {
 
 impl EngineArg {
     /// The engine of `name` in `registry`; the error lists the names there are.
-    /// Beyond the registry's names: an outside program, `cmd:PROGRAM ARGS` (or `cmd-once:`),
-    /// or a name of `engines.ron` in the config folder ([`super::engines`]).
+    /// Beyond the registry's names: the guess engine from another start (`guess:K`,
+    /// `guess:reversed`), an outside program, `cmd:PROGRAM ARGS` (or `cmd-once:`), or a name of
+    /// `engines.ron` in the config folder ([`super::engines`]).
     pub fn parse(registry: &Registry, name: &str) -> std::result::Result<EngineArg, String> {
         let engine = match registry.parse(name) {
             Ok(e) => e,
+            Err(_) if name.starts_with("guess:") => {
+                match dipsandbox_core::engine::GuessEngine::from_spec(name) {
+                    Some(e) => Arc::new(e?) as Arc<dyn Engine>,
+                    None => return Err(format!("unknown engine {name:?}")),
+                }
+            }
             Err(unknown) => match super::engines::outside(name)? {
                 Some(e) => e,
                 None => return Err(unknown.to_string()),

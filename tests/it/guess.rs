@@ -525,3 +525,36 @@ fn all_hold_departure_of_seed_7649() {
     assert_eq!(d.dislodged.len(), 1);
     assert!(g.movement.dislodged.is_empty());
 }
+
+/// The start order from the command line: `--engine guess:K` calls `resolve` on the K-th order
+/// first. 5.F's own example, Wales first in 5.D's position (DATC 6.F.16, whose second order is
+/// F Wales - English Channel), fails both ways and is accepted; `guess:reversed` passes every
+/// DATC case; `guess:0` is refused with what is expected.
+#[test]
+fn the_start_order_is_chosen_on_the_command_line() {
+    let (code, out, err) = common::dipsandbox(&[
+        "explain",
+        "scenarios/datc/6.F.16.ron",
+        "--engine",
+        "guess:2",
+        "--trace",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("Trace (guess:2):"), "{out}");
+    assert!(
+        out.contains("    1. enter F Wal - Eng (guess fails)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("F Wal - Eng: same result both ways, accepted: fails"),
+        "{out}"
+    );
+    let (code, out, _) =
+        common::dipsandbox(&["check", "scenarios/datc", "--engine", "guess:reversed"]);
+    assert_eq!(code, 0);
+    assert!(out.ends_with(" passed, 0 failed\n"), "{out}");
+    let (code, _, err) =
+        common::dipsandbox(&["check", "scenarios/datc/6.A.1.ron", "--engine", "guess:0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected guess:K"), "{err}");
+}

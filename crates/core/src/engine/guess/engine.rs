@@ -19,16 +19,39 @@ use super::stepper::GuessReplay;
 use super::trace::{BackupRule, Event, NoTrace, Recorder, Tracer};
 
 /// The guess algorithm of DATC 5.F on the seam.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct GuessEngine {
     /// In which order the top level calls `resolve`.
     pub start: StartOrder,
+    /// The name for a start from the k-th order (`guess:K`), made once.
+    label: Option<Arc<str>>,
 }
 
 impl GuessEngine {
     /// The engine with the orders resolved in the order given (the default: as written).
     pub fn with_start(start: StartOrder) -> GuessEngine {
-        GuessEngine { start }
+        let label = match start {
+            StartOrder::From(k) => Some(Arc::from(format!("guess:{}", k.saturating_add(1)))),
+            StartOrder::Written | StartOrder::Reversed => None,
+        };
+        GuessEngine { start, label }
+    }
+
+    /// The engine a name asks for: `guess:K` resolves the K-th order as written first (5.F's own
+    /// example, `resolve` called on Wales in 5.D's position, is `guess:2` on DATC 6.F.16), and
+    /// `guess:reversed` the last first. None when the name is not of this form; an error when
+    /// it is but K is not an order number.
+    pub fn from_spec(name: &str) -> Option<Result<GuessEngine, String>> {
+        let rest = name.strip_prefix("guess:")?;
+        if rest.eq_ignore_ascii_case("reversed") {
+            return Some(Ok(GuessEngine::with_start(StartOrder::Reversed)));
+        }
+        Some(match rest.trim().parse::<u32>() {
+            Ok(k) if k >= 1 => Ok(GuessEngine::with_start(StartOrder::From(k - 1))),
+            _ => Err(format!(
+                "engine {name:?}: expected guess:K (K = the order, counting from 1 as the scenario lists them, that resolve is called on first) or guess:reversed"
+            )),
+        })
     }
 }
 
@@ -202,16 +225,18 @@ pub fn literal_results<O: Submitted>(
 
 impl Engine for GuessEngine {
     fn name(&self) -> &str {
-        match self.start {
-            StartOrder::Reversed => "guess-reversed",
-            StartOrder::Written | StartOrder::From(_) => "guess",
+        match (&self.label, self.start) {
+            (Some(l), _) => l,
+            (None, StartOrder::Reversed) => "guess:reversed",
+            (None, StartOrder::Written | StartOrder::From(_)) => "guess",
         }
     }
 
     fn title(&self) -> &str {
         match self.start {
             StartOrder::Reversed => "the guess algorithm (DATC 5.F), last order resolved first",
-            StartOrder::Written | StartOrder::From(_) => "the guess algorithm (DATC 5.F)",
+            StartOrder::From(_) => "the guess algorithm (DATC 5.F), from the order its name gives",
+            StartOrder::Written => "the guess algorithm (DATC 5.F)",
         }
     }
 

@@ -9,6 +9,7 @@
 //! - [`jdip`]: `import` and `export` of jDip test files.
 //! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
+//! - [`versus`]: `versus A B`, the differential bench, and `versus merge`.
 
 /// `println!` that returns a [`out::StdoutError`] instead of panicking.
 macro_rules! outln {
@@ -48,6 +49,7 @@ mod minimize;
 mod out;
 mod show;
 mod solve;
+mod versus;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -272,6 +274,53 @@ enum Command {
         #[arg(long)]
         progress: bool,
     },
+    /// The differential bench: random legal positions (seeded: `--seed`, `--count`), each
+    /// adjudicated by engines A and B; every disagreement shrunk to a minimal position that
+    /// disagrees the same way, classed by its shape and by the single rule options that explain
+    /// it, and written as one scenario file per class (both engines' results as comments, the
+    /// DATC rules' results as expectations) in `-o DIR`, with `summary.ron`; a table of the
+    /// classes at the end. Runs on every core; ctrl-c stops with the classes so far written
+    /// (exit status 3). Exit status 0 when the engines agreed on every position, 1 when not.
+    ///
+    /// `versus merge DIR… -o DIR` unions the output folders of `--shard` runs.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Versus {
+        /// The two engines (`decisions`, `dpjudge`, or any the registry has).
+        #[arg(value_name = "ENGINE", num_args = 0..=2)]
+        engines: Vec<String>,
+        /// Positions to run (each shard takes its part of them).
+        #[arg(long, default_value_t = 10_000)]
+        count: u64,
+        /// The seed: position i depends only on the seed, i and the mix.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The kind of positions: paradox (convoys next to supported attacks), circular,
+        /// head (head-to-head), retreat, adjust (adjustments with civil disorder), all.
+        #[arg(long, default_value = "all")]
+        mix: String,
+        /// The output folder.
+        #[arg(short, long, value_name = "DIR", default_value = "versus-out")]
+        output: PathBuf,
+        /// Run only positions i with i mod N = I (`--shard 2/8`); `versus merge` unions the
+        /// folders.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Shrink at most K disagreements of one way (0: all); the others count in the class
+        /// the first one fell in.
+        #[arg(long, value_name = "K", default_value_t = 8)]
+        shrink_limit: usize,
+        /// Write into a folder that holds a run already.
+        #[arg(long)]
+        force: bool,
+        /// Report progress on stderr even when it is not a terminal (a line a second).
+        #[arg(long)]
+        progress: bool,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+        jobs: usize,
+        #[command(subcommand)]
+        merge: Option<VersusCommand>,
+    },
     /// Print a shell completion script: `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
     Completions {
         /// The shell (bash, zsh, fish, elvish, powershell).
@@ -281,6 +330,20 @@ enum Command {
     Maps,
     /// List the rule options, their values and the presets.
     Rules,
+}
+
+/// `versus merge`.
+#[derive(Subcommand, Debug)]
+enum VersusCommand {
+    /// Union the output folders of shards: counts summed, one file per class kept.
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The merged folder.
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
 }
 
 /// The most characters an error message is printed with (far more than any needs: the
@@ -441,10 +504,13 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 | Command::Explain { .. }
                 | Command::Solve { .. }
                 | Command::Diff { .. }
+                | Command::Versus { .. }
         )
     );
     if cli.json && !json_ok {
-        return Err(eyre!("--json is for check, explain, solve and diff"));
+        return Err(eyre!(
+            "--json is for check, explain, solve, diff and versus"
+        ));
     }
     if cli.command.is_none()
         && let Some(f) = &cli.file
@@ -570,6 +636,39 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 max_time,
                 progress,
             },
+        ),
+        Some(Command::Versus {
+            merge: Some(VersusCommand::Merge { dirs, output }),
+            ..
+        }) => versus::run_merge(&dirs, &output, cli.json),
+        Some(Command::Versus {
+            engines,
+            count,
+            seed,
+            mix,
+            output,
+            shard,
+            shrink_limit,
+            force,
+            progress,
+            jobs,
+            merge: None,
+        }) => versus::run(
+            versus::Args {
+                engines,
+                count,
+                seed,
+                mix,
+                output,
+                shard,
+                shrink_limit,
+                force,
+                progress,
+                jobs,
+            },
+            registry,
+            rules,
+            cli.json,
         ),
         Some(Command::Completions { shell }) => {
             let mut buf = Vec::new();

@@ -11,6 +11,8 @@
 //! - [`synth`]: synthetic ring and grid boards of any size, for measuring scale.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
 //! - [`menu`]: the orders a unit can be given, generated from the map and the position.
+//! - [`versus`]: the differential bench — random positions through two engines, disagreements
+//!   shrunk, classed by shape and explaining rule option, written one scenario per class.
 
 pub mod check;
 pub mod diff;
@@ -21,3 +23,4 @@ pub mod minimize;
 pub mod oracle;
 pub mod synth;
 pub mod turn;
+pub mod versus;

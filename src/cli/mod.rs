@@ -278,7 +278,7 @@ enum Command {
     /// adjudicated by engines A and B; every disagreement shrunk to a minimal position that
     /// disagrees the same way, classed by its shape and by the single rule options that explain
     /// it, and written as one scenario file per class (both engines' results as comments, the
-    /// DATC rules' results as expectations) in `-o DIR`, with `summary.ron`; a table of the
+    /// DATC rules' results as expectations) in `-o DIR`, with `summary.versus`; a table of the
     /// classes at the end. Runs on every core; ctrl-c stops with the classes so far written
     /// (exit status 3). Exit status 0 when the engines agreed on every position, 1 when not.
     ///

@@ -45,4 +45,5 @@ mod tui;
 mod tui_files;
 mod turn;
 mod turn_properties;
+mod versus;
 mod workspace;

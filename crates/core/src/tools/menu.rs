@@ -11,7 +11,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::engine::adjust::adjustments_due;
-use crate::engine::legality::{convoy_chain_exists, fleet_on_some_route};
+use crate::engine::legality::fleet_on_some_route;
 use crate::engine::retreat::retreat_options;
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
@@ -51,24 +51,90 @@ fn moves(map: &Map, u: &Unit) -> Vec<LocId> {
     }
 }
 
-/// The provinces an army could reach by convoy through the fleets of the position.
+/// The provinces an army could reach by convoy through the fleets of the position: the coasts
+/// (other than its own) that border a sea of the fleets' component reached from the army's
+/// province through seas holding fleets. One search per army, the same set as asking
+/// [`crate::engine::legality::convoy_chain_exists`] for each province (which searches that component each time).
 fn convoy_destinations(map: &Map, u: &Unit, fleet_at: &[bool]) -> Vec<ProvinceId> {
     let here = map.province_of(u.loc);
     if u.kind != UnitKind::Army || map.province(here).kind != ProvinceKind::Coast {
         return Vec::new();
     }
-    let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
+    let sea = |p: ProvinceId| map.province(p).kind == ProvinceKind::Sea;
+    let mut seen = vec![false; map.province_count()];
+    let mut stack: Vec<ProvinceId> = Vec::new();
+    for l in map.locations_of(here) {
+        for &m in map.fleet_neighbours(l) {
+            let p = map.province_of(m);
+            if sea(p) && fleet_at[p.0 as usize] && !seen[p.0 as usize] {
+                seen[p.0 as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    let mut reached = Vec::new();
+    while let Some(p) = stack.pop() {
+        reached.push(p);
+        for &m in map.fleet_neighbours(map.province(p).main) {
+            let q = map.province_of(m);
+            if sea(q) && fleet_at[q.0 as usize] && !seen[q.0 as usize] {
+                seen[q.0 as usize] = true;
+                stack.push(q);
+            }
+        }
+    }
+    if reached.is_empty() {
+        return Vec::new();
+    }
     map.province_ids()
         .filter(|&to| {
             to != here
                 && map.province(to).kind == ProvinceKind::Coast
-                && convoy_chain_exists(map, here, to, &is_fleet)
+                && reached.iter().any(|&p| map.provinces_adjacent(p, to))
         })
         .collect()
 }
 
+/// Per province, whether a fleet of `units` is at sea there.
+fn fleets_at_sea(map: &Map, units: &[Unit]) -> Vec<bool> {
+    let mut fleet_at = vec![false; map.province_count()];
+    for x in units {
+        let p = map.province_of(x.loc);
+        if x.kind == UnitKind::Fleet && map.province(p).kind == ProvinceKind::Sea {
+            fleet_at[p.0 as usize] = true;
+        }
+    }
+    fleet_at
+}
+
 /// Every order the unit `u` of `units` can be given in a movement phase, in menu order.
 pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
+    let fleet_at = fleets_at_sea(map, units);
+    orders_of(map, units, u, &fleet_at, None)
+}
+
+/// [`movement_orders`] of every unit, in unit order: the same menus, with each army's convoy
+/// destinations found once for all of them (what random positions and whole-board menus need).
+pub fn movement_menus(map: &Map, units: &[Unit]) -> Vec<Vec<Order>> {
+    let fleet_at = fleets_at_sea(map, units);
+    let dests: Vec<Vec<ProvinceId>> = units
+        .iter()
+        .map(|x| convoy_destinations(map, x, &fleet_at))
+        .collect();
+    (0..units.len())
+        .map(|u| orders_of(map, units, u, &fleet_at, Some(&dests)))
+        .collect()
+}
+
+/// The menu of unit `u`; `dests`, when given, holds each unit's convoy destinations through
+/// all the fleets of `fleet_at`.
+fn orders_of(
+    map: &Map,
+    units: &[Unit],
+    u: usize,
+    fleet_at: &[bool],
+    dests: Option<&[Vec<ProvinceId>]>,
+) -> Vec<Order> {
     let Some(unit) = units.get(u) else {
         return Vec::new();
     };
@@ -79,13 +145,12 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
         unit: Some(me),
         kind,
     };
-    let mut fleet_at = vec![false; map.province_count()];
-    for x in units {
-        let p = map.province_of(x.loc);
-        if x.kind == UnitKind::Fleet && map.province(p).kind == ProvinceKind::Sea {
-            fleet_at[p.0 as usize] = true;
+    let convoys_of = |t: usize, x: &Unit, fleets: &[bool]| -> Vec<ProvinceId> {
+        match dests {
+            Some(d) if std::ptr::eq(fleets, fleet_at) => d[t].clone(),
+            _ => convoy_destinations(map, x, fleets),
         }
-    }
+    };
     let mut out = vec![order(OrderKind::Hold)];
     let own = moves(map, unit);
     for &l in &own {
@@ -95,7 +160,7 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
             path: Vec::new(),
         }));
     }
-    for to in convoy_destinations(map, unit, &fleet_at) {
+    for to in convoys_of(u, unit, fleet_at) {
         let adjacent = own.iter().any(|l| map.province_of(*l) == to);
         out.push(order(OrderKind::Move {
             dest: province_spec(to),
@@ -107,8 +172,11 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
     // and a fleet cannot both support a convoyed move and carry it (DATC 6.D.31): the
     // supported unit's convoy routes leave the supporter out.
     let reach = |p: ProvinceId| map.can_reach(unit.kind, unit.loc, p);
-    let mut fleet_but_me = fleet_at.clone();
+    // Leaving out a fleet that is not at sea changes nothing: the shared destinations do.
+    let at_sea = fleet_at[here.0 as usize];
+    let mut fleet_but_me = fleet_at.to_vec();
     fleet_but_me[here.0 as usize] = false;
+    let but_me: &[bool] = if at_sea { &fleet_but_me } else { fleet_at };
     for (t, other) in units.iter().enumerate() {
         if t == u {
             continue;
@@ -124,7 +192,7 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
         let mut dests: Vec<ProvinceId> = moves(map, other)
             .into_iter()
             .map(|l| map.province_of(l))
-            .chain(convoy_destinations(map, other, &fleet_but_me))
+            .chain(convoys_of(t, other, but_me))
             .collect();
         dests.sort_unstable();
         dests.dedup();
@@ -140,9 +208,12 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
     // Convoys: a fleet at sea for each army it could help carry.
     if unit.kind == UnitKind::Fleet && map.province(here).kind == ProvinceKind::Sea {
         let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
-        for other in units.iter().filter(|x| x.kind == UnitKind::Army) {
+        for (t, other) in units.iter().enumerate() {
+            if other.kind != UnitKind::Army {
+                continue;
+            }
             let from = map.province_of(other.loc);
-            for d in convoy_destinations(map, other, &fleet_at) {
+            for d in convoys_of(t, other, fleet_at) {
                 if fleet_on_some_route(map, from, d, here, &is_fleet) {
                     out.push(order(OrderKind::Convoy {
                         army: UnitRef {

@@ -448,7 +448,6 @@ pub fn shape(s: &Scenario) -> &'static str {
         PhaseKind::Adjustment => return "adjustment",
         PhaseKind::Movement => {}
     }
-    let map = &*s.map;
     let here = |o: &Order| o.unit.map(|u| u.loc.province);
     let dest = |o: &Order| match &o.kind {
         OrderKind::Move { dest, .. } => Some(dest.province),
@@ -502,7 +501,6 @@ pub fn shape(s: &Scenario) -> &'static str {
     }) {
         return "support cut";
     }
-    let _ = map;
     "other"
 }
 
@@ -588,7 +586,7 @@ impl ClassRow {
     }
 }
 
-/// A run's summary: what was run, what was found. Saved as `summary.ron` in the output folder
+/// A run's summary: what was run, what was found. Saved as `summary.versus` in the output folder
 /// (which `versus merge` reads) and printed as JSON with `--json`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
@@ -956,7 +954,7 @@ impl Versus<'_> {
     }
 
     /// Runs positions `0..count` (those of `shard`) into `out`: class files as they are found,
-    /// `summary.ron` between batches and at the end. Stops between batches when `stop` is set
+    /// `summary.versus` between batches and at the end. Stops between batches when `stop` is set
     /// (the summary then says `interrupted`). `progress` hears after each batch.
     pub fn run<P: Parallel>(
         &self,
@@ -1159,9 +1157,9 @@ fn sorted_rows(mut v: Vec<ClassRow>) -> Vec<ClassRow> {
 }
 
 /// The summary file of an output folder.
-pub const SUMMARY_FILE: &str = "summary.ron";
+pub const SUMMARY_FILE: &str = "summary.versus";
 
-/// Writes `summary.ron` into `out`.
+/// Writes `summary.versus` into `out`.
 pub fn save_summary(out: &Path, s: &Summary) -> Result<(), VersusError> {
     let path = out.join(SUMMARY_FILE);
     let text = ron::ser::to_string_pretty(s, ron::ser::PrettyConfig::default())
@@ -1169,7 +1167,7 @@ pub fn save_summary(out: &Path, s: &Summary) -> Result<(), VersusError> {
     write_atomic(&path, &format!("{text}\n")).map_err(|e| io_err(&path, e))
 }
 
-/// Reads `summary.ron` from a folder.
+/// Reads `summary.versus` from a folder.
 pub fn load_summary(dir: &Path) -> Result<Summary, VersusError> {
     let path = dir.join(SUMMARY_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, e))?;

@@ -12,7 +12,7 @@
 use crate::model::board::Unit;
 use crate::model::map::{Map, PowerId, ProvinceKind, UnitKind};
 use crate::model::orders::{Order, OrderKind};
-use crate::tools::menu::movement_orders;
+use crate::tools::menu::movement_menus;
 
 /// A small deterministic generator (xorshift64*, seeded through splitmix64), so that a seed
 /// reproduces on every machine.
@@ -172,9 +172,10 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
         }
         _ => true,
     };
-    let menus: Vec<Vec<Order>> = (0..units.len())
-        .map(|u| {
-            let mut m = movement_orders(map, &units, u);
+    let menus: Vec<Vec<Order>> = movement_menus(map, &units)
+        .into_iter()
+        .enumerate()
+        .map(|(u, mut m)| {
             m.retain(|o| keep(u, o));
             m
         })
@@ -458,4 +459,44 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
         .filter_map(|(u, o)| o.map(|o| (units[u].power, o)))
         .collect();
     (units, orders)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::menu::movement_orders;
+
+    /// The shared menus are exactly the per-unit ones, on positions with and without convoys.
+    #[test]
+    fn shared_menus_are_the_per_unit_menus() {
+        let map = Map::standard();
+        for seed in 0..300 {
+            let recipe = if seed % 2 == 0 {
+                Recipe::WITH_CONVOYS
+            } else {
+                Recipe::WITHOUT_CONVOYS
+            };
+            let (units, _) = random_position(&map, seed, recipe);
+            let shared = movement_menus(&map, &units);
+            for (u, m) in shared.iter().enumerate() {
+                assert_eq!(
+                    *m,
+                    movement_orders(&map, &units, u),
+                    "seed {seed}, unit {u}"
+                );
+            }
+        }
+    }
+
+    /// A seed gives one position.
+    #[test]
+    fn a_seed_reproduces() {
+        let map = Map::standard();
+        for seed in [0, 1, 99] {
+            assert_eq!(
+                random_position(&map, seed, Recipe::WITH_CONVOYS),
+                random_position(&map, seed, Recipe::WITH_CONVOYS)
+            );
+        }
+    }
 }

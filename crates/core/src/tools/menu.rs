@@ -55,10 +55,12 @@ fn moves(map: &Map, u: &Unit) -> Vec<LocId> {
 /// (other than its own) that border a sea of the fleets' component reached from the army's
 /// province through seas holding fleets. One search per army, the same set as asking
 /// [`crate::engine::legality::convoy_chain_exists`] for each province (which searches that component each time).
-fn convoy_destinations(map: &Map, u: &Unit, fleet_at: &[bool]) -> Vec<ProvinceId> {
+/// Also the seas holding fleets that a convoy of the army could pass through (every fleet on a
+/// convoy route of the army is one of them).
+fn convoy_reach(map: &Map, u: &Unit, fleet_at: &[bool]) -> (Vec<ProvinceId>, Vec<ProvinceId>) {
     let here = map.province_of(u.loc);
     if u.kind != UnitKind::Army || map.province(here).kind != ProvinceKind::Coast {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let sea = |p: ProvinceId| map.province(p).kind == ProvinceKind::Sea;
     let mut seen = vec![false; map.province_count()];
@@ -84,15 +86,42 @@ fn convoy_destinations(map: &Map, u: &Unit, fleet_at: &[bool]) -> Vec<ProvinceId
         }
     }
     if reached.is_empty() {
-        return Vec::new();
+        return (Vec::new(), reached);
     }
-    map.province_ids()
+    let dests = map
+        .province_ids()
         .filter(|&to| {
             to != here
                 && map.province(to).kind == ProvinceKind::Coast
                 && reached.iter().any(|&p| map.provinces_adjacent(p, to))
         })
-        .collect()
+        .collect();
+    (dests, reached)
+}
+
+/// What the menus of the other units need to know of a unit, found once per position: where it
+/// can go by convoy, which seas a convoy of it passes through, and the provinces it could move
+/// to (on its own or by convoy), sorted.
+struct Reach {
+    convoy: Vec<ProvinceId>,
+    seas: Vec<ProvinceId>,
+    dests: Vec<ProvinceId>,
+}
+
+fn reach_of(map: &Map, x: &Unit, fleet_at: &[bool]) -> Reach {
+    let (convoy, seas) = convoy_reach(map, x, fleet_at);
+    let mut dests: Vec<ProvinceId> = moves(map, x)
+        .into_iter()
+        .map(|l| map.province_of(l))
+        .chain(convoy.iter().copied())
+        .collect();
+    dests.sort_unstable();
+    dests.dedup();
+    Reach {
+        convoy,
+        seas,
+        dests,
+    }
 }
 
 /// Per province, whether a fleet of `units` is at sea there.
@@ -110,30 +139,28 @@ fn fleets_at_sea(map: &Map, units: &[Unit]) -> Vec<bool> {
 /// Every order the unit `u` of `units` can be given in a movement phase, in menu order.
 pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
     let fleet_at = fleets_at_sea(map, units);
-    orders_of(map, units, u, &fleet_at, None)
+    let reach: Vec<Reach> = units.iter().map(|x| reach_of(map, x, &fleet_at)).collect();
+    orders_of(map, units, u, &fleet_at, &reach)
 }
 
 /// [`movement_orders`] of every unit, in unit order: the same menus, with each army's convoy
 /// destinations found once for all of them (what random positions and whole-board menus need).
 pub fn movement_menus(map: &Map, units: &[Unit]) -> Vec<Vec<Order>> {
     let fleet_at = fleets_at_sea(map, units);
-    let dests: Vec<Vec<ProvinceId>> = units
-        .iter()
-        .map(|x| convoy_destinations(map, x, &fleet_at))
-        .collect();
+    let reach: Vec<Reach> = units.iter().map(|x| reach_of(map, x, &fleet_at)).collect();
     (0..units.len())
-        .map(|u| orders_of(map, units, u, &fleet_at, Some(&dests)))
+        .map(|u| orders_of(map, units, u, &fleet_at, &reach))
         .collect()
 }
 
-/// The menu of unit `u`; `dests`, when given, holds each unit's convoy destinations through
-/// all the fleets of `fleet_at`.
+/// The menu of unit `u`; `reach` holds each unit's [`Reach`] through all the fleets of
+/// `fleet_at`.
 fn orders_of(
     map: &Map,
     units: &[Unit],
     u: usize,
     fleet_at: &[bool],
-    dests: Option<&[Vec<ProvinceId>]>,
+    reach_all: &[Reach],
 ) -> Vec<Order> {
     let Some(unit) = units.get(u) else {
         return Vec::new();
@@ -145,12 +172,6 @@ fn orders_of(
         unit: Some(me),
         kind,
     };
-    let convoys_of = |t: usize, x: &Unit, fleets: &[bool]| -> Vec<ProvinceId> {
-        match dests {
-            Some(d) if std::ptr::eq(fleets, fleet_at) => d[t].clone(),
-            _ => convoy_destinations(map, x, fleets),
-        }
-    };
     let mut out = vec![order(OrderKind::Hold)];
     let own = moves(map, unit);
     for &l in &own {
@@ -160,7 +181,7 @@ fn orders_of(
             path: Vec::new(),
         }));
     }
-    for to in convoys_of(u, unit, fleet_at) {
+    for &to in &reach_all[u].convoy {
         let adjacent = own.iter().any(|l| map.province_of(*l) == to);
         out.push(order(OrderKind::Move {
             dest: province_spec(to),
@@ -174,9 +195,11 @@ fn orders_of(
     let reach = |p: ProvinceId| map.can_reach(unit.kind, unit.loc, p);
     // Leaving out a fleet that is not at sea changes nothing: the shared destinations do.
     let at_sea = fleet_at[here.0 as usize];
-    let mut fleet_but_me = fleet_at.to_vec();
-    fleet_but_me[here.0 as usize] = false;
-    let but_me: &[bool] = if at_sea { &fleet_but_me } else { fleet_at };
+    let fleet_but_me = at_sea.then(|| {
+        let mut f = fleet_at.to_vec();
+        f[here.0 as usize] = false;
+        f
+    });
     for (t, other) in units.iter().enumerate() {
         if t == u {
             continue;
@@ -189,14 +212,16 @@ fn orders_of(
         if reach(there) {
             out.push(order(OrderKind::Support { target, dest: None }));
         }
-        let mut dests: Vec<ProvinceId> = moves(map, other)
-            .into_iter()
-            .map(|l| map.province_of(l))
-            .chain(convoys_of(t, other, but_me))
-            .collect();
-        dests.sort_unstable();
-        dests.dedup();
-        for d in dests {
+        let mine;
+        let dests = match &fleet_but_me {
+            // A convoy of the other unit through this fleet may be what made the shared list.
+            Some(f) if reach_all[t].seas.contains(&here) => {
+                mine = reach_of(map, other, f).dests;
+                &mine
+            }
+            _ => &reach_all[t].dests,
+        };
+        for &d in dests {
             if d != here && reach(d) {
                 out.push(order(OrderKind::Support {
                     target,
@@ -212,8 +237,12 @@ fn orders_of(
             if other.kind != UnitKind::Army {
                 continue;
             }
+            // A fleet on a route of the army is one of the seas its convoys pass through.
+            if !reach_all[t].seas.contains(&here) {
+                continue;
+            }
             let from = map.province_of(other.loc);
-            for d in convoys_of(t, other, fleet_at) {
+            for &d in &reach_all[t].convoy {
                 if fleet_on_some_route(map, from, d, here, &is_fleet) {
                     out.push(order(OrderKind::Convoy {
                         army: UnitRef {

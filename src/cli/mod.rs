@@ -84,8 +84,8 @@ pub struct Cli {
     /// Given once, except for `diff` and `minimize --keep differs`, which compare two.
     #[arg(long, global = true, value_name = "RULES")]
     rules: Vec<String>,
-    /// Machine-readable output for `check`, `explain`, `solve` and `diff` (schemas in
-    /// docs/json.md).
+    /// Machine-readable output for `check`, `explain`, `solve`, `diff` and `versus` (schemas in
+    /// docs/json.md and docs/versus.md).
     #[arg(long, global = true)]
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the

@@ -91,7 +91,10 @@ fn status_line(p: &Progress, elapsed: Duration) -> String {
         "positions {}/{} ({}%), {:.0}/s, ETA {eta}; {} disagreements, {} classes",
         p.done,
         p.total,
-        (p.done * 100).checked_div(p.total).unwrap_or(100),
+        p.done
+            .saturating_mul(100)
+            .checked_div(p.total)
+            .unwrap_or(100),
         rate,
         p.disagreements,
         p.classes

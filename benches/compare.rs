@@ -557,6 +557,12 @@ fn bench(c: &mut Criterion) {
     let theirs_case_text = mean(|| {
         black_box(cases.iter().map(theirs_from_text).sum::<usize>());
     }) / k;
+    // The same DATC cases as scenarios, for the path `check` runs (adjudicate the scenario,
+    // compare it with its expectations).
+    let scenarios: Vec<Scenario> = files
+        .iter()
+        .filter_map(|(t, _)| Scenario::from_ron(t, "case.ron").ok())
+        .collect();
     let rows = [
         (
             "opening: adjudicate (workspace, typed)",
@@ -627,6 +633,27 @@ fn bench(c: &mut Criterion) {
                 );
             }) / k,
             theirs_case_text,
+        ),
+        (
+            "DATC case through check's path (loaded)",
+            mean(|| {
+                black_box(
+                    scenarios
+                        .iter()
+                        .map(|s| {
+                            let run = dipsandbox_core::tools::check::adjudicate_scenario(
+                                s,
+                                None,
+                                &dipsandbox_core::engine::DecisionEngine,
+                                false,
+                            )
+                            .expect("runs");
+                            dipsandbox_core::tools::check::compare(s, &run).1
+                        })
+                        .sum::<usize>(),
+                );
+            }) / k,
+            theirs_case,
         ),
         (
             "DATC case from its scenario file",

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use color_eyre::eyre::Result;
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use dipsandbox_core::model::rules::Rules;
@@ -197,76 +198,64 @@ pub fn check(
         }
         Ok(())
     };
-    // Each file is one scenario, or (a jDip test file, known by its content) many cases.
-    let mut items: Vec<(String, Result<Scenario, String>, bool)> = Vec::new();
-    for f in &files {
-        match read_jdip(f, pairing.as_ref()) {
-            Some(jf) => {
-                for p in &jf.problems {
-                    items.push((format!("{}:{}", p.file, p.line), Err(p.to_string()), true));
-                }
-                for c in jf.cases {
-                    for w in &c.warnings {
-                        errln!(
-                            "{}: case {}: {w}",
-                            f.display(),
-                            dipsandbox_core::base::text::cut(&c.name)
-                        );
-                    }
-                    items.push((
-                        format!("{}:{} {}", f.display(), c.line, c.name),
-                        Ok(c.scenario),
-                        true,
-                    ));
-                }
-            }
-            None => items.push((
-                f.display().to_string(),
-                super::input::load_scenario(f),
-                false,
-            )),
+    // Each file is one scenario, or (a jDip test file, known by its content) many cases. Files
+    // are read and loaded, and cases adjudicated, on every core; what is printed keeps the
+    // files' order.
+    let loaded: Vec<(Vec<String>, Vec<Item>)> = files
+        .par_iter()
+        .map(|f| load_items(f, pairing.as_ref()))
+        .collect();
+    let mut items: Vec<Item> = Vec::new();
+    for (warnings, its) in loaded {
+        for w in warnings {
+            errln!("{w}");
         }
+        items.extend(its);
     }
-    for (name, loaded, from_jdip) in items {
-        let s = match loaded {
-            Ok(s) => s,
-            Err(e) => {
-                say(format!("ERROR {e}"))?;
+    let engine = &*engine.engine;
+    let checked: Vec<Checked> = items
+        .into_par_iter()
+        .map(|item| check_item(item, rules, engine))
+        .collect();
+    for c in checked {
+        match c {
+            Checked::Unloaded { name, error } => {
+                say(format!("ERROR {error}"))?;
                 cases.push(json!({
                     "file": name, "title": null, "status": "error", "checks": 0,
-                    "mismatches": [], "positions_only": false, "error": e.to_string(),
+                    "mismatches": [], "positions_only": false, "error": error,
                 }));
                 not_loaded.push(name.clone());
                 unreadable += 1;
                 failed += 1;
-                continue;
             }
-        };
-        let positions_only = s.expect.as_ref().is_some_and(|e| {
-            e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some())
-        });
-        match dipsandbox_core::tools::check::adjudicate_scenario(&s, rules, &*engine.engine, false)
-        {
-            Err(e) => {
-                say(format!("FAIL  {name}: cannot adjudicate: {e}"))?;
+            Checked::CannotRun {
+                name,
+                title,
+                positions_only,
+                error,
+            } => {
+                say(format!("FAIL  {name}: cannot adjudicate: {error}"))?;
                 cases.push(json!({
-                    "file": name, "title": s.title, "status": "error", "checks": 0,
-                    "mismatches": [], "positions_only": positions_only, "error": e.to_string(),
+                    "file": name, "title": title, "status": "error", "checks": 0,
+                    "mismatches": [], "positions_only": positions_only, "error": error,
                 }));
                 failed += 1;
             }
-            Ok(r) => {
-                let (bad, n) = if from_jdip {
-                    let (bad, n, notes) = dipsandbox_core::io::jdip::compare(&s, &r);
-                    for note in notes {
-                        errln!("{name}: {note}");
-                    }
-                    (bad, n)
-                } else {
-                    compare(&s, &r)
-                };
+            Checked::Ran {
+                name,
+                title,
+                positions_only,
+                expects,
+                bad,
+                n,
+                notes,
+            } => {
+                for note in notes {
+                    errln!("{name}: {note}");
+                }
                 let status = if bad.is_empty() { "pass" } else { "fail" };
-                if s.expect.is_none() {
+                if !expects {
                     say(format!("ok    {name}  (no expectations)"))?;
                     passed += 1;
                 } else if bad.is_empty() {
@@ -289,7 +278,7 @@ pub fn check(
                     failed += 1;
                 }
                 cases.push(json!({
-                    "file": name, "title": s.title, "status": status, "checks": n,
+                    "file": name, "title": title, "status": status, "checks": n,
                     "mismatches": bad, "positions_only": positions_only, "error": null,
                 }));
             }
@@ -349,6 +338,106 @@ pub fn check(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One case to check: its name, the scenario (or why it did not load), and whether it came from
+/// a jDip file (compared by positions, with notes).
+type Item = (String, Result<Scenario, String>, bool);
+
+/// The cases of one file, and the warnings its reading gave (for stderr).
+fn load_items(f: &Path, pairing: Option<&Pairing>) -> (Vec<String>, Vec<Item>) {
+    let mut warnings = Vec::new();
+    let mut items = Vec::new();
+    match read_jdip(f, pairing) {
+        Some(jf) => {
+            for p in &jf.problems {
+                items.push((format!("{}:{}", p.file, p.line), Err(p.to_string()), true));
+            }
+            for c in jf.cases {
+                for w in &c.warnings {
+                    warnings.push(format!(
+                        "{}: case {}: {w}",
+                        f.display(),
+                        dipsandbox_core::base::text::cut(&c.name)
+                    ));
+                }
+                items.push((
+                    format!("{}:{} {}", f.display(), c.line, c.name),
+                    Ok(c.scenario),
+                    true,
+                ));
+            }
+        }
+        None => items.push((
+            f.display().to_string(),
+            super::input::load_scenario(f),
+            false,
+        )),
+    }
+    (warnings, items)
+}
+
+/// What checking one case found, to print in the files' order.
+enum Checked {
+    /// The file did not load.
+    Unloaded { name: String, error: String },
+    /// The engine gave no result.
+    CannotRun {
+        name: String,
+        title: String,
+        positions_only: bool,
+        error: String,
+    },
+    /// Adjudicated and compared.
+    Ran {
+        name: String,
+        title: String,
+        positions_only: bool,
+        expects: bool,
+        bad: Vec<String>,
+        n: usize,
+        notes: Vec<String>,
+    },
+}
+
+fn check_item(
+    (name, loaded, from_jdip): Item,
+    rules: Option<dipsandbox_core::model::rules::Rules>,
+    engine: &dyn dipsandbox_core::engine::Engine,
+) -> Checked {
+    let s = match loaded {
+        Ok(s) => s,
+        Err(error) => return Checked::Unloaded { name, error },
+    };
+    let positions_only = s
+        .expect
+        .as_ref()
+        .is_some_and(|e| e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some()));
+    match dipsandbox_core::tools::check::adjudicate_scenario(&s, rules, engine, false) {
+        Err(e) => Checked::CannotRun {
+            name,
+            title: s.title,
+            positions_only,
+            error: e.to_string(),
+        },
+        Ok(r) => {
+            let (bad, n, notes) = if from_jdip {
+                dipsandbox_core::io::jdip::compare(&s, &r)
+            } else {
+                let (bad, n) = compare(&s, &r);
+                (bad, n, Vec::new())
+            };
+            Checked::Ran {
+                name,
+                title: s.title,
+                positions_only,
+                expects: s.expect.is_some(),
+                bad,
+                n,
+                notes,
+            }
+        }
+    }
 }
 
 /// The JUnit XML report: one suite, one test case per scenario file (named by the file, with
@@ -424,6 +513,11 @@ pub(super) fn read_jdip(
         return None;
     }
     let text = super::input::read_input(f).ok()?;
+    if let Some(suite) =
+        dipsandbox_core::io::jdip::order_parser_suite(&text, &super::input::input_name(f))
+    {
+        return Some(suite);
+    }
     if !dipsandbox_core::io::jdip::looks_like_jdip(&text) {
         return None;
     }

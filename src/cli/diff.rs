@@ -166,6 +166,13 @@ fn engine_table(
             let upper = c.to_uppercase();
             first.replace_range(..1, &upper);
         }
+        if rows.is_empty() {
+            outln!(
+                "{first} and {} agree on all {compared} movement cases: every order's verdict, the dislodged units and the positions.",
+                short_title(eb)
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
         outln!(
             "{first} and {} disagree on {} of {compared} movement cases:",
             short_title(eb),
@@ -176,7 +183,27 @@ fn engine_table(
             let title = one_line(title);
             outln!("  {name:<w$}  {o:>6}  {d:>9}  {p:>9}  {title}")?;
         }
-        outln!("(why, case by case: docs/dpjudge.md; one case: dipsandbox diff FILE --engines)")?;
+        let builtin = |n: &str| {
+            dipsandbox_core::engine::Registry::builtin()
+                .get(n)
+                .is_some()
+        };
+        if builtin(a) && builtin(b) {
+            // Each built-in engine other than the decision model has its page of departures.
+            let page = if a == "guess" || b == "guess" {
+                "docs/guess.md"
+            } else {
+                "docs/dpjudge.md"
+            };
+            outln!(
+                "(why, case by case: {page}; one case: dipsandbox diff FILE --engines={a},{b})"
+            )?;
+        } else {
+            // An outside engine: docs/outside-engines.md explains the diplomacy crate's rows.
+            outln!(
+                "(one case: dipsandbox diff FILE --engines=A,B; outside engines: docs/outside-engines.md)"
+            )?;
+        }
     }
     Ok(if rows.is_empty() {
         ExitCode::SUCCESS

@@ -97,6 +97,14 @@ pub fn adjudicate_and_print(
         for i in 0..st.len() {
             outln!("  {:>3}. {}", i + 1, st.describe(&input, i))?;
         }
+    } else if (trace || dot.is_some())
+        && s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
+    {
+        // An engine that keeps no trace (an outside adjudicator).
+        outln!(
+            "\n(--trace and --dot: the engine {} keeps no trace and no decision graph)",
+            r.result.engine
+        )?;
     } else if trace || dot.is_some() {
         outln!(
             "\n(--trace and --dot describe the movement resolver; this is a {} phase)",

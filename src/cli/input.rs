@@ -107,8 +107,16 @@ pub struct EngineArg {
 
 impl EngineArg {
     /// The engine of `name` in `registry`; the error lists the names there are.
+    /// Beyond the registry's names: an outside program, `cmd:PROGRAM ARGS` (or `cmd-once:`),
+    /// or a name of `engines.ron` in the config folder ([`super::engines`]).
     pub fn parse(registry: &Registry, name: &str) -> std::result::Result<EngineArg, String> {
-        let engine = registry.parse(name).map_err(|e| e.to_string())?;
+        let engine = match registry.parse(name) {
+            Ok(e) => e,
+            Err(unknown) => match super::engines::outside(name)? {
+                Some(e) => e,
+                None => return Err(unknown.to_string()),
+            },
+        };
         let default = registry
             .default_engine()
             .is_some_and(|d| d.name() == engine.name());

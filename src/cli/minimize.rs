@@ -11,7 +11,7 @@ use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::minimize::{
-    Bounds, Goal, Observer, Pass, Progress, Property, Size, Step, StopReason, minimize_with,
+    Bounds, Goal, Observer, Pass, Progress, Property, Size, Step, StopReason, minimize_on,
 };
 
 use super::input::load;
@@ -189,6 +189,7 @@ pub fn run(
     output: Option<&Path>,
     force: bool,
     search: Search,
+    engine: &super::input::EngineArg,
 ) -> Result<ExitCode> {
     let s = load(file)?;
     let output = output
@@ -239,7 +240,10 @@ pub fn run(
         pass: None,
         drawn: false,
     };
-    let result = minimize_with(&s, &goal, &bounds, &mut shown);
+    // The default engine takes the minimizer's fast paths; another (an outside adjudicator)
+    // judges every candidate.
+    let judge = (!engine.default).then(|| engine.engine.clone());
+    let result = minimize_on(&s, &goal, judge, &bounds, &mut shown);
     shown.clear();
     let mut m = result.map_err(|e| eyre!("{}: {e}", file.display()))?;
     m.scenario.description = format!("From {}. {}", file.display(), m.scenario.description);

@@ -39,6 +39,8 @@ macro_rules! errln {
 mod advance;
 mod check;
 mod diff;
+mod engine_check;
+pub mod engines;
 mod explain;
 mod info;
 mod input;
@@ -47,6 +49,7 @@ pub use input::EngineArg;
 mod jdip;
 mod minimize;
 mod out;
+mod replay;
 mod show;
 mod solve;
 mod versus;
@@ -89,8 +92,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
-    /// default) or `dpjudge` (the DPjudge procedure), for the TUI, `--print`, `explain`,
-    /// `check` and `advance`.
+    /// default), `dpjudge` (the DPjudge procedure) or `guess` (DATC 5.F's guess algorithm), for
+    /// the TUI, `--print`, `explain`,
+    /// `check`, `advance` and `minimize`; or an outside adjudicator: `cmd:PROGRAM ARGS` (one
+    /// process, a JSON line per phase; `cmd-once:` starts one per phase) or a name from
+    /// engines.ron in the config folder (docs/outside-engines.md).
     #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = builtin_engine)]
     engine: EngineArg,
     #[command(subcommand)]
@@ -194,6 +200,43 @@ enum Command {
             default_missing_value = "decisions,dpjudge"
         )]
         engines: Option<String>,
+    },
+    /// Replay games recorded by other programs phase by phase with an engine (`--engine`): the
+    /// Python `diplomacy` package's saved games (JSON) and godip's game files. Each phase whose
+    /// result differs from the recording is written to --out as a scenario whose expectations
+    /// are the recorded result, with the rule options that explain it. A folder of games runs
+    /// on every core, one summary line per game.
+    ///
+    /// Exit status: 0 every replayed phase agrees, 1 one differs, 2 a game or one of its phases
+    /// could not be read.
+    Replay {
+        /// Game files, or folders of them (`.json`, `.txt`).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Go on after the first phase that differs.
+        #[arg(long)]
+        all: bool,
+        /// The folder for the scenarios of the phases that differ.
+        #[arg(short, long, value_name = "DIR", default_value = "replay-out")]
+        out: PathBuf,
+        /// The map of godip games (default: the NAME of the variants/NAME/games folder they are
+        /// in, else standard).
+        #[arg(long, value_name = "MAP")]
+        map: Option<String>,
+    },
+    /// Run an engine — an outside adjudicator, `cmd:PROGRAM ARGS` — through a folder of cases
+    /// (default: scenarios/datc): every answer is checked against the protocol (docs/json.md),
+    /// and each case is compared with its expectations and with the decision engine.
+    ///
+    /// Exit status: 0 every answer valid, 1 some phase got no valid answer, 2 an input could
+    /// not be read.
+    EngineCheck {
+        /// The engine: `cmd:PROGRAM ARGS`, `cmd-once:PROGRAM ARGS`, a name from engines.ron in
+        /// the config folder, or a built-in engine's name.
+        #[arg(value_name = "ENGINE")]
+        adjudicator: String,
+        /// Scenario files or folders (default: scenarios/datc).
+        paths: Vec<PathBuf>,
     },
     /// Import a jDip test file: one scenario per case (positions-only expectations).
     ///
@@ -371,6 +414,23 @@ where
     T: Into<OsString> + Clone,
 {
     let reg = registry.clone();
+    // `diff … --engines A,B` (a space, as people write it) means `--engines=A,B` when what
+    // follows names two engines (a comma) and is no file or folder; `--engines` alone keeps
+    // its default pair.
+    let mut args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let mut i = 0;
+    while i + 1 < args.len() {
+        if args[i] == "--engines"
+            && let Some(next) = args[i + 1].to_str()
+            && next.contains(',')
+            && !next.starts_with('-')
+            && !std::path::Path::new(next).exists()
+        {
+            let joined = format!("--engines={next}");
+            args.splice(i..i + 2, [OsString::from(joined)]);
+        }
+        i += 1;
+    }
     let mut matches = Cli::command()
         .mut_arg("engine", move |a| {
             a.value_parser(move |s: &str| EngineArg::parse(&reg, s))
@@ -379,17 +439,42 @@ where
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::command()))
 }
 
-/// The engines of `diff --engines=A,B`, looked up in `registry`.
+/// The engines of `diff --engines=A,B`, looked up in `registry` (or outside programs:
+/// [`EngineArg::parse`]).
 pub fn engines_arg(registry: &Registry, spec: &str) -> Result<(Arc<dyn Engine>, Arc<dyn Engine>)> {
-    let names: Vec<&str> = spec.split(',').map(str::trim).collect();
+    // An outside command (`cmd:PROGRAM ARGS`) given second keeps any commas of its own.
+    let names: Vec<&str> = match spec.split_once(',') {
+        Some((a, b))
+            if dipsandbox_core::engine::outside::engine::CMD_PREFIXES
+                .iter()
+                .any(|(p, _)| b.trim_start().starts_with(p)) =>
+        {
+            vec![a.trim(), b.trim()]
+        }
+        _ => spec.split(',').map(str::trim).collect(),
+    };
     let [a, b] = names[..] else {
         return Err(eyre!(
             "--engines names two engines: --engines=A,B (the engines are {})",
             registry.names().join(", ")
         ));
     };
-    let get = |n: &str| registry.parse(n).map_err(|e| eyre!("--engines: {e}"));
+    let get = |n: &str| {
+        EngineArg::parse(registry, n)
+            .map(|a| a.engine)
+            .map_err(|e| eyre!("--engines: {e}"))
+    };
     Ok((get(a)?, get(b)?))
+}
+
+/// `registry` with `engine` added when it is not one of them (an outside engine named on the
+/// command line), so that the TUI's engine switch and compare reach it.
+fn with_engine(registry: &Registry, engine: &Arc<dyn Engine>) -> Registry {
+    let mut r = registry.clone();
+    if r.get(engine.name()).is_none() {
+        r.register_arc(engine.clone());
+    }
+    r
 }
 
 /// Runs the command line with the built-in engines.
@@ -504,12 +589,14 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 | Command::Explain { .. }
                 | Command::Solve { .. }
                 | Command::Diff { .. }
+                | Command::Replay { .. }
+                | Command::EngineCheck { .. }
                 | Command::Versus { .. }
         )
     );
     if cli.json && !json_ok {
         return Err(eyre!(
-            "--json is for check, explain, solve, diff and versus"
+            "--json is for check, explain, solve and diff (and engine-check, replay, versus)"
         ));
     }
     if cli.command.is_none()
@@ -526,7 +613,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     cli.file.as_deref(),
                     rules,
                     cli.engine.engine.clone(),
-                    registry.clone(),
+                    with_engine(registry, &cli.engine.engine),
                 )?;
                 return Ok(ExitCode::SUCCESS);
             }
@@ -605,6 +692,24 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 .transpose()?;
             diff::run(&paths, &cli.rules, all_presets, engines, cli.json)
         }
+        Some(Command::Replay {
+            paths,
+            all,
+            out,
+            map,
+        }) => replay::run(&replay::Request {
+            paths: &paths,
+            engine: cli.engine.engine.clone(),
+            rules,
+            all,
+            out: &out,
+            map: map.as_deref(),
+            json: cli.json,
+        }),
+        Some(Command::EngineCheck { adjudicator, paths }) => {
+            let engine = EngineArg::parse(registry, &adjudicator).map_err(|e| eyre!("{e}"))?;
+            engine_check::run(&engine, &paths, rules, cli.json)
+        }
         Some(Command::Import {
             file,
             to,
@@ -636,6 +741,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 max_time,
                 progress,
             },
+            &cli.engine,
         ),
         Some(Command::Versus {
             merge: Some(VersusCommand::Merge { dirs, output }),

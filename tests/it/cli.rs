@@ -342,7 +342,7 @@ fn json_output_parses_and_has_the_documented_fields() {
     let (code, _, err) = dipsandbox(&["show", "scenarios/datc/6.F.16.ron", "--json"]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("--json is for check, explain, solve, diff and versus"),
+        err.contains("--json is for check, explain, solve and diff"),
         "{err}"
     );
 }

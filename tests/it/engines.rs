@@ -205,11 +205,14 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
     let t = text(&run(&mut a, 120, 40, "3 V"));
     assert!(a.session.comparing_engines());
     assert!(
-        t.contains("Compare engines under datc: dpjudge (left) vs decisions"),
+        t.contains("Compare engines under datc: dpjudge (left) vs guess"),
         "{t}"
     );
     assert!(t.contains("1 order outcome(s) differ"), "{t}");
-    // Back to the decision model.
+    // On to the guess engine, and back to the decision model.
+    let t = text(&run(&mut a, 120, 40, "E 2"));
+    assert_eq!(a.session.engine.name(), "guess");
+    assert!(t.contains("guess trace ("), "{t}");
     let t = text(&run(&mut a, 120, 40, "E 2"));
     assert_eq!(a.session.engine.name(), "decisions");
     assert!(t.contains("Decisions ("), "{t}");

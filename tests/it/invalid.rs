@@ -719,7 +719,7 @@ fn jdip_cases() -> Vec<(&'static str, Vec<String>)> {
         (
             "variant.txt",
             one(
-                ":2:13: variant \"Fleet_Rome\": only the standard map is known (expected Standard); its cases are read as standard",
+                ":2:13: variant \"Fleet_Rome\": only the standard map is known (expected Standard or DATC_Standard); its cases are read as standard",
             ),
         ),
         (

@@ -258,3 +258,111 @@ fn the_spellings_of_real_files_are_taken_in() {
     assert_eq!(s.map.loc_abbr(s.units[0].loc), "Spa(nc)");
     assert_eq!(s.map.power(s.units[1].power).name, "Italy");
 }
+
+/// jDip's own notations (the way jDip writes its test files: `Spring 1901 (Movement)`, `Army`,
+/// `SUPPORT`, `=>`, a full stop after a line, `(south coast)`, a nationality before a foreign
+/// unit, jDip's names such as `nor`, and a word that begins one province's name only) load with
+/// no problem and pass; the word read by its beginning is said in a warning.
+#[test]
+fn jdips_own_notations_load_and_pass() {
+    let text = std::fs::read_to_string("tests/data/jdip/notations.txt").expect("fixture");
+    let f = parse(&text, "notations.txt", Map::standard_arc());
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    assert_eq!(f.cases.len(), 2);
+    for c in &f.cases {
+        let r = dipsandbox_core::tools::check::run(&c.scenario, None, false).expect("runs");
+        let (bad, n, _) = dipsandbox_core::io::jdip::compare(&c.scenario, &r);
+        assert!(bad.is_empty() && n >= 1, "{}: {bad:?}", c.name);
+    }
+    let first = &f.cases[0];
+    assert_eq!(first.scenario.phase.to_string(), "Spring 1901 Movement");
+    assert_eq!(f.cases[1].scenario.phase.to_string(), "Fall 1901 Movement");
+    assert!(
+        first
+            .warnings
+            .iter()
+            .any(|w| w.contains("\"Portuga\" read as Portugal")),
+        "{:?}",
+        first.warnings
+    );
+    // A word that begins several names is not guessed: "North" (North Sea, North Africa, …).
+    let bad = "VARIANT_ALL Standard\nCASE x\nPRESTATE_SETPHASE Spring 1901 (Movement)\nPRESTATE\n\tEngland: Fleet Nort\nORDERS\n\tEngland: Fleet Nort HOLD\nPOSTSTATE_SAME\nEND\n";
+    let f = parse(bad, "x.txt", Map::standard_arc());
+    assert_eq!(f.problems.len(), 1, "{:?}", f.problems);
+    assert!(
+        f.problems[0].message.contains("unknown province \"Nort\""),
+        "{}",
+        f.problems[0]
+    );
+}
+
+/// Every name jDip's standard map gives a province (its full names and UNIQUENAMEs) and every
+/// name of the Python `diplomacy` package's standard.map reads as the province or coast it
+/// names, but for the three the map cannot take: `liv` (Python: Livonia; here, as in most
+/// judges, Liverpool), and the Python package's odd coast names `bul/nc` (for the east coast) and
+/// `spa/wc` (for the south coast), which would name coasts Bulgaria and Spain do not have.
+#[test]
+fn every_name_other_programs_give_a_standard_province_reads_as_it() {
+    let map = Map::standard_arc();
+    let text = std::fs::read_to_string("tests/data/standard-map-names.txt").expect("names");
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut parts = line.splitn(3, ' ');
+        let (Some(source), Some(abbr), Some(name)) = (parts.next(), parts.next(), parts.next())
+        else {
+            panic!("bad line {line:?}");
+        };
+        let exception = matches!(
+            (source, name),
+            ("python", "liv")
+                | (
+                    "python",
+                    "bul/nc" | "bul(nc)" | "bulgaria/nc" | "bulgaria(nc)"
+                )
+                | ("python", "spa/wc")
+        );
+        let (prov, coast) = abbr
+            .split_once('/')
+            .map_or((abbr, None), |(p, c)| (p, Some(c)));
+        let got = if let Some(c) = coast {
+            dipsandbox_core::model::orders::parse_unit(&map, &format!("F {name}"))
+                .ok()
+                .filter(|u| u.loc.coast.map(|k| k.to_string()) == Some(c.to_string()))
+                .map(|u| map.province(u.loc.province).abbr.clone())
+        } else {
+            map.find_province(name)
+                .map(|p| map.province(p).abbr.clone())
+        };
+        let right = got.as_deref() == Some(prov);
+        if right == exception {
+            wrong.push(format!("{line}: read as {got:?}"));
+        }
+        checked += 1;
+    }
+    assert!(checked > 300, "{checked}");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// jDip's other test file, its order-parser suite (`ORD:` / `RES:` lines), is named for what it
+/// is, not read as a scenario; a wing (`W`), a unit of jDip's test variants, is named too.
+#[test]
+fn jdips_order_suite_and_wings_are_named_for_what_they_are() {
+    let suite = "# order parsing\nVARIANT: DATC_Standard\nSETUP\n\tEngland: A lon\nEND\nORD: a lon holds\nRES: hold(england, lon/mv, army)\n";
+    let f = dipsandbox_core::io::jdip::order_parser_suite(suite, "orders.txt").expect("a suite");
+    assert_eq!(f.problems.len(), 1);
+    assert_eq!(f.problems[0].line, 6);
+    assert!(f.problems[0].message.contains("order-parser suite"));
+    assert!(dipsandbox_core::io::jdip::order_parser_suite("CASE x\nEND\n", "x").is_none());
+    let wing = "VARIANT_ALL DATC_Standard\nCASE w\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tRussia: W Black Sea\nORDERS\n\tRussia: W Black Sea H\nPOSTSTATE_SAME\nEND\n";
+    let f = parse(wing, "wing.txt", Map::standard_arc());
+    assert_eq!(f.problems.len(), 1, "{:?}", f.problems);
+    assert!(
+        f.problems[0].message.contains("a wing (W)"),
+        "{}",
+        f.problems[0]
+    );
+}

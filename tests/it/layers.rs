@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The crates an embedder of the core must not have to compile.
-const NOT_IN_CORE: [&str; 9] = [
+const NOT_IN_CORE: [&str; 8] = [
     "ratatui",
     "crossterm",
     "clap",
@@ -17,7 +17,6 @@ const NOT_IN_CORE: [&str; 9] = [
     "directories",
     "signal-hook",
     "quick-junit",
-    "serde_json",
 ];
 
 /// The core's layers, bottom up.

@@ -345,3 +345,53 @@ fn rule_diffs_are_empty_on_equal_rules_and_symmetric() {
     }
     assert!(seen > 50, "{seen}");
 }
+
+/// 4.A.3's fallback takes three values, written `false`, `true` (booleans, as scenario files
+/// have always written them) and `ExceptSupportAgainstFleet`; each is read from a scenario file
+/// and from `--rules`, and a scenario saved with it reads back the same. The scenarios in
+/// scenarios/examples show each value changing the result (tests/it/datc.rs checks every
+/// scenario file), and the third departs from `true` exactly where the land attack would cut a
+/// support against the convoying fleet.
+#[test]
+fn the_land_fallback_takes_three_values_and_each_round_trips() {
+    use dipsandbox_core::model::rules::ConvoyFallback;
+    for (written, value) in [
+        ("false", ConvoyFallback::No),
+        ("true", ConvoyFallback::Yes),
+        (
+            "ExceptSupportAgainstFleet",
+            ConvoyFallback::ExceptSupportAgainstFleet,
+        ),
+    ] {
+        let r = Rules::parse_spec(&format!("adjacent_convoy_fallback={written}")).expect("spec");
+        assert_eq!(r.adjacent_convoy_fallback, value);
+        let text = format!(
+            "Scenario(title: \"t\", phase: \"Spring 1901 Movement\", rules: (adjacent_convoy_fallback: {written}), units: {{}}, orders: {{}})"
+        );
+        let s = Scenario::from_ron(&text, "inline.ron").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.rules.adjacent_convoy_fallback, value);
+        let again = Scenario::from_ron(&s.to_ron(), "again.ron").expect("reads back");
+        assert_eq!(again.rules, s.rules, "{}", s.to_ron());
+    }
+    let bad = "Scenario(title: \"t\", phase: \"Spring 1901 Movement\", rules: (adjacent_convoy_fallback: maybe), units: {}, orders: {})";
+    let e = Scenario::from_ron(bad, "bad.ron")
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("maybe") && e.contains("ExceptSupportAgainstFleet"),
+        "{e}"
+    );
+    // The third value: the same as `true` unless the destination supports an attack on a
+    // convoying fleet.
+    let except = "adjacent_convoy_fallback: ExceptSupportAgainstFleet";
+    let units = "\"France\": [\"A Belgium\"], \"England\": [\"F North Sea\", \"A Holland\"]";
+    let orders = "\"France\": [\"A Belgium - Holland via convoy\"], \"England\": [\"F North Sea - Helgoland Bight\", \"A Holland - Kiel\"]";
+    let moved = |rules: &str| {
+        adjudicate("Spring 1901 Movement", units, orders, "", rules)
+            .1
+            .contains(&"French A Holland".to_string())
+    };
+    assert!(!moved(""), "no fallback by default (6.G.8)");
+    assert!(moved("adjacent_convoy_fallback: true"));
+    assert!(moved(except), "no support against a fleet: it falls back");
+}

@@ -468,8 +468,8 @@ fn bad_orders_exact_messages() {
     let cases = [
         // Unknown province, close to a real one.
         (
-            "A Par - Burgandy",
-            "column 9: unknown province \"Burgandy\"; did you mean \"Burgundy (bur)\"?",
+            "A Par - Burgondy",
+            "column 9: unknown province \"Burgondy\"; did you mean \"Burgundy (bur)\"?",
         ),
         (
             "A Pari - Bur",

@@ -253,3 +253,36 @@ fn ring_of_1000_cycle_is_walked_along_its_edges() {
     assert_eq!(members, 3000);
     assert!(walk <= 2 * members + 1, "{walk}");
 }
+
+/// The guess engine (DATC 5.F) on rings of 20,000 armies, whole and broken: its recursion is as
+/// deep as the ring, on a stack of its own (the test thread's 2 MB would not hold 20,000 nested
+/// calls), and it agrees with the decision engine — the whole ring moves by the circular
+/// movement rule, the broken one stands.
+#[test]
+fn guess_engine_on_rings_of_20000() {
+    use dipsandbox_core::engine::guess::{StartOrder, adjudicate as guess};
+    for outside in [false, true] {
+        let r = ring(20_000, outside);
+        let g = guess(
+            &r.map,
+            &r.units,
+            &r.orders,
+            &Rules::default(),
+            StartOrder::Written,
+            false,
+        );
+        let d = adjudicate(&r);
+        let verdicts = |o: &[dipsandbox_core::engine::OrderOutcome]| {
+            o.iter().map(|o| o.verdict).collect::<Vec<_>>()
+        };
+        assert_eq!(verdicts(&g.movement.outcomes), verdicts(&d.outcomes));
+        assert_eq!(g.movement.final_units, d.final_units);
+        assert!(g.unresolved.is_empty());
+        let moved = g
+            .movement
+            .outcomes
+            .iter()
+            .all(|o| o.verdict == Verdict::Succeeds);
+        assert_eq!(moved, !outside);
+    }
+}

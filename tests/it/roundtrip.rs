@@ -133,7 +133,7 @@ fn hand_written_scenario_loads_as_written() {
         Rules {
             paradox: Paradox::Rule1982,
             support_coast: SupportCoast::Required,
-            adjacent_convoy_fallback: true,
+            adjacent_convoy_fallback: dipsandbox_core::model::rules::ConvoyFallback::Yes,
             ..Rules::default()
         }
     );

@@ -110,11 +110,13 @@ impl App {
 
     /// Moves the stepper by `d` significant events; false when it could not move.
     pub fn step(&mut self, d: isize) -> bool {
-        if let Some(dp) = self.session.dp() {
-            // Every event of the procedure is a step.
-            let cur = dp.cursor() as isize;
+        if self.session.stepper().is_none()
+            && let Some(c) = self.session.cursor()
+        {
+            // Every event of the procedure (of any engine but the decision engine) is a step.
+            let cur = c.cursor() as isize;
             let k = cur + d;
-            if k < 0 || k as usize > dp.len() {
+            if k < 0 || k as usize > c.len() {
                 return false;
             }
             self.seek(k as usize);
@@ -147,11 +149,9 @@ impl App {
     }
 
     pub(super) fn seek(&mut self, k: usize) {
-        if let Some(st) = self.session.stepper_mut() {
-            st.seek(k.min(st.len()));
-        }
-        if let Some(dp) = self.session.dp_mut() {
-            dp.seek(k.min(dp.len()));
+        if let Some(c) = self.session.cursor_mut() {
+            let n = c.len();
+            c.seek(k.min(n));
         }
     }
 

@@ -10,6 +10,8 @@
 //! - [`rules`]: the rule options and the comparison with another rule set.
 //! - [`procedure`]: the DPjudge engine's procedure: units with their marks, combat lists, steps.
 //! - [`outcomes`]: retreat and adjustment phases (no decision graph): each order's outcome.
+//! - [`steps`]: any other engine's trace (the guess engine's): its events in words with the
+//!   cursor, beside the outcomes.
 //! - [`browser`], [`help`], [`menu`]: the popups (the menu popup and the order editor in
 //!   [`menu`]).
 //! - [`status`]: tabs, the current event, hints and messages.
@@ -26,6 +28,7 @@ pub mod parts;
 pub mod procedure;
 pub mod rules;
 pub mod status;
+pub mod steps;
 pub mod trace;
 pub mod tree;
 
@@ -78,6 +81,14 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel) {
         }
         if let Some(r) = panes.trace {
             procedure::draw_trace(frame, vm, r);
+        }
+    } else if vm.session.cursor().is_some() {
+        // The trace in the decisions' place, the outcomes in the tree's and the trace's.
+        if let Some(d) = panes.decisions {
+            steps::draw_trace(frame, vm, d);
+        }
+        if let (Some(t), Some(tr)) = (panes.tree, panes.trace) {
+            outcomes::draw(frame, vm, t.union(tr));
         }
     } else if let (Some(d), Some(t), Some(tr)) = (panes.decisions, panes.tree, panes.trace) {
         outcomes::draw(frame, vm, d.union(t).union(tr));

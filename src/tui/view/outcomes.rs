@@ -17,10 +17,14 @@ use dipsandbox_core::model::board::PhaseKind;
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let sc = &s.scenario();
-    let title = format!(
-        " {} — outcomes (no decision graph in this phase) ",
-        sc.phase
-    );
+    let title = if s.cursor().is_some() {
+        format!(" {} — outcomes ({}) ", sc.phase, s.engine.name())
+    } else {
+        format!(
+            " {} — outcomes (no decision graph in this phase) ",
+            sc.phase
+        )
+    };
     frame.render_widget(panel(vm, title, Context::Decisions), area);
     let inner = area.inner(Margin::new(1, 1));
     let t = &vm.theme;

@@ -101,6 +101,26 @@ pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
                     Span::styled(text, style),
                 ])
             }
+            None if s.cursor().is_some() => {
+                let c = s.cursor();
+                let (at, len) = c.map_or((0, 0), |c| (c.cursor(), c.len()));
+                let text = match at.checked_sub(1) {
+                    None => "start: nothing resolved yet".to_string(),
+                    Some(i) => super::steps::describe(vm, i),
+                };
+                let play = if vm.playing {
+                    format!(" ▶ {} ms", vm.speed.as_millis())
+                } else {
+                    String::new()
+                };
+                Line::from(vec![
+                    Span::styled(
+                        format!("{} {at}/{len}{play} ", s.engine.name()),
+                        vm.theme.focus(),
+                    ),
+                    Span::styled(text, vm.theme.settled()),
+                ])
+            }
             None => Line::from(Span::styled(
                 format!(
                     "{}: no decision graph — the stepper view lists each order's outcome",

@@ -67,7 +67,7 @@ fn the_toy_engine_holds_every_unit() {
 #[test]
 fn the_toy_engine_is_an_engine_of_the_command_line() {
     let reg = registry();
-    assert_eq!(reg.names(), ["decisions", "dpjudge", "hold"]);
+    assert_eq!(reg.names(), ["decisions", "dpjudge", "guess", "hold"]);
     // `--engine hold` parses with the extended registry, not with the built-in one.
     let args = ["dipsandbox", "--engine", "hold", "check", CIRCLE];
     let c = cli::parse_args(&reg, args).expect("parses");
@@ -83,7 +83,7 @@ fn the_toy_engine_is_an_engine_of_the_command_line() {
         .expect_err("unknown");
     assert!(
         e.to_string()
-            .contains("unknown engine \"nope\"; expected decisions or dpjudge or hold"),
+            .contains("unknown engine \"nope\"; expected decisions or dpjudge or guess or hold"),
         "{e}"
     );
     // `check --engine hold`: the circle's moves were expected to succeed.
@@ -126,13 +126,13 @@ fn the_tui_engine_switch_cycles_through_the_toy_engine() {
     let mut a = common::app(Some(CIRCLE), "toy-engine");
     a.session = session;
     let mut seen = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         common::run(&mut a, 120, 40, "E");
         seen.push(a.session.engine.name().to_string());
     }
-    assert_eq!(seen, ["dpjudge", "hold", "decisions"]);
+    assert_eq!(seen, ["dpjudge", "guess", "hold", "decisions"]);
     // On the toy engine: its verdicts, its own trace under the generic cursor, its name shown.
-    common::run(&mut a, 120, 40, "E E");
+    common::run(&mut a, 120, 40, "E E E");
     assert_eq!(a.session.engine.name(), "hold");
     assert!(
         a.session
@@ -147,4 +147,7 @@ fn the_tui_engine_switch_cycles_through_the_toy_engine() {
     assert!(a.session.stepper().is_none() && a.session.dp().is_none());
     let t = common::text(&common::run(&mut a, 120, 40, ""));
     assert!(t.contains("engine: hold"), "{t}");
+    // The stepper view draws its trace with no TUI code of its own (the generic panel).
+    let t = common::text(&common::run(&mut a, 120, 40, "2"));
+    assert!(t.contains("hold trace ("), "{t}");
 }

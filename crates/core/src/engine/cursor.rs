@@ -43,6 +43,12 @@ pub trait Replay: Clone + fmt::Debug + Send + 'static {
         let _ = input;
         format!("{e:?}")
     }
+
+    /// The state in one line (empty by default), with the phase the trace was made from.
+    fn summary(&self, input: &PhaseInput<'_>) -> String {
+        let _ = input;
+        String::new()
+    }
 }
 
 /// A cursor over a recorded trace, with the state as of the cursor.
@@ -167,6 +173,9 @@ impl<S: Replay> Steps for Cursor<S> {
             .get(i)
             .map(|e| self.state.describe(e, input))
             .unwrap_or_default()
+    }
+    fn summary(&self, input: &PhaseInput<'_>) -> String {
+        self.state.summary(input)
     }
     fn as_any(&self) -> &dyn Any {
         self

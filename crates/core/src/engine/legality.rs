@@ -13,8 +13,8 @@ use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{LocSpec, Order, OrderKind, Submitted, UnitRef};
 use crate::model::rules::{
-    AdjacentConvoy, CoastGarbage, Designation, IllegalOrders, ImpossibleCoast, MultipleOrders,
-    OneCoastOmitted, PathSpecification, Rules, SupportCoast,
+    AdjacentConvoy, CoastGarbage, ConvoyFallback, Designation, IllegalOrders, ImpossibleCoast,
+    MultipleOrders, OneCoastOmitted, PathSpecification, Rules, SupportCoast,
 };
 
 /// Why an order is illegal (ignored entirely; the unit holds and can receive hold support).
@@ -1147,13 +1147,26 @@ pub(crate) fn prepare_into<O: Submitted>(
                 }
             }
         };
-        routes[u] = Some(
-            if new_route == Route::Convoy && rules.adjacent_convoy_fallback {
-                Route::ConvoyOrLand
-            } else {
-                new_route
-            },
-        );
+        // 4.A.3's fallback to the land route; DPjudge's reading keeps to the convoy when the land
+        // attack would cut a support given to an attack on a fleet that convoys the army.
+        let fallback = match rules.adjacent_convoy_fallback {
+            ConvoyFallback::No => false,
+            ConvoyFallback::Yes => true,
+            ConvoyFallback::ExceptSupportAgainstFleet => {
+                let against_fleet = ctx.unit_at(d).is_some_and(|t| {
+                    matches!(&eff[t], UnitOrder::Support { dest: Some(p), .. }
+                    if convoys_of(u).iter().any(|&(f, fd)| {
+                        fd == d && map.province_of(units[f].loc) == *p
+                    }))
+                });
+                !against_fleet
+            }
+        };
+        routes[u] = Some(if new_route == Route::Convoy && fallback {
+            Route::ConvoyOrLand
+        } else {
+            new_route
+        });
     }
     for (o, r) in eff.iter_mut().zip(routes.iter()) {
         if let (UnitOrder::Move { route, .. }, Some(r)) = (o, r) {

@@ -6,7 +6,8 @@
 //! had its outcome ([`reason`]), the legality step ([`legality`]), and the engine-independent
 //! retreat ([`retreat`]) and adjustment ([`adjust`]) phases. The movement engines, each in its
 //! own folder with an `engine.rs` that puts it on the seam: [`decision`] (the decision model of
-//! DATC chapter 5, the default) and [`dpjudge`] (the DPjudge's published procedure).
+//! DATC chapter 5, the default) and [`dpjudge`] (the DPjudge's published procedure); and
+//! [`outside`], any outside program speaking the JSON protocol.
 //!
 //! This file only declares and re-exports: modules below import from the leaf files, never
 //! from here.
@@ -15,8 +16,10 @@ pub mod adjust;
 pub mod cursor;
 pub mod decision;
 pub mod dpjudge;
+pub mod guess;
 pub mod legality;
 pub mod outcome;
+pub mod outside;
 pub mod reason;
 pub mod registry;
 pub mod retreat;
@@ -27,6 +30,7 @@ pub use decision::{
     Adjudicator, DecisionEngine, MovementResult, Outcome, adjudicate_movement, value_text,
 };
 pub use dpjudge::DpjudgeEngine;
+pub use guess::GuessEngine;
 pub use outcome::{BackupRule, OrderOutcome, PhaseResult, UnitResult, Verdict};
 pub use reason::{Against, Reason};
 pub use registry::Registry;

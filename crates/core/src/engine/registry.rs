@@ -7,11 +7,11 @@
 //! use dipsandbox_core::engine::registry::Registry;
 //!
 //! let r = Registry::builtin();
-//! assert_eq!(r.names(), ["decisions", "dpjudge"]);
+//! assert_eq!(r.names(), ["decisions", "dpjudge", "guess"]);
 //! assert_eq!(r.parse("DPjudge").unwrap().name(), "dpjudge");
 //! assert_eq!(
-//!     r.parse("guess").unwrap_err().to_string(),
-//!     "unknown engine \"guess\"; expected decisions or dpjudge"
+//!     r.parse("oracle").unwrap_err().to_string(),
+//!     "unknown engine \"oracle\"; expected decisions or dpjudge or guess"
 //! );
 //! ```
 
@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use super::decision::engine::DecisionEngine;
 use super::dpjudge::engine::DpjudgeEngine;
+use super::guess::engine::GuessEngine;
 use super::seam::Engine;
 
 /// Engines by name, in the order they were registered (the first is the default).
@@ -43,6 +44,7 @@ impl Registry {
         let mut r = Registry::default();
         r.register(DecisionEngine);
         r.register(DpjudgeEngine);
+        r.register(GuessEngine::default());
         r
     }
 

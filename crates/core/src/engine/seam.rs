@@ -83,7 +83,9 @@ pub struct EngineError {
 /// An adjudication engine. The built-in ones are listed in [`super::registry::Registry`]; more
 /// can be registered at run time.
 pub trait Engine: Send + Sync + 'static {
-    /// The name used on the command line (`--engine dpjudge`): lower case, no spaces.
+    /// The name used on the command line (`--engine dpjudge`): lower case, no spaces for the
+    /// built-in engines; an outside adjudicator's is its `cmd:PROGRAM ARGS` or its configured
+    /// name ([`super::outside`]).
     fn name(&self) -> &str;
 
     /// A longer description: `the DPjudge procedure (steps 1–10)`.
@@ -180,6 +182,12 @@ pub trait Steps: Any + fmt::Debug + Send {
     fn seek(&mut self, k: usize);
     /// Event `i` in one line (empty beyond the end), with the phase it was made from.
     fn describe(&self, input: &PhaseInput<'_>, i: usize) -> String;
+    /// The engine's state as of the cursor in one line (empty when the engine tells none), for
+    /// a front end that draws any engine's trace.
+    fn summary(&self, input: &PhaseInput<'_>) -> String {
+        let _ = input;
+        String::new()
+    }
     /// Itself, for downcasting.
     fn as_any(&self) -> &dyn Any;
     /// Itself, for downcasting.

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::model::board::{Dislodged, Phase, PhaseKind, Unit};
-use crate::model::error::quoted;
+use crate::model::error::{OrderError, quoted};
 use crate::model::map::{Map, PowerId, ProvinceId};
 use crate::model::orders::{OrderKind, parse_order, parse_unit};
 use crate::model::scenario::{Expect, OrderEntry, Scenario};
@@ -103,6 +103,37 @@ pub fn looks_like_jdip(text: &str) -> bool {
         }
     }
     false
+}
+
+/// jDip's other kind of test file, its order-parser suite (`ORD: …` lines, each followed by the
+/// `RES: …` jDip should read): a file with one problem saying so, at its first `ORD:` line, or
+/// None when `text` is not one. It holds no positions to adjudicate.
+pub fn order_parser_suite(text: &str, file: &str) -> Option<File> {
+    let text = crate::base::source::normalized(text);
+    let mut ord = None;
+    let mut res = false;
+    for (i, l) in text.lines().enumerate() {
+        let l = l.trim_start();
+        if l.starts_with("ORD:") && ord.is_none() {
+            ord = Some(i + 1);
+        }
+        res |= l.starts_with("RES:");
+        if l.starts_with("CASE ") {
+            return None;
+        }
+    }
+    let line = ord.filter(|_| res)?;
+    Some(File {
+        variant: None,
+        cases: Vec::new(),
+        problems: vec![Problem {
+            file: file.to_string(),
+            line,
+            col: 1,
+            case: None,
+            message: "jDip's order-parser suite (ORD: lines and the RES: jDip reads them as), not a file of test cases: it has no positions to adjudicate; expected CASE … END blocks".into(),
+        }],
+    })
 }
 
 /// The comment that pairs a case with rule options: `# dipsandbox-rules: adjacent_convoy_fallback=true`.
@@ -262,11 +293,14 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
         match word {
             "VARIANT_ALL" => {
                 out.variant = Some(rest.to_string());
-                if !rest.eq_ignore_ascii_case("standard") {
+                // jDip's `DATC_Standard` test variant is the standard map under another name.
+                if !rest.eq_ignore_ascii_case("standard")
+                    && !rest.eq_ignore_ascii_case("datc_standard")
+                {
                     out.problems.push(problem(
                         rest,
                         format!(
-                            "variant {}: only the standard map is known (expected Standard); its cases are read as standard",
+                            "variant {}: only the standard map is known (expected Standard or DATC_Standard); its cases are read as standard",
                             quoted(rest)
                         ),
                         &raw,
@@ -345,6 +379,8 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             }
             _ => {
                 let Some(r) = &mut raw else { continue };
+                // jDip's own files end many unit and order lines with a full stop.
+                let line = line.trim_end_matches('.').trim_end();
                 let item = Item {
                     line: n,
                     col: col_of(full, line),
@@ -477,6 +513,78 @@ fn split_power<'a>(
     })
 }
 
+/// Parses a unit or an order as jDip writes them, as leniently as jDip reads them: a word that
+/// is no province but begins exactly one province's full name (`Portuga`, `Burgund` in jDip's
+/// own test files) is read as that province, with a warning. Returns the parsed value and, when
+/// a word was read so, the text as read. Errors are the parser's, on the text as written.
+fn lenient<T>(
+    map: &Map,
+    text: &str,
+    parse: fn(&Map, &str) -> Result<T, OrderError>,
+    line: usize,
+    warnings: &std::cell::RefCell<Vec<String>>,
+) -> Result<(T, Option<String>), OrderError> {
+    let first = match parse(map, text) {
+        Ok(v) => return Ok((v, None)),
+        Err(e) => e,
+    };
+    let mut fixed = text.to_string();
+    let mut error = first.clone();
+    // A few words at most; each round replaces one.
+    for _ in 0..4 {
+        if !error.message.starts_with("unknown province") {
+            break;
+        }
+        let Some(start) = fixed
+            .char_indices()
+            .nth(error.col.saturating_sub(1))
+            .map(|(i, _)| i)
+        else {
+            break;
+        };
+        let tail = fixed.get(start..).unwrap_or_default();
+        let end = start
+            + tail
+                .find(|c: char| !c.is_alphanumeric())
+                .unwrap_or(tail.len());
+        let word = fixed.get(start..end).unwrap_or_default().to_string();
+        let Some(p) = unique_name_start(map, &word) else {
+            break;
+        };
+        let prov = map.province(p);
+        warnings.borrow_mut().push(format!(
+            "line {line}: {} read as {} (the only province whose name begins so, as jDip reads it)",
+            quoted(&word),
+            prov.name
+        ));
+        fixed.replace_range(start..end, &prov.abbr);
+        match parse(map, &fixed) {
+            Ok(v) => return Ok((v, Some(fixed))),
+            Err(e) => error = e,
+        }
+    }
+    Err(first)
+}
+
+/// The one province whose full name begins with `word` (four letters or more, any case), if
+/// exactly one does.
+fn unique_name_start(map: &Map, word: &str) -> Option<ProvinceId> {
+    if word.chars().count() < 4 {
+        return None;
+    }
+    let word = word.to_lowercase();
+    let mut found = None;
+    for (i, p) in map.provinces.iter().enumerate() {
+        if p.name.to_lowercase().starts_with(&word) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(ProvinceId(i as u32));
+        }
+    }
+    found
+}
+
 fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     let err = |line: usize, col: usize, m: String| Problem {
         file: file.to_string(),
@@ -502,7 +610,18 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         let line = || quoted(&it.text);
         let (power, rest) = split(it, "unit", "Power: A|F province")?;
         let col = it.col_of(rest);
-        let spec = parse_unit(&map, rest).map_err(|e| {
+        let first = rest.split_whitespace().next().unwrap_or_default();
+        if first.eq_ignore_ascii_case("w") || first.eq_ignore_ascii_case("wing") {
+            return Err(err(
+                it.line,
+                col,
+                format!(
+                    "{}: a wing ({first}), a unit of jDip's test variants, which this map does not have; expected A or F",
+                    line()
+                ),
+            ));
+        }
+        let (spec, _) = lenient(&map, rest, parse_unit, it.line, &warnings).map_err(|e| {
             err(
                 it.line,
                 col + e.col - 1,
@@ -632,7 +751,9 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         .iter()
         .filter_map(|(it, ok)| {
             let (_, rest) = power_and_rest(&map, &it.text)?;
-            parse_order(&map, rest).ok().map(|o| (*ok, o))
+            lenient(&map, rest, parse_order, it.line, &warnings)
+                .ok()
+                .map(|(o, _)| (*ok, o))
         })
         .collect();
     // A dislodged unit's attacker: the successful move into its province among the results
@@ -701,7 +822,7 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         let l = || quoted(&it.text);
         let (power, rest) = split(it, "order", "Power: order")?;
         let col = it.col_of(rest);
-        let order = parse_order(&map, rest)
+        let (order, text) = lenient(&map, rest, parse_order, it.line, &warnings)
             .map_err(|e| err(it.line, col + e.col - 1, format!("{}: {}", l(), e.message)))?;
         // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
         if let Some(p) = order.power
@@ -720,7 +841,7 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
         }
         orders.push(OrderEntry {
             power,
-            text: rest.to_string(),
+            text: text.unwrap_or_else(|| rest.to_string()),
             order,
         });
     }

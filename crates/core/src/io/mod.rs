@@ -4,6 +4,9 @@
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios and
 //!   back.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
+//! - [`games`]: games recorded by other programs (the Python `diplomacy` package's saved games,
+//!   godip's game files), read into scenarios for [`crate::tools::replay`].
 
+pub mod games;
 pub mod jdip;
 pub mod report;

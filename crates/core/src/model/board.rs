@@ -85,8 +85,9 @@ impl Phase {
     }
 
     /// Parses `Spring 1901 Movement`, `Fall 1901 Retreat`, `Winter 1901 Adjustment`
-    /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, and a comma after the year). The
-    /// year is a number from [`Phase::FIRST_YEAR`] to [`Phase::LAST_YEAR`].
+    /// (also `Autumn`, `Retreats`, `Adjustments`, `Builds`, a comma after the year, and the kind
+    /// in brackets as jDip writes it: `Spring 1901 (Movement)`). The year is a number from
+    /// [`Phase::FIRST_YEAR`] to [`Phase::LAST_YEAR`].
     pub fn parse<'a>(s: &'a str) -> Result<Phase, String> {
         // Words between white space and commas: found by bytes in ASCII text (as phases are
         // written), by characters otherwise; the same words either way. Three are wanted.
@@ -102,7 +103,7 @@ impl Phase {
             let b = s.as_bytes();
             let sep = |i: usize| {
                 b.get(i)
-                    .is_some_and(|&c| c.is_ascii_whitespace() || c == b',' || c == 0x0b)
+                    .is_some_and(|&c| c.is_ascii_whitespace() || b",()[]\x0b".contains(&c))
             };
             let mut i = 0;
             while i < b.len() {
@@ -119,7 +120,7 @@ impl Phase {
                 }
             }
         } else {
-            s.split(|c: char| c.is_whitespace() || c == ',')
+            s.split(|c: char| c.is_whitespace() || ",()[]".contains(c))
                 .filter(|w| !w.is_empty())
                 .for_each(&mut add);
         }

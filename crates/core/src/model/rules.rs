@@ -34,6 +34,91 @@ macro_rules! option_enum {
     };
 }
 
+/// 4.A.3 (DATC v2's preference, and DPjudge's reading): whether an army ordered to a neighbouring
+/// province by convoy, whose convoy is missing or disrupted, falls back to the land route. Written
+/// `false`, `true` or `ExceptSupportAgainstFleet` (the first two as booleans in scenario files).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ConvoyFallback {
+    /// No fallback: the convoy route is the army's only route (v3.0).
+    #[default]
+    No,
+    /// The army falls back to the land route (DATC v2).
+    Yes,
+    /// It falls back, except when the land attack would cut a support given to an attack on a
+    /// fleet that convoys it: then it keeps to the convoy route, so the fleet's attacker keeps
+    /// its support (the DPjudge and the Python `diplomacy` package read 4.A.3 so).
+    ExceptSupportAgainstFleet,
+}
+
+impl ConvoyFallback {
+    /// All values, in declaration order.
+    pub const ALL: &'static [ConvoyFallback] = &[
+        ConvoyFallback::No,
+        ConvoyFallback::Yes,
+        ConvoyFallback::ExceptSupportAgainstFleet,
+    ];
+
+    /// The value's name as written in scenarios and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConvoyFallback::No => "false",
+            ConvoyFallback::Yes => "true",
+            ConvoyFallback::ExceptSupportAgainstFleet => "ExceptSupportAgainstFleet",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.as_str().eq_ignore_ascii_case(s))
+    }
+
+    /// Whether a convoy route may fall back to the land route at all.
+    pub fn falls_back(self) -> bool {
+        self != ConvoyFallback::No
+    }
+}
+
+/// As written in scenarios (`false`, `true`, `ExceptSupportAgainstFleet`): rules are saved with
+/// their values' debug forms.
+impl std::fmt::Debug for ConvoyFallback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ConvoyFallback {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ConvoyFallback::No => s.serialize_bool(false),
+            ConvoyFallback::Yes => s.serialize_bool(true),
+            ConvoyFallback::ExceptSupportAgainstFleet => {
+                s.serialize_unit_variant("ConvoyFallback", 2, "ExceptSupportAgainstFleet")
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ConvoyFallback {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// The value as written: RON reads `true` and `false` here as identifiers.
+        #[derive(Deserialize)]
+        enum Written {
+            #[serde(rename = "false")]
+            False,
+            #[serde(rename = "true")]
+            True,
+            ExceptSupportAgainstFleet,
+        }
+        Ok(match Written::deserialize(d)? {
+            Written::False => ConvoyFallback::No,
+            Written::True => ConvoyFallback::Yes,
+            Written::ExceptSupportAgainstFleet => ConvoyFallback::ExceptSupportAgainstFleet,
+        })
+    }
+}
+
 option_enum! {
     /// 4.A.1: when is a convoy with several routes disrupted?
     MultiRoute {
@@ -330,8 +415,9 @@ pub struct Rules {
     pub paradox_fallback: ParadoxFallback,
     /// 4.A.3 convoying to an adjacent province.
     pub adjacent_convoy: AdjacentConvoy,
-    /// 4.A.3 whether a disrupted intended convoy falls back to the land route (DATC v2 preference).
-    pub adjacent_convoy_fallback: bool,
+    /// 4.A.3 whether a missing or disrupted intended convoy falls back to the land route (DATC v2
+    /// preference; DPjudge's exception).
+    pub adjacent_convoy_fallback: ConvoyFallback,
     /// 4.A.4 support cut by an attack on itself via convoy.
     pub convoyed_attack_on_supporter: ConvoyedSelfAttack,
     /// 4.A.5 retreat to the origin of a convoyed attacker.
@@ -555,7 +641,17 @@ impl Rules {
             "paradox" => set!(paradox, Paradox),
             "paradox_fallback" => set!(paradox_fallback, ParadoxFallback),
             "adjacent_convoy" => set!(adjacent_convoy, AdjacentConvoy),
-            "adjacent_convoy_fallback" => self.adjacent_convoy_fallback = boolean(field, value)?,
+            "adjacent_convoy_fallback" => {
+                self.adjacent_convoy_fallback = p(
+                    field,
+                    value,
+                    ConvoyFallback::parse,
+                    &ConvoyFallback::ALL
+                        .iter()
+                        .map(|v| v.as_str())
+                        .collect::<Vec<_>>(),
+                )?
+            }
             "convoyed_attack_on_supporter" => {
                 set!(convoyed_attack_on_supporter, ConvoyedSelfAttack)
             }
@@ -728,13 +824,7 @@ impl Rules {
             r!(paradox, "4.A.2", Paradox),
             r!(paradox_fallback, "4.A.2", ParadoxFallback),
             r!(adjacent_convoy, "4.A.3", AdjacentConvoy),
-            OptionRow {
-                field: "adjacent_convoy_fallback",
-                issue: "4.A.3",
-                value: bool_name(self.adjacent_convoy_fallback),
-                values: vec!["false", "true"],
-                dpjudge_only: false,
-            },
+            r!(adjacent_convoy_fallback, "4.A.3", ConvoyFallback),
             r!(convoyed_attack_on_supporter, "4.A.4", ConvoyedSelfAttack),
             r!(retreat_after_convoy, "4.A.5", RetreatAfterConvoy),
             r!(path_specification, "4.A.6", PathSpecification),

@@ -55,13 +55,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::decision::trace::{BackupRule, Event};
-use crate::engine::{Adjudicator, OrderOutcome, Reason, Verdict};
+use crate::engine::{Adjudicator, Engine, OrderOutcome, Reason, Verdict};
 use crate::model::board::{PhaseKind, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{NameStyle, Order, OrderKind, format_order, parse_order};
 use crate::model::rules::Rules;
 use crate::model::scenario::{OrderEntry, Scenario};
-use crate::tools::check::{Run, freeze_expectations, run};
+use crate::tools::check::{Run, RunError, adjudicate_scenario, freeze_expectations, run};
 use crate::tools::diff::verdict_word;
 
 /// What a minimized scenario must keep showing.
@@ -921,6 +921,9 @@ struct Judge<'a> {
     /// [`Property::Mismatch`]).
     moves_to: Vec<(usize, ProvinceId)>,
     runs: usize,
+    /// The engine that judges candidates, when it is not the decision engine (an outside
+    /// adjudicator, say); None: the decision engine, with its fast paths.
+    engine: Option<Arc<dyn Engine>>,
     /// The bounds of the search, and when it began.
     bounds: Bounds,
     started: Instant,
@@ -958,7 +961,11 @@ pub fn rules_name(r: &Rules) -> String {
 }
 
 impl<'a> Judge<'a> {
-    fn new(s: &'a Scenario, goal: &'a Goal) -> Result<Judge<'a>, MinimizeError> {
+    fn new(
+        s: &'a Scenario,
+        goal: &'a Goal,
+        engine: Option<Arc<dyn Engine>>,
+    ) -> Result<Judge<'a>, MinimizeError> {
         let map = &*s.map;
         let board = s.units.len();
         let phase_orders = s.orders.len();
@@ -1052,7 +1059,8 @@ impl<'a> Judge<'a> {
             seen: Vec::new(),
             failed: HashSet::new(),
             fingerprint: Fingerprint::new(),
-            fast: s.phase.kind == PhaseKind::Movement
+            fast: engine.is_none()
+                && s.phase.kind == PhaseKind::Movement
                 && s.retreats.is_none()
                 && goal.keep.iter().all(|p| {
                     matches!(
@@ -1065,12 +1073,22 @@ impl<'a> Judge<'a> {
             record_backup: false,
             moves_to,
             runs: 0,
+            engine,
             bounds: Bounds::default(),
             started: Instant::now(),
             stopped: None,
         };
         judge.prepare()?;
         Ok(judge)
+    }
+
+    /// Adjudicates a candidate with the judging engine (the decision engine unless one was
+    /// given).
+    fn run(&self, s: &Scenario, rules: Rules, trace: bool) -> Result<Run, RunError> {
+        match &self.engine {
+            Some(e) => adjudicate_scenario(s, Some(rules), &**e, trace),
+            None => run(s, Some(rules), trace),
+        }
     }
 
     fn all_orders(&self) -> impl Iterator<Item = &OrderEntry> {
@@ -1179,8 +1197,9 @@ impl<'a> Judge<'a> {
                 return Ok(seen);
             }
         }
-        let r =
-            run(s, Some(self.goal.rules), false).map_err(|e| MinimizeError::Run(e.to_string()))?;
+        let r = self
+            .run(s, self.goal.rules, false)
+            .map_err(|e| MinimizeError::Run(e.to_string()))?;
         if !self.fast {
             self.phase_mismatches(&r, &mut seen);
         }
@@ -1494,7 +1513,7 @@ impl<'a> Judge<'a> {
             }
         }
         let b = self.build(c);
-        let Ok(r) = run(&b.scenario, Some(self.goal.rules), backup) else {
+        let Ok(r) = self.run(&b.scenario, self.goal.rules, backup) else {
             return false;
         };
         if self.record_backup {
@@ -1504,7 +1523,7 @@ impl<'a> Judge<'a> {
                 .collect();
         }
         let other = match (self.goal.other, self.goal.keep.contains(&Property::Differs)) {
-            (Some(o), true) => match run(&b.scenario, Some(o), false) {
+            (Some(o), true) => match self.run(&b.scenario, o, false) {
                 Ok(x) => Some(x),
                 Err(_) => return false,
             },
@@ -2016,7 +2035,22 @@ pub fn minimize_with(
     bounds: &Bounds,
     observer: &mut dyn Observer,
 ) -> Result<Minimized, MinimizeError> {
-    let mut j = Judge::new(s, goal)?;
+    minimize_on(s, goal, None, bounds, observer)
+}
+
+/// [`minimize_with`], with candidates judged by `engine` (None: the decision engine) — an
+/// outside adjudicator, say, to find the smallest position where it misses an expectation
+/// (`--keep mismatch`). A candidate the engine gives no result for does not keep the
+/// properties. The minimized scenario's expectations are frozen with the decision engine, so
+/// that checking it with `engine` shows the mismatch kept.
+pub fn minimize_on(
+    s: &Scenario,
+    goal: &Goal,
+    engine: Option<Arc<dyn Engine>>,
+    bounds: &Bounds,
+    observer: &mut dyn Observer,
+) -> Result<Minimized, MinimizeError> {
+    let mut j = Judge::new(s, goal, engine)?;
     j.bounds = bounds.clone();
     j.started = Instant::now();
     let mut cand = j.full();

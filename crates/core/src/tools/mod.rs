@@ -11,6 +11,8 @@
 //! - [`synth`]: synthetic ring and grid boards of any size, for measuring scale.
 //! - [`edit`]: editing a scenario — checked edits with unlimited undo and redo.
 //! - [`menu`]: the orders a unit can be given, generated from the map and the position.
+//! - [`replay`]: a recorded game replayed phase by phase; the phases whose result differs, each
+//!   with the rule options that explain it.
 //! - [`versus`]: the differential bench — random positions through two engines, disagreements
 //!   shrunk, classed by shape and explaining rule option, written one scenario per class.
 
@@ -21,6 +23,7 @@ pub mod invariants;
 pub mod menu;
 pub mod minimize;
 pub mod oracle;
+pub mod replay;
 pub mod synth;
 pub mod turn;
 pub mod versus;

@@ -382,6 +382,114 @@ fn run<T: Tracer, O: Submitted>(
     )
 }
 
+/// What another engine decided about a movement phase, for [`adjudicate_pinned`] to turn into
+/// the decision engine's outcomes (with their typed reasons) and decision values.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pins {
+    /// Per unit: the result of its MOVE or (valid) SUPPORT order; None for any other order.
+    pub result: Vec<Option<bool>>,
+    /// Per unit: whether a backup rule forced that result.
+    pub forced: Vec<bool>,
+    /// Fleets whose convoy Szykman's rule cancelled.
+    pub cancelled: Vec<usize>,
+    /// Units whose move the All Hold rule failed.
+    pub held: Vec<usize>,
+}
+
+/// Classes the orders and builds the decision engine's board, lets `decide` settle every MOVE
+/// and SUPPORT order on it (another engine's method), then derives every other decision from
+/// those results and reports outcomes, final units, dislodged units and standoffs exactly as
+/// the decision engine does. Also returns how many decisions the pins left open (0 unless
+/// `decide` left an order without a result).
+pub(crate) fn adjudicate_pinned<O: Submitted, R>(
+    map: &Map,
+    units: &[Unit],
+    orders: &[O],
+    rules: &Rules,
+    decide: impl FnOnce(&Board<'_>, &Prepared) -> (Pins, R),
+) -> (MovementResult, R, usize) {
+    let mut a = Adjudicator::new();
+    legality::occupancy_into(map, units, &mut a.board.occ);
+    legality::prepare_into(
+        map,
+        units,
+        orders,
+        rules,
+        &a.board.occ,
+        &mut a.prepared,
+        &mut a.scratch,
+    );
+    a.board.fill(map, units, &a.prepared.orders);
+    let board = Board::new(map, units, &a.prepared.orders, rules, &a.board);
+    let (pins, r) = decide(&board, &a.prepared);
+    let mut solver = Solver::new(&board, &mut a.solver, NoTrace);
+    for &f in &pins.cancelled {
+        solver.cancel_convoy(f);
+    }
+    for &u in &pins.held {
+        solver.hold_fast(u);
+    }
+    for (u, res) in pins.result.iter().enumerate() {
+        let Some(res) = *res else { continue };
+        let forced = pins.forced.get(u).copied().unwrap_or(false);
+        let kind = match board.orders.get(u) {
+            Some(UnitOrder::Move { .. }) => NodeKind::Move,
+            Some(UnitOrder::Support { void: None, .. }) => NodeKind::Support,
+            _ => continue,
+        };
+        if let Some(id) = solver.node(u, kind) {
+            solver.pin(id, i32::from(res), forced);
+        }
+    }
+    let open = solver.settle();
+    Report {
+        map,
+        units,
+        board: &board,
+        g: &a.solver,
+        prepared: &a.prepared,
+    }
+    .finish(Out {
+        outcomes: &mut a.outcomes,
+        units: &mut a.units,
+        final_units: &mut a.final_units,
+        dislodged: &mut a.dislodged,
+        contested: &mut a.contested,
+        occupied_after: &mut a.occupied_after,
+    });
+    let outcomes = a
+        .outcomes
+        .iter()
+        .map(|o| OrderOutcome {
+            verdict: o.verdict,
+            reason: render_reason(map, units, orders, &a.prepared.source, o),
+            cause: o.reason.clone(),
+            backup: o.backup,
+        })
+        .collect();
+    let cancelled_convoys = (0..units.len()).filter(|&u| a.solver.disabled[u]).collect();
+    let forced_hold = (0..units.len())
+        .filter(|&u| a.solver.forced_fail[u])
+        .collect();
+    let graph = a.solver.to_graph();
+    (
+        MovementResult {
+            prepared: a.prepared,
+            graph,
+            outcomes,
+            units: a.units,
+            final_units: a.final_units,
+            dislodged: a.dislodged,
+            contested: a.contested,
+            cancelled_convoys,
+            forced_hold,
+            trace: None,
+        },
+        r,
+        open,
+    )
+}
+
 /// Where [`Report::finish`] writes.
 struct Out<'a> {
     outcomes: &'a mut Vec<Outcome>,

@@ -326,7 +326,8 @@ impl<'a> Board<'a> {
         self.buf.convoy_fleets.get(u)
     }
 
-    fn move_of(&self, u: usize) -> Option<(ProvinceId, Route)> {
+    /// The destination and route of `u`'s move; None when it does not move.
+    pub(crate) fn move_of(&self, u: usize) -> Option<(ProvinceId, Route)> {
         match &self.orders[u] {
             UnitOrder::Move { dest, route, .. } => Some((*dest, *route)),
             _ => None,
@@ -391,7 +392,7 @@ impl<'a> Board<'a> {
     }
 
     /// Fleets lying on some route of `u` among `fleets` (for the 1971 any-route rule).
-    fn route_fleets(&self, u: usize, fleets: &[usize]) -> Vec<usize> {
+    pub(crate) fn route_fleets(&self, u: usize, fleets: &[usize]) -> Vec<usize> {
         let Some((dest, _)) = self.move_of(u) else {
             return Vec::new();
         };
@@ -1692,6 +1693,48 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             }
         }
         ordered == m
+    }
+
+    /// Fixes a decision at `value` before solving (another engine decided it); `forced` marks
+    /// it as set by a backup rule. Pinned decisions are never evaluated.
+    pub(crate) fn pin(&mut self, id: u32, value: i32, forced: bool) {
+        let i = id as usize;
+        let was = (self.g.lo[i], self.g.hi[i]);
+        self.g.lo[i] = value;
+        self.g.hi[i] = value;
+        self.crowd_moved(id, was);
+        self.g.fixed[i] = true;
+        self.g.forced[i] = forced;
+        self.g.in_cycle[i] = forced;
+    }
+
+    /// Node id of a unit's decision of the given kind, if it has one.
+    pub(crate) fn node(&self, unit: usize, kind: NodeKind) -> Option<u32> {
+        self.g.node_of(unit, kind)
+    }
+
+    /// Szykman's rule, decided by another engine: fleet `f`'s convoy is cancelled.
+    pub(crate) fn cancel_convoy(&mut self, f: usize) {
+        if !self.g.disabled[f] {
+            self.g.disabled[f] = true;
+            self.g.cancelled += 1;
+        }
+    }
+
+    /// The All Hold rule, decided by another engine: unit `u`'s move is failed.
+    pub(crate) fn hold_fast(&mut self, u: usize) {
+        self.g.forced_fail[u] = true;
+    }
+
+    /// Propagates from the pinned decisions and the initial bounds, without any backup rule;
+    /// returns how many decisions are still open (0 when the pins decide the board, which
+    /// they do when every MOVE and SUPPORT is pinned: every cycle of the graph passes through
+    /// one of them).
+    pub(crate) fn settle(mut self) -> usize {
+        self.propagate();
+        (0..self.g.nodes.len())
+            .filter(|&id| self.g.lo[id] != self.g.hi[id])
+            .count()
     }
 
     /// Resolves every decision; the values are left in the buffer. Returns the tracer.

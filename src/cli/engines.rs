@@ -1,0 +1,143 @@
+//! The engines `--engine` and `diff --engines` may name beyond the registry's: an outside
+//! program given on the command line (`cmd:PROGRAM ARGS`, `cmd-once:PROGRAM ARGS`) or named in
+//! `engines.ron` in the config folder (`$DIPSANDBOX_CONFIG_DIR`, else the platform's), whose
+//! format is
+//!
+//! ```ron
+//! {
+//!     "crate": (command: "target/debug/examples/diplomacy_crate_adapter"),
+//!     "python": (command: "python3", args: ["adapters/python_diplomacy.py"], mode: Once, timeout: 20.0),
+//! }
+//! ```
+//!
+//! (`mode`: `Lines`, the default, or `Once`; `timeout`: seconds per phase, default 5).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use dipsandbox_core::base::position::{SourcePos, ron_message_in};
+use dipsandbox_core::base::source::Locator;
+use dipsandbox_core::base::text::quoted;
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::outside::engine::DEFAULT_TIMEOUT;
+use dipsandbox_core::engine::outside::{Mode, OutsideEngine, Program};
+
+/// The config file's name.
+pub const FILE: &str = "engines.ron";
+
+/// How a program of the config file is run.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+enum ModeRon {
+    /// One process for many phases.
+    #[default]
+    Lines,
+    /// One process per phase.
+    Once,
+}
+
+/// One entry of the config file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    command: String,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    mode: ModeRon,
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+}
+
+fn default_timeout() -> f64 {
+    DEFAULT_TIMEOUT.as_secs_f64()
+}
+
+/// The config folder: `$DIPSANDBOX_CONFIG_DIR`, else the platform's config folder.
+pub fn config_dir() -> Option<PathBuf> {
+    std::env::var_os("DIPSANDBOX_CONFIG_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            directories::ProjectDirs::from("", "", "dipsandbox").map(|p| p.config_dir().into())
+        })
+}
+
+/// Reads a config file's text: every named engine, or the located error.
+pub fn parse(text: &str, file: &str) -> Result<Vec<(String, OutsideEngine)>, String> {
+    let entries: BTreeMap<String, Entry> = ron::from_str(text).map_err(|e| {
+        format!(
+            "{}: {}; expected {{ \"name\": (command: \"PROGRAM\", args: [..], mode: Lines|Once, timeout: SECONDS) }}",
+            SourcePos::from_ron(file, text, &e),
+            ron_message_in(&e, text)
+        )
+    })?;
+    let at = |name: &str| {
+        let offset = text.find(&format!("\"{name}\"")).unwrap_or(0);
+        Locator::new(text, file).pos(offset)
+    };
+    let mut out = Vec::new();
+    for (name, e) in entries {
+        if name.trim().is_empty() || name.contains(':') || name.contains(',') {
+            return Err(format!(
+                "{}: engine name {}: give a name without `:` or `,`",
+                at(&name),
+                quoted(&name)
+            ));
+        }
+        if e.command.trim().is_empty() {
+            return Err(format!(
+                "{}: engine {}: the command is empty",
+                at(&name),
+                quoted(&name)
+            ));
+        }
+        let timeout = match e.timeout {
+            t if t.is_finite() && t > 0.0 && t <= 86_400.0 => Duration::from_secs_f64(t),
+            t => {
+                return Err(format!(
+                    "{}: engine {}: timeout {t} is not a number of seconds from above 0 to 86400",
+                    at(&name),
+                    quoted(&name)
+                ));
+            }
+        };
+        let program = Program {
+            program: e.command,
+            args: e.args,
+            mode: match e.mode {
+                ModeRon::Lines => Mode::Lines,
+                ModeRon::Once => Mode::Once,
+            },
+            timeout,
+        };
+        out.push((name.clone(), OutsideEngine::new(&name, program)));
+    }
+    Ok(out)
+}
+
+/// The outside engine `name` stands for: a `cmd:` command line, or a name of the config file.
+/// `Ok(None)` when it is neither (no config file, or no such name in it).
+pub fn outside(name: &str) -> Result<Option<Arc<dyn Engine>>, String> {
+    if let Some(e) = OutsideEngine::from_spec(name) {
+        return e
+            .map(|e| Some(Arc::new(e) as Arc<dyn Engine>))
+            .map_err(|e| format!("engine {}: {e}", quoted(name)));
+    }
+    let Some(path) = config_dir().map(|d| d.join(FILE)) else {
+        return Ok(None);
+    };
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let file = path.display().to_string();
+    let text = dipsandbox_core::base::source::read_text(&path).map_err(|e| e.to_string())?;
+    let engines = parse(&text, &file)?;
+    Ok(engines
+        .into_iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, e)| Arc::new(e) as Arc<dyn Engine>))
+}

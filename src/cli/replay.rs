@@ -1,0 +1,363 @@
+//! `replay`: games recorded by other programs, re-adjudicated phase by phase with any engine.
+//! Each phase whose result differs from the recording is written as a scenario (its expectations
+//! are the recorded result) with the rule options that explain it; a folder of games runs on
+//! every core, one summary line per game.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use color_eyre::eyre::{Result, eyre};
+use serde_json::{Value, json};
+
+use dipsandbox_core::base::text::one_line;
+use dipsandbox_core::engine::Engine;
+use dipsandbox_core::io::games::{godip, python};
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::tools::replay::{
+    PhaseReport, PhaseVerdict, RecordedGame, ReplayOptions, replay,
+};
+
+/// What `replay` was asked to do.
+pub struct Request<'a> {
+    /// Game files or folders of them.
+    pub paths: &'a [PathBuf],
+    /// The engine.
+    pub engine: Arc<dyn Engine>,
+    /// Rules instead of the defaults.
+    pub rules: Option<Rules>,
+    /// Go on after the first phase that differs.
+    pub all: bool,
+    /// Where the scenarios of the phases that differ go.
+    pub out: &'a Path,
+    /// The map of godip games (their files do not name it), if not found from the folder.
+    pub map: Option<&'a str>,
+    /// JSON output.
+    pub json: bool,
+}
+
+/// One game's replay, or why it could not be read.
+struct GameRun {
+    file: PathBuf,
+    outcome: std::result::Result<(RecordedGame, Vec<PhaseReport>), String>,
+}
+
+/// `replay`: exit 0 when every phase agrees, 1 when one differs, 2 when a game or a phase cannot
+/// be read.
+pub fn run(req: &Request<'_>) -> Result<ExitCode> {
+    let mut files = Vec::new();
+    for p in req.paths {
+        if p.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| eyre!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "json" || x == "txt"))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(eyre!(
+            "no game files (.json saved games of the Python diplomacy package, .txt godip games) in {}",
+            req.paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let options = ReplayOptions {
+        all: req.all,
+        rules: req.rules,
+        explain: true,
+    };
+    // Every core: each worker takes the next game.
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(files.len());
+    let mut runs: Vec<GameRun> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(f) = files.get(i) else { break };
+                        let outcome = read_game(f, req.map).and_then(|g| {
+                            replay(&g, req.engine.as_ref(), options)
+                                .map(|r| (g, r))
+                                .map_err(|e| e.to_string())
+                        });
+                        done.push((
+                            i,
+                            GameRun {
+                                file: f.clone(),
+                                outcome,
+                            },
+                        ));
+                    }
+                    done
+                })
+            })
+            .collect();
+        let mut all: Vec<(usize, GameRun)> = handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
+    });
+    let mut written = Vec::new();
+    let mut bad_input = false;
+    let mut differs = false;
+    for r in &mut runs {
+        match &r.outcome {
+            Err(_) => bad_input = true,
+            Ok((game, reports)) => {
+                bad_input |= reports
+                    .iter()
+                    .any(|p| matches!(p.verdict, PhaseVerdict::Unreadable(_)));
+                for rep in reports {
+                    if let PhaseVerdict::Differs { explained_by, .. } = &rep.verdict {
+                        differs = true;
+                        let path = write_phase(req.out, &r.file, game, rep, explained_by)?;
+                        written.push((r.file.clone(), rep.name.clone(), path));
+                    }
+                }
+            }
+        }
+    }
+    if req.json {
+        let games: Vec<Value> = runs
+            .iter()
+            .map(|r| game_json(r, req.engine.name(), &written))
+            .collect();
+        let out = json!({ "engine": req.engine.name(), "games": games });
+        outln!("{}", serde_json::to_string_pretty(&out)?)?;
+    } else {
+        for r in &runs {
+            print_game(r, &written)?;
+        }
+        let has = |r: &GameRun, f: &dyn Fn(&PhaseVerdict) -> bool| {
+            r.outcome
+                .as_ref()
+                .is_ok_and(|(_, reps)| reps.iter().any(|p| f(&p.verdict)))
+        };
+        let differ = |v: &PhaseVerdict| matches!(v, PhaseVerdict::Differs { .. });
+        let unreadable = |v: &PhaseVerdict| matches!(v, PhaseVerdict::Unreadable(_));
+        if runs.len() > 1 {
+            let agree = runs
+                .iter()
+                .filter(|r| r.outcome.is_ok() && !has(r, &differ) && !has(r, &unreadable))
+                .count();
+            outln!(
+                "{} games: {agree} agree with {} in every phase, {} differ, {} have phases that could not be read, {} could not be read",
+                runs.len(),
+                req.engine.name(),
+                runs.iter().filter(|r| has(r, &differ)).count(),
+                runs.iter().filter(|r| has(r, &unreadable)).count(),
+                runs.iter().filter(|r| r.outcome.is_err()).count()
+            )?;
+        }
+    }
+    Ok(if bad_input {
+        ExitCode::from(2)
+    } else if differs {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Reads a game file of either format.
+fn read_game(f: &Path, map: Option<&str>) -> std::result::Result<RecordedGame, String> {
+    let name = f.display().to_string();
+    let text = dipsandbox_core::base::source::read_text(f).map_err(|e| e.to_string())?;
+    let map_for = |m: &str| -> std::result::Result<Arc<Map>, String> {
+        Map::load(map.unwrap_or(m)).map(Arc::new).map_err(|e| {
+            format!("{e} (variant maps come with issue 27; `maps` lists the known ones)")
+        })
+    };
+    if python::looks_like(&text) {
+        return python::read(&text, &name, &map_for).map_err(|e| e.to_string());
+    }
+    if godip::looks_like(&text) {
+        // godip keeps games in variants/NAME/games/: the map is NAME unless --map says.
+        let from_folder = f
+            .parent()
+            .filter(|d| d.file_name().is_some_and(|n| n == "games"))
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().to_string());
+        let map_name = map
+            .map(str::to_string)
+            .or(from_folder)
+            .unwrap_or_else(|| "standard".into());
+        let m = map_for(&map_name).map_err(|e| format!("{name}: map {map_name:?}: {e}"))?;
+        return godip::read(&text, &name, m, &map_name).map_err(|e| e.to_string());
+    }
+    Err(format!(
+        "{name}: not a recorded game: expected a saved game of the Python diplomacy package (JSON with \"phases\") or a godip game file (PHASE, POSITIONS, ORDERS)"
+    ))
+}
+
+/// Writes a phase that differs as a scenario: `OUT/GAME-PHASE.ron`, whose expectations are the
+/// recorded result, with what differs and what explains it in its description.
+fn write_phase(
+    out: &Path,
+    file: &Path,
+    game: &RecordedGame,
+    rep: &PhaseReport,
+    explained_by: &[String],
+) -> Result<PathBuf> {
+    let Some(phase) = game.phases.get(rep.index) else {
+        return Err(eyre!("phase {} is not in the game", rep.index));
+    };
+    std::fs::create_dir_all(out).map_err(|e| eyre!("{}: {e}", out.display()))?;
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "game".into());
+    let safe: String = format!("{stem}-{}", rep.name)
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let path = out.join(format!("{safe}.ron"));
+    let mut s = phase.scenario.clone();
+    let why = if explained_by.is_empty() {
+        "no single rule option explains it".to_string()
+    } else {
+        format!("explained by {}", explained_by.join(", or "))
+    };
+    if let PhaseVerdict::Differs { differences, .. } = &rep.verdict {
+        s.description = format!(
+            "Phase {} of {}: the expectations are the recorded result, which dipsandbox's default rules do not give ({why}). {}",
+            rep.name,
+            file.display(),
+            differences.join("; ")
+        );
+    }
+    s.save(&path).map_err(|e| eyre!("{e}"))?;
+    Ok(path)
+}
+
+fn print_game(r: &GameRun, written: &[(PathBuf, String, PathBuf)]) -> Result<()> {
+    let name = r.file.display();
+    match &r.outcome {
+        Err(e) => outln!("ERROR {}", one_line(e))?,
+        Ok((game, reports)) => {
+            let agree = reports
+                .iter()
+                .filter(|p| matches!(p.verdict, PhaseVerdict::Agrees { .. }))
+                .count();
+            let unreadable: Vec<&PhaseReport> = reports
+                .iter()
+                .filter(|p| matches!(p.verdict, PhaseVerdict::Unreadable(_)))
+                .collect();
+            let differ: Vec<&PhaseReport> = reports
+                .iter()
+                .filter(|p| matches!(p.verdict, PhaseVerdict::Differs { .. }))
+                .collect();
+            let stopped = reports.len() < game.phases.len();
+            let mut line = format!(
+                "{name}: {} phases, {} replayed: {agree} agree",
+                game.phases.len(),
+                reports.len()
+            );
+            if !differ.is_empty() {
+                line.push_str(&format!(", {} differ", differ.len()));
+            }
+            if !unreadable.is_empty() {
+                line.push_str(&format!(", {} unreadable", unreadable.len()));
+            }
+            if stopped {
+                line.push_str(" (stopped at the first that differs; --all goes on)");
+            }
+            outln!("{}", one_line(&line))?;
+            for p in differ {
+                if let PhaseVerdict::Differs {
+                    differences,
+                    explained_by,
+                } = &p.verdict
+                {
+                    let why = if explained_by.is_empty() {
+                        "no single rule option explains it".to_string()
+                    } else {
+                        format!("explained by {}", explained_by.join(", or "))
+                    };
+                    let file = written
+                        .iter()
+                        .find(|(f, n, _)| f == &r.file && n == &p.name)
+                        .map(|(_, _, w)| format!(" -> {}", w.display()))
+                        .unwrap_or_default();
+                    outln!("  DIFFERS {} ({why}){file}", p.name)?;
+                    for d in differences {
+                        outln!("    - {}", one_line(d))?;
+                    }
+                }
+            }
+            for p in unreadable {
+                if let PhaseVerdict::Unreadable(why) = &p.verdict {
+                    outln!("  UNREADABLE {}: {}", p.name, one_line(why))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn game_json(r: &GameRun, engine: &str, written: &[(PathBuf, String, PathBuf)]) -> Value {
+    match &r.outcome {
+        Err(e) => json!({ "file": r.file.display().to_string(), "error": e }),
+        Ok((game, reports)) => {
+            let phases: Vec<Value> = reports
+                .iter()
+                .map(|p| {
+                    let (status, extra) = match &p.verdict {
+                        PhaseVerdict::Agrees { checks } => ("agrees", json!({ "checks": checks })),
+                        PhaseVerdict::Differs {
+                            differences,
+                            explained_by,
+                        } => (
+                            "differs",
+                            json!({
+                                "differences": differences,
+                                "explained_by": explained_by,
+                                "scenario": written.iter()
+                                    .find(|(f, n, _)| f == &r.file && n == &p.name)
+                                    .map(|(_, _, w)| w.display().to_string()),
+                            }),
+                        ),
+                        PhaseVerdict::Unrecorded => ("unrecorded", json!({})),
+                        PhaseVerdict::Unreadable(why) => ("unreadable", json!({ "why": why })),
+                    };
+                    let mut v = json!({ "phase": p.name, "status": status });
+                    if let (Some(o), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+                        o.extend(e.clone());
+                    }
+                    v
+                })
+                .collect();
+            json!({
+                "file": r.file.display().to_string(),
+                "map": game.map,
+                "engine": engine,
+                "phases_in_game": game.phases.len(),
+                "phases": phases,
+            })
+        }
+    }
+}

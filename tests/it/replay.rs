@@ -1,0 +1,246 @@
+//! `replay`: games recorded by other programs, re-adjudicated phase by phase. The games in
+//! tests/data/games were played by the Python `diplomacy` package with seeded random orders
+//! (`make_games.py` there), saved in its own format and written again as godip game files.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use common::{dipsandbox, temp_dir};
+use dipsandbox_core::engine::DecisionEngine;
+use dipsandbox_core::io::games::{godip, python};
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::tools::replay::{PhaseVerdict, ReplayOptions, replay};
+
+fn standard(_: &str) -> Result<Arc<Map>, String> {
+    Ok(Map::standard_arc())
+}
+
+fn python_game(n: u32) -> dipsandbox_core::tools::replay::RecordedGame {
+    let f = format!("tests/data/games/python/game-{n}.json");
+    let text = std::fs::read_to_string(&f).expect("game");
+    python::read(&text, &f, &standard).expect("reads")
+}
+
+/// Both saved games replay to the end: every phase is read, every phase but the last (which has
+/// no recorded result) is compared, and the phases that differ are the Python package's known
+/// departures, each written as a scenario that `check` loads, that fails under the default rules
+/// as the replay said, and that passes under every option the replay named as explaining it.
+#[test]
+fn saved_games_of_the_python_package_replay_to_the_end() {
+    let out = temp_dir("replay-python");
+    let (code, stdout, stderr) = dipsandbox(&[
+        "replay",
+        "tests/data/games/python",
+        "--all",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("2 games: 0 agree with decisions in every phase, 2 differ, 0 have phases that could not be read, 0 could not be read"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("UNREADABLE"), "{stdout}");
+    let mut written: Vec<PathBuf> = std::fs::read_dir(&out)
+        .expect("out")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    written.sort();
+    let differs = stdout.matches("  DIFFERS ").count();
+    assert_eq!(written.len(), differs, "{stdout}");
+    for n in [1, 2] {
+        let g = python_game(n);
+        let reports = replay(
+            &g,
+            &DecisionEngine,
+            ReplayOptions {
+                all: true,
+                rules: None,
+                explain: true,
+            },
+        )
+        .expect("replays");
+        assert_eq!(reports.len(), g.phases.len());
+        assert!(g.phases.len() > 25, "{}", g.phases.len());
+        let last = reports.last().expect("phases");
+        assert_eq!(last.verdict, PhaseVerdict::Unrecorded);
+        for r in &reports[..reports.len() - 1] {
+            match &r.verdict {
+                PhaseVerdict::Agrees { checks } => assert!(*checks > 0),
+                PhaseVerdict::Differs {
+                    differences,
+                    explained_by,
+                } => {
+                    let file = out.join(format!("game-{n}-{}.ron", r.name));
+                    let f = file.to_str().expect("utf-8");
+                    let (code, o, e) = dipsandbox(&["check", f]);
+                    assert_eq!(code, 1, "{f}: the default rules miss the recording: {o}{e}");
+                    let n = differences.len();
+                    assert!(
+                        o.contains(&format!("({n} of ")),
+                        "{f}: {n} differences: {o}"
+                    );
+                    assert!(o.contains(differences[0].as_str()), "{f}: {o}");
+                    for opt in explained_by {
+                        let (code, o, e) = dipsandbox(&["check", f, "--rules", opt]);
+                        assert_eq!(code, 0, "{f} under {opt}: {o}{e}");
+                    }
+                }
+                other => panic!("game {n} {}: {other:?}", r.name),
+            }
+        }
+    }
+}
+
+/// The departure the issue names (4.A.3): the Python package moves an army ordered "via convoy"
+/// with no convoy over land, as `adjacent_convoy_fallback=true` does; the replay finds it in
+/// game 2 and names that option.
+#[test]
+fn the_land_fallback_of_the_python_package_is_found_and_explained() {
+    let g = python_game(2);
+    let reports = replay(
+        &g,
+        &DecisionEngine,
+        ReplayOptions {
+            all: true,
+            rules: None,
+            explain: true,
+        },
+    )
+    .expect("replays");
+    let f1903 = reports.iter().find(|r| r.name == "F1903M").expect("F1903M");
+    let PhaseVerdict::Differs {
+        differences,
+        explained_by,
+    } = &f1903.verdict
+    else {
+        panic!("{:?}", f1903.verdict)
+    };
+    assert!(
+        differences
+            .iter()
+            .any(|d| d.contains("A KIE - DEN via convoy: expected Succeeds, got Fails")),
+        "{differences:?}"
+    );
+    assert!(
+        explained_by.contains(&"adjacent_convoy_fallback=true".to_string()),
+        "{explained_by:?}"
+    );
+    // Without --all the replay stops at the first phase that differs.
+    let first = replay(&g, &DecisionEngine, ReplayOptions::default()).expect("replays");
+    assert!(matches!(
+        first.last().map(|r| &r.verdict),
+        Some(PhaseVerdict::Differs { explained_by, .. }) if explained_by.is_empty()
+    ));
+    assert!(first.len() < reports.len());
+}
+
+/// The same games as godip game files (orders without powers or unit types, coasts as `stp/sc`)
+/// replay to the end and agree in every recorded phase: godip's format records positions only,
+/// and the positions agree.
+#[test]
+fn godip_game_files_replay_to_the_end() {
+    for n in [1, 2] {
+        let f = format!("tests/data/games/godip/game-{n}.txt");
+        let text = std::fs::read_to_string(&f).expect("game");
+        assert!(godip::looks_like(&text));
+        let g = godip::read(&text, &f, Map::standard_arc(), "standard").expect("reads");
+        let reports = replay(
+            &g,
+            &DecisionEngine,
+            ReplayOptions {
+                all: true,
+                rules: None,
+                explain: false,
+            },
+        )
+        .expect("replays");
+        assert_eq!(reports.len(), g.phases.len());
+        let agree = reports
+            .iter()
+            .filter(|r| matches!(r.verdict, PhaseVerdict::Agrees { .. }))
+            .count();
+        assert_eq!(agree, reports.len() - 1, "{f}: {reports:?}");
+    }
+    let (code, stdout, _) = dipsandbox(&["replay", "tests/data/games/godip/game-1.txt"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("game-1.txt: 31 phases, 31 replayed: 30 agree"),
+        "{stdout}"
+    );
+}
+
+/// A file that is no game, a broken JSON file and a phase that names an unknown province: the
+/// first two are errors naming the file (and line and column), the third is an unreadable phase
+/// named with its reason while the other phases are still replayed; the exit status is 2.
+#[test]
+fn bad_games_are_named_and_the_rest_still_runs() {
+    let dir = temp_dir("replay-bad");
+    let broken = dir.join("broken.json");
+    std::fs::write(&broken, "{\"phases\": [\n  {\"name\": \"S1901M\",, }\n]}\n").expect("write");
+    let (code, stdout, _) = dipsandbox(&["replay", broken.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(
+        stdout.contains("broken.json:2:") && stdout.contains("not a saved game"),
+        "{stdout}"
+    );
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "just some notes\n").expect("write");
+    let (code, stdout, _) = dipsandbox(&["replay", other.to_str().expect("utf-8")]);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("not a recorded game"), "{stdout}");
+    // One phase with a province no map has.
+    let text = std::fs::read_to_string("tests/data/games/godip/game-1.txt").expect("game");
+    let bad = text.replacen(
+        "PHASE 1902 Spring Movement\nPOSITIONS\n",
+        "PHASE 1902 Spring Movement\nPOSITIONS\n\tEngland: army xyz\n",
+        1,
+    );
+    assert_ne!(bad, text);
+    let f = dir.join("game.txt");
+    std::fs::write(&f, bad).expect("write");
+    let (code, stdout, _) = dipsandbox(&["replay", f.to_str().expect("utf-8"), "--all"]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(
+        stdout.contains("UNREADABLE 1902 Spring Movement: line")
+            && stdout.contains("unknown province \"xyz\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("31 replayed: 29 agree"), "{stdout}");
+}
+
+/// `--json`: one object per game with its phases, each with its status and, when it differs,
+/// the differences, the explaining options and the scenario written.
+#[test]
+fn replay_json_lists_every_phase() {
+    let out = temp_dir("replay-json");
+    let (code, stdout, stderr) = dipsandbox(&[
+        "replay",
+        "tests/data/games/python/game-2.json",
+        "--json",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["engine"], "decisions");
+    let game = &v["games"][0];
+    assert_eq!(game["map"], "standard");
+    let phases = game["phases"].as_array().expect("phases");
+    let last = phases.last().expect("a phase");
+    assert_eq!(last["status"], "differs");
+    assert!(
+        last["differences"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty())
+    );
+    let written = last["scenario"].as_str().expect("written");
+    assert!(Path::new(written).is_file());
+    assert!(
+        phases[..phases.len() - 1]
+            .iter()
+            .all(|p| p["status"] == "agrees")
+    );
+}

@@ -170,7 +170,7 @@ impl Observer for Shown {
 
 /// Ctrl-c sets the returned flag, which stops the search; a second ctrl-c ends the program at
 /// once (exit status 130), as an unhandled one would.
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let sig = signal_hook::consts::SIGINT;
     // The order matters: the first ctrl-c finds the flag clear (no exit), then sets it.

@@ -9,6 +9,7 @@
 //! - [`jdip`]: `import` and `export` of jDip test files.
 //! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
+//! - [`versus`]: `versus A B`, the differential bench, and `versus merge`.
 
 /// `println!` that returns a [`out::StdoutError`] instead of panicking.
 macro_rules! outln {
@@ -51,6 +52,7 @@ mod out;
 mod replay;
 mod show;
 mod solve;
+mod versus;
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -85,8 +87,8 @@ pub struct Cli {
     /// Given once, except for `diff` and `minimize --keep differs`, which compare two.
     #[arg(long, global = true, value_name = "RULES")]
     rules: Vec<String>,
-    /// Machine-readable output for `check`, `explain`, `solve` and `diff` (schemas in
-    /// docs/json.md).
+    /// Machine-readable output for `check`, `explain`, `solve`, `diff` and `versus` (schemas in
+    /// docs/json.md and docs/versus.md).
     #[arg(long, global = true)]
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
@@ -315,6 +317,53 @@ enum Command {
         #[arg(long)]
         progress: bool,
     },
+    /// The differential bench: random legal positions (seeded: `--seed`, `--count`), each
+    /// adjudicated by engines A and B; every disagreement shrunk to a minimal position that
+    /// disagrees the same way, classed by its shape and by the single rule options that explain
+    /// it, and written as one scenario file per class (both engines' results as comments, the
+    /// DATC rules' results as expectations) in `-o DIR`, with `summary.versus`; a table of the
+    /// classes at the end. Runs on every core; ctrl-c stops with the classes so far written
+    /// (exit status 3). Exit status 0 when the engines agreed on every position, 1 when not.
+    ///
+    /// `versus merge DIR… -o DIR` unions the output folders of `--shard` runs.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Versus {
+        /// The two engines (`decisions`, `dpjudge`, or any the registry has).
+        #[arg(value_name = "ENGINE", num_args = 0..=2)]
+        engines: Vec<String>,
+        /// Positions to run (each shard takes its part of them).
+        #[arg(long, default_value_t = 10_000)]
+        count: u64,
+        /// The seed: position i depends only on the seed, i and the mix.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The kind of positions: paradox (convoys next to supported attacks), circular,
+        /// head (head-to-head), retreat, adjust (adjustments with civil disorder), all.
+        #[arg(long, default_value = "all")]
+        mix: String,
+        /// The output folder.
+        #[arg(short, long, value_name = "DIR", default_value = "versus-out")]
+        output: PathBuf,
+        /// Run only positions i with i mod N = I (`--shard 2/8`); `versus merge` unions the
+        /// folders.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Shrink at most K disagreements of one way (0: all); the others count in the class
+        /// the first one fell in.
+        #[arg(long, value_name = "K", default_value_t = 8)]
+        shrink_limit: usize,
+        /// Write into a folder that holds a run already.
+        #[arg(long)]
+        force: bool,
+        /// Report progress on stderr even when it is not a terminal (a line a second).
+        #[arg(long)]
+        progress: bool,
+        /// Worker threads (default: one per core).
+        #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+        jobs: usize,
+        #[command(subcommand)]
+        merge: Option<VersusCommand>,
+    },
     /// Print a shell completion script: `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
     Completions {
         /// The shell (bash, zsh, fish, elvish, powershell).
@@ -324,6 +373,20 @@ enum Command {
     Maps,
     /// List the rule options, their values and the presets.
     Rules,
+}
+
+/// `versus merge`.
+#[derive(Subcommand, Debug)]
+enum VersusCommand {
+    /// Union the output folders of shards: counts summed, one file per class kept.
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The merged folder.
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
 }
 
 /// The most characters an error message is printed with (far more than any needs: the
@@ -528,11 +591,12 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 | Command::Diff { .. }
                 | Command::Replay { .. }
                 | Command::EngineCheck { .. }
+                | Command::Versus { .. }
         )
     );
     if cli.json && !json_ok {
         return Err(eyre!(
-            "--json is for check, explain, solve and diff (and engine-check, replay)"
+            "--json is for check, explain, solve and diff (and engine-check, replay, versus)"
         ));
     }
     if cli.command.is_none()
@@ -678,6 +742,39 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 progress,
             },
             &cli.engine,
+        ),
+        Some(Command::Versus {
+            merge: Some(VersusCommand::Merge { dirs, output }),
+            ..
+        }) => versus::run_merge(&dirs, &output, cli.json),
+        Some(Command::Versus {
+            engines,
+            count,
+            seed,
+            mix,
+            output,
+            shard,
+            shrink_limit,
+            force,
+            progress,
+            jobs,
+            merge: None,
+        }) => versus::run(
+            versus::Args {
+                engines,
+                count,
+                seed,
+                mix,
+                output,
+                shard,
+                shrink_limit,
+                force,
+                progress,
+                jobs,
+            },
+            registry,
+            rules,
+            cli.json,
         ),
         Some(Command::Completions { shell }) => {
             let mut buf = Vec::new();

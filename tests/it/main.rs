@@ -48,4 +48,5 @@ mod tui;
 mod tui_files;
 mod turn;
 mod turn_properties;
+mod versus;
 mod workspace;

@@ -2,7 +2,7 @@
 //! registered with one line, appears in `--engine`, in `diff --engines` (through the functions
 //! the command line uses) and in the TUI's engine switch.
 
-mod hold;
+pub mod hold;
 
 use std::path::Path;
 use std::process::ExitCode;

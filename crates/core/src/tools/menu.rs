@@ -11,7 +11,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::engine::adjust::adjustments_due;
-use crate::engine::legality::{convoy_chain_exists, fleet_on_some_route};
+use crate::engine::legality::fleet_on_some_route;
 use crate::engine::retreat::retreat_options;
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
@@ -51,24 +51,118 @@ fn moves(map: &Map, u: &Unit) -> Vec<LocId> {
     }
 }
 
-/// The provinces an army could reach by convoy through the fleets of the position.
-fn convoy_destinations(map: &Map, u: &Unit, fleet_at: &[bool]) -> Vec<ProvinceId> {
+/// The provinces an army could reach by convoy through the fleets of the position: the coasts
+/// (other than its own) that border a sea of the fleets' component reached from the army's
+/// province through seas holding fleets. One search per army, the same set as asking
+/// [`crate::engine::legality::convoy_chain_exists`] for each province (which searches that component each time).
+/// Also the seas holding fleets that a convoy of the army could pass through (every fleet on a
+/// convoy route of the army is one of them).
+fn convoy_reach(map: &Map, u: &Unit, fleet_at: &[bool]) -> (Vec<ProvinceId>, Vec<ProvinceId>) {
     let here = map.province_of(u.loc);
     if u.kind != UnitKind::Army || map.province(here).kind != ProvinceKind::Coast {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
-    let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
-    map.province_ids()
-        .filter(|&to| {
-            to != here
-                && map.province(to).kind == ProvinceKind::Coast
-                && convoy_chain_exists(map, here, to, &is_fleet)
-        })
-        .collect()
+    let sea = |p: ProvinceId| map.province(p).kind == ProvinceKind::Sea;
+    let mut seen = vec![false; map.province_count()];
+    let mut stack: Vec<ProvinceId> = Vec::new();
+    for l in map.locations_of(here) {
+        for &m in map.fleet_neighbours(l) {
+            let p = map.province_of(m);
+            if sea(p) && fleet_at[p.0 as usize] && !seen[p.0 as usize] {
+                seen[p.0 as usize] = true;
+                stack.push(p);
+            }
+        }
+    }
+    let mut reached = Vec::new();
+    while let Some(p) = stack.pop() {
+        reached.push(p);
+        for &m in map.fleet_neighbours(map.province(p).main) {
+            let q = map.province_of(m);
+            if sea(q) && fleet_at[q.0 as usize] && !seen[q.0 as usize] {
+                seen[q.0 as usize] = true;
+                stack.push(q);
+            }
+        }
+    }
+    if reached.is_empty() {
+        return (Vec::new(), reached);
+    }
+    // The coasts the reached seas border, in province order.
+    let mut dests: Vec<ProvinceId> = reached
+        .iter()
+        .flat_map(|&p| map.fleet_neighbours(map.province(p).main))
+        .map(|&l| map.province_of(l))
+        .filter(|&to| to != here && map.province(to).kind == ProvinceKind::Coast)
+        .collect();
+    dests.sort_unstable();
+    dests.dedup();
+    (dests, reached)
+}
+
+/// What the menus of the other units need to know of a unit, found once per position: where it
+/// can go by convoy, which seas a convoy of it passes through, and the provinces it could move
+/// to (on its own or by convoy), sorted.
+struct Reach {
+    convoy: Vec<ProvinceId>,
+    seas: Vec<ProvinceId>,
+    dests: Vec<ProvinceId>,
+}
+
+fn reach_of(map: &Map, x: &Unit, fleet_at: &[bool]) -> Reach {
+    let (convoy, seas) = convoy_reach(map, x, fleet_at);
+    let mut dests: Vec<ProvinceId> = moves(map, x)
+        .into_iter()
+        .map(|l| map.province_of(l))
+        .chain(convoy.iter().copied())
+        .collect();
+    dests.sort_unstable();
+    dests.dedup();
+    Reach {
+        convoy,
+        seas,
+        dests,
+    }
+}
+
+/// Per province, whether a fleet of `units` is at sea there.
+fn fleets_at_sea(map: &Map, units: &[Unit]) -> Vec<bool> {
+    let mut fleet_at = vec![false; map.province_count()];
+    for x in units {
+        let p = map.province_of(x.loc);
+        if x.kind == UnitKind::Fleet && map.province(p).kind == ProvinceKind::Sea {
+            fleet_at[p.0 as usize] = true;
+        }
+    }
+    fleet_at
 }
 
 /// Every order the unit `u` of `units` can be given in a movement phase, in menu order.
 pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
+    let fleet_at = fleets_at_sea(map, units);
+    let reach: Vec<Reach> = units.iter().map(|x| reach_of(map, x, &fleet_at)).collect();
+    orders_of(map, units, u, &fleet_at, &reach)
+}
+
+/// [`movement_orders`] of every unit, in unit order: the same menus, with each army's convoy
+/// destinations found once for all of them (what random positions and whole-board menus need).
+pub fn movement_menus(map: &Map, units: &[Unit]) -> Vec<Vec<Order>> {
+    let fleet_at = fleets_at_sea(map, units);
+    let reach: Vec<Reach> = units.iter().map(|x| reach_of(map, x, &fleet_at)).collect();
+    (0..units.len())
+        .map(|u| orders_of(map, units, u, &fleet_at, &reach))
+        .collect()
+}
+
+/// The menu of unit `u`; `reach` holds each unit's [`Reach`] through all the fleets of
+/// `fleet_at`.
+fn orders_of(
+    map: &Map,
+    units: &[Unit],
+    u: usize,
+    fleet_at: &[bool],
+    reach_all: &[Reach],
+) -> Vec<Order> {
     let Some(unit) = units.get(u) else {
         return Vec::new();
     };
@@ -79,13 +173,6 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
         unit: Some(me),
         kind,
     };
-    let mut fleet_at = vec![false; map.province_count()];
-    for x in units {
-        let p = map.province_of(x.loc);
-        if x.kind == UnitKind::Fleet && map.province(p).kind == ProvinceKind::Sea {
-            fleet_at[p.0 as usize] = true;
-        }
-    }
     let mut out = vec![order(OrderKind::Hold)];
     let own = moves(map, unit);
     for &l in &own {
@@ -95,7 +182,7 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
             path: Vec::new(),
         }));
     }
-    for to in convoy_destinations(map, unit, &fleet_at) {
+    for &to in &reach_all[u].convoy {
         let adjacent = own.iter().any(|l| map.province_of(*l) == to);
         out.push(order(OrderKind::Move {
             dest: province_spec(to),
@@ -107,8 +194,13 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
     // and a fleet cannot both support a convoyed move and carry it (DATC 6.D.31): the
     // supported unit's convoy routes leave the supporter out.
     let reach = |p: ProvinceId| map.can_reach(unit.kind, unit.loc, p);
-    let mut fleet_but_me = fleet_at.clone();
-    fleet_but_me[here.0 as usize] = false;
+    // Leaving out a fleet that is not at sea changes nothing: the shared destinations do.
+    let at_sea = fleet_at[here.0 as usize];
+    let fleet_but_me = at_sea.then(|| {
+        let mut f = fleet_at.to_vec();
+        f[here.0 as usize] = false;
+        f
+    });
     for (t, other) in units.iter().enumerate() {
         if t == u {
             continue;
@@ -121,14 +213,16 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
         if reach(there) {
             out.push(order(OrderKind::Support { target, dest: None }));
         }
-        let mut dests: Vec<ProvinceId> = moves(map, other)
-            .into_iter()
-            .map(|l| map.province_of(l))
-            .chain(convoy_destinations(map, other, &fleet_but_me))
-            .collect();
-        dests.sort_unstable();
-        dests.dedup();
-        for d in dests {
+        let mine;
+        let dests = match &fleet_but_me {
+            // A convoy of the other unit through this fleet may be what made the shared list.
+            Some(f) if reach_all[t].seas.contains(&here) => {
+                mine = reach_of(map, other, f).dests;
+                &mine
+            }
+            _ => &reach_all[t].dests,
+        };
+        for &d in dests {
             if d != here && reach(d) {
                 out.push(order(OrderKind::Support {
                     target,
@@ -140,9 +234,16 @@ pub fn movement_orders(map: &Map, units: &[Unit], u: usize) -> Vec<Order> {
     // Convoys: a fleet at sea for each army it could help carry.
     if unit.kind == UnitKind::Fleet && map.province(here).kind == ProvinceKind::Sea {
         let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
-        for other in units.iter().filter(|x| x.kind == UnitKind::Army) {
+        for (t, other) in units.iter().enumerate() {
+            if other.kind != UnitKind::Army {
+                continue;
+            }
+            // A fleet on a route of the army is one of the seas its convoys pass through.
+            if !reach_all[t].seas.contains(&here) {
+                continue;
+            }
             let from = map.province_of(other.loc);
-            for d in convoy_destinations(map, other, &fleet_at) {
+            for &d in &reach_all[t].convoy {
                 if fleet_on_some_route(map, from, d, here, &is_fleet) {
                     out.push(order(OrderKind::Convoy {
                         army: UnitRef {
@@ -250,4 +351,46 @@ pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::legality::convoy_chain_exists;
+    use crate::tools::versus::positions::{Recipe, random_position};
+
+    /// One search per army gives what a chain search per province gives, and every fleet on a
+    /// convoy route of the army is among the seas it reached.
+    #[test]
+    fn convoy_reach_is_the_chain_search() {
+        let map = Map::standard();
+        for seed in 0..400 {
+            let (units, _) = random_position(&map, seed, Recipe::WITH_CONVOYS);
+            let fleet_at = fleets_at_sea(&map, &units);
+            let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
+            for x in &units {
+                let here = map.province_of(x.loc);
+                let (dests, seas) = convoy_reach(&map, x, &fleet_at);
+                let army_on_coast =
+                    x.kind == UnitKind::Army && map.province(here).kind == ProvinceKind::Coast;
+                let want: Vec<ProvinceId> = map
+                    .province_ids()
+                    .filter(|&to| {
+                        army_on_coast
+                            && to != here
+                            && map.province(to).kind == ProvinceKind::Coast
+                            && convoy_chain_exists(&map, here, to, &is_fleet)
+                    })
+                    .collect();
+                assert_eq!(dests, want, "seed {seed}, {x:?}");
+                for &d in &dests {
+                    for f in map.province_ids().filter(|&f| is_fleet(f)) {
+                        if fleet_on_some_route(&map, here, d, f, &is_fleet) {
+                            assert!(seas.contains(&f), "seed {seed}: {f:?} not reached");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

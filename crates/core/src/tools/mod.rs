@@ -13,6 +13,8 @@
 //! - [`menu`]: the orders a unit can be given, generated from the map and the position.
 //! - [`replay`]: a recorded game replayed phase by phase; the phases whose result differs, each
 //!   with the rule options that explain it.
+//! - [`versus`]: the differential bench — random positions through two engines, disagreements
+//!   shrunk, classed by shape and explaining rule option, written one scenario per class.
 
 pub mod check;
 pub mod diff;
@@ -24,3 +26,4 @@ pub mod oracle;
 pub mod replay;
 pub mod synth;
 pub mod turn;
+pub mod versus;

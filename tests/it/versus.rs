@@ -1,0 +1,391 @@
+//! `versus A B`, the differential bench: reproducible positions and classes, shards that union
+//! to the whole run, no class between an engine and itself, the DPjudge departures found and
+//! explained by the options `docs/dpjudge.md` names, class files that `check` passes, a toy
+//! engine, the JSON summary, and an interrupted run that keeps its classes.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use dipsandbox_core::engine::{DecisionEngine, DpjudgeEngine, Engine, PhaseInput};
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::tools::check;
+use dipsandbox_core::tools::versus::{
+    BATCH, Mix, Sequential, Shard, Summary, Versus, load_summary, merge, position, way, with_texts,
+};
+
+use crate::common;
+use crate::toy_engine::hold::HoldEngine;
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("versus-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn bench<'e>(
+    a: &'e dyn Engine,
+    b: &'e dyn Engine,
+    mix: Mix,
+    seed: u64,
+    rules: Rules,
+) -> Versus<'e> {
+    Versus {
+        map: Map::standard_arc(),
+        a,
+        b,
+        rules,
+        mix,
+        seed,
+        shrink_limit: 0,
+    }
+}
+
+fn run(v: &Versus<'_>, count: u64, shard: Shard, out: &Path) -> Summary {
+    v.run(count, shard, out, &Sequential, None, &mut |_| {})
+        .expect("the run writes its folder")
+}
+
+/// `(file, count)` of every class.
+fn classes(s: &Summary) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = s
+        .classes
+        .iter()
+        .map(|c| (c.file.clone(), c.count))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_seed_gives_the_same_positions_and_classes() {
+    let map = Map::standard_arc();
+    for mix in Mix::ALL {
+        for i in [0, 1, 17, 4095, 1 << 40] {
+            let x = with_texts(position(&map, 5, i, *mix)).to_ron();
+            let y = with_texts(position(&map, 5, i, *mix)).to_ron();
+            assert_eq!(x, y, "{mix:?} {i}");
+        }
+    }
+    // Different positions for different indices and seeds.
+    let p = |seed, i| with_texts(position(&map, seed, i, Mix::Paradox)).to_ron();
+    assert_ne!(p(5, 0), p(5, 1));
+    assert_ne!(p(5, 0), p(6, 0));
+    let (a, b) = (DecisionEngine, DpjudgeEngine);
+    let v = bench(&a, &b, Mix::Paradox, 3, Rules::default());
+    let x = run(&v, 300, Shard::WHOLE, &out_dir("same-1"));
+    let y = run(&v, 300, Shard::WHOLE, &out_dir("same-2"));
+    assert!(
+        x.disagreements > 0,
+        "300 paradox positions disagree somewhere"
+    );
+    assert_eq!(x, y);
+    for c in &x.classes {
+        let fx = std::fs::read_to_string(out_dir_path("same-1").join(&c.file)).expect("written");
+        let fy = std::fs::read_to_string(out_dir_path("same-2").join(&c.file)).expect("written");
+        assert_eq!(fx, fy, "{}", c.file);
+    }
+}
+
+fn out_dir_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("versus-{name}"))
+}
+
+#[test]
+fn shards_union_to_the_whole_run() {
+    let (a, b) = (DecisionEngine, DpjudgeEngine);
+    let v = bench(&a, &b, Mix::Paradox, 11, Rules::default());
+    let whole = run(&v, 240, Shard::WHOLE, &out_dir("whole"));
+    let mut dirs = Vec::new();
+    for i in 0..3 {
+        let d = out_dir(&format!("shard-{i}"));
+        let s = run(&v, 240, Shard { index: i, of: 3 }, &d);
+        assert_eq!(s.positions, 80);
+        dirs.push(d);
+    }
+    let merged = merge(&dirs, &out_dir("merged")).expect("merges");
+    assert_eq!(merged.positions, whole.positions);
+    assert_eq!(merged.disagreements, whole.disagreements);
+    assert_eq!(classes(&merged), classes(&whole));
+    assert_eq!(merged.shards, ["0/3", "1/3", "2/3"]);
+    assert_eq!(
+        load_summary(&out_dir_path("merged")).expect("saved"),
+        merged
+    );
+    for c in &merged.classes {
+        assert!(out_dir_path("merged").join(&c.file).is_file(), "{}", c.file);
+    }
+    // Shard arithmetic: i ≡ I (mod N).
+    let s = Shard::parse("2/5").expect("parses");
+    assert_eq!((s.len(12), s.nth(0), s.nth(1)), (2, 2, 7));
+    assert_eq!(Shard::parse("5/5"), None);
+    assert_eq!(Shard::parse("0/0"), None);
+}
+
+#[test]
+fn an_engine_against_itself_finds_nothing() {
+    let (a, b) = (DecisionEngine, DecisionEngine);
+    let v = bench(&a, &b, Mix::All, 1, Rules::default());
+    let s = run(&v, 1500, Shard::WHOLE, &out_dir("self"));
+    assert_eq!((s.positions, s.disagreements, s.errors), (1500, 0, 0));
+    assert!(s.classes.is_empty());
+}
+
+/// The explaining options of the departure table of docs/dpjudge.md, with the rules of the case
+/// each row names (the case file's own rules).
+fn departure_options() -> Vec<(String, String, Rules)> {
+    let doc = std::fs::read_to_string("docs/dpjudge.md").expect("docs/dpjudge.md");
+    let (_, rest) = doc
+        .split_once("<!-- departures:start -->")
+        .expect("table start");
+    let (table, _) = rest
+        .split_once("<!-- departures:end -->")
+        .expect("table end");
+    let mut out = Vec::new();
+    for line in table.lines().skip(3) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(case), Some(opt)) = (cells.get(1), cells.get(2)) else {
+            continue;
+        };
+        let opt = opt.trim_matches('`');
+        if opt == "—" {
+            continue;
+        }
+        let s = Scenario::load(Path::new(&format!("scenarios/datc/{case}.ron")))
+            .unwrap_or_else(|e| panic!("{case}: {e}"));
+        out.push((case.to_string(), opt.to_string(), s.rules));
+    }
+    out
+}
+
+/// The DPjudge departure table of docs/dpjudge.md, reproduced: under the rules of each row's
+/// case, `versus decisions dpjudge --mix paradox` finds a class that the row's option explains
+/// ("dpjudge = decisions under OPTION"), the table not being written into it. Every row with an
+/// explaining option is reached by 1,000 random positions (rows without one, "—", are
+/// procedure departures no option explains).
+#[test]
+fn versus_dpjudge_reproduces_the_departure_table() {
+    let rows = departure_options();
+    assert!(rows.iter().any(|(_, o, _)| o == "paradox=Rule1982"));
+    // One run per distinct rule set of the table.
+    let mut sets: Vec<Rules> = Vec::new();
+    for (_, _, r) in &rows {
+        if !sets.contains(r) {
+            sets.push(*r);
+        }
+    }
+    let (a, b) = (DecisionEngine, DpjudgeEngine);
+    let mut found: Vec<(Rules, Vec<String>)> = Vec::new();
+    for (k, r) in sets.iter().enumerate() {
+        let mut v = bench(&a, &b, Mix::Paradox, 0, *r);
+        v.shrink_limit = 2;
+        let out = out_dir(&format!("table-{k}"));
+        let s = run(&v, 1000, Shard::WHOLE, &out);
+        let opts: Vec<String> = s.classes.iter().flat_map(|c| c.b_as_a.clone()).collect();
+        // Every class file loads, and its expectations are the DATC rules' result.
+        every_file_passes_check(&out, &s);
+        found.push((*r, opts));
+    }
+    let missed: Vec<String> = rows
+        .iter()
+        .filter(|(_, o, r)| {
+            !found
+                .iter()
+                .any(|(fr, opts)| fr == r && opts.iter().any(|x| x == o))
+        })
+        .map(|(c, o, _)| format!("{c} ({o})"))
+        .collect();
+    assert!(missed.is_empty(), "rows not reproduced: {missed:?}");
+    // The rows cover the options the table names.
+    let mut options: Vec<&str> = rows.iter().map(|(_, o, _)| o.as_str()).collect();
+    options.sort();
+    options.dedup();
+    assert_eq!(
+        options,
+        [
+            "adjacent_convoy_fallback=false",
+            "convoyed_attack_on_supporter=NotCut",
+            "dislodged_no_effect=HeadToHeadOnly",
+            "paradox=Rule1982",
+            "paradox=Szykman"
+        ]
+    );
+}
+
+fn every_file_passes_check(out: &Path, s: &Summary) {
+    for c in &s.classes {
+        let path = out.join(&c.file);
+        let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let run = check::run(&sc, None, false).expect("adjudicates");
+        let (failures, _) = check::compare(&sc, &run);
+        assert!(failures.is_empty(), "{}: {failures:?}", path.display());
+        assert_eq!(sc.rules, Rules::default(), "{}", c.file);
+    }
+}
+
+#[test]
+fn a_toy_engine_against_the_decision_engine_gives_classes() {
+    let (a, b) = (DecisionEngine, HoldEngine);
+    let v = bench(&a, &b, Mix::Head, 2, Rules::default());
+    let out = out_dir("toy");
+    let s = run(&v, 200, Shard::WHOLE, &out);
+    assert!(s.disagreements > 0 && !s.classes.is_empty());
+    assert_eq!(s.b, "hold");
+    assert!(s.classes.iter().any(|c| c.way.contains("hold")), "{s:#?}");
+    every_file_passes_check(&out, &s);
+    // Shrunk: every order of a class file is needed for the engines to disagree that way
+    // (ddmin's orders pass is 1-minimal), and the file still disagrees that way.
+    let way_of = |sc: &Scenario| {
+        let rules = Rules::default();
+        let input = PhaseInput::of(sc, &rules);
+        let ra = a.adjudicate(&input, false).expect("answers");
+        let rb = b.adjudicate(&input, false).expect("answers");
+        way(sc, &ra.phase, &rb.phase)
+    };
+    for c in &s.classes {
+        let sc = Scenario::load(&out.join(&c.file)).expect("loads");
+        let w = way_of(&sc);
+        assert!(!w.is_empty(), "{}", c.file);
+        assert_eq!(w.words("decisions", "hold"), c.way, "{}", c.file);
+        for k in 0..sc.orders.len() {
+            let mut t = sc.clone();
+            t.orders.remove(k);
+            assert_ne!(way_of(&t), w, "{}: order {k} is not needed", c.file);
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_run_keeps_the_classes_so_far() {
+    let (a, b) = (DecisionEngine, DpjudgeEngine);
+    let v = bench(&a, &b, Mix::Paradox, 0, Rules::default());
+    let out = out_dir("interrupted");
+    let stop = AtomicBool::new(false);
+    let s = v
+        .run(
+            10 * BATCH,
+            Shard::WHOLE,
+            &out,
+            &Sequential,
+            Some(&stop),
+            &mut |_| stop.store(true, Ordering::Relaxed),
+        )
+        .expect("runs");
+    assert!(s.interrupted);
+    assert_eq!(s.positions, BATCH);
+    assert!(!s.classes.is_empty());
+    assert_eq!(load_summary(&out).expect("saved"), s);
+    for c in &s.classes {
+        assert!(out.join(&c.file).is_file(), "{}", c.file);
+    }
+}
+
+#[test]
+fn the_command_prints_a_table_and_json() {
+    let out = out_dir("cli");
+    let o = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = common::dipsandbox(&[
+        "versus",
+        "decisions",
+        "dpjudge",
+        "--count",
+        "200",
+        "--mix",
+        "paradox",
+        "-o",
+        o,
+    ]);
+    assert_eq!(code, 1, "disagreements found: {stderr}");
+    assert!(
+        stdout.starts_with(
+            "versus decisions dpjudge: 200 positions (mix paradox, seed 0, rules datc)"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("explained by"), "{stdout}");
+    assert!(stdout.contains("written to"), "{stdout}");
+    // The folder holds a run: not overwritten without --force.
+    let (code, _, stderr) =
+        common::dipsandbox(&["versus", "decisions", "dpjudge", "--count", "10", "-o", o]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    let (code, stdout, _) = common::dipsandbox(&[
+        "versus",
+        "decisions",
+        "dpjudge",
+        "--count",
+        "200",
+        "--mix",
+        "paradox",
+        "-o",
+        o,
+        "--force",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(doc["schema"], "dipsandbox.versus/1");
+    for key in [
+        "a",
+        "b",
+        "seed",
+        "mix",
+        "rules",
+        "count",
+        "shards",
+        "positions",
+        "disagreements",
+        "errors",
+        "interrupted",
+        "seconds",
+        "output",
+        "classes",
+    ] {
+        assert!(doc.get(key).is_some(), "{key} missing: {doc:#}");
+    }
+    let first = &doc["classes"][0];
+    for key in [
+        "file",
+        "count",
+        "shape",
+        "explained",
+        "b_as_a",
+        "a_as_b",
+        "way",
+        "first",
+    ] {
+        assert!(
+            first.get(key).is_some(),
+            "classes[0].{key} missing: {doc:#}"
+        );
+    }
+    assert_eq!(doc["positions"], 200);
+    // The same engine twice: nothing found, exit status 0; an unknown mix is an error.
+    let o2 = out_dir("cli-self");
+    let (code, stdout, _) = common::dipsandbox(&[
+        "versus",
+        "dpjudge",
+        "dpjudge",
+        "--count",
+        "100",
+        "-o",
+        o2.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("0 disagreements in 0 classes"), "{stdout}");
+    let (code, _, stderr) =
+        common::dipsandbox(&["versus", "decisions", "dpjudge", "--mix", "nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown mix"), "{stderr}");
+    // merge through the command line.
+    let (code, stdout, _) = common::dipsandbox(&[
+        "versus",
+        "merge",
+        o,
+        "-o",
+        out_dir("cli-merged").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("200 positions"), "{stdout}");
+}

@@ -138,13 +138,27 @@ impl App {
             app.offer_recovery(f);
         } else if let Some(p) = problem {
             app.error(p);
-        } else {
+        } else if !app.show_versus() {
             app.info(format!(
                 "{} — press ? for the keys",
                 app.session.scenario().title
             ));
         }
         Ok(app)
+    }
+
+    /// A `versus` class file opens on the compare view, its two engines side by side; says so.
+    /// False when the session is no such file.
+    pub(crate) fn show_versus(&mut self) -> bool {
+        let Some((a, b)) = self.session.versus.clone() else {
+            return false;
+        };
+        self.view = View::Rules;
+        let key = self.key_name(Context::Global, Action::CompareEngines);
+        self.info(format!(
+            "versus file: {a} (left) against {b} (right); {key} compares rules instead"
+        ));
+        true
     }
 
     fn info(&mut self, text: impl Into<String>) {

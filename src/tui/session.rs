@@ -53,6 +53,10 @@ pub struct Session {
     pub engine: Arc<dyn Engine>,
     /// The engine the compare panel runs (the same, unless engines are compared).
     pub compare_engine: Arc<dyn Engine>,
+    /// The two engines a `versus` class file names on its first line (`// dipsandbox versus A
+    /// B …`), when the file was opened so: the engine adjudicates as A, the compare panel shows
+    /// B under the same rules.
+    pub versus: Option<(String, String)>,
     /// Counts changes to the scenario or its saved state (the recovery file follows it).
     pub generation: u64,
 }
@@ -143,8 +147,19 @@ impl Session {
             compare_engine: engine.clone(),
             engine,
             generation: 0,
+            versus: None,
         };
         s.refresh();
+        // A class file of `versus` opens on its two engines, side by side.
+        if let Some((a, b)) = s.path.as_deref().and_then(versus_pair)
+            && let (Some(ea), Some(eb)) = (s.registry.get(&a).cloned(), s.registry.get(&b).cloned())
+        {
+            s.engine = ea;
+            s.compare_engine = eb;
+            s.compare_rules = s.rules;
+            s.versus = Some((a, b));
+            s.rerun();
+        }
         Ok(s)
     }
 
@@ -505,4 +520,20 @@ pub fn next_preset(rules: &Rules, step: isize) -> Rules {
         .get(i as usize)
         .and_then(|p| Rules::preset(p.0))
         .unwrap_or_default()
+}
+
+/// The engines `A` and `B` of a `versus` class file: its first line is `// dipsandbox versus A B
+/// …` (only the first 4 KiB are read).
+fn versus_pair(path: &std::path::Path) -> Option<(String, String)> {
+    use std::io::Read;
+    let mut head = [0u8; 4096];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let text = std::str::from_utf8(head.get(..n)?).ok()?;
+    let first = text.lines().next()?;
+    let mut words = first
+        .strip_prefix("// dipsandbox versus ")?
+        .split_whitespace();
+    let a = words.next()?.to_string();
+    let b = words.next()?.to_string();
+    Some((a, b))
 }

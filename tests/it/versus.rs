@@ -389,3 +389,42 @@ fn the_command_prints_a_table_and_json() {
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("200 positions"), "{stdout}");
 }
+
+/// A class file of `versus` opens in the TUI on its two engines side by side: the engine is the
+/// first its header names, the compare panel the second under the same rules, on the compare
+/// view, and the status line says so. The same scenario without the header opens as usual.
+#[test]
+fn a_versus_file_opens_with_both_engines_side_by_side() {
+    let dir = common::temp_dir("versus-tui");
+    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
+    let file = dir.join("class.ron");
+    std::fs::write(
+        &file,
+        format!(
+            "// dipsandbox versus decisions dpjudge --seed 1 --mix paradox: position 7\n{body}"
+        ),
+    )
+    .expect("write");
+    let mut a = common::app(file.to_str(), "versus-tui");
+    assert_eq!(
+        a.session.versus,
+        Some(("decisions".to_string(), "dpjudge".to_string()))
+    );
+    assert_eq!(a.session.engine.name(), "decisions");
+    assert_eq!(a.session.compare_engine.name(), "dpjudge");
+    assert_eq!(a.session.compare_rules, a.session.rules);
+    let screen = common::text(&common::run(&mut a, 120, 40, ""));
+    assert!(
+        screen.contains("Compare engines under datc: decisions (left) vs dpjudge"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("versus file: decisions (left) against dpjudge (right)"),
+        "{screen}"
+    );
+    let plain = dir.join("plain.ron");
+    std::fs::write(&plain, &body).expect("write");
+    let b = common::app(plain.to_str(), "versus-tui-plain");
+    assert_eq!(b.session.versus, None);
+    assert_eq!(b.session.compare_engine.name(), b.session.engine.name());
+}

@@ -102,7 +102,9 @@ impl App {
             Done::Opened(s, path) => {
                 self.session = *s;
                 self.reset_selection();
-                self.info(format!("opened {}", path.display()));
+                if !self.show_versus() {
+                    self.info(format!("opened {}", path.display()));
+                }
             }
             Done::Restored(Ok((s, target)), file) => {
                 self.session = *s;

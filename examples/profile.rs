@@ -5,7 +5,8 @@
 //! Workloads: `opening` (the Spring 1901 opening in a reused [`Adjudicator`]), `opening_fn`
 //! (`adjudicate_movement`, words and graph), `parse` (the opening's 22 orders parsed), `datc`
 //! (every DATC movement case in a reused workspace), `load` (every DATC scenario file's text
-//! loaded), `traced` (the DATC cases traced); `opening_text` (the opening's orders parsed, then
+//! loaded), `traced` (the DATC cases traced), `check` (the DATC cases through `check`'s path:
+//! `adjudicate_scenario` and `compare`); `opening_text` (the opening's orders parsed, then
 //! the workspace); and the `diplomacy` crate 0.2.0 (a dev-dependency) on the same opening:
 //! `theirs_opening` (its orders cloned, then adjudicated) and `theirs_opening_text` (parsed,
 //! then adjudicated), for instruction counts that compare the two whatever the load.
@@ -87,7 +88,7 @@ fn main() {
         .zip(&powers)
         .map(|((_, t), p)| (*p, parse_order(&map, t).expect("order")))
         .collect();
-    let needs_files = matches!(what.as_str(), "datc" | "traced" | "load");
+    let needs_files = matches!(what.as_str(), "datc" | "traced" | "load" | "check");
     let texts: Vec<String> = std::fs::read_dir(if needs_files {
         "scenarios/datc"
     } else {
@@ -200,6 +201,19 @@ fn main() {
                     adj.adjudicate_with(&s.map, &s.units, o, &s.rules, Recorder::default())
                         .events
                         .len()
+                })
+                .sum(),
+            "check" => cases
+                .iter()
+                .map(|s| {
+                    let run = dipsandbox_core::tools::check::adjudicate_scenario(
+                        s,
+                        None,
+                        &dipsandbox_core::engine::DecisionEngine,
+                        false,
+                    )
+                    .expect("runs");
+                    dipsandbox_core::tools::check::compare(s, &run).1
                 })
                 .sum(),
             "load" => texts

@@ -341,6 +341,16 @@ pub fn adjudicate_movement<O: Submitted>(
     adjudicate(map, units, orders, rules, false)
 }
 
+thread_local! {
+    /// One workspace per thread for [`adjudicate`]: its buffers (the classing scratch, the
+    /// board, the solver, the outcomes) are kept from one call to the next, so the commands that
+    /// adjudicate many phases (`check` of a folder, `diff`, `versus`, `replay`, `minimize`) do
+    /// not allocate them again for every phase. A call made while another runs on the same
+    /// thread finds it taken and uses a fresh one.
+    static WORKSPACE: std::cell::RefCell<Option<Adjudicator>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 fn run<T: Tracer, O: Submitted>(
     map: &Map,
     units: &[Unit],
@@ -348,7 +358,24 @@ fn run<T: Tracer, O: Submitted>(
     rules: &Rules,
     tracer: T,
 ) -> (MovementResult, T) {
-    let mut a = Adjudicator::new();
+    let mut a = WORKSPACE
+        .with(|w| w.borrow_mut().take())
+        .unwrap_or_default();
+    let out = run_in(&mut a, map, units, orders, rules, tracer);
+    WORKSPACE.with(|w| *w.borrow_mut() = Some(a));
+    out
+}
+
+/// [`run`] in the workspace `a`: the results it keeps are moved out of it, its other buffers
+/// stay for the next call.
+fn run_in<T: Tracer, O: Submitted>(
+    a: &mut Adjudicator,
+    map: &Map,
+    units: &[Unit],
+    orders: &[O],
+    rules: &Rules,
+    tracer: T,
+) -> (MovementResult, T) {
     let tracer = a.adjudicate_with(map, units, orders, rules, tracer);
     let outcomes = a
         .outcomes
@@ -367,13 +394,13 @@ fn run<T: Tracer, O: Submitted>(
     let graph = a.solver.to_graph();
     (
         MovementResult {
-            prepared: a.prepared,
+            prepared: std::mem::take(&mut a.prepared),
             graph,
             outcomes,
-            units: a.units,
-            final_units: a.final_units,
-            dislodged: a.dislodged,
-            contested: a.contested,
+            units: std::mem::take(&mut a.units),
+            final_units: std::mem::take(&mut a.final_units),
+            dislodged: std::mem::take(&mut a.dislodged),
+            contested: std::mem::take(&mut a.contested),
             cancelled_convoys,
             forced_hold,
             trace: None,

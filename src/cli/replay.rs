@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use color_eyre::eyre::{Result, eyre};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use dipsandbox_core::base::text::one_line;
@@ -76,48 +76,22 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
         rules: req.rules,
         explain: true,
     };
-    // Every core: each worker takes the next game.
-    let next = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(files.len());
-    let mut runs: Vec<GameRun> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(f) = files.get(i) else { break };
-                        let outcome = read_game(f, req.map).and_then(|g| {
-                            replay(&g, req.engine.as_ref(), options)
-                                .map(|r| (g, r))
-                                .map_err(|e| e.to_string())
-                        });
-                        done.push((
-                            i,
-                            GameRun {
-                                file: f.clone(),
-                                outcome,
-                            },
-                        ));
-                    }
-                    done
-                })
-            })
-            .collect();
-        let mut all: Vec<(usize, GameRun)> = handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect();
-        all.sort_by_key(|(i, _)| *i);
-        all.into_iter().map(|(_, r)| r).collect()
-    });
+    // Every core (rayon keeps the files' order).
+    let runs: Vec<GameRun> = files
+        .par_iter()
+        .map(|f| GameRun {
+            file: f.clone(),
+            outcome: read_game(f, req.map).and_then(|g| {
+                replay(&g, req.engine.as_ref(), options)
+                    .map(|r| (g, r))
+                    .map_err(|e| e.to_string())
+            }),
+        })
+        .collect();
     let mut written = Vec::new();
     let mut bad_input = false;
     let mut differs = false;
-    for r in &mut runs {
+    for r in &runs {
         match &r.outcome {
             Err(_) => bad_input = true,
             Ok((game, reports)) => {

@@ -773,6 +773,49 @@ impl Rules {
     }
 }
 
+/// A rule set that differs from another in one option: the option's row (of the rules changed
+/// from), the value it takes instead, and the rules with it.
+#[derive(Clone, Debug)]
+pub struct SingleChange {
+    /// The option, as it stands in the rules changed from.
+    pub row: OptionRow,
+    /// The other value.
+    pub value: &'static str,
+    /// The rules with that value.
+    pub rules: Rules,
+}
+
+impl SingleChange {
+    /// `field=Value`, as `--rules` takes it.
+    pub fn spec(&self) -> String {
+        format!("{}={}", self.row.field, self.value)
+    }
+}
+
+impl Rules {
+    /// Every rule set one option away from these: for each option, each of its other values
+    /// (what `diff` tries for deciders, and `versus` and `replay` for explaining options).
+    pub fn single_changes(&self) -> Vec<SingleChange> {
+        let mut out = Vec::new();
+        for row in self.table() {
+            for &value in &row.values {
+                if value == row.value {
+                    continue;
+                }
+                let mut rules = *self;
+                if rules.set(row.field, value).is_ok() {
+                    out.push(SingleChange {
+                        row: row.clone(),
+                        value,
+                        rules,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
 /// One rule option as a row of a table: its field, its DATC issue, its value and every value it
 /// can take (the default first).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -457,15 +457,9 @@ pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
     // Every other value of every option the scenario's phase reads (an option it does not read
     // cannot change its result), each adjudicated once.
     let mut tries: Vec<(&'static str, &'static str, &'static str, Rules)> = Vec::new();
-    for row in own.table() {
-        if !reads(s, &row) {
-            continue;
-        }
-        for v in row.values.iter().filter(|v| **v != row.value) {
-            let mut r = own;
-            if r.set(row.field, v).is_ok() {
-                tries.push((row.field, v, row.issue, r));
-            }
+    for c in own.single_changes() {
+        if reads(s, &c.row) {
+            tries.push((c.row.field, c.value, c.row.issue, c.rules));
         }
     }
     // An option that only the legality step reads changes nothing when that step classes the

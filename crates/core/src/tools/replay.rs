@@ -131,24 +131,14 @@ pub fn explaining_options(
     rules: Option<Rules>,
     engine: &dyn Engine,
 ) -> Result<Vec<String>, RunError> {
-    let base = rules.unwrap_or(s.rules);
     let mut out = Vec::new();
-    for row in base.table() {
-        if row.dpjudge_only && engine.name() != "dpjudge" {
+    for c in rules.unwrap_or(s.rules).single_changes() {
+        if c.row.dpjudge_only && engine.name() != "dpjudge" {
             continue;
         }
-        for value in &row.values {
-            if *value == row.value {
-                continue;
-            }
-            let mut r = base;
-            if r.set(row.field, value).is_err() {
-                continue;
-            }
-            let run = adjudicate_scenario(s, Some(r), engine, false)?;
-            if compare(s, &run).0.is_empty() {
-                out.push(format!("{}={value}", row.field));
-            }
+        let run = adjudicate_scenario(s, Some(c.rules), engine, false)?;
+        if compare(s, &run).0.is_empty() {
+            out.push(c.spec());
         }
     }
     Ok(out)

@@ -377,6 +377,17 @@ fn run_in<T: Tracer, O: Submitted>(
     tracer: T,
 ) -> (MovementResult, T) {
     let tracer = a.adjudicate_with(map, units, orders, rules, tracer);
+    (movement_result(a, map, units, orders), tracer)
+}
+
+/// The result of the phase just adjudicated in `a`, in words and as a graph: the results it
+/// keeps are moved out of the workspace, its other buffers stay for the next call.
+fn movement_result<O: Submitted>(
+    a: &mut Adjudicator,
+    map: &Map,
+    units: &[Unit],
+    orders: &[O],
+) -> MovementResult {
     let outcomes = a
         .outcomes
         .iter()
@@ -391,22 +402,18 @@ fn run_in<T: Tracer, O: Submitted>(
     let forced_hold = (0..units.len())
         .filter(|&u| a.solver.forced_fail[u])
         .collect();
-    let graph = a.solver.to_graph();
-    (
-        MovementResult {
-            prepared: std::mem::take(&mut a.prepared),
-            graph,
-            outcomes,
-            units: std::mem::take(&mut a.units),
-            final_units: std::mem::take(&mut a.final_units),
-            dislodged: std::mem::take(&mut a.dislodged),
-            contested: std::mem::take(&mut a.contested),
-            cancelled_convoys,
-            forced_hold,
-            trace: None,
-        },
-        tracer,
-    )
+    MovementResult {
+        graph: a.solver.to_graph(),
+        prepared: std::mem::take(&mut a.prepared),
+        outcomes,
+        units: std::mem::take(&mut a.units),
+        final_units: std::mem::take(&mut a.final_units),
+        dislodged: std::mem::take(&mut a.dislodged),
+        contested: std::mem::take(&mut a.contested),
+        cancelled_convoys,
+        forced_hold,
+        trace: None,
+    }
 }
 
 /// What another engine decided about a movement phase, for [`adjudicate_pinned`] to turn into
@@ -484,37 +491,7 @@ pub(crate) fn adjudicate_pinned<O: Submitted, R>(
         contested: &mut a.contested,
         occupied_after: &mut a.occupied_after,
     });
-    let outcomes = a
-        .outcomes
-        .iter()
-        .map(|o| OrderOutcome {
-            verdict: o.verdict,
-            reason: render_reason(map, units, orders, &a.prepared.source, o),
-            cause: o.reason.clone(),
-            backup: o.backup,
-        })
-        .collect();
-    let cancelled_convoys = (0..units.len()).filter(|&u| a.solver.disabled[u]).collect();
-    let forced_hold = (0..units.len())
-        .filter(|&u| a.solver.forced_fail[u])
-        .collect();
-    let graph = a.solver.to_graph();
-    (
-        MovementResult {
-            prepared: a.prepared,
-            graph,
-            outcomes,
-            units: a.units,
-            final_units: a.final_units,
-            dislodged: a.dislodged,
-            contested: a.contested,
-            cancelled_convoys,
-            forced_hold,
-            trace: None,
-        },
-        r,
-        open,
-    )
+    (movement_result(&mut a, map, units, orders), r, open)
 }
 
 /// Where [`Report::finish`] writes.

@@ -821,24 +821,17 @@ impl Versus<'_> {
         };
         let mut b_as_a = Vec::new();
         let mut a_as_b = Vec::new();
-        for row in self.rules.table() {
-            for v in row.values.iter().filter(|v| **v != row.value) {
-                let mut r = self.rules;
-                if r.set(row.field, v).is_err() {
-                    continue;
-                }
-                let name = format!("{}={v}", row.field);
-                if let Ok(ra2) = result_of(self.a, s, &r)
-                    && same(s, &ra2, &rb)
-                {
-                    b_as_a.push(name.clone());
-                }
-                if let Ok(rb2) = result_of(self.b, s, &r)
-                    && !same(s, &rb2, &rb)
-                    && same(s, &rb2, &ra)
-                {
-                    a_as_b.push(name);
-                }
+        for c in self.rules.single_changes() {
+            if let Ok(ra2) = result_of(self.a, s, &c.rules)
+                && same(s, &ra2, &rb)
+            {
+                b_as_a.push(c.spec());
+            }
+            if let Ok(rb2) = result_of(self.b, s, &c.rules)
+                && !same(s, &rb2, &rb)
+                && same(s, &rb2, &ra)
+            {
+                a_as_b.push(c.spec());
             }
         }
         (b_as_a, a_as_b)

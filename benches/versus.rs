@@ -15,7 +15,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dipsandbox_core::engine::{DecisionEngine, DpjudgeEngine, Engine, PhaseInput};
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::Rules;
-use dipsandbox_core::tools::versus::{Mix, Versus, position};
+use dipsandbox_core::tools::versus::{BATCH, Mix, Versus, position};
 
 const N: u64 = 1_000;
 
@@ -55,6 +55,7 @@ fn bench(c: &mut Criterion) {
         mix: Mix::Paradox,
         seed: 0,
         shrink_limit: 8,
+        batch: BATCH,
     };
     g.bench_function("check", |b| {
         b.iter(|| {

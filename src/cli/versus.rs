@@ -17,7 +17,7 @@ use dipsandbox_core::engine::{Engine, Registry};
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::versus::{
-    Mix, Parallel, Progress, SUMMARY_FILE, Shard, Summary, Versus, merge,
+    BATCH, Mix, Parallel, Progress, SUMMARY_FILE, Shard, Summary, Versus, merge,
 };
 
 use super::input::EngineArg;
@@ -147,6 +147,7 @@ pub fn run(
         mix,
         seed: args.seed,
         shrink_limit: args.shrink_limit,
+        batch: BATCH,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs)

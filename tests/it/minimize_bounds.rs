@@ -763,7 +763,9 @@ fn on_a_terminal_the_status_line_is_redrawn_in_place() {
     use std::io::Read;
 
     let dir = temp_dir("r2-min-tty");
-    let input = circle_file(&dir, 600);
+    // Large enough that no build (an optimised one included) finishes within the time limit:
+    // the run must be stopped by it (exit 3) for the test to see the status line.
+    let input = circle_file(&dir, 3000);
     let out = dir.join("small.ron");
     let pty = native_pty_system()
         .openpty(PtySize {
@@ -804,7 +806,7 @@ fn on_a_terminal_the_status_line_is_redrawn_in_place() {
     let text = reading.join().expect("reader ends");
     assert_eq!(status.exit_code(), 3, "{text:?}");
     assert!(
-        text.contains("\r\x1b[Kunits pass, round 1: 600 units, 600 orders; "),
+        text.contains("\r\x1b[Kunits pass, round 1: 3000 units, 3000 orders; "),
         "{text:?}"
     );
     // Cleared before the summary: the summary starts a line of its own.

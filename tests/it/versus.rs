@@ -39,6 +39,7 @@ fn bench<'e>(
         mix,
         seed,
         shrink_limit: 0,
+        batch: BATCH,
     }
 }
 
@@ -259,12 +260,14 @@ fn a_toy_engine_against_the_decision_engine_gives_classes() {
 #[test]
 fn an_interrupted_run_keeps_the_classes_so_far() {
     let (a, b) = (DecisionEngine, DpjudgeEngine);
-    let v = bench(&a, &b, Mix::Paradox, 0, Rules::default());
+    let mut v = bench(&a, &b, Mix::Paradox, 0, Rules::default());
+    // Small batches: the stop is seen after the first (the paradox mix finds classes in 300).
+    v.batch = 300;
     let out = out_dir("interrupted");
     let stop = AtomicBool::new(false);
     let s = v
         .run(
-            10 * BATCH,
+            10 * v.batch,
             Shard::WHOLE,
             &out,
             &Sequential,
@@ -273,7 +276,7 @@ fn an_interrupted_run_keeps_the_classes_so_far() {
         )
         .expect("runs");
     assert!(s.interrupted);
-    assert_eq!(s.positions, BATCH);
+    assert_eq!(s.positions, v.batch);
     assert!(!s.classes.is_empty());
     assert_eq!(load_summary(&out).expect("saved"), s);
     for c in &s.classes {

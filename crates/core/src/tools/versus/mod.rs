@@ -693,8 +693,8 @@ impl Shard {
     }
 }
 
-/// The positions adjudicated per batch: the stop flag is read, progress reported and the
-/// summary saved between batches.
+/// The positions adjudicated per batch by default ([`Versus::batch`]): the stop flag is read,
+/// progress reported and the summary saved between batches.
 pub const BATCH: u64 = 4096;
 
 /// How far a run is, for a progress line.
@@ -727,6 +727,9 @@ pub struct Versus<'e> {
     /// Disagreements of one [`Way`] shrunk at most this often (0: every one); the others are
     /// counted in the class the first shrunk one of their way fell in.
     pub shrink_limit: usize,
+    /// Positions per batch: the stop flag is read, progress reported and the summary saved
+    /// between batches ([`BATCH`] on the command line; 0 counts as 1).
+    pub batch: u64,
 }
 
 /// The phase result of `e` on `s` under `rules`, or the engine's error.
@@ -968,7 +971,7 @@ impl Versus<'_> {
                 tally.summary.interrupted = true;
                 break;
             }
-            let end = (done + BATCH).min(total);
+            let end = (done + self.batch.max(1)).min(total);
             let idx: Vec<u64> = (done..end).map(|k| shard.nth(k)).collect();
             let checked = par.map(idx, &|i| self.check(i));
             tally.summary.positions += end - done;

@@ -641,14 +641,13 @@ fn bench(c: &mut Criterion) {
                     scenarios
                         .iter()
                         .map(|s| {
-                            let run = dipsandbox_core::tools::check::adjudicate_scenario(
+                            dipsandbox_core::tools::check::verify(
                                 s,
                                 None,
                                 &dipsandbox_core::engine::DecisionEngine,
-                                false,
                             )
-                            .expect("runs");
-                            dipsandbox_core::tools::check::compare(s, &run).1
+                            .expect("runs")
+                            .1
                         })
                         .sum::<usize>(),
                 );

@@ -6,7 +6,7 @@
 //! (`adjudicate_movement`, words and graph), `parse` (the opening's 22 orders parsed), `datc`
 //! (every DATC movement case in a reused workspace), `load` (every DATC scenario file's text
 //! loaded), `traced` (the DATC cases traced), `check` (the DATC cases through `check`'s path:
-//! `adjudicate_scenario` and `compare`); `opening_text` (the opening's orders parsed, then
+//! `tools::check::verify`, as `check` runs it); `opening_text` (the opening's orders parsed, then
 //! the workspace); and the `diplomacy` crate 0.2.0 (a dev-dependency) on the same opening:
 //! `theirs_opening` (its orders cloned, then adjudicated) and `theirs_opening_text` (parsed,
 //! then adjudicated), for instruction counts that compare the two whatever the load.
@@ -206,14 +206,13 @@ fn main() {
             "check" => cases
                 .iter()
                 .map(|s| {
-                    let run = dipsandbox_core::tools::check::adjudicate_scenario(
+                    dipsandbox_core::tools::check::verify(
                         s,
                         None,
                         &dipsandbox_core::engine::DecisionEngine,
-                        false,
                     )
-                    .expect("runs");
-                    dipsandbox_core::tools::check::compare(s, &run).1
+                    .expect("runs")
+                    .1
                 })
                 .sum(),
             "load" => texts

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::check::{compare, natural_key};
+use dipsandbox_core::tools::check::{natural_key, verify};
 
 /// The scenario files named on a command line, in order, each once: a file as it is; a folder's
 /// `.ron` files, searched depth first in natural order (`6.A.2` before `6.A.10`).
@@ -413,30 +413,31 @@ fn check_item(
         .expect
         .as_ref()
         .is_some_and(|e| e.results.is_empty() && (e.positions.is_some() || e.dislodged.is_some()));
-    match dipsandbox_core::tools::check::adjudicate_scenario(&s, rules, engine, false) {
+    // A jDip case is compared by its own rules (positions, with notes on the orders), from the
+    // full result; a scenario by `verify`, which adjudicates for the result alone and again in
+    // full only when something differs.
+    let checked = if from_jdip {
+        dipsandbox_core::tools::check::adjudicate_scenario(&s, rules, engine, false)
+            .map(|r| dipsandbox_core::io::jdip::compare(&s, &r))
+    } else {
+        verify(&s, rules, engine).map(|(bad, n)| (bad, n, Vec::new()))
+    };
+    match checked {
         Err(e) => Checked::CannotRun {
             name,
             title: s.title,
             positions_only,
             error: e.to_string(),
         },
-        Ok(r) => {
-            let (bad, n, notes) = if from_jdip {
-                dipsandbox_core::io::jdip::compare(&s, &r)
-            } else {
-                let (bad, n) = compare(&s, &r);
-                (bad, n, Vec::new())
-            };
-            Checked::Ran {
-                name,
-                title: s.title,
-                positions_only,
-                expects: s.expect.is_some(),
-                bad,
-                n,
-                notes,
-            }
-        }
+        Ok((bad, n, notes)) => Checked::Ran {
+            name,
+            title: s.title,
+            positions_only,
+            expects: s.expect.is_some(),
+            bad,
+            n,
+            notes,
+        },
     }
 }
 

@@ -222,3 +222,58 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
         run(&mut a, w, h, "E 2 g n n ] 3 V 1");
     }
 }
+
+/// `check`'s lean path (`verify`: the result alone, then the words only when something differs)
+/// says exactly what the full path says (`adjudicate_scenario` then `compare`), and every
+/// engine's result alone is its full result but for the words: every scenario of the project,
+/// every built-in engine, under each scenario's own rules and every preset (so that many
+/// expectations are missed and the mismatch lines, with their reasons, are compared too).
+#[test]
+fn the_lean_check_path_says_what_the_full_path_says() {
+    use dipsandbox_core::engine::PhaseInput;
+    use dipsandbox_core::model::rules::{PRESETS, Rules};
+    use dipsandbox_core::model::scenario::Scenario;
+    use dipsandbox_core::tools::check::{adjudicate_scenario, compare, verify};
+
+    let mut files = Vec::new();
+    common::ron_files(std::path::Path::new("scenarios"), &mut files);
+    let registry = Registry::builtin();
+    let (mut runs, mut missed) = (0, 0);
+    for f in &files {
+        let Ok(s) = Scenario::load(f) else { continue };
+        let mut sets: Vec<Option<Rules>> = vec![None];
+        sets.extend(PRESETS.iter().filter_map(|(n, _)| Rules::preset(n)).map(Some));
+        for engine in registry.engines() {
+            for rules in &sets {
+                let full = adjudicate_scenario(&s, *rules, &**engine, false);
+                let lean = verify(&s, *rules, &**engine);
+                let (Ok(full), Ok(lean)) = (full, lean) else {
+                    continue;
+                };
+                let said = compare(&s, &full);
+                assert_eq!(lean, said, "{} {} {rules:?}", f.display(), engine.name());
+                runs += 1;
+                missed += usize::from(!said.0.is_empty());
+                // The result alone: the same verdicts, causes, units and standoffs.
+                let r = rules.unwrap_or(s.rules);
+                let alone = engine.verdicts(&PhaseInput::of(&s, &r)).expect("runs");
+                let whole = &full.result.phase;
+                assert_eq!(alone.final_units, whole.final_units, "{}", f.display());
+                assert_eq!(alone.dislodged, whole.dislodged, "{}", f.display());
+                assert_eq!(alone.contested, whole.contested, "{}", f.display());
+                assert_eq!(alone.outcomes.len(), whole.outcomes.len());
+                for (a, w) in alone.outcomes.iter().zip(&whole.outcomes) {
+                    assert_eq!(
+                        (a.verdict, &a.cause, a.backup),
+                        (w.verdict, &w.cause, w.backup),
+                        "{}",
+                        f.display()
+                    );
+                }
+            }
+        }
+    }
+    // Not a test that passes by comparing nothing.
+    assert!(runs > 3000, "{runs} runs");
+    assert!(missed > 300, "{missed} runs with mismatches");
+}

@@ -122,6 +122,26 @@ pub trait Engine: Send + Sync + 'static {
             )),
         }
     }
+
+    /// A movement phase's result alone, for the paths that compare results rather than show
+    /// them (`check`, `versus`, `replay`): no detail, and each outcome's words
+    /// ([`super::OrderOutcome::reason`]) may be left empty — its `cause` still says why. The
+    /// default is [`Engine::movement`]'s phase; an engine that can do it for less (the decision
+    /// engine: no words, no graph) overrides it.
+    fn movement_verdicts(&self, input: &PhaseInput<'_>) -> Result<PhaseResult, EngineError> {
+        self.movement(input, false).map(|a| a.phase)
+    }
+
+    /// Any phase's result alone ([`Engine::movement_verdicts`] for movement phases; retreats and
+    /// adjustments as [`Engine::adjudicate`] gives them).
+    fn verdicts(&self, input: &PhaseInput<'_>) -> Result<PhaseResult, EngineError> {
+        match input.phase.kind {
+            PhaseKind::Movement => self.movement_verdicts(input),
+            PhaseKind::Retreat | PhaseKind::Adjustment => {
+                self.adjudicate(input, false).map(|a| a.phase)
+            }
+        }
+    }
 }
 
 impl fmt::Debug for dyn Engine {

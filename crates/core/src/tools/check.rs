@@ -55,28 +55,67 @@ pub fn adjudicate_scenario(
     trace: bool,
 ) -> Result<Run, RunError> {
     let rules = rules.unwrap_or(s.rules);
-    if s.retreats.is_some() && s.phase.kind != PhaseKind::Movement {
-        return Err(RunError::Invalid(
-            "`retreats` can only follow a movement phase".into(),
-        ));
-    }
+    check_retreats(s)?;
     let result = engine.adjudicate(&PhaseInput::of(s, &rules), trace)?;
-    let retreats = s.retreats.as_ref().map(|f| {
-        let phase = &result.phase;
-        adjudicate_retreats(
-            &s.map,
-            &phase.final_units,
-            &phase.dislodged,
-            &phase.contested,
-            &f.orders,
-            &rules,
-        )
-    });
+    let retreats = s
+        .retreats
+        .as_ref()
+        .map(|f| retreats_after(s, &result.phase, &f.orders, &rules));
     Ok(Run {
         rules,
         result,
         retreats,
     })
+}
+
+/// What `check` asks of a scenario: the lines that say where the result of `engine` (under the
+/// scenario's own rules, or `rules`) differs from the expectations, and the number of checks
+/// made — the same as [`adjudicate_scenario`] then [`compare`]. The phase is adjudicated for its
+/// result alone ([`Engine::verdicts`]: no words, no detail); only when something differs is it
+/// adjudicated again in full, so that each line says why.
+pub fn verify(
+    s: &Scenario,
+    rules: Option<Rules>,
+    engine: &dyn Engine,
+) -> Result<(Vec<String>, usize), RunError> {
+    let r = rules.unwrap_or(s.rules);
+    check_retreats(s)?;
+    let phase = engine.verdicts(&PhaseInput::of(s, &r))?;
+    let retreats = s
+        .retreats
+        .as_ref()
+        .map(|f| retreats_after(s, &phase, &f.orders, &r));
+    let (bad, n) = compare_results(s, &phase, retreats.as_ref());
+    if bad.is_empty() {
+        return Ok((bad, n));
+    }
+    Ok(compare(s, &adjudicate_scenario(s, rules, engine, false)?))
+}
+
+fn check_retreats(s: &Scenario) -> Result<(), RunError> {
+    if s.retreats.is_some() && s.phase.kind != PhaseKind::Movement {
+        return Err(RunError::Invalid(
+            "`retreats` can only follow a movement phase".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The retreat phase that follows `phase` with `orders`.
+fn retreats_after(
+    s: &Scenario,
+    phase: &PhaseResult,
+    orders: &[OrderEntry],
+    rules: &Rules,
+) -> PhaseResult {
+    adjudicate_retreats(
+        &s.map,
+        &phase.final_units,
+        &phase.dislodged,
+        &phase.contested,
+        orders,
+        rules,
+    )
 }
 
 /// Whether an actual verdict satisfies an expectation. `Fails` is met by any verdict that is not
@@ -111,14 +150,23 @@ fn describe_set(map: &Map, units: &[Unit], owned: bool) -> String {
 /// Compares a run with the scenario's expectations; returns one line per mismatch and the number
 /// of checks made.
 pub fn compare(s: &Scenario, run: &Run) -> (Vec<String>, usize) {
+    compare_results(s, run.phase(), run.retreats.as_ref())
+}
+
+/// [`compare`] on the phase's result and the retreats' that follow it.
+fn compare_results(
+    s: &Scenario,
+    phase: &PhaseResult,
+    retreats: Option<&PhaseResult>,
+) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
     let mut checks = 0;
     if let Some(expect) = &s.expect {
-        let (b, n) = compare_phase(&s.map, &s.orders, expect, run.phase(), "");
+        let (b, n) = compare_phase(&s.map, &s.orders, expect, phase, "");
         bad.extend(b);
         checks += n;
     }
-    if let (Some(f), Some(r)) = (&s.retreats, &run.retreats)
+    if let (Some(f), Some(r)) = (&s.retreats, retreats)
         && let Some(expect) = &f.expect
     {
         let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ");

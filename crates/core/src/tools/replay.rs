@@ -10,7 +10,7 @@ use crate::engine::seam::Engine;
 use crate::model::rules::Rules;
 use crate::model::scenario::Scenario;
 
-use super::check::{RunError, adjudicate_scenario, compare};
+use super::check::{RunError, verify};
 
 /// One phase of a recorded game, ready to adjudicate.
 #[derive(Clone, Debug)]
@@ -94,8 +94,7 @@ pub fn replay(
         } else if p.scenario.expect.is_none() {
             PhaseVerdict::Unrecorded
         } else {
-            let run = adjudicate_scenario(&p.scenario, options.rules, engine, false)?;
-            let (differences, checks) = compare(&p.scenario, &run);
+            let (differences, checks) = verify(&p.scenario, options.rules, engine)?;
             if differences.is_empty() {
                 PhaseVerdict::Agrees { checks }
             } else {
@@ -136,8 +135,7 @@ pub fn explaining_options(
         if c.row.dpjudge_only && engine.name() != "dpjudge" {
             continue;
         }
-        let run = adjudicate_scenario(s, Some(c.rules), engine, false)?;
-        if compare(s, &run).0.is_empty() {
+        if verify(s, Some(c.rules), engine)?.0.is_empty() {
             out.push(c.spec());
         }
     }

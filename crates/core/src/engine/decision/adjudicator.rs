@@ -351,6 +351,16 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
+/// `f` in this thread's workspace (a fresh one when it is in use).
+fn in_workspace<R>(f: impl FnOnce(&mut Adjudicator) -> R) -> R {
+    let mut a = WORKSPACE
+        .with(|w| w.borrow_mut().take())
+        .unwrap_or_default();
+    let out = f(&mut a);
+    WORKSPACE.with(|w| *w.borrow_mut() = Some(a));
+    out
+}
+
 fn run<T: Tracer, O: Submitted>(
     map: &Map,
     units: &[Unit],
@@ -358,12 +368,38 @@ fn run<T: Tracer, O: Submitted>(
     rules: &Rules,
     tracer: T,
 ) -> (MovementResult, T) {
-    let mut a = WORKSPACE
-        .with(|w| w.borrow_mut().take())
-        .unwrap_or_default();
-    let out = run_in(&mut a, map, units, orders, rules, tracer);
-    WORKSPACE.with(|w| *w.borrow_mut() = Some(a));
-    out
+    in_workspace(|a| run_in(a, map, units, orders, rules, tracer))
+}
+
+/// The phase result alone (the decision engine's [`crate::engine::Engine::movement_verdicts`]):
+/// verdicts with their typed causes, final units, dislodged units and standoffs, from this
+/// thread's workspace. No words (each outcome's `reason` is empty) and no decision graph: what
+/// `check`, `versus` and `replay` compare costs no more than the adjudication itself.
+pub fn adjudicate_verdicts<O: Submitted>(
+    map: &Map,
+    units: &[Unit],
+    orders: &[O],
+    rules: &Rules,
+) -> PhaseResult {
+    in_workspace(|a| {
+        a.adjudicate_with(map, units, orders, rules, NoTrace);
+        PhaseResult {
+            outcomes: a
+                .outcomes
+                .iter()
+                .map(|o| OrderOutcome {
+                    verdict: o.verdict,
+                    reason: String::new(),
+                    cause: o.reason.clone(),
+                    backup: o.backup,
+                })
+                .collect(),
+            final_units: a.final_units.clone(),
+            dislodged: a.dislodged.clone(),
+            contested: a.contested.clone(),
+            notes: Vec::new(),
+        }
+    })
 }
 
 /// [`run`] in the workspace `a`: the results it keeps are moved out of it, its other buffers

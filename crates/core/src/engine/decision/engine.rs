@@ -5,9 +5,10 @@ use std::any::Any;
 use std::sync::Arc;
 
 use crate::engine::legality::Prepared;
+use crate::engine::outcome::PhaseResult;
 use crate::engine::seam::{Adjudication, Detail, Engine, EngineError, PhaseInput, Shows, Steps};
 
-use super::adjudicator::{MovementResult, adjudicate};
+use super::adjudicator::{MovementResult, adjudicate, adjudicate_verdicts};
 use super::stepper::Stepper;
 
 /// The decision engine on the seam.
@@ -29,6 +30,15 @@ impl Engine for DecisionEngine {
             self.name(),
             r.phase(),
             Arc::new(r),
+        ))
+    }
+
+    fn movement_verdicts(&self, input: &PhaseInput<'_>) -> Result<PhaseResult, EngineError> {
+        Ok(adjudicate_verdicts(
+            input.map,
+            input.units,
+            input.orders,
+            input.rules,
         ))
     }
 }

@@ -31,7 +31,8 @@ pub mod stepper;
 pub mod trace;
 
 pub use adjudicator::{
-    Adjudicator, MovementResult, Outcome, adjudicate, adjudicate_movement, value_text,
+    Adjudicator, MovementResult, Outcome, adjudicate, adjudicate_movement, adjudicate_verdicts,
+    value_text,
 };
 pub use engine::DecisionEngine;
 pub use reasons::reason_decisions;

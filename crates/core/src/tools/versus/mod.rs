@@ -734,9 +734,8 @@ pub struct Versus<'e> {
 
 /// The phase result of `e` on `s` under `rules`, or the engine's error.
 fn result_of(e: &dyn Engine, s: &Scenario, rules: &Rules) -> Result<PhaseResult, String> {
-    let input = PhaseInput::of(s, rules);
-    e.adjudicate(&input, false)
-        .map(|a| a.phase)
+    // Versus compares and writes verdicts, never the words: the result alone is asked for.
+    e.verdicts(&PhaseInput::of(s, rules))
         .map_err(|e| e.to_string())
 }
 

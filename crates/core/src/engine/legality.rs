@@ -331,6 +331,10 @@ pub fn fleet_on_some_route(
     if map.province(f).kind != ProvinceKind::Sea || !is_fleet(f) {
         return false;
     }
+    // The common case, and no search: f alone borders both ends (the route `f`).
+    if convoy_adjacent(map, from, f) && convoy_adjacent(map, f, to) {
+        return true;
+    }
     // 1. f's component of fleet-holding seas, numbered from 0 (f itself).
     let mut comp: Vec<ProvinceId> = vec![f];
     let mut index: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();

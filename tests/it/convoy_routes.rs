@@ -3,7 +3,7 @@
 //! chordless routes it replaced, kept here verbatim: on random sea graphs of up to 12 seas and on
 //! the standard map with random fleets, for every fleet, both answer the same.
 
-use dipsandbox_core::engine::legality::fleet_on_some_route;
+use dipsandbox_core::engine::legality::{fleet_on_some_route, fleet_on_some_route_to_each};
 use dipsandbox_core::model::map::{Map, ProvinceId, ProvinceKind, ProvinceSpec};
 use proptest::prelude::*;
 
@@ -123,6 +123,22 @@ proptest! {
                 let new = fleet_on_some_route(&map, id(from), id(to), f, &is_fleet);
                 let old = old_fleet_on_some_route(&map, id(from), id(to), f, &is_fleet);
                 prop_assert_eq!(new, old, "{} -> {} through s{}; edges {:?}; fleets {:?}", from, to, f.0, edges, fleets);
+            }
+        }
+        // The batch form (one army, every destination, one fleet) finds exactly the
+        // destinations the single form does, in the order given.
+        let tos: Vec<ProvinceId> = (0..map.province_count() as u32).map(ProvinceId).collect();
+        for from in [id("a"), id("b")] {
+            for f in 0..k {
+                let f = ProvinceId(f as u32);
+                let mut batch = Vec::new();
+                fleet_on_some_route_to_each(&map, from, &tos, f, &is_fleet, &mut |t| batch.push(t));
+                let single: Vec<ProvinceId> = tos
+                    .iter()
+                    .copied()
+                    .filter(|&t| fleet_on_some_route(&map, from, t, f, &is_fleet))
+                    .collect();
+                prop_assert_eq!(batch, single, "from {} through s{}; edges {:?}", from.0, f.0, edges);
             }
         }
     }

@@ -242,7 +242,12 @@ fn the_lean_check_path_says_what_the_full_path_says() {
     for f in &files {
         let Ok(s) = Scenario::load(f) else { continue };
         let mut sets: Vec<Option<Rules>> = vec![None];
-        sets.extend(PRESETS.iter().filter_map(|(n, _)| Rules::preset(n)).map(Some));
+        sets.extend(
+            PRESETS
+                .iter()
+                .filter_map(|(n, _)| Rules::preset(n))
+                .map(Some),
+        );
         for engine in registry.engines() {
             for rules in &sets {
                 let full = adjudicate_scenario(&s, *rules, &**engine, false);

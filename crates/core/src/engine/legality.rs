@@ -335,72 +335,214 @@ pub fn fleet_on_some_route(
     if convoy_adjacent(map, from, f) && convoy_adjacent(map, f, to) {
         return true;
     }
-    // 1. f's component of fleet-holding seas, numbered from 0 (f itself).
-    let mut comp: Vec<ProvinceId> = vec![f];
-    let mut index: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
-    index.insert(f.0, 0);
-    let mut at = 0;
-    while at < comp.len() {
-        let p = comp[at];
-        at += 1;
-        for q in sea_neighbours(map, p) {
-            if is_fleet(q) && !index.contains_key(&q.0) {
-                index.insert(q.0, comp.len());
-                comp.push(q);
+    ROUTE_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => scratch.on_some_route(map, from, to, f, is_fleet),
+        // Called again from inside `is_fleet` on this thread: a scratch of its own.
+        Err(_) => RouteScratch::default().on_some_route(map, from, to, f, is_fleet),
+    })
+}
+
+/// [`fleet_on_some_route`] for one army at `from` and several destinations: calls `found` with
+/// each destination of `tos` for which fleet `f` is on some route. f's component is searched
+/// once for them all (the move menus ask this of every fleet and army).
+pub fn fleet_on_some_route_to_each(
+    map: &Map,
+    from: ProvinceId,
+    tos: &[ProvinceId],
+    f: ProvinceId,
+    is_fleet: &dyn Fn(ProvinceId) -> bool,
+    found: &mut dyn FnMut(ProvinceId),
+) {
+    if tos.is_empty() || map.province(f).kind != ProvinceKind::Sea || !is_fleet(f) {
+        return;
+    }
+    let mut each = |scratch: &mut RouteScratch| {
+        let near_from = convoy_adjacent(map, from, f);
+        let mut ready = false;
+        for &to in tos {
+            // The single-fleet route needs no search.
+            let on = if near_from && convoy_adjacent(map, f, to) {
+                true
+            } else {
+                if !ready {
+                    scratch.set_up(map, from, f, is_fleet);
+                    ready = true;
+                }
+                scratch.reaches_to(map, to)
+            };
+            if on {
+                found(to);
             }
         }
+    };
+    ROUTE_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => each(&mut scratch),
+        Err(_) => each(&mut RouteScratch::default()),
+    });
+}
+
+thread_local! {
+    /// The buffers of [`fleet_on_some_route`], kept between calls: the move menus and the
+    /// legality of convoy orders ask it many times per position.
+    static ROUTE_SCRATCH: std::cell::RefCell<RouteScratch> =
+        std::cell::RefCell::new(RouteScratch::default());
+}
+
+/// [`fleet_on_some_route`]'s buffers: f's component of fleet-holding seas and its adjacency.
+#[derive(Default)]
+struct RouteScratch {
+    /// Per province of the map, its number in the component plus one (0: not in it); only the
+    /// component's entries are set, and they are cleared after each call.
+    index: Vec<u32>,
+    /// The component's seas (f first).
+    comp: Vec<ProvinceId>,
+    /// The component's adjacency, flat: sea i's neighbours are `adj[off[i]..off[i + 1]]`.
+    adj: Vec<usize>,
+    off: Vec<usize>,
+    by_from: Vec<bool>,
+    by_to: Vec<bool>,
+    blocked: Vec<u32>,
+    seen: Vec<bool>,
+    queue: Vec<usize>,
+    path: Vec<usize>,
+    next: Vec<usize>,
+}
+
+impl RouteScratch {
+    fn on_some_route(
+        &mut self,
+        map: &Map,
+        from: ProvinceId,
+        to: ProvinceId,
+        f: ProvinceId,
+        is_fleet: &dyn Fn(ProvinceId) -> bool,
+    ) -> bool {
+        self.set_up(map, from, f, is_fleet);
+        self.reaches_to(map, to)
     }
-    let k = comp.len();
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); k];
-    for (i, &p) in comp.iter().enumerate() {
-        for q in sea_neighbours(map, p) {
-            if let Some(&j) = index.get(&q.0)
-                && j != i
-                && !adj[i].contains(&j)
-            {
-                adj[i].push(j);
+
+    /// Numbers f's component of fleet-holding seas, its adjacency, and the seas `from` borders.
+    fn set_up(
+        &mut self,
+        map: &Map,
+        from: ProvinceId,
+        f: ProvinceId,
+        is_fleet: &dyn Fn(ProvinceId) -> bool,
+    ) {
+        if self.index.len() < map.province_count() {
+            self.index.resize(map.province_count(), 0);
+        }
+        // 1. f's component of fleet-holding seas, numbered from 0 (f itself).
+        self.comp.clear();
+        self.comp.push(f);
+        self.index[f.0 as usize] = 1;
+        let mut at = 0;
+        while at < self.comp.len() {
+            let p = self.comp[at];
+            at += 1;
+            for q in sea_neighbours(map, p) {
+                if self.index[q.0 as usize] == 0 && is_fleet(q) {
+                    self.comp.push(q);
+                    self.index[q.0 as usize] = self.comp.len() as u32;
+                }
             }
         }
+        let k = self.comp.len();
+        self.adj.clear();
+        self.off.clear();
+        self.off.push(0);
+        for (i, &p) in self.comp.iter().enumerate() {
+            let first = self.adj.len();
+            for q in sea_neighbours(map, p) {
+                let j = self.index[q.0 as usize] as usize;
+                if j != 0 && j - 1 != i && !self.adj[first..].contains(&(j - 1)) {
+                    self.adj.push(j - 1);
+                }
+            }
+            self.off.push(self.adj.len());
+        }
+        // The seas `from` borders (`convoy_adjacent(from, p)`), from `from`'s own lists: its
+        // army borders and its locations' fleet borders, marked by the component's numbers.
+        self.by_from.clear();
+        self.by_from.resize(k, false);
+        for &q in map.army_neighbours(from) {
+            if let Some(j) = self.index[q.0 as usize].checked_sub(1) {
+                self.by_from[j as usize] = true;
+            }
+        }
+        for l in map.locations_of(from) {
+            for &n in map.fleet_neighbours(l) {
+                if let Some(j) = self.index[map.province_of(n).0 as usize].checked_sub(1) {
+                    self.by_from[j as usize] = true;
+                }
+            }
+        }
+        for &p in &self.comp {
+            self.index[p.0 as usize] = 0;
+        }
     }
-    let by_from: Vec<bool> = comp
-        .iter()
-        .map(|&p| convoy_adjacent(map, from, p))
-        .collect();
-    let by_to: Vec<bool> = comp.iter().map(|&p| convoy_adjacent(map, p, to)).collect();
-    if !by_from.iter().any(|b| *b) || !by_to.iter().any(|b| *b) {
-        return false;
+
+    /// After [`RouteScratch::set_up`]: whether f is on some route from `from` to `to`.
+    fn reaches_to(&mut self, map: &Map, to: ProvinceId) -> bool {
+        let k = self.comp.len();
+        self.by_to.clear();
+        self.by_to
+            .extend(self.comp.iter().map(|&p| convoy_adjacent(map, p, to)));
+        if !self.by_from.contains(&true) || !self.by_to.contains(&true) {
+            return false;
+        }
+        self.blocked.clear();
+        self.blocked.resize(k, 0);
+        self.seen.clear();
+        self.seen.resize(k, false);
+        self.queue.clear();
+        self.path.clear();
+        self.next.clear();
+        RouteSearch {
+            adj: &self.adj,
+            off: &self.off,
+            by_from: &self.by_from,
+            by_to: &self.by_to,
+            blocked: &mut self.blocked,
+            seen: &mut self.seen,
+            queue: &mut self.queue,
+            path: &mut self.path,
+            next: &mut self.next,
+        }
+        .run()
     }
-    RouteSearch {
-        adj: &adj,
-        by_from: &by_from,
-        by_to: &by_to,
-        blocked: vec![0; k],
-        seen: vec![false; k],
-        queue: Vec::new(),
-    }
-    .run()
 }
 
 /// The search of [`fleet_on_some_route`] over f's component (f is sea 0).
 struct RouteSearch<'a> {
-    adj: &'a [Vec<usize>],
+    adj: &'a [usize],
+    off: &'a [usize],
     by_from: &'a [bool],
     by_to: &'a [bool],
     /// Per sea, how many seas of the route before its last border it or are it: a sea with a
     /// count above zero cannot come next (it would be a chord, or a repeat).
-    blocked: Vec<u32>,
-    seen: Vec<bool>,
-    queue: Vec<usize>,
+    blocked: &'a mut [u32],
+    seen: &'a mut [bool],
+    queue: &'a mut Vec<usize>,
+    /// The route being grown, and for each of its seas the next neighbour to try.
+    path: &'a mut Vec<usize>,
+    next: &'a mut Vec<usize>,
 }
 
 impl RouteSearch<'_> {
+    /// Sea `v`'s neighbours in the component.
+    fn adj(&self, v: usize) -> &[usize] {
+        &self.adj[self.off[v]..self.off[v + 1]]
+    }
+
     /// Blocks (or unblocks) sea `v` and its neighbours.
     fn mark(&mut self, v: usize, up: bool) {
         let step = |c: &mut u32| {
             if up { *c += 1 } else { *c -= 1 }
         };
         step(&mut self.blocked[v]);
-        for &w in &self.adj[v] {
+        for k in self.off[v]..self.off[v + 1] {
+            let w = self.adj[k];
             step(&mut self.blocked[w]);
         }
     }
@@ -423,8 +565,8 @@ impl RouteSearch<'_> {
             if self.by_to[v] && v != start {
                 continue;
             }
-            for i in 0..self.adj[v].len() {
-                let w = self.adj[v][i];
+            for k in self.off[v]..self.off[v + 1] {
+                let w = self.adj[k];
                 if !self.seen[w] && self.blocked[w] == 0 && !self.by_from[w] {
                     self.seen[w] = true;
                     self.queue.push(w);
@@ -449,35 +591,33 @@ impl RouteSearch<'_> {
             return true;
         }
         // Routes grown from each sea bordering `from` (not f, not bordering `to`) up to f.
-        let starts: Vec<usize> = (1..self.adj.len())
-            .filter(|&v| self.by_from[v] && !self.by_to[v])
-            .collect();
         // The route is `path`; `next[i]` the next neighbour of path[i] to try. Every sea of the
         // route but the last is marked in `blocked`.
-        let mut path: Vec<usize> = Vec::new();
-        let mut next: Vec<usize> = Vec::new();
-        for s in starts {
-            path.push(s);
-            next.push(0);
-            while let Some(&top) = path.last() {
-                let d = path.len() - 1;
-                let i = next[d];
+        for s in 1..self.by_from.len() {
+            if !self.by_from[s] || self.by_to[s] {
+                continue;
+            }
+            self.path.push(s);
+            self.next.push(0);
+            while let Some(&top) = self.path.last() {
+                let d = self.path.len() - 1;
+                let i = self.next[d];
                 if i == 0 && !self.can_reach_f_then_to(top) {
-                    next[d] = usize::MAX;
+                    self.next[d] = usize::MAX;
                 }
-                let i = next[d];
-                if i >= self.adj[top].len() {
-                    path.pop();
-                    next.pop();
-                    if let Some(&below) = path.last() {
+                let i = self.next[d];
+                if i >= self.adj(top).len() {
+                    self.path.pop();
+                    self.next.pop();
+                    if let Some(&below) = self.path.last() {
                         self.mark(below, false);
                     }
                     continue;
                 }
-                next[d] += 1;
-                let w = self.adj[top][i];
+                self.next[d] += 1;
+                let w = self.adj(top)[i];
                 // Chordless: w borders no earlier sea of the route (nor is one), nor `from`.
-                if self.blocked[w] > 0 || self.by_from[w] || path.contains(&w) {
+                if self.blocked[w] > 0 || self.by_from[w] || self.path.contains(&w) {
                     continue;
                 }
                 self.mark(top, true);
@@ -494,8 +634,8 @@ impl RouteSearch<'_> {
                     self.mark(top, false);
                     continue;
                 }
-                path.push(w);
-                next.push(0);
+                self.path.push(w);
+                self.next.push(0);
             }
         }
         false

@@ -11,7 +11,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::engine::adjust::adjustments_due;
-use crate::engine::legality::fleet_on_some_route;
+use crate::engine::legality::fleet_on_some_route_to_each;
 use crate::engine::retreat::retreat_options;
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
@@ -243,8 +243,13 @@ fn orders_of(
                 continue;
             }
             let from = map.province_of(other.loc);
-            for &d in &reach_all[t].convoy {
-                if fleet_on_some_route(map, from, d, here, &is_fleet) {
+            fleet_on_some_route_to_each(
+                map,
+                from,
+                &reach_all[t].convoy,
+                here,
+                &is_fleet,
+                &mut |d| {
                     out.push(order(OrderKind::Convoy {
                         army: UnitRef {
                             power: None,
@@ -252,8 +257,8 @@ fn orders_of(
                         },
                         dest: province_spec(d),
                     }));
-                }
-            }
+                },
+            );
         }
     }
     out
@@ -356,7 +361,7 @@ pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::legality::convoy_chain_exists;
+    use crate::engine::legality::{convoy_chain_exists, fleet_on_some_route};
     use crate::tools::versus::positions::{Recipe, random_position};
 
     /// One search per army gives what a chain search per province gives, and every fleet on a

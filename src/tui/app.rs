@@ -305,7 +305,10 @@ impl App {
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Click(x, y) => self.click(x, y),
             Msg::Scroll(d, x, y) => {
-                self.click_focus(x, y);
+                // Under a popup the wheel scrolls the popup; the focus stays.
+                if self.popup.is_none() {
+                    self.click_focus(x, y);
+                }
                 self.action(if d < 0 { Action::Up } else { Action::Down }, &mut fx);
             }
             Msg::Key(k) => self.key(k, &mut fx),

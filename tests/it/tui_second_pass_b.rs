@@ -506,8 +506,38 @@ fn the_mouse_selects_provinces_decisions_tree_rows_and_the_wheel_scrolls() {
     click(&mut a, 120, 40, Input::Scroll(1, list.x + 2, list.y + 1));
     assert_eq!(a.focus, Context::Decisions);
     assert_eq!(a.stepper.decision, 4);
-    // A click outside every panel, or while a popup is open, changes nothing.
+    // A click while a popup is open changes nothing; the wheel scrolls the popup.
     run(&mut a, 120, 40, "?");
     click(&mut a, 120, 40, Input::Click(list.x + 2, list.y + 1));
     assert_eq!(a.stepper.decision, 4);
+    click(&mut a, 120, 40, Input::Scroll(1, 0, 0));
+    assert_eq!(a.popup, Some(Popup::Help(1)));
+    assert_eq!(a.focus, Context::Decisions);
+    // The wheel in the browser moves its highlight.
+    run(&mut a, 120, 40, "esc o");
+    click(&mut a, 120, 40, Input::Scroll(1, 60, 20));
+    click(&mut a, 120, 40, Input::Scroll(1, 60, 20));
+    assert!(matches!(&a.popup, Some(Popup::Browser(b)) if b.row == 2));
+}
+
+#[test]
+fn the_search_words_are_what_loading_reads() {
+    let mut files = Vec::new();
+    common::ron_files(Path::new("scenarios"), &mut files);
+    assert!(files.len() > 200);
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read");
+        let s = dipsandbox_core::model::scenario::Scenario::from_ron(&text, "x").expect("loads");
+        let w = dipsandbox_core::model::scenario::words(&text).expect("words");
+        assert_eq!(
+            (w.title, w.source, w.description),
+            (s.title, s.source, s.description),
+            "{}",
+            f.display()
+        );
+    }
+    assert_eq!(
+        dipsandbox_core::model::scenario::words("not a scenario"),
+        None
+    );
 }

@@ -361,7 +361,11 @@ fn the_retreat_board_shows_and_names_the_dislodged_unit() {
         t.contains("tri Trieste · Ita a Tri dislodged, attacker from Vie"),
         "{t}"
     );
-    assert!(t.contains("dislodged"), "{t}");
+    // The line under the views names it too.
+    assert!(
+        t.contains("Fall 1901 Retreat: dislodged: Italian A Trieste (attacker from Vienna)"),
+        "{t}"
+    );
 }
 
 /// How many dislodged units the board shows (lower-case letters, reversed).

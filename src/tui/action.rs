@@ -179,8 +179,10 @@ pub enum Msg {
     Scroll(i8, u16, u16),
     /// The terminal was resized.
     Resize(u16, u16),
-    /// Time passed with no input (drives autoplay).
+    /// Time passed with no input (drives autoplay; messages expire).
     Tick,
+    /// A tick at a given time (a test's clock, so that expiry is tested without sleeping).
+    Clock(std::time::Instant),
     /// A key: the keymap turns it into an action, or (in a prompt) it is typed.
     Key(ratatui::crossterm::event::KeyEvent),
     /// What an effect came to.

@@ -17,7 +17,7 @@ mod step;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -165,6 +165,7 @@ impl App {
         self.message = Some(Message {
             text: super::browser::cut(&text.into(), MAX_MESSAGE_CHARS),
             error: false,
+            expires: None,
         });
     }
 
@@ -174,6 +175,7 @@ impl App {
         self.message = Some(Message {
             text: super::browser::cut(&text.into(), MAX_MESSAGE_CHARS),
             error: true,
+            expires: None,
         });
     }
 
@@ -289,16 +291,24 @@ impl App {
     /// (file I/O, quitting); what that comes to comes back as [`Msg::Done`].
     pub fn update(&mut self, msg: impl Into<Msg>) -> Vec<Effect> {
         let mut fx = Vec::new();
-        match msg.into() {
-            Msg::Tick => {
-                if self.stepper.playing && !self.step(1) {
-                    self.stepper.playing = false;
-                }
-            }
+        let msg = msg.into();
+        // A message is about what the user did last: the next thing they do clears it.
+        if matches!(
+            msg,
+            Msg::Action(_) | Msg::Key(_) | Msg::Type(_) | Msg::Click(..) | Msg::Scroll(..)
+        ) {
+            self.message = None;
+        }
+        match msg {
+            Msg::Tick => self.tick(Instant::now()),
+            Msg::Clock(now) => self.tick(now),
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Click(x, y) => self.click(x, y),
             Msg::Scroll(d, x, y) => {
-                self.click_focus(x, y);
+                // Under a popup the wheel scrolls the popup; the focus stays.
+                if self.popup.is_none() {
+                    self.click_focus(x, y);
+                }
                 self.action(if d < 0 { Action::Up } else { Action::Down }, &mut fx);
             }
             Msg::Key(k) => self.key(k, &mut fx),
@@ -313,6 +323,17 @@ impl App {
         }
         self.refresh_art();
         fx
+    }
+
+    /// Time passed (it is `now`): the next autoplay step, and the message goes when its time
+    /// is up.
+    fn tick(&mut self, now: Instant) {
+        if self.stepper.playing && !self.step(1) {
+            self.stepper.playing = false;
+        }
+        if self.message.as_mut().is_some_and(|m| m.expired(now)) {
+            self.message = None;
+        }
     }
 
     /// A key: typed into a prompt that takes text, else the keymap's action in the contexts
@@ -334,9 +355,7 @@ impl App {
             self.type_char(c);
             return;
         }
-        let in_question = contexts
-            .first()
-            .is_some_and(|c| Context::PROMPTS.contains(c));
+        let in_question = contexts.first().is_some_and(|c| c.is_prompt());
         match self.keymap.action(&contexts, &k) {
             Some(a) => self.action(a, fx),
             // A quick esc then a key arrives from many terminals as alt+key: take it as both.
@@ -473,27 +492,26 @@ impl App {
                 self.set_rules(r);
             }
             Action::AdoptRules => match self.session.adopt_rules() {
-                Ok(()) => self.info("these rules are now the scenario's own (ctrl-s saves)"),
+                Ok(()) => {
+                    let save = self.key_name(Context::Global, Action::Save);
+                    self.info(format!(
+                        "these rules are now the scenario's own ({save} saves)"
+                    ));
+                }
                 Err(e) => self.error(e.0),
             },
             Action::Freeze => match self.session.freeze() {
                 Ok(()) => {
                     let n = self.session.expectations.as_ref().map_or(0, |(_, n)| *n);
+                    let save = self.key_name(Context::Global, Action::Save);
                     self.info(format!(
-                        "the current result is now the expectations ({n} checks; ctrl-s saves)"
+                        "the current result is now the expectations ({n} checks; {save} saves)"
                     ));
                 }
                 Err(e) => self.error(e.0),
             },
             Action::Undo | Action::Redo => self.undo_redo(action == Action::Undo),
-            Action::Save => match self.session.path.clone() {
-                Some(path) => fx.push(Effect::Save {
-                    path,
-                    force: false,
-                    or_save_as: true,
-                }),
-                None => self.start_save_as(),
-            },
+            Action::Save => self.save(fx),
             Action::SaveAs => self.start_save_as(),
             Action::EditOrder => self.start_order(),
             Action::DeleteOrder => self.delete_order(),
@@ -522,12 +540,24 @@ impl App {
                 format!(
                     "The scenario has unsaved changes. Quit anyway? {} ({} saves)",
                     self.yes_no(),
-                    self.key_name(Context::Global, Action::Save)
+                    self.key_name(Context::Confirm, Action::Save)
                 ),
                 Pending::Quit,
             ));
         } else {
             fx.push(Effect::Quit);
+        }
+    }
+
+    /// Saves to the scenario's file (a bundled one, or none: asks where).
+    fn save(&mut self, fx: &mut Vec<Effect>) {
+        match self.session.path.clone() {
+            Some(path) => fx.push(Effect::Save {
+                path,
+                force: false,
+                or_save_as: true,
+            }),
+            None => self.start_save_as(),
         }
     }
 

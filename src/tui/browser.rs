@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::model::scenario::{Scenario, Words};
 
 /// The most files the browser lists.
 pub const MAX_FILES: usize = 10_000;
@@ -80,6 +80,181 @@ pub struct Entry {
     pub path: PathBuf,
     /// How it is shown: `bundled: datc/6.F.16.ron`.
     pub label: String,
+    /// Its title, source and description (read once when the folders are listed), if it is a
+    /// scenario file small enough to preview.
+    pub words: Option<Words>,
+    /// The label, the file's name without `.ron`, the title, the source and the description in
+    /// lower case: what the filter is matched against.
+    lower: [String; 5],
+}
+
+impl Entry {
+    /// An entry of a file, shown as `label`, with the words read from it.
+    pub fn new(path: PathBuf, label: String, words: Option<Words>) -> Entry {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_lowercase())
+            .unwrap_or_default();
+        let w = words.clone().unwrap_or_default();
+        let lower = [
+            label.to_lowercase(),
+            stem,
+            w.title.to_lowercase(),
+            w.source.to_lowercase(),
+            w.description.to_lowercase(),
+        ];
+        Entry {
+            path,
+            label,
+            words,
+            lower,
+        }
+    }
+
+    /// Whether the filter's words (lower case, from [`super::menu::words`]) match this file,
+    /// and how well: every word appears in the label or in the title, source or description.
+    pub fn hit(&self, words: &[String], filter: &str) -> Option<Hit> {
+        let [label, stem, title, source, description] = &self.lower;
+        let mut why = None;
+        for w in words {
+            if label.contains(w.as_str()) {
+                continue;
+            }
+            let field = [
+                ("title", title, 0),
+                ("source", source, 1),
+                ("description", description, 2),
+            ]
+            .into_iter()
+            .find(|(_, text, _)| text.contains(w.as_str()))?;
+            if why.is_none() {
+                why = Some((field.0, field.2, w.clone()));
+            }
+        }
+        let f = filter.trim().to_lowercase();
+        let exact = !f.is_empty() && (*stem == f || *title == f);
+        let rank = if exact {
+            Rank::Exact
+        } else if why.is_none() {
+            Rank::Name
+        } else {
+            Rank::Words
+        };
+        let why = why.and_then(|(field, i, w)| {
+            let words = self.words.as_ref()?;
+            let text = [&words.title, &words.source, &words.description][i];
+            let (text, at) = snippet(text, &w);
+            Some(Why { field, text, at })
+        });
+        Some(Hit { rank, why })
+    }
+}
+
+/// How well a file matches the browser's filter; the better come first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rank {
+    /// The filter is the file's name (without `.ron`) or its title, exactly (any case).
+    Exact,
+    /// Every word of the filter is in the file's label.
+    Name,
+    /// Some word is only in its title, source or description.
+    Words,
+}
+
+/// Why a file is listed under the filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// How well it matches.
+    pub rank: Rank,
+    /// Where a word of the filter was found when not in the label.
+    pub why: Option<Why>,
+}
+
+/// Where a word of the browser's filter was found: `title: …Pandin's paradox…`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Why {
+    /// The field: `title`, `source` or `description`.
+    pub field: &'static str,
+    /// The text around the word, on one line, with "…" where it is cut.
+    pub text: String,
+    /// Where the word starts in `text` (characters).
+    pub at: usize,
+}
+
+impl Why {
+    /// `field: text` in at most `room` characters: from the word on when the text before it
+    /// does not leave it room, cut with "…".
+    pub fn fit(&self, room: usize) -> String {
+        let full = format!("{}: {}", self.field, self.text);
+        let n = full.chars().count();
+        let word_end = self.field.len() + 2 + self.at + 8;
+        let text = if n <= room || word_end <= room || self.at == 0 {
+            full
+        } else {
+            let rest: String = self.text.chars().skip(self.at).collect();
+            format!("{}: …{rest}", self.field)
+        };
+        if text.chars().count() <= room {
+            text
+        } else if room == 0 {
+            String::new()
+        } else {
+            let mut t: String = text.chars().take(room - 1).collect();
+            t.push('…');
+            t
+        }
+    }
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.text)
+    }
+}
+
+/// How many characters a [`Hit`]'s snippet keeps before the word found (it starts at a word)
+/// and after it (the view cuts it to the room there is).
+const SNIPPET_BEFORE: usize = 12;
+const SNIPPET_AFTER: usize = 40;
+
+/// The part of `text` around the first place `word` (lower case) appears, on one line, cut
+/// with "…" where it is cut, and where the word starts in it (characters).
+fn snippet(text: &str, word: &str) -> (String, usize) {
+    let flat: Vec<char> = text
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .collect();
+    let lower: String = flat.iter().collect::<String>().to_lowercase();
+    let at = lower
+        .find(word)
+        .map_or(0, |b| lower.get(..b).map_or(0, |s| s.chars().count()))
+        .min(flat.len());
+    // At most SNIPPET_BEFORE characters before the match, from the start of a word.
+    let mut start = at.saturating_sub(SNIPPET_BEFORE);
+    while start > 0 && start < at && flat.get(start - 1) != Some(&' ') {
+        start += 1;
+    }
+    let end = (at + word.chars().count() + SNIPPET_AFTER).min(flat.len());
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    let word_at = out.chars().count() + (at - start);
+    out.extend(flat.get(start..end).unwrap_or_default());
+    if end < flat.len() {
+        out.push('…');
+    }
+    (out, word_at)
+}
+
+/// The words of a file for the browser's search: read (at most [`PREVIEW_BYTES`]) and parsed
+/// without looking anything up. `None` for a larger file or one that is not a scenario.
+pub fn read_words(path: &Path) -> Option<Words> {
+    let head = dipsandbox_core::base::source::read_head(path, PREVIEW_BYTES).ok()?;
+    if !head.whole {
+        return None;
+    }
+    dipsandbox_core::model::scenario::words(&head.text)
 }
 
 /// A preview of a file: its title, source and phase, or why it does not load.
@@ -138,10 +313,8 @@ impl Browser {
             files.sort_by_key(|p| dipsandbox_core::tools::check::natural_key(p));
             for f in files {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
-                entries.push(Entry {
-                    label: format!("{tag}: {rel}"),
-                    path: f,
-                });
+                let words = read_words(&f);
+                entries.push(Entry::new(f, format!("{tag}: {rel}"), words));
             }
         }
         let mut b = Browser {
@@ -156,13 +329,24 @@ impl Browser {
         b
     }
 
-    /// The entries that match the filter: every word of it appears in the label (any case).
-    pub fn visible(&self) -> Vec<&Entry> {
-        let words = super::editor::words(&self.filter);
-        self.entries
+    /// The entries that match the filter, each with why: every word of it appears in the label,
+    /// the title, the source or the description (any case). An exact match of the file's name
+    /// or title comes first, then the files whose label has every word, then the others, each
+    /// group in the listing's order.
+    pub fn hits(&self) -> Vec<(&Entry, Hit)> {
+        let words = super::menu::words(&self.filter);
+        let mut out: Vec<(&Entry, Hit)> = self
+            .entries
             .iter()
-            .filter(|e| super::editor::matches(&words, &e.label))
-            .collect()
+            .filter_map(|e| e.hit(&words, &self.filter).map(|h| (e, h)))
+            .collect();
+        out.sort_by_key(|(_, h)| h.rank);
+        out
+    }
+
+    /// The entries that match the filter, in the order shown ([`Browser::hits`]).
+    pub fn visible(&self) -> Vec<&Entry> {
+        self.hits().into_iter().map(|(e, _)| e).collect()
     }
 
     /// The highlighted entry.

@@ -24,6 +24,9 @@ pub enum Input {
     Resize(u16, u16),
     /// Time passed with no input (drives autoplay).
     Tick,
+    /// A tick at a given time: a script's clock (the terminal gives [`Input::Tick`], which is
+    /// now).
+    Clock(std::time::Instant),
 }
 
 /// A source of input.
@@ -146,6 +149,7 @@ impl From<Input> for Msg {
             Input::Scroll(d, x, y) => Msg::Scroll(d, x, y),
             Input::Resize(w, h) => Msg::Resize(w, h),
             Input::Tick => Msg::Tick,
+            Input::Clock(t) => Msg::Clock(t),
         }
     }
 }

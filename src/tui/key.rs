@@ -93,6 +93,15 @@ impl Context {
         <Context as strum::IntoEnumIterator>::iter()
     }
 
+    /// Whether this is a one-line prompt or a question (where a quick esc then a key, which
+    /// arrives as alt+key, is not taken as both).
+    pub fn is_prompt(self) -> bool {
+        matches!(
+            self,
+            Context::Find | Context::SaveAs | Context::Field | Context::Confirm | Context::Restore
+        )
+    }
+
     /// Whether a plain character is typed here (into a filter, an order, a prompt's text)
     /// rather than looked up in the keymap.
     pub fn takes_text(self) -> bool {
@@ -107,8 +116,12 @@ impl Context {
         )
     }
 
-    /// The prompts and questions, listed after the view's panels in the help popup.
-    pub const PROMPTS: [Context; 5] = [
+    /// The popups, prompts and questions, listed after the view's panels in the help popup
+    /// (every key a dialog names is there).
+    pub const PROMPTS: [Context; 8] = [
+        Context::Browser,
+        Context::Menu,
+        Context::OrderEditor,
         Context::Find,
         Context::SaveAs,
         Context::Field,
@@ -133,6 +146,16 @@ impl Key {
         let mut mods = e.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
         let code = match e.code {
             KeyCode::BackTab => KeyCode::BackTab,
+            // A terminal sends ctrl-\ ctrl-] ctrl-^ ctrl-_ as the control bytes 0x1c-0x1f,
+            // which crossterm reads as ctrl-4 to ctrl-7: they are named as typed.
+            KeyCode::Char(c @ '4'..='7') if mods.contains(KeyModifiers::CONTROL) => {
+                KeyCode::Char(match c {
+                    '4' => '\\',
+                    '5' => ']',
+                    '6' => '^',
+                    _ => '_',
+                })
+            }
             KeyCode::Char(c) => KeyCode::Char(c),
             c => {
                 if e.modifiers.contains(KeyModifiers::SHIFT) {

@@ -155,6 +155,18 @@ pub fn matches(words: &[String], label: &str) -> bool {
 /// The menu of units to place at a province: an army and a fleet (each coast) of every power;
 /// those that cannot stand there are listed with the reason, and refused.
 pub fn place_menu(s: &Scenario, p: ProvinceId, kind: UnitKind) -> Menu {
+    place_menu_after(s, p, kind, None)
+}
+
+/// [`place_menu`], its highlight on the power that owns what stands or is owned there: the
+/// unit's power, else the supply centre's owner (or home power); else on `last`, the power the
+/// user placed a unit for last (placing a position power by power), else on the first power.
+pub fn place_menu_after(
+    s: &Scenario,
+    p: ProvinceId,
+    kind: UnitKind,
+    last: Option<PowerId>,
+) -> Menu {
     let map = &*s.map;
     let prov = map.province(p);
     let locs: Vec<LocId> = if kind == UnitKind::Fleet && prov.is_multi_coast() {
@@ -179,14 +191,22 @@ pub fn place_menu(s: &Scenario, p: ProvinceId, kind: UnitKind) -> Menu {
             items.push(MenuItem { label, choice });
         }
     }
-    // The highlight starts on the unit's owner there, else on the province's home power.
+    // The highlight starts on the unit's owner there, else on the centre's owner (or home
+    // power), else on the power last placed for.
     let standing = s
         .units
         .iter()
         .find(|u| map.province_of(u.loc) == p)
         .map(|u| u.power);
+    let owner = if prov.supply_center {
+        s.owners_or_home().get(p.0 as usize).copied().flatten()
+    } else {
+        None
+    };
     let row = standing
+        .or(owner)
         .or(prov.home_of)
+        .or(last)
         .and_then(|w| {
             items
                 .iter()

@@ -3,14 +3,14 @@
 //! imports the app or the views.
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::browser::Browser;
 use super::editor::{Field, Menu, OrderEditor};
 use super::grid::BoardArt;
 pub use super::layout::View;
 use super::session::{DiskStamp, Session};
-use dipsandbox_core::model::map::ProvinceId;
+use dipsandbox_core::model::map::{PowerId, ProvinceId};
 
 /// A popup or prompt over the view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +135,22 @@ pub struct Message {
     pub text: String,
     /// Whether it reports a problem.
     pub error: bool,
+    /// When it goes: set at the first tick after it is shown ([`MESSAGE_TIME`] or
+    /// [`ERROR_TIME`] later); the next action clears it anyway.
+    pub expires: Option<Instant>,
+}
+
+/// How long a message stays in the status bar when nothing else happens.
+pub const MESSAGE_TIME: Duration = Duration::from_secs(4);
+/// How long an error stays in the status bar when nothing else happens.
+pub const ERROR_TIME: Duration = Duration::from_secs(10);
+
+impl Message {
+    /// Whether the message has had its time at `now` (the first call starts its clock).
+    pub fn expired(&mut self, now: Instant) -> bool {
+        let time = if self.error { ERROR_TIME } else { MESSAGE_TIME };
+        now >= *self.expires.get_or_insert(now + time)
+    }
 }
 
 /// The board pane: the selection, what is shown, and the art it is drawn on.
@@ -146,6 +162,9 @@ pub struct BoardPane {
     pub after: bool,
     /// A unit picked up to be moved: the province it stands in.
     pub carry: Option<ProvinceId>,
+    /// The power a unit was placed for last (the place menu's highlight where the province
+    /// names none).
+    pub last_power: Option<PowerId>,
     /// The board's cells, built once per map (and, for a map without art, per width).
     pub art: BoardArt,
 }

@@ -52,6 +52,7 @@ impl App {
         let map = s.map.clone();
         match item.choice {
             Choice::Place(u) => {
+                self.board.last_power = Some(u.power);
                 if self.apply(Edit::PlaceUnit(u)) {
                     self.info(format!("placed {} (i orders it)", u.describe_owned(&map)));
                 }
@@ -426,7 +427,12 @@ impl App {
         } else {
             UnitKind::Fleet
         };
-        let menu = crate::tui::editor::place_menu(self.session.scenario(), p, kind);
+        let menu = crate::tui::menu::place_menu_after(
+            self.session.scenario(),
+            p,
+            kind,
+            self.board.last_power,
+        );
         let refusal = menu.items.iter().find_map(|i| match &i.choice {
             Choice::Refused(m) => Some(m.clone()),
             _ => None,

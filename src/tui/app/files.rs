@@ -29,8 +29,9 @@ impl App {
         if self.session.is_dirty() {
             self.popup = Some(Popup::Confirm(
                 format!(
-                    "The scenario has unsaved changes. Open another anyway? {}",
-                    self.yes_no()
+                    "The scenario has unsaved changes. Open another anyway? {} ({} saves)",
+                    self.yes_no(),
+                    self.key_name(Context::Confirm, Action::Save)
                 ),
                 Pending::Open(path),
             ));
@@ -41,20 +42,7 @@ impl App {
 
     /// Asks where to save, offering a file named after the title in the user's folder.
     pub(super) fn start_save_as(&mut self) {
-        let title: String = self
-            .session
-            .scenario()
-            .title
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        let slug = title.trim_matches('-').to_string();
+        let slug = slug(&self.session.scenario().title);
         let name = format!("{}.ron", if slug.is_empty() { "scenario" } else { &slug });
         let default = match &self.folders.user {
             Some(d) => d.join(name).display().to_string(),
@@ -152,16 +140,21 @@ impl App {
             self.key_name(Context::Restore, Action::AsNew),
             self.key_name(Context::Restore, Action::No),
         );
+        // Which scenario: its title as the kept edits have it.
+        let what = match crate::tui::browser::read_words(&f.path) {
+            Some(w) => format!("“{}”", crate::tui::browser::cut(&w.title, 200)),
+            None => "a scenario".into(),
+        };
         let question = match &target {
             None => format!(
-                "Unsaved edits to a new scenario were kept when dipsandbox last stopped ({age}). Restore them? {y} restores · {n} discards"
+                "Unsaved edits to {what}, a new scenario, were kept when dipsandbox last stopped ({age}). Restore them? {y} restores · {n} discards"
             ),
             Some((p, Ok(()))) => format!(
-                "Unsaved edits to the scenario file {} were kept when dipsandbox last stopped ({age}). Restore them? {y} restores them as edits to that file (saving asks first if it changed since) · {a} restores them as a new scenario · {n} discards",
+                "Unsaved edits to {what}, the scenario file {}, were kept when dipsandbox last stopped ({age}). Restore them? {y} restores them as edits to that file (saving asks first if it changed since) · {a} restores them as a new scenario · {n} discards",
                 p.display()
             ),
             Some((p, Err(why))) => format!(
-                "Unsaved edits were kept when dipsandbox last stopped ({age}). The recovery file names {}, which is not a scenario file to save them to ({why}): they come back as a new, unsaved scenario. Restore them? {y} restores · {n} discards",
+                "Unsaved edits to {what} were kept when dipsandbox last stopped ({age}). The recovery file names {}, which is not a scenario file to save them to ({why}): they come back as a new, unsaved scenario. Restore them? {y} restores · {n} discards",
                 p.display()
             ),
         };
@@ -224,4 +217,19 @@ impl App {
         self.orders.order = 0;
         self.select_order(0);
     }
+}
+
+/// A file name made of a title: its letters and digits in lower case, every run of anything
+/// else one hyphen (`Opening position (Spring 1902 Movement)` is
+/// `opening-position-spring-1902-movement`).
+pub(crate) fn slug(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
 }

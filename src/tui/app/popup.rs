@@ -161,6 +161,13 @@ impl App {
                     fx.push(Effect::DiscardRecovery(r.file));
                 }
             }
+            // Save, from the questions that name it (quitting or opening with unsaved
+            // changes): the question closes and the scenario is saved as ctrl-s saves it
+            // anywhere; then quitting or opening asks nothing.
+            (Action::Save, Pending::Quit | Pending::Open(_)) => {
+                self.popup = None;
+                self.save(fx);
+            }
             (Action::Back, pending) if !matches!(pending, Pending::Restore(_)) => {
                 self.popup = None;
             }

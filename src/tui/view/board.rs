@@ -14,22 +14,54 @@ use super::parts::panel;
 use crate::tui::grid::viewport;
 use crate::tui::keymap::Context;
 use crate::tui::layout::board_area;
+use crate::tui::session::Session;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::{PowerId, ProvinceId, ProvinceKind};
 
-/// Which units to show: before the phase (as of the cursor) or after it.
+/// Whether the stepper's cursor is at the end of the trace (or there is no trace to step).
+fn at_end(s: &Session) -> bool {
+    s.cursor().is_none_or(|c| c.cursor() >= c.len())
+}
+
+/// Which units to show, each with its index among the scenario's units when it is one of them:
+/// before the phase, or after it — as of the cursor (a unit whose move has succeeded so far
+/// stands at its destination), and at the end of the trace the phase's final position.
 fn shown_units(vm: &ViewModel) -> Vec<(Unit, Option<usize>)> {
     let s = vm.session;
-    if vm.after {
+    if vm.after && at_end(s) {
         let end = s.run.retreats.as_ref().unwrap_or(s.run.phase());
-        end.final_units.iter().map(|u| (*u, None)).collect()
-    } else {
-        s.scenario()
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (*u, Some(i)))
-            .collect()
+        return end.final_units.iter().map(|u| (*u, None)).collect();
+    }
+    let map = &s.scenario().map;
+    s.scenario()
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| {
+            let mut u = *u;
+            if vm.after && s.moved_now(i) == Some(true) {
+                let to = match s.dp() {
+                    Some(dp) => dp.location(i),
+                    None => s
+                        .unit_order(i)
+                        .and_then(|o| s.order_target(o))
+                        .map(|p| map.province(p).main),
+                };
+                if let Some(l) = to {
+                    u.loc = l;
+                }
+            }
+            (u, Some(i))
+        })
+        .collect()
+}
+
+/// The board's "before / after" word: after the phase, or as far as the cursor has got.
+fn when(vm: &ViewModel) -> &'static str {
+    match (vm.after, at_end(vm.session)) {
+        (false, _) => "before",
+        (true, true) => "after",
+        (true, false) => "after, as of the cursor",
     }
 }
 
@@ -53,11 +85,7 @@ fn put(buf: &mut Buffer, area: Rect, x: i32, y: i32, text: &str, style: Style) {
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let map = &s.scenario().map;
-    let title = format!(
-        " Board — {} — {} ",
-        s.scenario().phase,
-        if vm.after { "after" } else { "before" }
-    );
+    let title = format!(" Board — {} — {} ", s.scenario().phase, when(vm));
     frame.render_widget(panel(vm, title, Context::Board), area);
     let (view, foot) = board_area(area);
     if view.width == 0 || view.height == 0 {
@@ -155,8 +183,29 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             put(buf, view, x + 3, y, "*", st);
         }
     }
-    // Units, with their results as of the cursor.
-    for (u, idx) in shown_units(vm) {
+    // Units, with their results as of the cursor. A dislodged unit shares its province with
+    // the unit that dislodged it: it is drawn one cell further left, lower case, reversed.
+    // Where a second unit in a province goes: a blank cell of the art left of the unit, else
+    // right of the label (and centre mark), else over the label's first letter.
+    let spare = |p: ProvinceId| -> i32 {
+        let (gx, gy) = g.anchors.get(p.0 as usize).copied().unwrap_or((0, 0));
+        let line = g.lines.get(gy as usize);
+        let blank = |dx: i32| {
+            let x = gx as i32 + dx;
+            x >= 0 && line.and_then(|l| l.chars().nth(x as usize)) == Some(' ')
+        };
+        let right = if map.province(p).supply_center { 4 } else { 3 };
+        [-2, right].into_iter().find(|dx| blank(*dx)).unwrap_or(0)
+    };
+    let shown = shown_units(vm);
+    let mut count = vec![0u8; map.provinces.len()];
+    for (u, _) in &shown {
+        if let Some(c) = count.get_mut(map.province_of(u.loc).0 as usize) {
+            *c = c.saturating_add(1);
+        }
+    }
+    let mut second = Vec::new();
+    for (u, idx) in shown {
         let p = map.province_of(u.loc);
         let (x, y) = at(p);
         let dislodged = idx.is_some_and(|i| s.dislodged_now(i));
@@ -172,7 +221,15 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         if dislodged {
             style = style.add_modifier(ratatui::style::Modifier::REVERSED);
         }
-        put(buf, view, x - 1, y, &letter.to_string(), style);
+        // Two units in one province (as of the cursor, a move has come in): the one that
+        // stood there goes to a spare cell.
+        let stayed = idx.is_some_and(|i| s.scenario().units.get(i).is_some_and(|o| o.loc == u.loc));
+        let shared = stayed && count.get(p.0 as usize).is_some_and(|c| *c > 1);
+        if shared {
+            second.push((x + spare(p), y, letter, style));
+        } else {
+            put(buf, view, x - 1, y, &letter.to_string(), style);
+        }
         if let Some(i) = idx
             && let Some(moved) = s.moved_now(i)
             && Some(p) != vm.province
@@ -181,6 +238,23 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             let st = if moved { t.moved() } else { t.failed() };
             put(buf, view, x, y, label, st);
         }
+    }
+    // Before a retreat phase (and after it, until the retreats are decided), the dislodged
+    // units stand where they were dislodged.
+    if !(vm.after && at_end(s)) {
+        for d in &s.scenario().dislodged {
+            let p = map.province_of(d.unit.loc);
+            let (x, y) = at(p);
+            let x = x + spare(p);
+            let style = t
+                .power(d.unit.power.0 as usize)
+                .add_modifier(ratatui::style::Modifier::BOLD | ratatui::style::Modifier::REVERSED);
+            second.push((x, y, d.unit.kind.letter().to_ascii_lowercase(), style));
+        }
+    }
+    // Second units last: over the label when there is no blank cell for them.
+    for (x, y, letter, style) in second {
+        put(buf, view, x, y, &letter.to_string(), style);
     }
     draw_footer(frame, vm, foot);
 }
@@ -213,6 +287,32 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect) {
                     None => " (neutral centre)".into(),
                 }));
             }
+            // A unit dislodged here (a retreat phase), as the board draws it.
+            let here: Vec<_> = s
+                .scenario()
+                .dislodged
+                .iter()
+                .filter(|d| map.province_of(d.unit.loc) == p)
+                .collect();
+            if !here.is_empty() {
+                // The centre's owner makes room for it.
+                spans.truncate(1);
+            }
+            for d in here {
+                let power: String = map.power(d.unit.power).name.chars().take(3).collect();
+                spans.push(Span::raw(" · "));
+                spans.push(Span::styled(
+                    format!(
+                        "{power} {} {} dislodged, attacker from {}{}",
+                        d.unit.kind.letter().to_ascii_lowercase(),
+                        map.loc_abbr(d.unit.loc),
+                        map.loc_abbr(map.province(d.attacker_from).main),
+                        if d.by_convoy { " by convoy" } else { "" }
+                    ),
+                    t.power(d.unit.power.0 as usize)
+                        .add_modifier(ratatui::style::Modifier::REVERSED),
+                ));
+            }
             if let Some(i) = s.order_at(p) {
                 let (g, st) = t.verdict(s.verdict_now(i));
                 spans.push(Span::raw(" · "));
@@ -221,7 +321,7 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect) {
                     spans.push(Span::raw(format!(" {}", o.text)));
                 }
             }
-            Line::from(spans)
+            Line::from(fit_spans(spans, foot.width as usize))
         }
         None => Line::styled(
             "arrows / hjkl select a province, / finds one by name",
@@ -262,4 +362,35 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect) {
         Span::raw(" cause"),
     ]));
     frame.render_widget(Paragraph::new(lines), foot);
+}
+
+/// Spans cut to `width` characters, the last one kept ending in "…" when anything is cut.
+fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
+    let total: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    if total <= width {
+        return spans;
+    }
+    let mut out = Vec::new();
+    let mut room = width;
+    for sp in spans {
+        let n = sp.content.chars().count();
+        if n < room {
+            room -= n;
+            out.push(sp);
+        } else {
+            let text = super::parts::fit(&sp.content, room);
+            out.push(Span::styled(
+                if text.ends_with('…') {
+                    text
+                } else {
+                    let mut t: String = text.chars().take(room.saturating_sub(1)).collect();
+                    t.push('…');
+                    t
+                },
+                sp.style,
+            ));
+            break;
+        }
+    }
+    out
 }

@@ -27,15 +27,15 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, b: &Browser) {
     let area = centered(frame.area(), 90);
     frame.render_widget(Clear, area);
     let t = &vm.theme;
-    let visible = b.visible();
+    let visible = b.hits();
     let title = format!(
-        " Open a scenario — {} of {} files — type to filter, enter opens, esc closes ",
+        " Open a scenario — {} of {} — type to search names, titles, descriptions; enter opens, esc closes ",
         visible.len(),
         b.entries.len()
     );
     frame.render_widget(
         Block::bordered()
-            .title(fit(&title, area.width as usize))
+            .title(fit(&title, (area.width as usize).saturating_sub(2)))
             .border_style(t.focus()),
         area,
     );
@@ -57,8 +57,16 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, b: &Browser) {
     }
     let h = list.height.saturating_sub(lines.len() as u16) as usize;
     let top = scroll(b.row, visible.len(), h);
-    for (i, e) in visible.iter().enumerate().skip(top).take(h) {
-        let mut line = Line::raw(fit(&e.label, list.width as usize));
+    let width = list.width as usize;
+    for (i, (e, hit)) in visible.iter().enumerate().skip(top).take(h) {
+        let label = fit(&e.label, width);
+        let room = width.saturating_sub(label.chars().count() + 2);
+        let mut spans = vec![Span::raw(label)];
+        // Why a file is listed when its name does not say: where the word was found.
+        if let Some(why) = hit.why.as_ref().filter(|_| room > 0) {
+            spans.push(Span::styled(format!("  {}", why.fit(room)), t.dim()));
+        }
+        let mut line = Line::from(spans);
         if i == b.row {
             line = line.style(t.selected());
         }

@@ -147,6 +147,16 @@ pub fn draw_order(frame: &mut Frame, vm: &ViewModel, e: &OrderEditor) {
                 t.ok(),
             ));
         }
+        // Text that is not an order but matches rows of the menu is a filter, not a mistake.
+        Parsed::Invalid(_) if rows.iter().any(|r| matches!(r, Row::Offer(_))) => {
+            lines.push(Line::styled(
+                fit(
+                    "filtering the menu (not a whole order yet); enter takes the highlighted row",
+                    w,
+                ),
+                t.dim(),
+            ));
+        }
         Parsed::Invalid(err) => {
             // A caret under the column the parser stopped at ("order: " is 7 wide).
             let caret = " ".repeat(7 + err.col.saturating_sub(1));

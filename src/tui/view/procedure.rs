@@ -23,7 +23,10 @@ pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let Some(dp) = s.dp() else { return };
     let units = &s.scenario().units;
-    let title = format!(" DPjudge: step {} — {} ", dp.step(), step_title(dp.step()));
+    let title = match dp.step() {
+        0 => " DPjudge: nothing done yet (step 1 comes first) ".to_string(),
+        n => format!(" DPjudge: step {n} — {} ", step_title(n)),
+    };
     frame.render_widget(panel(vm, title, Context::Decisions), area);
     let inner = area.inner(Margin::new(1, 1));
     let h = inner.height as usize;
@@ -155,7 +158,8 @@ pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     frame.render_widget(panel(vm, title, Context::Trace), area);
     let inner = area.inner(Margin::new(1, 1));
     let h = inner.height as usize;
-    // Row k is event k; the cursor is after the last applied event (cursor - 1).
+    // Row k is event k, numbered from 1 as the event line counts them ("DPjudge 5/120": five
+    // events applied, the last of them event 5); the cursor is after the last applied event.
     let at = dp.cursor().saturating_sub(1);
     let top = scroll(at, dp.len(), h);
     let w = inner.width as usize;
@@ -164,7 +168,7 @@ pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         let (text, style) = describe(vm, i);
         let applied = i < dp.cursor();
         let style = if applied { style } else { vm.theme.dim() };
-        let mut line = Line::from(Span::styled(fit(&format!("{i:>4} {text}"), w), style));
+        let mut line = Line::from(Span::styled(fit(&format!("{:>4} {text}", i + 1), w), style));
         if dp.cursor() > 0 && i == at {
             line = line.style(vm.theme.cursor());
         }

@@ -121,13 +121,35 @@ pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
                     Span::styled(text, vm.theme.settled()),
                 ])
             }
-            None => Line::from(Span::styled(
-                format!(
-                    "{}: no decision graph — the stepper view lists each order's outcome",
-                    s.scenario().phase
-                ),
-                vm.theme.dim(),
-            )),
+            None => {
+                // A retreat phase names its dislodged units first (the board draws them
+                // beside their attackers).
+                let sc = s.scenario();
+                let dislodged: Vec<String> = sc
+                    .dislodged
+                    .iter()
+                    .map(|d| {
+                        format!(
+                            "{} (attacker from {})",
+                            d.unit.describe_owned(&sc.map),
+                            sc.map.province(d.attacker_from).name
+                        )
+                    })
+                    .collect();
+                let what = if dislodged.is_empty() {
+                    String::new()
+                } else {
+                    format!("dislodged: {} — ", dislodged.join(", "))
+                };
+                let text = format!(
+                    "{}: {what}no decision graph — the stepper view lists each order's outcome",
+                    sc.phase
+                );
+                Line::from(Span::styled(
+                    fit(&text, area.width as usize),
+                    vm.theme.dim(),
+                ))
+            }
         },
     };
     frame.render_widget(Paragraph::new(line), area);

@@ -138,6 +138,36 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
     out
 }
 
+/// The words of a scenario file that say what it is about: its title, source and description.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Words {
+    /// The title.
+    pub title: String,
+    /// Where the case comes from.
+    pub source: String,
+    /// The description.
+    pub description: String,
+}
+
+/// Reads a scenario file's [`Words`] without looking anything up (no map, no units, no orders):
+/// cheap enough to read a whole folder of scenarios for a search. `None` when the text is not
+/// a scenario file.
+pub fn words(text: &str) -> Option<Words> {
+    let text = crate::base::source::normalized(text);
+    let raw: RawScenario = match raw::read(&text) {
+        Some(raw) => raw,
+        None => ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(&text)
+            .ok()?,
+    };
+    Some(Words {
+        title: raw.title.to_string(),
+        source: raw.source.to_string(),
+        description: raw.description.to_string(),
+    })
+}
+
 /// Whether `path` may be written by a command ([`crate::base::output::check`] with no inputs):
 /// refused when something other than a regular file is there (a folder, a link, a FIFO, a
 /// device), when the file there is read-only, and when a file is there and `replace` is false

@@ -168,7 +168,7 @@ fn next_phase(s: &Scenario, result: PhaseResult) -> Result<Advanced, PastLastYea
     };
     next.owners = Some(new_owners.clone());
     next.title = format!("{} ({})", base_title(&s.title), next.phase);
-    next.source = if s.source.is_empty() {
+    next.source = if base_source(&s.source).is_empty() {
         format!("advanced from {}", s.phase)
     } else {
         format!("{}; advanced from {}", base_source(&s.source), s.phase)
@@ -188,7 +188,12 @@ fn base_title(t: &str) -> &str {
     }
 }
 
+/// A source without the phase it was last advanced from: each advance names only the phase
+/// just played (the source of a scenario that had none starts with it, and that goes too).
 fn base_source(t: &str) -> &str {
+    if t.starts_with("advanced from ") {
+        return "";
+    }
     match t.find("; advanced from") {
         Some(i) => &t[..i],
         None => t,

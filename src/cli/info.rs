@@ -1,9 +1,9 @@
-//! `maps` and `rules`: what the program knows.
+//! `maps`, `map import` and `rules`: what the program knows, and other programs' maps.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use color_eyre::eyre::Result;
+use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::model::map::Map;
@@ -78,5 +78,72 @@ pub fn rules() -> Result<ExitCode> {
             row.values[1..].join(" | ")
         )?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `map import FILE`: a DPjudge-style map file to a dipsandbox map file (default
+/// `maps/NAME.ron`); each note (read but not supported, or changed) on stderr.
+pub fn map_import(
+    file: &Path,
+    out: Option<&Path>,
+    name: Option<&str>,
+    force: bool,
+) -> Result<ExitCode> {
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .ok_or_else(|| {
+                eyre!(
+                    "{}: no file name to name the map by; give --name",
+                    file.display()
+                )
+            })?,
+    };
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(eyre!(
+            "map name {}: expected letters, digits, '_' or '-' (it names maps/NAME.ron); give --name",
+            dipsandbox_core::base::text::quoted(&name)
+        ));
+    }
+    let imported =
+        dipsandbox_core::io::dpjudge_map::import(file, &name).map_err(|e| eyre!("{e}"))?;
+    for n in &imported.notes {
+        errln!("note: {}: {}", n.pos, one_line(&n.text));
+    }
+    let target = out.map_or_else(
+        || Path::new("maps").join(format!("{name}.ron")),
+        Path::to_path_buf,
+    );
+    if target.exists() && !force {
+        return Err(eyre!(
+            "{}: exists; not overwritten (give --force, or -o another file)",
+            target.display()
+        ));
+    }
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| eyre!("{}: {e}", dir.display()))?;
+    }
+    dipsandbox_core::base::output::write_atomic(&target, &imported.ron)
+        .map_err(|e| eyre!("{e}"))?;
+    let s = imported.map.summary();
+    outln!(
+        "imported {} from {}: {} provinces ({} sea, {} inland, {} coastal), {} supply centres, {} powers; {} note(s); written to {}",
+        one_line(&name),
+        file.display(),
+        s.provinces,
+        s.seas,
+        s.inland,
+        s.coastal,
+        s.supply_centers,
+        imported.map.powers.len(),
+        imported.notes.len(),
+        target.display()
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -371,8 +371,33 @@ enum Command {
     },
     /// List the maps and their summaries.
     Maps,
+    /// Map files: `map import FILE` reads another adjudicator's map into a dipsandbox map.
+    Map {
+        #[command(subcommand)]
+        action: MapCommand,
+    },
     /// List the rule options, their values and the presets.
     Rules,
+}
+
+/// `map …`.
+#[derive(Subcommand, Debug)]
+enum MapCommand {
+    /// Import a DPjudge-style `.map` file (the DPjudge, the Python `diplomacy` package) into a
+    /// dipsandbox map file; what it reads but does not support is listed on stderr.
+    Import {
+        /// The map file (the files it includes are read from its folder).
+        file: PathBuf,
+        /// Where to write the map (default: maps/NAME.ron).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// The map's name (default: the file's name without its extension).
+        #[arg(long)]
+        name: Option<String>,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// `versus merge`.
@@ -783,6 +808,15 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Maps) => info::maps(),
+        Some(Command::Map {
+            action:
+                MapCommand::Import {
+                    file,
+                    out,
+                    name,
+                    force,
+                },
+        }) => info::map_import(&file, out.as_deref(), name.as_deref(), force),
         Some(Command::Rules) => info::rules(),
     }
 }

@@ -446,7 +446,7 @@ fn from_ron_uses_the_given_name() {
 //   fleet: into a two-coast province without the coast       fleet_border_without_coast
 //   army / fleet border listed from one side only            asymmetric_army_border, asymmetric_fleet_border
 // Powers:
-//   a name used by another power; twice by one power         power_name_twice, power_adjective_is_name
+//   a name used by another power; twice by one power         power_name_twice, power_alias_is_name
 //   home centre: unknown; not a supply centre; of two powers unknown_home_centre, home_not_supply_centre, home_centre_two_powers
 //   start unit that does not read like "A par"               bad_start_unit
 // Board art, src/art.rs:
@@ -567,8 +567,8 @@ fn map_cases() -> Vec<(&'static str, String)> {
             "7:40: power name \"Red\" of Blue is already used by Red; names must be unique".into(),
         ),
         (
-            "power_adjective_is_name.ron",
-            "6:21: power name \"red\" is given twice for Red (as its name, adjective or an alias); give each name once".into(),
+            "power_alias_is_name.ron",
+            "7:21: power name \"red\" is given twice for Red (as its name, adjective or an alias); give each name once".into(),
         ),
         (
             "unknown_home_centre.ron",

@@ -25,6 +25,7 @@ mod large_inputs;
 mod layers;
 mod limits;
 mod map;
+mod map_import;
 mod menu;
 mod minimize;
 mod minimize_bounds;

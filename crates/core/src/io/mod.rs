@@ -4,9 +4,12 @@
 //! - [`jdip`]: the jDip test-file format (jDip, godip and other suites): cases to scenarios and
 //!   back.
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
+//! - [`dpjudge_map`]: DPjudge-style `.map` files (the DPjudge, the Python `diplomacy` package)
+//!   read into dipsandbox maps.
 //! - [`games`]: games recorded by other programs (the Python `diplomacy` package's saved games,
 //!   godip's game files), read into scenarios for [`crate::tools::replay`].
 
+pub mod dpjudge_map;
 pub mod games;
 pub mod jdip;
 pub mod report;

@@ -1527,8 +1527,12 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
     for (pi, rp) in raw.powers.iter().enumerate() {
         let pid = PowerId(pi as u8);
         let ppos = || loc.find_after(&format!("\"{}\"", rp.name), "powers");
-        for n in [&rp.name, &rp.adjective]
-            .into_iter()
+        // An adjective that is the name itself (a variant's `BYZANTINUM (BYZANTINUM)`) names
+        // nothing new; every other repeat is a mistake.
+        let adjective =
+            (normalize_name(&rp.adjective) != normalize_name(&rp.name)).then_some(&rp.adjective);
+        for n in std::iter::once(&rp.name)
+            .chain(adjective)
             .chain(rp.aliases.iter())
         {
             if let Some((start, message)) = control_in_name(n) {

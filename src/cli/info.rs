@@ -147,3 +147,27 @@ pub fn map_import(
     )?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// `map opening MAP`: the map's opening position as a scenario file.
+pub fn map_opening(map: &str, out: Option<&Path>) -> Result<ExitCode> {
+    let m = std::sync::Arc::new(Map::load(map).map_err(|e| eyre!("{e}"))?);
+    let mut s = dipsandbox_core::model::scenario::Scenario::opening(m.clone(), map);
+    s.title = format!("Opening position — {}", m.title);
+    s.source = format!("dipsandbox map opening {map}");
+    let text = s.to_ron();
+    match out {
+        None => out!("{text}")?,
+        Some(f) => {
+            if f.exists() {
+                return Err(eyre!("{}: exists; not overwritten", f.display()));
+            }
+            dipsandbox_core::base::output::write_atomic(f, &text).map_err(|e| eyre!("{e}"))?;
+            outln!(
+                "the opening of {} written to {}",
+                one_line(&m.name),
+                f.display()
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

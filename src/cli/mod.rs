@@ -398,6 +398,15 @@ enum MapCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Write a map's opening position (each power's starting units, Spring of the map's first
+    /// year) as a scenario: to FILE with -o, else to stdout.
+    Opening {
+        /// The map: `standard`, a name in maps/, or a path to a map file.
+        map: String,
+        /// Where to write the scenario (refuses to overwrite).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// `versus merge`.
@@ -817,6 +826,9 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     force,
                 },
         }) => info::map_import(&file, out.as_deref(), name.as_deref(), force),
+        Some(Command::Map {
+            action: MapCommand::Opening { map, out },
+        }) => info::map_opening(&map, out.as_deref()),
         Some(Command::Rules) => info::rules(),
     }
 }

@@ -50,5 +50,6 @@ mod tui_files;
 mod tui_second_pass_b;
 mod turn;
 mod turn_properties;
+mod variants;
 mod versus;
 mod workspace;

@@ -63,11 +63,11 @@ fn the_python_packages_standard_map_imports_to_ours() {
 /// not supported is said, never dropped silently.
 #[test]
 fn the_python_packages_variant_maps_import_and_load() {
-    for (file, provinces, powers, centres) in [
-        ("pure.map", 7, 7, 7),
-        ("ancmed.map", 79, 5, 34),
-        ("modern.map", 141, 10, 64),
-        ("known_world_901.map", 269, 16, 109),
+    for (file, provinces, powers, centres, year) in [
+        ("pure.map", 7, 7, 7, 1901),
+        ("ancmed.map", 79, 5, 34, 1),
+        ("modern.map", 141, 10, 64, 1994),
+        ("known_world_901.map", 269, 16, 109, 901),
     ] {
         let path = Path::new("tests/data/maps").join(file);
         let got = dpjudge_map::import(&path, "v").unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -80,12 +80,11 @@ fn the_python_packages_variant_maps_import_and_load() {
         // The written file is the same map.
         let again = Map::from_ron(&got.ron, "again.ron").expect("the written map loads");
         assert_eq!(facts(&again), facts(&got.map), "{file}");
-        // Every file starts its game with BEGIN, which the map does not carry: said.
-        assert!(
-            got.notes.iter().any(|n| n.text.starts_with("BEGIN")),
-            "{file}: {:?}",
-            got.notes
-        );
+        // BEGIN SPRING YEAR MOVEMENT: the map's first year, and the opening is in it.
+        assert_eq!(got.map.start_year, year, "{file}");
+        let opening =
+            dipsandbox_core::model::scenario::Scenario::opening(std::sync::Arc::new(got.map), "v");
+        assert_eq!(opening.phase.year, year, "{file}");
     }
 }
 

@@ -18,7 +18,8 @@
 //!   are impassable: no unit enters them, so they are left out of the map (said in the notes).
 //! - `USE`/`USES`/`MAP FILE` include other map files (from the same folder; `.map` added when
 //!   the name has no extension).
-//! - `BEGIN`, `VICTORY`, `RULE(S)`, `DUMMY`/`DUMMIES`, `OWNS`/`CENTERS` after a power are read and
+//! - `BEGIN SPRING YEAR MOVEMENT` gives the map's first year (`start_year`).
+//! - `VICTORY`, `RULE(S)`, `DUMMY`/`DUMMIES`, `OWNS`/`CENTERS` after a power are read and
 //!   reported as not supported (the notes), never dropped silently.
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): `words` is a line's
@@ -128,6 +129,8 @@ struct Reader {
     unowned: Vec<String>,
     /// The power the lines are about (an index into `powers`), if any.
     current: Option<usize>,
+    /// The year of `BEGIN`, if read.
+    start_year: Option<i32>,
     notes: Vec<ImportNote>,
     read: HashSet<PathBuf>,
 }
@@ -226,14 +229,38 @@ impl Reader {
                         self.read_file(&f)?;
                     }
                 }
-                "BEGIN" => self.note(
-                    file,
-                    n,
-                    format!(
-                        "BEGIN {}: the phase a game starts in is a scenario's, not the map's; left out",
-                        words[1..].join(" ")
-                    ),
-                ),
+                "BEGIN" => {
+                    // `BEGIN SPRING 1901 MOVEMENT`: the map's first year; a game that starts
+                    // in another season or phase is said, and starts in Spring.
+                    let year = words.get(2).and_then(|y| y.parse::<i32>().ok());
+                    match year {
+                        Some(y) => self.start_year = Some(y),
+                        None => {
+                            return Err(syntax(
+                                file,
+                                n,
+                                col_of(line, words.get(2).copied().unwrap_or("")),
+                                format!(
+                                    "{:?}: expected BEGIN SEASON YEAR PHASE (BEGIN SPRING 1901 MOVEMENT)",
+                                    line.trim()
+                                ),
+                            ));
+                        }
+                    }
+                    let rest: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+                    if rest.get(1).map(String::as_str) != Some("SPRING")
+                        || rest.get(3).map(String::as_str) != Some("MOVEMENT")
+                    {
+                        self.note(
+                            file,
+                            n,
+                            format!(
+                                "{}: a game on a dipsandbox map starts in Spring movement; the year is kept",
+                                line.trim()
+                            ),
+                        );
+                    }
+                }
                 "RULE" | "RULES" => self.note(
                     file,
                     n,
@@ -596,6 +623,9 @@ impl Reader {
                 file.rsplit('/').next().unwrap_or(file)
             ))
         ));
+        if let Some(y) = self.start_year {
+            out.push_str(&format!("    start_year: {y},\n"));
+        }
         out.push_str("    powers: [\n");
         let lower = |s: &str| s.to_ascii_lowercase();
         let mut centres: HashSet<String> = self.unowned.iter().cloned().collect();

@@ -188,6 +188,9 @@ pub struct Map {
     pub name: String,
     /// Human title.
     pub title: String,
+    /// The year a game on this map starts in (its opening is Spring of that year): 1901 unless
+    /// the map file says `start_year`.
+    pub start_year: i32,
     /// The powers, in file order.
     pub powers: Vec<Power>,
     /// The provinces, in file order.
@@ -769,6 +772,7 @@ impl Map {
         let raw = RawMap {
             name: name.to_string(),
             title: title.to_string(),
+            start_year: default_start_year(),
             powers: powers
                 .iter()
                 .map(|(n, a)| RawPower {
@@ -894,10 +898,17 @@ pub fn normalize_into(s: &str, out: &mut String) {
 struct RawMap<P = RawProvince> {
     name: String,
     title: String,
+    #[serde(default = "default_start_year")]
+    start_year: i32,
     powers: Vec<RawPower>,
     provinces: Vec<P>,
     #[serde(default)]
     art: Vec<String>,
+}
+
+/// A map's first year when its file names none: the standard map's.
+fn default_start_year() -> i32 {
+    1901
 }
 
 #[derive(Deserialize)]
@@ -1079,6 +1090,18 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
+    let years = crate::model::board::Phase::FIRST_YEAR..=crate::model::board::Phase::LAST_YEAR;
+    if !years.contains(&raw.start_year) {
+        return Err(err(
+            loc.find_after("start_year", "Map"),
+            format!(
+                "start_year {}: expected a year from {} to {}",
+                raw.start_year,
+                years.start(),
+                years.end()
+            ),
+        ));
+    }
     // Hard limits, checked before any id is made from an index, so nothing wraps: province and
     // location ids are 32-bit, power ids 8-bit.
     if raw.powers.len() > MAX_POWERS {
@@ -1671,6 +1694,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
     Ok(Map {
         name: raw.name,
         title: raw.title,
+        start_year: raw.start_year,
         powers,
         provinces,
         locations,

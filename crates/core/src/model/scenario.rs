@@ -206,9 +206,11 @@ impl Scenario {
         Scenario::from_ron(BUILTIN_TEXT, BUILTIN_NAME)
     }
 
-    /// An empty board on a map: no units, no orders, Spring 1901 movement, home centres owned,
+    /// An empty board on a map: no units, no orders, Spring movement of the map's first year
+    /// (1901 on the standard map), home centres owned,
     /// the DATC's preferred rules. `map_ref` is how a saved file names the map (`standard`).
     pub fn empty(map: Arc<Map>, map_ref: &str) -> Scenario {
+        let year = map.start_year;
         Scenario {
             title: "New scenario".into(),
             description: String::new(),
@@ -218,7 +220,7 @@ impl Scenario {
             map_file: None,
             phase: Phase {
                 season: crate::model::board::Season::Spring,
-                year: 1901,
+                year,
                 kind: PhaseKind::Movement,
             },
             rules: Rules::default(),
@@ -232,7 +234,8 @@ impl Scenario {
         }
     }
 
-    /// The opening position of the map (Spring 1901 on the standard map): each power's starting
+    /// The opening position of the map (Spring of its first year: 1901 on the standard map):
+    /// each power's starting
     /// units, home centres owned, no orders.
     pub fn opening(map: Arc<Map>, map_ref: &str) -> Scenario {
         let mut s = Scenario::empty(map.clone(), map_ref);

@@ -134,7 +134,8 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
             region.push(q);
         }
     }
-    let powers = 2 + rng.below(2);
+    // Two or three powers, never more than the map has (the standard map's positions are unchanged).
+    let powers = (2 + rng.below(2)).min(map.powers.len()).max(1);
     let mut units = Vec::new();
     for &p in &region {
         if !rng.chance(85) {

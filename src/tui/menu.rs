@@ -19,6 +19,14 @@ pub enum Choice {
     MoveTo(ProvinceId, LocId),
     /// Start a new scenario.
     New(NewKind),
+    /// Start a new scenario on another map (by the name `--map` and scenario files use): its
+    /// opening position, or an empty board when `empty`.
+    NewOn {
+        /// The map's name.
+        map: String,
+        /// An empty board rather than the opening.
+        empty: bool,
+    },
     /// Edit a field of the scenario's details.
     Field(Field),
     /// Shown but refused with this message (an army at sea, say), so the user learns why.
@@ -28,7 +36,7 @@ pub enum Choice {
 /// Where a new scenario starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NewKind {
-    /// The opening position (Spring 1901).
+    /// The opening position (Spring of the map's first year).
     Opening,
     /// An empty board.
     Empty,

@@ -108,6 +108,27 @@ impl App {
                     );
                 }
             }
+            Choice::NewOn { map: name, empty } => {
+                match dipsandbox_core::model::map::Map::load(&name) {
+                    Ok(m) => {
+                        let m = std::sync::Arc::new(m);
+                        let next = if empty {
+                            dipsandbox_core::model::scenario::Scenario::empty(m, &name)
+                        } else {
+                            dipsandbox_core::model::scenario::Scenario::opening(m, &name)
+                        };
+                        if self.apply(Edit::Replace(Box::new(next))) {
+                            self.session.path = None;
+                            self.board.province = None;
+                            self.info(format!(
+                                "a new scenario on the map {}: A / F place units, i orders, S saves",
+                                dipsandbox_core::base::text::cut(&name)
+                            ));
+                        }
+                    }
+                    Err(e) => self.error(e.to_string()),
+                }
+            }
             Choice::Field(f) => {
                 self.popup = Some(Popup::Field(f, f.value(s)));
             }
@@ -538,9 +559,9 @@ impl App {
 
     /// The menu of new scenarios.
     pub(super) fn new_scenario(&mut self) {
-        let items = vec![
+        let mut items = vec![
             MenuItem {
-                label: "the opening position (Spring 1901)".into(),
+                label: "the opening position".into(),
                 choice: Choice::New(NewKind::Opening),
             },
             MenuItem {
@@ -552,6 +573,35 @@ impl App {
                 choice: Choice::New(NewKind::Copy),
             },
         ];
+        // Every other map: the standard one and each map file in maps/ (as `maps` lists them).
+        let current = self.session.scenario().map.name.clone();
+        let mut names = vec!["standard".to_string()];
+        if let Ok(dir) = std::fs::read_dir("maps") {
+            let mut found: Vec<String> = dir
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .filter(|n| n != "standard")
+                .collect();
+            found.sort();
+            names.extend(found);
+        }
+        for name in names.into_iter().filter(|n| *n != current) {
+            items.push(MenuItem {
+                label: format!("the opening position on the map {name}"),
+                choice: Choice::NewOn {
+                    map: name.clone(),
+                    empty: false,
+                },
+            });
+            items.push(MenuItem {
+                label: format!("an empty board on the map {name}"),
+                choice: Choice::NewOn {
+                    map: name,
+                    empty: true,
+                },
+            });
+        }
         self.popup = Some(Popup::Menu(Menu::new("New scenario", items)));
     }
 }

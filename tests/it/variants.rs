@@ -84,3 +84,39 @@ fn every_shipped_maps_opening_plays_a_year() {
         );
     }
 }
+
+/// Modern Diplomacy builds in any owned centre (`build_sites: Owned`, the DPjudge's
+/// `RULE BUILD_ANY`): Britain, owning Paris, builds there; on the standard map the same build
+/// in a centre that is not a home centre is illegal.
+#[test]
+fn a_map_that_builds_in_any_owned_centre() {
+    use dipsandbox_core::engine::Verdict;
+    use dipsandbox_core::tools::check::run;
+    let text = |map: &str, year: i32, paris: &str| {
+        format!(
+            "Scenario(title: \"t\", map: \"{map}\", phase: \"Winter {year} Adjustment\", units: {{\"{paris}\": [\"A Marseilles\"]}}, owners: {{\"{paris}\": [\"par\", \"mar\"]}}, orders: {{\"{paris}\": [\"Build A Paris\"]}})"
+        )
+    };
+    let modern = Scenario::from_ron(&text("modern", 1994, "Britain"), "m.ron").expect("loads");
+    assert_eq!(
+        modern.map.build_sites,
+        dipsandbox_core::model::map::BuildSites::Owned
+    );
+    let r = run(&modern, None, false).expect("runs");
+    assert_eq!(
+        r.phase().outcomes[0].verdict,
+        Verdict::Succeeds,
+        "{:?}",
+        r.phase().outcomes
+    );
+    let standard = Scenario::from_ron(&text("standard", 1901, "England"), "s.ron").expect("loads");
+    let r = run(&standard, None, false).expect("runs");
+    assert_eq!(r.phase().outcomes[0].verdict, Verdict::Illegal);
+    assert!(
+        r.phase().outcomes[0]
+            .reason
+            .contains("not a home supply centre"),
+        "{}",
+        r.phase().outcomes[0].reason
+    );
+}

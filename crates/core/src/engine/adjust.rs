@@ -408,11 +408,17 @@ fn check_build(
     let prov_id = spec.loc.province;
     let prov = map.province(prov_id);
     let name = &map.power(p).name;
-    if prov.home_of != Some(p) {
-        return Err(format!(
-            "{} is not a home supply centre of {name}",
-            prov.name
-        ));
+    match map.build_sites {
+        crate::model::map::BuildSites::Home if prov.home_of != Some(p) => {
+            return Err(format!(
+                "{} is not a home supply centre of {name}",
+                prov.name
+            ));
+        }
+        crate::model::map::BuildSites::Owned if !prov.supply_center => {
+            return Err(format!("{} is not a supply centre", prov.name));
+        }
+        _ => {}
     }
     if owners[prov_id.0 as usize] != Some(p) {
         return Err(format!("{name} does not own {}", prov.name));

@@ -19,7 +19,9 @@
 //! - `USE`/`USES`/`MAP FILE` include other map files (from the same folder; `.map` added when
 //!   the name has no extension).
 //! - `BEGIN SPRING YEAR MOVEMENT` gives the map's first year (`start_year`).
-//! - `VICTORY`, `RULE(S)`, `DUMMY`/`DUMMIES`, `OWNS`/`CENTERS` after a power are read and
+//! - `VICTORY N` gives the centres needed to win (`victory`); `RULE BUILD_ANY` builds in any
+//!   owned centre (`build_sites: Owned`).
+//! - Other `RULE(S)` switches, `DUMMY`/`DUMMIES`, `OWNS`/`CENTERS` after a power are read and
 //!   reported as not supported (the notes), never dropped silently.
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): `words` is a line's
@@ -131,6 +133,10 @@ struct Reader {
     current: Option<usize>,
     /// The year of `BEGIN`, if read.
     start_year: Option<i32>,
+    /// `VICTORY`'s centres, if read.
+    victory: Option<usize>,
+    /// `RULE BUILD_ANY`: builds in any owned centre.
+    build_any: bool,
     notes: Vec<ImportNote>,
     read: HashSet<PathBuf>,
 }
@@ -207,14 +213,32 @@ impl Reader {
             }
             let up = first.to_ascii_uppercase();
             match up.as_str() {
-                "VICTORY" => self.note(
-                    file,
-                    n,
-                    format!(
-                        "VICTORY {}: centres for victory are not a map fact in dipsandbox yet; left out",
-                        words[1..].join(" ")
-                    ),
-                ),
+                "VICTORY" => {
+                    // `VICTORY 18` (DPjudge also lists lower numbers for later years: only
+                    // the first is kept, and the rest is said).
+                    match words.get(1).and_then(|w| w.parse::<usize>().ok()) {
+                        Some(v) => self.victory = Some(v),
+                        None => {
+                            return Err(syntax(
+                                file,
+                                n,
+                                col_of(line, words.get(1).copied().unwrap_or("")),
+                                format!("{:?}: expected VICTORY CENTRES (VICTORY 18)", line.trim()),
+                            ));
+                        }
+                    }
+                    if words.len() > 2 {
+                        self.note(
+                            file,
+                            n,
+                            format!(
+                                "{}: a victory threshold that falls by year is not supported; {} is kept",
+                                line.trim(),
+                                words[1]
+                            ),
+                        );
+                    }
+                }
                 "USE" | "USES" | "MAP" => {
                     for w in &words[1..] {
                         let mut f = dir.join(w);
@@ -261,14 +285,21 @@ impl Reader {
                         );
                     }
                 }
-                "RULE" | "RULES" => self.note(
-                    file,
-                    n,
-                    format!(
-                        "{up} {}: DPjudge rule switches are not read; choose dipsandbox rule options instead",
-                        words[1..].join(" ")
-                    ),
-                ),
+                "RULE" | "RULES" => {
+                    for w in &words[1..] {
+                        if w.eq_ignore_ascii_case("BUILD_ANY") {
+                            self.build_any = true;
+                        } else {
+                            self.note(
+                                file,
+                                n,
+                                format!(
+                                    "{up} {w}: a DPjudge rule switch dipsandbox does not read; choose its rule options instead"
+                                ),
+                            );
+                        }
+                    }
+                }
                 _ if line.contains('=') => self.name_line(line, file, n)?,
                 "OWNS" | "CENTERS" if self.current.is_some() => self.note(
                     file,
@@ -625,6 +656,12 @@ impl Reader {
         ));
         if let Some(y) = self.start_year {
             out.push_str(&format!("    start_year: {y},\n"));
+        }
+        if self.build_any {
+            out.push_str("    build_sites: Owned,\n");
+        }
+        if let Some(v) = self.victory {
+            out.push_str(&format!("    victory: Some({v}),\n"));
         }
         out.push_str("    powers: [\n");
         let lower = |s: &str| s.to_ascii_lowercase();

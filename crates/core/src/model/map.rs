@@ -51,6 +51,17 @@ pub enum ProvinceKind {
     Land,
 }
 
+/// Where a power may build (a variant's rule; map data, `build_sites` in a map file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum BuildSites {
+    /// In its own home supply centres that it still owns (the standard rules).
+    #[default]
+    Home,
+    /// In any supply centre it owns (Modern Diplomacy, Chaos; the DPjudge's
+    /// `RULE BUILD_ANY`).
+    Owned,
+}
+
 /// A named coast of a multi-coast province.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Coast {
@@ -191,6 +202,11 @@ pub struct Map {
     /// The year a game on this map starts in (its opening is Spring of that year): 1901 unless
     /// the map file says `start_year`.
     pub start_year: i32,
+    /// Where powers may build.
+    pub build_sites: BuildSites,
+    /// Supply centres a power needs to win; None: more than half of them (18 of 34 on the
+    /// standard map).
+    pub victory: Option<usize>,
     /// The powers, in file order.
     pub powers: Vec<Power>,
     /// The provinces, in file order.
@@ -567,6 +583,29 @@ impl Map {
         self.art.as_ref()
     }
 
+    /// Whether power `p` may build in `province` when it owns it and it is empty: a home
+    /// centre of its own, or, where the map's rule says so ([`BuildSites::Owned`]), any supply
+    /// centre.
+    pub fn may_build_in(&self, p: PowerId, province: ProvinceId) -> bool {
+        let prov = self.province(province);
+        match self.build_sites {
+            BuildSites::Home => prov.home_of == Some(p),
+            BuildSites::Owned => prov.supply_center,
+        }
+    }
+
+    /// The provinces power `p` may build in (owned and empty permitting), in the order a menu
+    /// lists them: its home centres as the map gives them, or every supply centre.
+    pub fn build_sites_of(&self, p: PowerId) -> Vec<ProvinceId> {
+        match self.build_sites {
+            BuildSites::Home => self.power(p).home.clone(),
+            BuildSites::Owned => self
+                .province_ids()
+                .filter(|&q| self.province(q).supply_center)
+                .collect(),
+        }
+    }
+
     /// Number of provinces.
     pub fn province_count(&self) -> usize {
         self.provinces.len()
@@ -773,6 +812,8 @@ impl Map {
             name: name.to_string(),
             title: title.to_string(),
             start_year: default_start_year(),
+            build_sites: BuildSites::Home,
+            victory: None,
             powers: powers
                 .iter()
                 .map(|(n, a)| RawPower {
@@ -900,6 +941,10 @@ struct RawMap<P = RawProvince> {
     title: String,
     #[serde(default = "default_start_year")]
     start_year: i32,
+    #[serde(default)]
+    build_sites: BuildSites,
+    #[serde(default)]
+    victory: Option<usize>,
     powers: Vec<RawPower>,
     provinces: Vec<P>,
     #[serde(default)]
@@ -1101,6 +1146,15 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 years.end()
             ),
         ));
+    }
+    if let Some(v) = raw.victory {
+        let centres = raw.provinces.iter().filter(|p| p.supply_center()).count();
+        if v == 0 || v > centres {
+            return Err(err(
+                loc.find_after("victory", "Map"),
+                format!("victory {v}: expected 1 to the map's {centres} supply centres"),
+            ));
+        }
     }
     // Hard limits, checked before any id is made from an index, so nothing wraps: province and
     // location ids are 32-bit, power ids 8-bit.
@@ -1695,6 +1749,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         name: raw.name,
         title: raw.title,
         start_year: raw.start_year,
+        build_sites: raw.build_sites,
+        victory: raw.victory,
         powers,
         provinces,
         locations,

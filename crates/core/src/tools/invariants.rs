@@ -1090,8 +1090,11 @@ pub fn check_adjustments<O: Submitted>(
         built[b.power.0 as usize] += 1;
         let prov = map.province(p);
         let name = &map.power(b.power).name;
-        let why = if prov.home_of != Some(b.power) {
-            Some(format!("not a home centre of {name}"))
+        let why = if !map.may_build_in(b.power, p) {
+            Some(match map.build_sites {
+                crate::model::map::BuildSites::Home => format!("not a home centre of {name}"),
+                crate::model::map::BuildSites::Owned => "not a supply centre".to_string(),
+            })
         } else if owners[p.0 as usize] != Some(b.power) {
             Some(format!("a home centre {name} does not own"))
         } else if occ[p.0 as usize] {

@@ -32,9 +32,11 @@ pub fn update_owners(
     o
 }
 
-/// Centres needed to win: more than half of the supply centres (18 on the standard map).
+/// Centres needed to win: the map's `victory` when it gives one, else more than half of the
+/// supply centres (18 on the standard map).
 pub fn victory_threshold(map: &Map) -> usize {
-    map.provinces.iter().filter(|p| p.supply_center).count() / 2 + 1
+    map.victory
+        .unwrap_or_else(|| map.provinces.iter().filter(|p| p.supply_center).count() / 2 + 1)
 }
 
 /// The power with a winning number of centres, if any.

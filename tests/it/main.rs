@@ -46,6 +46,7 @@ mod toy_engine;
 mod trace;
 mod tui;
 mod tui_files;
+mod tui_second_pass_a;
 mod turn;
 mod turn_properties;
 mod versus;

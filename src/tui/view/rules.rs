@@ -13,6 +13,7 @@ use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
 use crate::tui::session::Session;
 use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 
 /// Draws the rules panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
@@ -123,14 +124,33 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         },
         t.dim(),
     ));
-    let n = vm.changed_outcomes;
+    let d = &s.diff;
     lines.push(Line::styled(
-        match n {
-            0 => "no order's outcome differs".to_string(),
-            n => format!("{n} order outcome(s) differ (highlighted)"),
-        },
-        if n > 0 { t.error() } else { t.ok() },
+        summary(d),
+        if d.is_empty() { t.ok() } else { t.error() },
     ));
+    // What differs first, in the words `dipsandbox diff` uses: each order with both verdicts
+    // and reasons, then the dislodgements, the positions and the retreats.
+    for o in &d.orders {
+        push_order(&mut lines, vm, o, (&a, &b));
+    }
+    for (what, u) in [("dislodged", &d.dislodged), ("positions", &d.positions)] {
+        for (name, list) in [(&a, &u.only_a), (&b, &u.only_b)] {
+            if !list.is_empty() {
+                lines.push(Line::styled(
+                    format!("{what} only under {name}: {}", list.join(", ")),
+                    t.differs(),
+                ));
+            }
+        }
+    }
+    if !d.retreats.is_empty() {
+        lines.push(Line::styled("retreats:", t.differs()));
+        for o in &d.retreats {
+            push_order(&mut lines, vm, o, (&a, &b));
+        }
+    }
+    // Then every order's verdict under both, the differing ones highlighted.
     lines.push(Line::raw(""));
     let ra = &s.run.phase().outcomes;
     let rb = &s.compare.phase().outcomes;
@@ -140,40 +160,61 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         };
         let (ga, sa) = t.verdict(Some(x.verdict));
         let (gb, sb) = t.verdict(Some(y.verdict));
-        let differs = x.verdict != y.verdict;
         let mut line = Line::from(vec![
             Span::styled(ga, sa),
             Span::raw(" "),
             Span::styled(gb, sb),
             Span::raw(format!(" {}", s.order_short(i))),
         ]);
-        if differs {
+        if d.orders.iter().any(|o| o.index == i) {
             line = line.style(t.differs());
         }
         lines.push(line);
-        if differs {
-            lines.push(Line::styled(format!("    {a}: {}", x.reason), t.dim()));
-            lines.push(Line::styled(format!("    {b}: {}", y.reason), t.dim()));
-        }
     }
     let da: Vec<Unit> = s.run.phase().dislodged.iter().map(|d| d.unit).collect();
-    let db: Vec<Unit> = s.compare.phase().dislodged.iter().map(|d| d.unit).collect();
-    lines.push(Line::raw(""));
-    let same = {
-        let mut x = da.clone();
-        let mut y = db.clone();
-        x.sort_by_key(|u| u.loc.0);
-        y.sort_by_key(|u| u.loc.0);
-        x == y
-    };
-    let style = if same { t.dim() } else { t.differs() };
-    lines.push(Line::styled(
-        format!("dislodged ({a}): {}", describe(s, &da)),
-        style,
-    ));
-    lines.push(Line::styled(
-        format!("dislodged ({b}): {}", describe(s, &db)),
-        style,
-    ));
+    if d.dislodged.is_empty() {
+        lines.push(Line::styled(
+            format!("dislodged (both): {}", describe(s, &da)),
+            t.dim(),
+        ));
+    }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// The count line: `3 difference(s): 3 order(s), 1 dislodgement(s)` (the count is
+/// [`RuleDiff::len`], the one `dipsandbox diff` prints).
+pub fn summary(d: &RuleDiff) -> String {
+    if d.is_empty() {
+        return "the same result: no verdict, reason, dislodgement or position differs".into();
+    }
+    let mut parts = Vec::new();
+    let mut part = |n: usize, what: &str| {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    };
+    part(d.orders.len(), "order(s) (verdict or reason)");
+    part(
+        d.dislodged.only_a.len() + d.dislodged.only_b.len(),
+        "dislodgement(s)",
+    );
+    part(
+        d.positions.only_a.len() + d.positions.only_b.len(),
+        "position(s)",
+    );
+    part(d.retreats.len(), "retreat(s)");
+    format!("{} difference(s): {}", d.len(), parts.join(", "))
+}
+
+/// One differing order: the order, then each side's verdict and reason.
+fn push_order(lines: &mut Vec<Line<'static>>, vm: &ViewModel, o: &OrderDiff, names: (&str, &str)) {
+    let t = &vm.theme;
+    lines.push(Line::styled(o.order.clone(), t.differs()));
+    for (name, (v, why)) in [(names.0, &o.a), (names.1, &o.b)] {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {name}: "), t.dim()),
+            Span::styled(format!("{} ", verdict_word(*v)), t.verdict(Some(*v)).1),
+            Span::raw(why.clone()),
+        ]));
+    }
 }

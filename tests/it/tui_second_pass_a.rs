@@ -106,3 +106,50 @@ fn pandins_paradox_under_1982_the_panel_and_the_cli_say_three() {
     let t = text(&run(&mut a, 120, 40, "h l"));
     assert!(t.contains("3 difference(s) from"), "{t}");
 }
+
+#[test]
+fn help_scrolls_within_its_text_and_pages() {
+    let mut a = app(None, "help-scroll");
+    let first = text(&run(&mut a, 80, 24, "?"));
+    let downs = vec!["down"; 200].join(" ");
+    let bottom = text(&run(&mut a, 80, 24, &downs));
+    // After 200 ↓ the last lines are on screen, not a blank pane.
+    assert!(bottom.contains("keys.ron in the config folder"), "{bottom}");
+    // One ↑ moves up at once: the scroll stopped at the bottom.
+    let up = text(&run(&mut a, 80, 24, "up"));
+    assert_ne!(up, bottom);
+    // Home, End, PgDn, PgUp.
+    assert_eq!(text(&run(&mut a, 80, 24, "home")), first);
+    assert_eq!(text(&run(&mut a, 80, 24, "end")), bottom);
+    let page = text(&run(&mut a, 80, 24, "home pgdn"));
+    assert_ne!(page, first);
+    assert_eq!(text(&run(&mut a, 80, 24, "pgup")), first);
+    // The `•` mark is explained, and each key's action name is shown for keys.ron.
+    assert!(bottom.contains("•"), "{bottom}");
+    assert!(first.contains("place_army"), "{first}");
+    assert!(first.contains("(\"board\" in keys.ron)"), "{first}");
+}
+
+#[test]
+fn a_panel_binding_that_hides_a_global_key_is_an_error_naming_both() {
+    use dipsandbox::tui::keymap::Keymap;
+    let e = Keymap::parse_patch("{ \"trace\": { \"step_back\": [\"n\"] } }", "keys.ron")
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("\"step_back\""), "{e}");
+    assert!(e.contains("\"step_forward\""), "{e}");
+    // A panel key no global binding has is fine.
+    assert!(Keymap::parse_patch("{ \"trace\": { \"step_back\": [\"b\"] } }", "keys.ron").is_ok());
+}
+
+#[test]
+fn an_unknown_action_names_the_nearest_first() {
+    use dipsandbox::tui::keymap::Keymap;
+    let e = Keymap::parse_patch("{ \"stepforward\": [\"v\"] }", "keys.ron")
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("unknown action \"stepforward\" (did you mean \"step_forward\"?); the help (?)"),
+        "{e}"
+    );
+}

@@ -5,23 +5,68 @@
 use std::path::PathBuf;
 
 use dipsandbox::tui::app::App;
+use dipsandbox::tui::layout::{View, layout};
 use dipsandbox::tui::view::rules::summary;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 use crate::common::{app, dipsandbox, ron_files, run, text};
 use dipsandbox_core::model::rules::PRESETS;
 use dipsandbox_core::tools::diff::diff;
 
-/// The app's current view drawn once at `w`×`h`, as text.
-pub fn draw(a: &App, w: u16, h: u16) -> String {
+/// The app's current view drawn once at `w`×`h`.
+fn draw_buf(a: &App, w: u16, h: u16) -> Buffer {
     let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
     t.draw(|f| {
         let vm = a.view_model(f.area());
         dipsandbox::tui::view::draw(f, &vm);
     })
     .expect("draws");
-    text(t.backend().buffer())
+    t.backend().buffer().clone()
+}
+
+/// The app's current view drawn once at `w`×`h`, as text.
+pub fn draw(a: &App, w: u16, h: u16) -> String {
+    text(&draw_buf(a, w, h))
+}
+
+/// The rows inside a panel (its border left out), each as text.
+fn panel_rows(buf: &Buffer, r: Rect) -> Vec<String> {
+    (r.y + 1..r.bottom().saturating_sub(1))
+        .map(|y| {
+            (r.x + 1..r.right().saturating_sub(1))
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Words joined by single spaces.
+fn words(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `row` shows `s` whole, or a start of it cut with `…`.
+fn whole_or_marked(row: &str, s: &str) -> bool {
+    let row = row.trim_end();
+    if row.contains(s) {
+        return true;
+    }
+    let Some(cut) = row.strip_suffix('…') else {
+        return false;
+    };
+    if cut.trim().is_empty() {
+        // No room for a word: the mark alone.
+        return true;
+    }
+    // Some end of the row starts `s`.
+    let chars: Vec<char> = cut.chars().collect();
+    (0..chars.len()).any(|i| {
+        let tail: String = chars[i..].iter().collect();
+        !tail.trim().is_empty() && s.starts_with(tail.trim_start())
+    })
 }
 
 /// The DATC cases, sorted.
@@ -152,4 +197,152 @@ fn an_unknown_action_names_the_nearest_first() {
         e.contains("unknown action \"stepforward\" (did you mean \"step_forward\"?); the help (?)"),
         "{e}"
     );
+}
+
+/// Every DATC case at 80×24 and 120×40: each order's reason is on its row whole or cut with
+/// "…", and whole in the detail once the order is selected; the stepper's cycle event names
+/// every member in the trace's detail (and the event line cuts it with "…"); every rule row
+/// shows its value whole.
+#[test]
+fn reasons_cycles_and_rule_values_are_whole_or_cut_with_an_ellipsis() {
+    let mut cycles = 0;
+    for f in datc() {
+        let f = f.to_string_lossy().into_owned();
+        let mut a = app(Some(&f), "whole-text");
+        for (w, h) in [(80, 24), (120, 40)] {
+            // Board view, orders focused: each order selected in turn.
+            run(&mut a, 20, 6, "1 G tab");
+            let panes = layout(Rect::new(0, 0, w, h), View::Board);
+            let orders = panes.orders.expect("orders pane");
+            let n = a.session.scenario().orders.len();
+            // Every order selected at 80×24; at 120×40 the first (the list is the same).
+            for i in 0..if w == 80 { n } else { n.min(1) } {
+                a.orders.order = i;
+                let buf = draw_buf(&a, w, h);
+                let rows = panel_rows(&buf, orders);
+                let joined = words(&rows.join(" "));
+                let reasons: Vec<String> = a
+                    .session
+                    .run
+                    .phase()
+                    .outcomes
+                    .iter()
+                    .map(|o| o.reason.clone())
+                    .collect();
+                // The selected order's reason whole in the detail.
+                if let Some(r) = reasons.get(i) {
+                    assert!(
+                        joined.contains(&words(r)),
+                        "{f} {w}x{h} order {i}: {r:?} not whole in\n{}",
+                        rows.join("\n")
+                    );
+                }
+                // Every listed order's reason whole or cut with "…" on its row.
+                for (k, r) in reasons.iter().enumerate() {
+                    if r.is_empty() {
+                        continue;
+                    }
+                    let short = a.session.order_short(k);
+                    // A list row: glyph, power, the order, then its reason.
+                    let list_row = |row: &&String| {
+                        let rest: String = row.chars().skip(6).collect();
+                        "✓✗!∅·".contains(row.chars().next().unwrap_or(' '))
+                            && rest
+                                .strip_prefix(short.as_str())
+                                .is_some_and(|t| t.starts_with([' ', '…']))
+                    };
+                    for row in rows.iter().filter(list_row) {
+                        let rest: String = row.chars().skip(6 + short.chars().count()).collect();
+                        let after = rest.trim_start();
+                        // Orders written alike (two builds in one place) share rows.
+                        let alike = (0..n).filter(|&j| a.session.order_short(j) == short);
+                        let mut alike = alike.filter_map(|j| reasons.get(j));
+                        assert!(
+                            alike.any(|r| r.is_empty() || whole_or_marked(after, r)),
+                            "{f} {w}x{h}: reason {r:?} cut without …: {row:?}"
+                        );
+                    }
+                }
+            }
+            // Stepper: the first cycle event, if any.
+            let has_cycle = a.session.stepper().is_some_and(|st| {
+                st.events().iter().any(|e| {
+                    matches!(
+                        e,
+                        dipsandbox_core::engine::decision::trace::Event::CycleFound { .. }
+                    )
+                })
+            });
+            if has_cycle {
+                run(&mut a, 20, 6, "2 g ]");
+                let (Some(st), Some(_)) = (a.session.stepper(), a.session.run.result.decisions())
+                else {
+                    continue;
+                };
+                let walk: Vec<String> = st
+                    .events()
+                    .iter()
+                    .find_map(|e| match e {
+                        dipsandbox_core::engine::decision::trace::Event::CycleFound {
+                            walk,
+                            ..
+                        } => Some(walk.iter().map(|id| a.session.node_subject(*id)).collect()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                let panes = layout(Rect::new(0, 0, w, h), View::Stepper);
+                let buf = draw_buf(&a, w, h);
+                let rows = panel_rows(&buf, panes.trace.expect("trace pane"));
+                let joined = words(&rows.join(" "));
+                assert!(
+                    joined.contains("CYCLE"),
+                    "{f} {w}x{h}:\n{}",
+                    rows.join("\n")
+                );
+                for m in &walk {
+                    assert!(
+                        joined.contains(&words(m)),
+                        "{f} {w}x{h}: cycle member {m:?} missing:\n{}",
+                        rows.join("\n")
+                    );
+                }
+                let screen = text(&buf);
+                let event = screen.lines().nth(usize::from(h) - 2).unwrap_or("");
+                assert!(
+                    event.contains("CYCLE")
+                        && (event.ends_with('…')
+                            || walk.iter().all(|m| event.contains(m.as_str()))),
+                    "{f} {w}x{h}: event line {event:?}"
+                );
+                cycles += 1;
+            }
+            // Rules: every visible row ends with its value, whole.
+            run(&mut a, 20, 6, "3");
+            for top in [0, 99] {
+                a.rules.row = top.min(a.session.rules.table().len() - 1);
+                let panes = layout(Rect::new(0, 0, w, h), View::Rules);
+                let buf = draw_buf(&a, w, h);
+                let rows = panel_rows(&buf, panes.rules.expect("rules pane"));
+                for row in a.session.rules.table() {
+                    for line in rows.iter().filter(|l| {
+                        l.split_whitespace().any(|wd| {
+                            wd == row.field
+                                || wd.trim_end_matches('…').len() > 3
+                                    && row.field.starts_with(wd.trim_end_matches('…'))
+                        }) && l.contains(row.issue)
+                    }) {
+                        let last = line.split_whitespace().last().unwrap_or("");
+                        if line.contains(row.field) || line.contains('…') {
+                            assert!(
+                                row.values.contains(&last),
+                                "{f} {w}x{h}: rule row {line:?} does not end in a whole value"
+                            );
+                        }
+                    }
+                }
+            }
+            run(&mut a, 20, 6, "1");
+        }
+    }
+    assert!(cycles > 10, "{cycles} cases with a cycle");
 }

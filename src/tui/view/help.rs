@@ -2,15 +2,13 @@
 //! the keymap itself.
 
 use ratatui::Frame;
-use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 use super::browser::centered;
 use super::model::ViewModel;
-use super::parts::fit;
+use super::parts::{fit, wrapped_rows};
 use crate::tui::keymap::Context;
 
 /// The help text's lines for the current view: the focused panel first, then the view's other
@@ -100,24 +98,8 @@ const MARKS: &[(&str, &str)] = &[
 /// The furthest the popup scrolls on a screen of `screen`: its last line at the bottom.
 pub fn max_scroll(vm: &ViewModel, screen: Rect) -> u16 {
     let inner = area(screen).height.saturating_sub(2) as usize;
-    let n = wrapped_rows(&text(vm), area(screen).width.saturating_sub(2));
+    let n = wrapped_rows(&text(vm), area(screen).width.saturating_sub(2), false);
     u16::try_from(n.saturating_sub(inner)).unwrap_or(u16::MAX)
-}
-
-/// How many rows `lines` take wrapped at `width`, as the popup wraps them: drawn once into
-/// a scratch buffer tall enough, counted to the last row with text.
-fn wrapped_rows(lines: &[Line], width: u16) -> usize {
-    let width = width.max(1);
-    let tall = u16::try_from(lines.len().saturating_mul(4)).unwrap_or(u16::MAX);
-    let area = Rect::new(0, 0, width, tall.clamp(1, 4000));
-    let mut buf = Buffer::empty(area);
-    Paragraph::new(lines.to_vec())
-        .wrap(Wrap { trim: false })
-        .render(area, &mut buf);
-    (0..area.height)
-        .rev()
-        .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
-        .map_or(0, |y| usize::from(y) + 1)
 }
 
 /// Draws the popup, scrolled `scroll` rows (clamped to the text).

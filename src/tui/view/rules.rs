@@ -19,7 +19,10 @@ use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let title = format!(" Rules: {} ", Session::rules_name(&s.rules));
-    frame.render_widget(panel(vm, title, Context::Rules), area);
+    frame.render_widget(
+        panel(vm, super::parts::title(&title, area), Context::Rules),
+        area,
+    );
     let inner = area.inner(Margin::new(1, 1));
     let table = s.rules.table();
     let own = s.scenario().rules.table();
@@ -42,14 +45,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let w = inner.width as usize;
     for (i, row) in table.iter().enumerate().skip(top).take(h) {
         let changed = own.get(i).is_some_and(|o| o.value != row.value);
-        let text = format!(
-            "{} {:<5} {:<28} {}",
-            if changed { "*" } else { " " },
-            row.issue,
-            row.field,
-            row.value
-        );
-        let mut line = Line::raw(fit(&text, w));
+        let mut line = Line::raw(row_text(changed, row.issue, row.field, row.value, w));
         if changed {
             line = line.style(t.differs());
         }
@@ -97,7 +93,7 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         format!(" Compare: {a} (left) vs {b} (right) ")
     };
     frame.render_widget(
-        ratatui::widgets::Block::bordered().title(fit(&title, area.width as usize)),
+        ratatui::widgets::Block::bordered().title(super::parts::title(&title, area)),
         area,
     );
     let inner = area.inner(Margin::new(1, 1));
@@ -217,4 +213,24 @@ fn push_order(lines: &mut Vec<Line<'static>>, vm: &ViewModel, o: &OrderDiff, nam
             Span::raw(why.clone()),
         ]));
     }
+}
+
+/// One option's row in `w` columns: the value always whole (the row says which rule is on);
+/// the field name gives way first (cut with `…`), then the DATC section.
+pub fn row_text(changed: bool, issue: &str, field: &str, value: &str, w: usize) -> String {
+    let mark = if changed { "*" } else { " " };
+    let value_w = value.chars().count();
+    let with_issue = format!("{mark} {issue:<5} ");
+    let head = if w >= with_issue.chars().count() + value_w + 6 {
+        with_issue
+    } else {
+        format!("{mark} ")
+    };
+    let room = w.saturating_sub(head.chars().count() + value_w + 1);
+    if room == 0 {
+        return fit(&format!("{mark}{value}"), w);
+    }
+    let field = fit(field, room);
+    let pad = room.min(28).max(field.chars().count());
+    fit(&format!("{head}{field:<pad$} {value}"), w)
 }

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
-use super::parts::{fit, panel};
+use super::parts::{self, fit, panel};
 use crate::tui::keymap::Context;
 use crate::tui::layout::{trace_rows, trace_split};
 use dipsandbox_core::engine::decision::trace::{CycleKind, Event};
@@ -118,23 +118,8 @@ pub fn describe(vm: &ViewModel, index: usize) -> (String, Style) {
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let title = format!(" Trace ({} steps) ", s.steps.len());
-    frame.render_widget(panel(vm, title, Context::Trace), area);
+    frame.render_widget(panel(vm, parts::title(&title, area), Context::Trace), area);
     let (inner, detail) = trace_split(area);
-    if let (Some(d), Some(st)) = (detail, s.stepper()) {
-        let applied = s.steps.partition_point(|&i| i < st.cursor());
-        let (text, style) = match applied.checked_sub(1) {
-            None => ("start: every decision open".to_string(), vm.theme.dim()),
-            Some(k) => describe(vm, s.steps.get(k).copied().unwrap_or(0)),
-        };
-        let lines = vec![
-            ratatui::text::Line::styled("─".repeat(d.width as usize), vm.theme.dim()),
-            ratatui::text::Line::styled(text, style),
-        ];
-        frame.render_widget(
-            Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: true }),
-            d,
-        );
-    }
     let applied = s
         .stepper()
         .as_ref()
@@ -161,4 +146,33 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
+    // The event at the cursor in full at the bottom (a cycle with every member): under the
+    // list when there is room, else over its last rows; as many rows as its words take.
+    if let Some(st) = s.stepper() {
+        let applied = s.steps.partition_point(|&i| i < st.cursor());
+        let (text, style) = match applied.checked_sub(1) {
+            None => ("start: every decision open".to_string(), vm.theme.dim()),
+            Some(k) => describe(vm, s.steps.get(k).copied().unwrap_or(0)),
+        };
+        let mut all = area.inner(ratatui::layout::Margin::new(1, 1));
+        let min = detail.map_or(0, |d| d.height);
+        // A long event (a cycle of many decisions) may grow over the tree panel above.
+        let need = parts::wrapped_rows(&[Line::raw(text.as_str())], all.width, true) + 1;
+        if let Some(t) = vm.panes.tree
+            && need + 1 > usize::from(all.height)
+            && t.x == area.x
+            && t.width == area.width
+            && t.bottom() == area.y
+        {
+            let top = t.y.saturating_add(1);
+            all = Rect::new(all.x, top, all.width, all.bottom().saturating_sub(top));
+        }
+        parts::detail(
+            frame.buffer_mut(),
+            all,
+            min,
+            vec![Line::styled(text, style)],
+            vm.theme.dim(),
+        );
+    }
 }

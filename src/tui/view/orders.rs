@@ -133,6 +133,17 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             }
             lines.push(Line::raw(text));
         }
+        // The expectation this order misses, in full (the status bar has only the first).
+        let power = &s.scenario().map.power(o.power).name;
+        let key = format!("{power}: {}: ", o.text);
+        for bad in s.expectations.iter().flat_map(|(b, _)| b) {
+            if let Some(rest) = bad.strip_prefix(&key) {
+                lines.push(Line::styled(
+                    format!("expectation: {rest}"),
+                    vm.theme.error(),
+                ));
+            }
+        }
         let inner = area.inner(ratatui::layout::Margin::new(1, 1));
         let min = detail.map_or(0, |d| d.height);
         parts::detail(frame.buffer_mut(), inner, min, lines, vm.theme.dim());

@@ -92,6 +92,12 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     } else {
         format!(" Compare: {a} (left) vs {b} (right) ")
     };
+    // Too long for the panel: the short form, which the rows below spell out.
+    let title = if title.chars().count() + 2 > usize::from(area.width) {
+        format!(" {a} vs {b} ")
+    } else {
+        title
+    };
     frame.render_widget(
         ratatui::widgets::Block::bordered().title(super::parts::title(&title, area)),
         area,
@@ -174,7 +180,12 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             t.dim(),
         ));
     }
+    // More than fits: the last cell says so.
+    let cut = super::parts::wrapped_rows(&lines, inner.width, false) > usize::from(inner.height);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    if cut && inner.width > 0 && inner.height > 0 {
+        frame.buffer_mut()[(inner.right() - 1, inner.bottom() - 1)].set_symbol("…");
+    }
 }
 
 /// The count line: `3 difference(s): 3 order(s), 1 dislodgement(s)` (the count is

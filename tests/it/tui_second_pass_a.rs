@@ -346,3 +346,23 @@ fn reasons_cycles_and_rule_values_are_whole_or_cut_with_an_ellipsis() {
     }
     assert!(cycles > 10, "{cycles} cases with a cycle");
 }
+
+#[test]
+fn the_rules_view_explains_the_selected_option_from_the_rules_doc_comments() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "rules-doc");
+    let t = text(&run(&mut a, 120, 40, "3 j"));
+    assert!(
+        t.contains("4.A.2: how convoy disruption paradoxes are resolved."),
+        "{t}"
+    );
+    assert!(t.contains("▸ Szykman: The convoying fleets"), "{t}");
+    assert!(t.contains("Rule1982: 1982: a convoyed army"), "{t}");
+    // Every option made by the option macro has its question and a meaning per value.
+    for row in dipsandbox_core::model::rules::Rules::default().table() {
+        assert_eq!(row.values.len(), row.meanings.len(), "{}", row.field);
+        if row.field != "adjacent_convoy_fallback" && row.field != "dpjudge_beleaguered_disrupts" {
+            assert!(!row.question.is_empty(), "{}", row.field);
+            assert!(row.meanings.iter().all(|m| !m.is_empty()), "{}", row.field);
+        }
+    }
+}

@@ -55,6 +55,23 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
+    // The selected option's question and what each value means (from the rules' own doc
+    // comments), at the bottom: at most the lower half, so the selected row stays in view.
+    if let Some(row) = table.get(vm.rule_row)
+        && !row.question.is_empty()
+    {
+        let mut text = vec![Line::styled(row.question.to_string(), t.focus())];
+        for (v, m) in row.values.iter().zip(&row.meanings) {
+            let mark = if *v == row.value { "▸ " } else { "  " };
+            text.push(Line::from(vec![
+                Span::styled(format!("{mark}{v}: "), t.focus()),
+                Span::raw(m.to_string()),
+            ]));
+        }
+        let half = inner.height / 2;
+        let low = Rect::new(inner.x, inner.y + half, inner.width, inner.height - half);
+        super::parts::detail(frame.buffer_mut(), low, 0, text, t.dim());
+    }
 }
 
 fn describe(s: &Session, units: &[Unit]) -> String {

@@ -366,3 +366,14 @@ fn the_rules_view_explains_the_selected_option_from_the_rules_doc_comments() {
         }
     }
 }
+
+#[test]
+fn the_stepper_draws_the_cycle_as_a_ring_where_there_is_room() {
+    let mut a = app(Some("scenarios/datc/6.C.1.ron"), "ring");
+    let t = text(&run(&mut a, 200, 60, "2 g ]"));
+    assert!(t.contains("the cycle, as a ring:"), "{t}");
+    assert!(t.contains("ATTACK A Smy - Ank  →  MOVE F Ank - Con"), "{t}");
+    // No room at 80×24: the detail alone, with every member.
+    let t = text(&run(&mut a, 80, 24, ""));
+    assert!(!t.contains("the cycle, as a ring:"), "{t}");
+}

@@ -109,11 +109,21 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     } else {
         format!(" Compare: {a} (left) vs {b} (right) ")
     };
-    // Too long for the panel: the short form, which the rows below spell out.
-    let title = if title.chars().count() + 2 > usize::from(area.width) {
-        format!(" {a} vs {b} ")
-    } else {
+    // Too long for the panel: shorter forms (the rows below name both sides).
+    let shorter = [
+        title.replace(" (right)", ""),
+        title.replace(" (right)", "").replace(" (left)", ""),
+        format!(" {a} vs {b} "),
+    ];
+    let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
+    let title = if fits(&title) {
         title
+    } else {
+        shorter
+            .iter()
+            .find(|t| fits(t))
+            .unwrap_or(&shorter[2])
+            .clone()
     };
     frame.render_widget(
         ratatui::widgets::Block::bordered().title(super::parts::title(&title, area)),

@@ -148,12 +148,17 @@ pub fn map_import(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `map opening MAP`: the map's opening position as a scenario file.
+/// `map opening MAP`: the map's opening position as a scenario file, its expectations the
+/// result of no orders (every unit holds).
 pub fn map_opening(map: &str, out: Option<&Path>) -> Result<ExitCode> {
     let m = std::sync::Arc::new(Map::load(map).map_err(|e| eyre!("{e}"))?);
     let mut s = dipsandbox_core::model::scenario::Scenario::opening(m.clone(), map);
     s.title = format!("Opening position — {}", m.title);
     s.source = format!("dipsandbox map opening {map}");
+    // With no orders every unit holds: that is written as the expectations, so `check` of the
+    // file says whether the map still adjudicates its opening.
+    let run = dipsandbox_core::tools::check::run(&s, None, false).map_err(|e| eyre!("{e}"))?;
+    dipsandbox_core::tools::check::freeze_expectations(&mut s, &run);
     let text = s.to_ron();
     match out {
         None => out!("{text}")?,

@@ -573,13 +573,9 @@ impl App {
         }
     }
 
-    /// How many orders' verdicts differ between the rules and the compare rules.
+    /// How many things differ between the rules and the compare rules (verdicts, reasons,
+    /// dislodgements, positions, retreats: the count `dipsandbox diff` prints).
     pub fn changed_outcomes(&self) -> usize {
-        let a = &self.session.run.phase().outcomes;
-        let b = &self.session.compare.phase().outcomes;
-        a.iter()
-            .zip(b)
-            .filter(|(x, y)| x.verdict != y.verdict)
-            .count()
+        self.session.diff.len()
     }
 }

@@ -116,6 +116,20 @@ impl Context {
         )
     }
 
+    /// Whether this is one of the views' panels (where the keys of [`Context::Global`] work
+    /// too, unless the panel binds them itself).
+    pub fn is_panel(self) -> bool {
+        matches!(
+            self,
+            Context::Board
+                | Context::Orders
+                | Context::Decisions
+                | Context::Tree
+                | Context::Trace
+                | Context::Rules
+        )
+    }
+
     /// The popups, prompts and questions, listed after the view's panels in the help popup
     /// (every key a dialog names is there).
     pub const PROMPTS: [Context; 8] = [

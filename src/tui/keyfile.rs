@@ -351,8 +351,17 @@ fn kind(r: &Raw) -> &'static str {
 fn action_named(name: &str) -> Result<Action, String> {
     Action::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Action::all().map(Action::name).collect();
+        // The nearest name first, so the status bar shows what to write before it is cut;
+        // the help (?) lists every action's name beside its keys.
+        let near = names
+            .iter()
+            .copied()
+            .min_by_key(|n| distance(n, name))
+            .filter(|n| distance(n, name) <= 3)
+            .map(|n| format!(" (did you mean {n:?}?)"))
+            .unwrap_or_default();
         format!(
-            "unknown action {}; expected one of {}",
+            "unknown action {}{near}; the help (?) lists each key's action name; expected one of {}",
             dipsandbox_core::model::error::quoted(name),
             names.join(", ")
         )
@@ -388,4 +397,26 @@ fn read_keys(
         at.push(k_at);
     }
     Ok((keys, at))
+}
+
+/// The edit distance between two names (insertions, deletions, substitutions).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row.first().copied().unwrap_or(0);
+        if let Some(f) = row.first_mut() {
+            *f = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let up = row.get(j + 1).copied().unwrap_or(0);
+            let left = row.get(j).copied().unwrap_or(0);
+            let v = (diag + usize::from(ca != *cb)).min(up + 1).min(left + 1);
+            diag = up;
+            if let Some(c) = row.get_mut(j + 1) {
+                *c = v;
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
 }

@@ -196,6 +196,34 @@ impl Keymap {
                             Entry::In { context, .. } => b.context == *context,
                         }
                 });
+                // A panel's own binding hides a key the whole app has: where the panel has the
+                // focus the key does one thing, everywhere else another.
+                let hidden = match e {
+                    Entry::In { context, .. } if context.is_panel() => km
+                        .bindings
+                        .iter()
+                        .find(|b| {
+                            b.context == Context::Global
+                                && b.action != action
+                                && b.keys.contains(key)
+                        })
+                        .filter(|_| clash.is_none()),
+                    _ => None,
+                };
+                if let (Some(b), Entry::In { context, .. }) = (hidden, e) {
+                    return Err(keyfile::error_at(
+                        text,
+                        file,
+                        *at,
+                        format!(
+                            "key {key} of {:?} in the {} panel already does {:?} everywhere else; expected a key that does one thing (or give {:?} other keys too)",
+                            action.name(),
+                            context.title(),
+                            b.action.name(),
+                            b.action.name()
+                        ),
+                    ));
+                }
                 if let Some(b) = clash {
                     return Err(keyfile::error_at(
                         text,

@@ -117,8 +117,10 @@ pub fn layout(area: Rect, view: View) -> Panes {
     match view {
         View::Board => {
             let [b, o] = if wide {
+                // The board's art is 73 columns wide: what is left beyond it goes to the
+                // orders and their reasons.
                 let side = if main.width >= 110 {
-                    45
+                    main.width.saturating_sub(75).max(45)
                 } else {
                     (main.width * 2 / 5).max(28)
                 };

@@ -17,6 +17,7 @@ use dipsandbox_core::engine::{Engine, PhaseInput, Registry, Steps};
 use dipsandbox_core::model::rules::{PRESETS, Rules};
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::{Run, RunError, adjudicate_scenario, compare};
+use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines};
 use dipsandbox_core::tools::edit::{Edit, EditError, Editor};
 use dipsandbox_core::tools::oracle::{Limits, solve};
 
@@ -43,6 +44,9 @@ pub struct Session {
     pub compare_rules: Rules,
     /// The adjudication under `compare_rules`.
     pub compare: Run,
+    /// What differs between `run` and `compare`, worked out by the library's diff (the one
+    /// `dipsandbox diff` prints), so the compare panel and the CLI tell the same story.
+    pub diff: RuleDiff,
     /// Mismatches with the scenario's expectations and the number of checks, if it has any.
     pub expectations: Option<(Vec<String>, usize)>,
     /// What the equation oracle says of the phase under `rules` (movement phases only).
@@ -141,6 +145,7 @@ impl Session {
             steps: Vec::new(),
             compare_rules,
             compare: c,
+            diff: RuleDiff::default(),
             expectations: None,
             equations: None,
             registry,
@@ -402,6 +407,7 @@ impl Session {
                 Err(_) => Equations::TooLarge,
             }
         });
+        self.rediff();
     }
 
     /// Re-adjudicates under other rules (the stepper starts at the end again).
@@ -427,6 +433,20 @@ impl Session {
             self.compare_engine = self.engine.clone();
             self.compare = c;
         }
+        self.rediff();
+    }
+
+    /// Works out [`Session::diff`] again: the library's rule diff (the decision engine under
+    /// the two rule sets, as `dipsandbox diff --rules` runs it), or, when engines are compared,
+    /// its engine diff under the rules in use.
+    fn rediff(&mut self) {
+        let s = self.scenario();
+        let d = if self.comparing_engines() {
+            diff_engines(s, Some(self.rules), &*self.engine, &*self.compare_engine)
+        } else {
+            diff(s, self.rules, self.compare_rules)
+        };
+        self.diff = d.unwrap_or_default();
     }
 
     /// A short name for where the scenario came from.

@@ -47,6 +47,7 @@ mod toy_engine;
 mod trace;
 mod tui;
 mod tui_files;
+mod tui_second_pass_a;
 mod tui_second_pass_b;
 mod turn;
 mod turn_properties;

@@ -246,7 +246,7 @@ fn switching_the_paradox_rule_changes_outcomes_in_the_compare_view() {
     let t = text(&buf);
     assert!(t.contains("* 4.A.2 paradox"), "{t}");
     // Pandin's paradox under 1982: the support is not cut, the army fails to move.
-    assert!(t.contains("order outcome(s) differ"), "{t}");
+    assert!(t.contains("3 difference(s): 3 order(s)"), "{t}");
     // The expectations of the scenario (Szykman) no longer all hold.
     assert!(t.contains("expectations:"), "{t}");
     // Back to the scenario's rules.

@@ -21,13 +21,25 @@ impl App {
 
     /// An action while a popup is open: it goes to the popup.
     pub(super) fn popup_action(&mut self, action: Action, fx: &mut Vec<Effect>) {
+        let help_max = match self.popup {
+            Some(Popup::Help(_)) => {
+                let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+                crate::tui::view::help::max_scroll(&self.view_model(screen), screen)
+            }
+            _ => 0,
+        };
         let Some(popup) = &mut self.popup else {
             return;
         };
         match popup {
             Popup::Help(scroll) => match action {
-                Action::Up => *scroll = scroll.saturating_sub(1),
-                Action::Down => *scroll = scroll.saturating_add(1),
+                // Scrolling stops at the last line (a resize since may have left it further).
+                Action::Up => *scroll = (*scroll).min(help_max).saturating_sub(1),
+                Action::Down => *scroll = scroll.saturating_add(1).min(help_max),
+                Action::PageUp => *scroll = (*scroll).min(help_max).saturating_sub(10),
+                Action::PageDown => *scroll = scroll.saturating_add(10).min(help_max),
+                Action::ToStart => *scroll = 0,
+                Action::ToEnd => *scroll = help_max,
                 Action::Back | Action::Help => self.popup = None,
                 Action::Quit => {
                     self.popup = None;

@@ -288,11 +288,11 @@ impl App {
             Session::rules_name(&r),
             match changed {
                 0 => format!(
-                    "no outcome differs from {}",
+                    "the same result as {}",
                     Session::rules_name(&self.session.compare_rules)
                 ),
                 n => format!(
-                    "{n} outcome(s) differ from {} (3: Rules view)",
+                    "{n} difference(s) from {} (3: Rules view)",
                     Session::rules_name(&self.session.compare_rules)
                 ),
             }

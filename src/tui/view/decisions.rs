@@ -44,7 +44,10 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let n = m.graph.nodes.len();
     let open = (0..n as u32).filter(|&id| !st.resolved(id)).count();
     let title = format!(" Decisions ({n}, {open} open) ");
-    frame.render_widget(panel(vm, title, Context::Decisions), area);
+    frame.render_widget(
+        panel(vm, super::parts::title(&title, area), Context::Decisions),
+        area,
+    );
     let (head, inner) = decisions_split(area);
     if let Some(eq) = s.equations {
         let style = match eq {

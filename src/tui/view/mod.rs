@@ -8,6 +8,7 @@
 //! - [`tree`]: the dependency tree of the selected decision.
 //! - [`trace`]: the resolver's events with the stepper's cursor.
 //! - [`rules`]: the rule options and the comparison with another rule set.
+//! - [`ring`]: a cycle of decisions as a small picture (in the trace panel, where it fits).
 //! - [`procedure`]: the DPjudge engine's procedure: units with their marks, combat lists, steps.
 //! - [`outcomes`]: retreat and adjustment phases (no decision graph): each order's outcome.
 //! - [`steps`]: any other engine's trace (the guess engine's): its events in words with the
@@ -26,6 +27,7 @@ pub mod orders;
 pub mod outcomes;
 pub mod parts;
 pub mod procedure;
+pub mod ring;
 pub mod rules;
 pub mod status;
 pub mod steps;

@@ -56,7 +56,7 @@ pub struct ViewModel<'a> {
     pub contexts: Vec<Context>,
     /// The contexts the help popup lists.
     pub help_contexts: Vec<Context>,
-    /// How many orders' verdicts differ between the rules and the compare rules (worked out in
-    /// the rules view only, the one that shows it).
+    /// How many things differ between the rules and the compare rules, as `dipsandbox diff`
+    /// counts them (worked out in the rules view only, the one that shows it).
     pub changed_outcomes: usize,
 }

@@ -4,10 +4,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
-use super::parts::{fit, panel};
+use super::parts::{self, fit, panel};
 use crate::tui::keymap::Context;
 use crate::tui::layout::orders_split;
 use crate::tui::layout::scroll;
@@ -28,7 +28,7 @@ pub fn verdict_word(v: Option<Verdict>) -> &'static str {
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let title = format!(" Orders ({}) ", s.scenario().orders.len());
-    frame.render_widget(panel(vm, title, Context::Orders), area);
+    frame.render_widget(panel(vm, parts::title(&title, area), Context::Orders), area);
     let (list, detail) = orders_split(area);
     let n = s.scenario().orders.len();
     let h = list.height as usize;
@@ -58,18 +58,28 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         };
         let text_w = width.saturating_sub(6);
         let short = s.order_short(i);
-        let order_w = short.chars().count().min(text_w);
+        // Room for at least " …" after the order when there is a reason to point to.
+        let order_room = if !reason.is_empty() && short.chars().count() + 2 > text_w {
+            text_w.saturating_sub(2)
+        } else {
+            text_w
+        };
+        let short = fit(&short, order_room);
+        let order_w = short.chars().count();
         let reason_room = text_w.saturating_sub(order_w + 2);
         let mut spans = vec![
             Span::styled(glyph, gstyle),
             Span::raw(" "),
             Span::styled(pw, vm.theme.power(o.power.0 as usize)),
             Span::raw(" "),
-            Span::raw(fit(&short, text_w)),
+            Span::raw(short),
         ];
         if reason_room > 3 {
             spans.push(Span::raw("  "));
             spans.push(Span::styled(fit(reason, reason_room), vm.theme.dim()));
+        } else if !reason.is_empty() && text_w.saturating_sub(order_w) >= 2 {
+            // No room for words: the mark says there is a reason (the detail has it).
+            spans.push(Span::styled(" …", vm.theme.dim()));
         }
         let mut line = Line::from(spans);
         if i == vm.order {
@@ -105,18 +115,17 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         }
     }
     frame.render_widget(Paragraph::new(lines), list);
-    if let (Some(d), Some(o)) = (detail, s.scenario().orders.get(vm.order)) {
+    // The selected order in full at the bottom: under the list when there is room, else over
+    // its last rows; as many rows as its words take, so no reason is ever cut.
+    if let Some(o) = s.scenario().orders.get(vm.order) {
         let v = s.verdict_now(vm.order);
         let (glyph, gstyle) = vm.theme.verdict(v);
         let out = s.run.phase().outcomes.get(vm.order);
-        let mut lines = vec![
-            Line::styled("─".repeat(d.width as usize), vm.theme.dim()),
-            Line::from(vec![
-                Span::styled(format!("{glyph} {}", verdict_word(v)), gstyle),
-                Span::raw(": "),
-                Span::raw(o.text.clone()),
-            ]),
-        ];
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{glyph} {}", verdict_word(v)), gstyle),
+            Span::raw(": "),
+            Span::raw(o.text.clone()),
+        ])];
         if let (Some(out), Some(_)) = (out, v) {
             let mut text = out.reason.clone();
             if let Some(b) = out.backup {
@@ -124,6 +133,19 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             }
             lines.push(Line::raw(text));
         }
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), d);
+        // The expectation this order misses, in full (the status bar has only the first).
+        let power = &s.scenario().map.power(o.power).name;
+        let key = format!("{power}: {}: ", o.text);
+        for bad in s.expectations.iter().flat_map(|(b, _)| b) {
+            if let Some(rest) = bad.strip_prefix(&key) {
+                lines.push(Line::styled(
+                    format!("expectation: {rest}"),
+                    vm.theme.error(),
+                ));
+            }
+        }
+        let inner = area.inner(ratatui::layout::Margin::new(1, 1));
+        let min = detail.map_or(0, |d| d.height);
+        parts::detail(frame.buffer_mut(), inner, min, lines, vm.theme.dim());
     }
 }

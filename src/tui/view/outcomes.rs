@@ -25,7 +25,10 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             sc.phase
         )
     };
-    frame.render_widget(panel(vm, title, Context::Decisions), area);
+    frame.render_widget(
+        panel(vm, super::parts::title(&title, area), Context::Decisions),
+        area,
+    );
     let inner = area.inner(Margin::new(1, 1));
     let t = &vm.theme;
     let mut lines = Vec::new();

@@ -1,9 +1,11 @@
 //! Pieces every view draws with: a panel with its focus border, text cut to a width. A leaf
 //! module, so that the views need not import the view module that draws them.
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
-use ratatui::widgets::Block;
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::model::ViewModel;
 use crate::tui::keymap::Context;
@@ -29,4 +31,54 @@ pub fn fit(s: &str, width: usize) -> String {
     let mut out: String = s.chars().take(width - 1).collect();
     out.push('…');
     out
+}
+
+/// A panel's title cut to the panel's width (its corners left), with `…` when cut.
+pub fn title(s: &str, area: Rect) -> String {
+    fit(s, usize::from(area.width.saturating_sub(2)))
+}
+
+/// How many rows `lines` take word-wrapped at `width` (`trim`: as [`Wrap`] takes it), as a
+/// wrapping paragraph draws them:
+/// drawn once into a scratch buffer tall enough, counted to the last row with text.
+pub fn wrapped_rows(lines: &[Line], width: u16, trim: bool) -> usize {
+    let width = width.max(1);
+    let most: usize = lines.iter().map(|l| l.width() + 1).sum::<usize>() + lines.len();
+    let area = Rect::new(
+        0,
+        0,
+        width,
+        u16::try_from(most).unwrap_or(4000).clamp(1, 4000),
+    );
+    let mut buf = Buffer::empty(area);
+    Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim })
+        .render(area, &mut buf);
+    (0..area.height)
+        .rev()
+        .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
+        .map_or(0, |y| usize::from(y) + 1)
+}
+
+/// Draws `lines` (a separator first) at the bottom of `inner`, over what is there, in as many
+/// rows as they take wrapped (at least `min` rows, at most all but the top row of `inner`);
+/// text that still does not fit ends in `…`. For the detail of a list's selected row.
+pub fn detail(buf: &mut Buffer, inner: Rect, min: u16, lines: Vec<Line<'static>>, dim: Style) {
+    if inner.height < 3 || inner.width == 0 {
+        return;
+    }
+    let need = u16::try_from(wrapped_rows(&lines, inner.width, true) + 1).unwrap_or(u16::MAX);
+    let rows = need.max(min).min(inner.height - 1);
+    let area = Rect::new(inner.x, inner.bottom() - rows, inner.width, rows);
+    Clear.render(area, buf);
+    let mut all = vec![Line::styled("─".repeat(usize::from(inner.width)), dim)];
+    all.extend(lines);
+    Paragraph::new(all)
+        .wrap(Wrap { trim: true })
+        .render(area, buf);
+    if need > rows {
+        // Cut: mark the last cell.
+        let (x, y) = (area.right() - 1, area.bottom() - 1);
+        buf[(x, y)].set_symbol("…");
+    }
 }

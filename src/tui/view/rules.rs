@@ -13,12 +13,16 @@ use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
 use crate::tui::session::Session;
 use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 
 /// Draws the rules panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let title = format!(" Rules: {} ", Session::rules_name(&s.rules));
-    frame.render_widget(panel(vm, title, Context::Rules), area);
+    frame.render_widget(
+        panel(vm, super::parts::title(&title, area), Context::Rules),
+        area,
+    );
     let inner = area.inner(Margin::new(1, 1));
     let table = s.rules.table();
     let own = s.scenario().rules.table();
@@ -41,14 +45,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let w = inner.width as usize;
     for (i, row) in table.iter().enumerate().skip(top).take(h) {
         let changed = own.get(i).is_some_and(|o| o.value != row.value);
-        let text = format!(
-            "{} {:<5} {:<28} {}",
-            if changed { "*" } else { " " },
-            row.issue,
-            row.field,
-            row.value
-        );
-        let mut line = Line::raw(fit(&text, w));
+        let mut line = Line::raw(row_text(changed, row.issue, row.field, row.value, w));
         if changed {
             line = line.style(t.differs());
         }
@@ -58,6 +55,23 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         lines.push(line);
     }
     frame.render_widget(Paragraph::new(lines), inner);
+    // The selected option's question and what each value means (from the rules' own doc
+    // comments), at the bottom: at most the lower half, so the selected row stays in view.
+    if let Some(row) = table.get(vm.rule_row)
+        && !row.question.is_empty()
+    {
+        let mut text = vec![Line::styled(row.question.to_string(), t.focus())];
+        for (v, m) in row.values.iter().zip(&row.meanings) {
+            let mark = if *v == row.value { "▸ " } else { "  " };
+            text.push(Line::from(vec![
+                Span::styled(format!("{mark}{v}: "), t.focus()),
+                Span::raw(m.to_string()),
+            ]));
+        }
+        let half = inner.height / 2;
+        let low = Rect::new(inner.x, inner.y + half, inner.width, inner.height - half);
+        super::parts::detail(frame.buffer_mut(), low, 0, text, t.dim());
+    }
 }
 
 fn describe(s: &Session, units: &[Unit]) -> String {
@@ -95,8 +109,24 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     } else {
         format!(" Compare: {a} (left) vs {b} (right) ")
     };
+    // Too long for the panel: shorter forms (the rows below name both sides).
+    let shorter = [
+        title.replace(" (right)", ""),
+        title.replace(" (right)", "").replace(" (left)", ""),
+        format!(" {a} vs {b} "),
+    ];
+    let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
+    let title = if fits(&title) {
+        title
+    } else {
+        shorter
+            .iter()
+            .find(|t| fits(t))
+            .unwrap_or(&shorter[2])
+            .clone()
+    };
     frame.render_widget(
-        ratatui::widgets::Block::bordered().title(fit(&title, area.width as usize)),
+        ratatui::widgets::Block::bordered().title(super::parts::title(&title, area)),
         area,
     );
     let inner = area.inner(Margin::new(1, 1));
@@ -123,14 +153,33 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         },
         t.dim(),
     ));
-    let n = vm.changed_outcomes;
+    let d = &s.diff;
     lines.push(Line::styled(
-        match n {
-            0 => "no order's outcome differs".to_string(),
-            n => format!("{n} order outcome(s) differ (highlighted)"),
-        },
-        if n > 0 { t.error() } else { t.ok() },
+        summary(d),
+        if d.is_empty() { t.ok() } else { t.error() },
     ));
+    // What differs first, in the words `dipsandbox diff` uses: each order with both verdicts
+    // and reasons, then the dislodgements, the positions and the retreats.
+    for o in &d.orders {
+        push_order(&mut lines, vm, o, (&a, &b));
+    }
+    for (what, u) in [("dislodged", &d.dislodged), ("positions", &d.positions)] {
+        for (name, list) in [(&a, &u.only_a), (&b, &u.only_b)] {
+            if !list.is_empty() {
+                lines.push(Line::styled(
+                    format!("{what} only under {name}: {}", list.join(", ")),
+                    t.differs(),
+                ));
+            }
+        }
+    }
+    if !d.retreats.is_empty() {
+        lines.push(Line::styled("retreats:", t.differs()));
+        for o in &d.retreats {
+            push_order(&mut lines, vm, o, (&a, &b));
+        }
+    }
+    // Then every order's verdict under both, the differing ones highlighted.
     lines.push(Line::raw(""));
     let ra = &s.run.phase().outcomes;
     let rb = &s.compare.phase().outcomes;
@@ -140,40 +189,86 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         };
         let (ga, sa) = t.verdict(Some(x.verdict));
         let (gb, sb) = t.verdict(Some(y.verdict));
-        let differs = x.verdict != y.verdict;
         let mut line = Line::from(vec![
             Span::styled(ga, sa),
             Span::raw(" "),
             Span::styled(gb, sb),
             Span::raw(format!(" {}", s.order_short(i))),
         ]);
-        if differs {
+        if d.orders.iter().any(|o| o.index == i) {
             line = line.style(t.differs());
         }
         lines.push(line);
-        if differs {
-            lines.push(Line::styled(format!("    {a}: {}", x.reason), t.dim()));
-            lines.push(Line::styled(format!("    {b}: {}", y.reason), t.dim()));
-        }
     }
     let da: Vec<Unit> = s.run.phase().dislodged.iter().map(|d| d.unit).collect();
-    let db: Vec<Unit> = s.compare.phase().dislodged.iter().map(|d| d.unit).collect();
-    lines.push(Line::raw(""));
-    let same = {
-        let mut x = da.clone();
-        let mut y = db.clone();
-        x.sort_by_key(|u| u.loc.0);
-        y.sort_by_key(|u| u.loc.0);
-        x == y
-    };
-    let style = if same { t.dim() } else { t.differs() };
-    lines.push(Line::styled(
-        format!("dislodged ({a}): {}", describe(s, &da)),
-        style,
-    ));
-    lines.push(Line::styled(
-        format!("dislodged ({b}): {}", describe(s, &db)),
-        style,
-    ));
+    if d.dislodged.is_empty() {
+        lines.push(Line::styled(
+            format!("dislodged (both): {}", describe(s, &da)),
+            t.dim(),
+        ));
+    }
+    // More than fits: the last cell says so.
+    let cut = super::parts::wrapped_rows(&lines, inner.width, false) > usize::from(inner.height);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    if cut && inner.width > 0 && inner.height > 0 {
+        frame.buffer_mut()[(inner.right() - 1, inner.bottom() - 1)].set_symbol("…");
+    }
+}
+
+/// The count line: `3 difference(s): 3 order(s), 1 dislodgement(s)` (the count is
+/// [`RuleDiff::len`], the one `dipsandbox diff` prints).
+pub fn summary(d: &RuleDiff) -> String {
+    if d.is_empty() {
+        return "the same result: no verdict, reason, dislodgement or position differs".into();
+    }
+    let mut parts = Vec::new();
+    let mut part = |n: usize, what: &str| {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    };
+    part(d.orders.len(), "order(s) (verdict or reason)");
+    part(
+        d.dislodged.only_a.len() + d.dislodged.only_b.len(),
+        "dislodgement(s)",
+    );
+    part(
+        d.positions.only_a.len() + d.positions.only_b.len(),
+        "position(s)",
+    );
+    part(d.retreats.len(), "retreat(s)");
+    format!("{} difference(s): {}", d.len(), parts.join(", "))
+}
+
+/// One differing order: the order, then each side's verdict and reason.
+fn push_order(lines: &mut Vec<Line<'static>>, vm: &ViewModel, o: &OrderDiff, names: (&str, &str)) {
+    let t = &vm.theme;
+    lines.push(Line::styled(o.order.clone(), t.differs()));
+    for (name, (v, why)) in [(names.0, &o.a), (names.1, &o.b)] {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {name}: "), t.dim()),
+            Span::styled(format!("{} ", verdict_word(*v)), t.verdict(Some(*v)).1),
+            Span::raw(why.clone()),
+        ]));
+    }
+}
+
+/// One option's row in `w` columns: the value always whole (the row says which rule is on);
+/// the field name gives way first (cut with `…`), then the DATC section.
+pub fn row_text(changed: bool, issue: &str, field: &str, value: &str, w: usize) -> String {
+    let mark = if changed { "*" } else { " " };
+    let value_w = value.chars().count();
+    let with_issue = format!("{mark} {issue:<5} ");
+    let head = if w >= with_issue.chars().count() + value_w + 6 {
+        with_issue
+    } else {
+        format!("{mark} ")
+    };
+    let room = w.saturating_sub(head.chars().count() + value_w + 1);
+    if room == 0 {
+        return fit(&format!("{mark}{value}"), w);
+    }
+    let field = fit(field, room);
+    let pad = room.min(28).max(field.chars().count());
+    fit(&format!("{head}{field:<pad$} {value}"), w)
 }

@@ -74,12 +74,12 @@ pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             } else {
                 String::new()
             };
+            let head = format!("step {applied}/{}{play} ", s.steps.len());
+            // Cut with `…`: the trace panel's detail has the event in full.
+            let room = (area.width as usize).saturating_sub(head.chars().count());
             Line::from(vec![
-                Span::styled(
-                    format!("step {applied}/{}{play} ", s.steps.len()),
-                    vm.theme.focus(),
-                ),
-                Span::styled(text, style),
+                Span::styled(head, vm.theme.focus()),
+                Span::styled(fit(&text, room), style),
             ])
         }
         None => match s.dp() {

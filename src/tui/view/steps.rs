@@ -28,7 +28,10 @@ pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let Some(c) = s.cursor() else { return };
     let title = format!(" {} trace ({} events) ", s.engine.name(), c.len());
-    frame.render_widget(panel(vm, title, Context::Trace), area);
+    frame.render_widget(
+        panel(vm, super::parts::title(&title, area), Context::Trace),
+        area,
+    );
     let (list, detail) = trace_split(area);
     draw_events(frame, vm, c, list);
     if let Some(d) = detail {

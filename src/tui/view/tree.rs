@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         " Dependencies ".into()
     };
     frame.render_widget(
-        panel(vm, fit(&title, area.width as usize), Context::Tree),
+        panel(vm, super::parts::title(&title, area), Context::Tree),
         area,
     );
     let inner = area.inner(Margin::new(1, 1));

@@ -5,9 +5,11 @@
 //! - [`output`]: the one rule for every file a command writes (never an input, never through a
 //!   link, never an existing file unless asked, atomic), and many files written all at once.
 //! - [`text`]: text from files made safe to print (control characters escaped, long text cut).
+//! - [`calendar`]: the years a game may have.
 //! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
 //!   behind it for everything else and for every error.
 
+pub mod calendar;
 pub mod output;
 pub mod position;
 pub mod ron_subset;

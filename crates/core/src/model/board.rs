@@ -73,11 +73,11 @@ pub struct Phase {
 }
 
 impl Phase {
-    /// The first year a phase may have.
-    pub const FIRST_YEAR: i32 = 1;
+    /// The first year a phase may have ([`crate::base::calendar::FIRST_YEAR`]).
+    pub const FIRST_YEAR: i32 = crate::base::calendar::FIRST_YEAR;
     /// The last year a phase may have: [`Phase::parse`] refuses a later one, and the turn cycle
     /// does not go past its Winter (`crate::tools::turn::advance` says so instead of wrapping).
-    pub const LAST_YEAR: i32 = 9999;
+    pub const LAST_YEAR: i32 = crate::base::calendar::LAST_YEAR;
 
     /// The year after this phase's, if it is not past [`Phase::LAST_YEAR`].
     pub fn next_year(&self) -> Option<i32> {

@@ -1135,7 +1135,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
     let loc = Locator::new(text, file);
     let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
 
-    let years = crate::model::board::Phase::FIRST_YEAR..=crate::model::board::Phase::LAST_YEAR;
+    let years = crate::base::calendar::FIRST_YEAR..=crate::base::calendar::LAST_YEAR;
     if !years.contains(&raw.start_year) {
         return Err(err(
             loc.find_after("start_year", "Map"),

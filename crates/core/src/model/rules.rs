@@ -7,11 +7,11 @@
 use serde::{Deserialize, Serialize};
 
 macro_rules! option_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident),+ $(,)? } default $default:ident) => {
-        $(#[$meta])*
+    ($(#[doc = $doc:literal])* $name:ident { $($(#[doc = $vdoc:literal])* $variant:ident),+ $(,)? } default $default:ident) => {
+        $(#[doc = $doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum $name {
-            $($(#[$vmeta])* $variant),+
+            $($(#[doc = $vdoc])* $variant),+
         }
         impl Default for $name {
             fn default() -> Self {
@@ -21,6 +21,14 @@ macro_rules! option_enum {
         impl $name {
             /// All values, in declaration order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The option's doc comment: its DATC section and question.
+            pub const QUESTION: &'static str = concat!($($doc),*);
+            /// The value's doc comment: what it means.
+            pub fn doc(self) -> &'static str {
+                match self {
+                    $($name::$variant => concat!($($vdoc),*)),+
+                }
+            }
             /// The value's name as written in scenarios and on the command line.
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -72,6 +80,14 @@ impl ConvoyFallback {
             .iter()
             .copied()
             .find(|v| v.as_str().eq_ignore_ascii_case(s))
+    }
+
+    /// No question from a doc comment for this hand-written option (see [`OptionRow::question`]).
+    pub const QUESTION: &'static str = "";
+
+    /// No meaning from a doc comment for this hand-written option's values.
+    pub fn doc(self) -> &'static str {
+        ""
     }
 
     /// Whether a convoy route may fall back to the land route at all.
@@ -832,6 +848,12 @@ pub struct OptionRow {
     /// Whether only the DPjudge engine ([`crate::engine::dpjudge`]) reads the option: the
     /// decision engine, and so `diff` and its deciders, never change with it.
     pub dpjudge_only: bool,
+    /// The option's question, from its type's doc comment (`4.A.2: how convoy disruption
+    /// paradoxes are resolved.`); empty where the type has none to give.
+    pub question: &'static str,
+    /// What each value of [`OptionRow::values`] means, from the values' doc comments (in the
+    /// same order; empty where there is none to give).
+    pub meanings: Vec<&'static str>,
 }
 
 impl Rules {
@@ -844,21 +866,31 @@ impl Rules {
             value: T,
             all: &[T],
             name: fn(T) -> &'static str,
+            docs: (&'static str, fn(T) -> &'static str),
         ) -> OptionRow {
             let d = T::default();
-            let mut values = vec![name(d)];
-            values.extend(all.iter().filter(|v| **v != d).map(|v| name(*v)));
+            let order = std::iter::once(d).chain(all.iter().copied().filter(|v| *v != d));
+            let (values, meanings) = order.map(|v| (name(v), docs.1(v).trim())).unzip();
             OptionRow {
                 field,
                 issue,
                 value: name(value),
                 values,
                 dpjudge_only: issue == "DPj",
+                question: docs.0.trim(),
+                meanings,
             }
         }
         macro_rules! r {
             ($f:ident, $issue:literal, $t:ty) => {
-                row(stringify!($f), $issue, self.$f, <$t>::ALL, <$t>::as_str)
+                row(
+                    stringify!($f),
+                    $issue,
+                    self.$f,
+                    <$t>::ALL,
+                    <$t>::as_str,
+                    (<$t>::QUESTION, <$t>::doc),
+                )
             };
         }
         let bool_name = |b: bool| if b { "true" } else { "false" };
@@ -896,6 +928,8 @@ impl Rules {
                 value: bool_name(self.dpjudge_beleaguered_disrupts),
                 values: vec!["false", "true"],
                 dpjudge_only: true,
+                question: "",
+                meanings: vec!["", ""],
             },
             r!(dpjudge_own_victim, "DPj", OwnVictim),
             r!(dpjudge_no_convoy_list, "DPj", NoConvoyList),

@@ -1,0 +1,379 @@
+//! The TUI's second pass (issue 26), the text items: the compare panel counts what
+//! `dipsandbox diff` counts; reasons, cycles and rule values are never cut without "…"; the
+//! help scrolls within bounds and names the actions a keymap file needs.
+
+use std::path::PathBuf;
+
+use dipsandbox::tui::app::App;
+use dipsandbox::tui::layout::{View, layout};
+use dipsandbox::tui::view::rules::summary;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::common::{app, dipsandbox, ron_files, run, text};
+use dipsandbox_core::model::rules::PRESETS;
+use dipsandbox_core::tools::diff::diff;
+
+/// The app's current view drawn once at `w`×`h`.
+fn draw_buf(a: &App, w: u16, h: u16) -> Buffer {
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    t.draw(|f| {
+        let vm = a.view_model(f.area());
+        dipsandbox::tui::view::draw(f, &vm);
+    })
+    .expect("draws");
+    t.backend().buffer().clone()
+}
+
+/// The app's current view drawn once at `w`×`h`, as text.
+pub fn draw(a: &App, w: u16, h: u16) -> String {
+    text(&draw_buf(a, w, h))
+}
+
+/// The rows inside a panel (its border left out), each as text.
+fn panel_rows(buf: &Buffer, r: Rect) -> Vec<String> {
+    (r.y + 1..r.bottom().saturating_sub(1))
+        .map(|y| {
+            (r.x + 1..r.right().saturating_sub(1))
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Words joined by single spaces.
+fn words(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `row` shows `s` whole, or a start of it cut with `…`.
+fn whole_or_marked(row: &str, s: &str) -> bool {
+    let row = row.trim_end();
+    if row.contains(s) {
+        return true;
+    }
+    let Some(cut) = row.strip_suffix('…') else {
+        return false;
+    };
+    if cut.trim().is_empty() {
+        // No room for a word: the mark alone.
+        return true;
+    }
+    // Some end of the row starts `s`.
+    let chars: Vec<char> = cut.chars().collect();
+    (0..chars.len()).any(|i| {
+        let tail: String = chars[i..].iter().collect();
+        !tail.trim().is_empty() && s.starts_with(tail.trim_start())
+    })
+}
+
+/// The DATC cases, sorted.
+fn datc() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    ron_files(std::path::Path::new("scenarios/datc"), &mut files);
+    files
+}
+
+/// The count the compare panel shows: `N difference(s)`, or 0 for "the same result".
+fn panel_count(screen: &str) -> Option<usize> {
+    if screen.contains("the same result: no verdict") {
+        return Some(0);
+    }
+    let at = screen.find(" difference(s): ")?;
+    let head = &screen[..at];
+    let digits: String = head
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.chars().rev().collect::<String>().parse().ok()
+}
+
+#[test]
+fn the_compare_panel_counts_what_diff_counts_on_every_datc_case_under_every_preset() {
+    let files = datc();
+    assert!(files.len() > 200, "{} cases", files.len());
+    let mut checked = 0;
+    for f in &files {
+        let f = f.to_string_lossy().into_owned();
+        let mut a = app(Some(&f), "compare-counts");
+        // The rules view, then every preset in turn with `p`, as a user steps through them.
+        let mut keys = "3";
+        for _ in PRESETS {
+            run(&mut a, 20, 6, keys);
+            keys = "p";
+            let s = a.session.scenario();
+            let expected = diff(s, a.session.rules, a.session.compare_rules)
+                .unwrap_or_else(|e| panic!("{f}: {e}"));
+            // The panel draws from the session's diff, which is the library's.
+            assert_eq!(a.session.diff, expected, "{f}");
+            assert_eq!(panel_count(&summary(&a.session.diff)), Some(expected.len()));
+            // Where something differs, the panel on screen says how much and names each order.
+            if !expected.is_empty() {
+                let screen = draw(&a, 100, 70);
+                assert_eq!(
+                    panel_count(&screen),
+                    Some(expected.len()),
+                    "{f} under {:?} vs {:?}:\n{screen}",
+                    a.session.rules,
+                    a.session.compare_rules
+                );
+                for o in &expected.orders {
+                    assert!(screen.contains(&o.order), "{f}: {}\n{screen}", o.order);
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, files.len() * PRESETS.len());
+}
+
+#[test]
+fn pandins_paradox_under_1982_the_panel_and_the_cli_say_three() {
+    let (code, out, _) = dipsandbox(&[
+        "diff",
+        "--rules",
+        "paradox=Rule1982",
+        "scenarios/datc/6.F.16.ron",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(": 3 difference(s)"), "{out}");
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "compare-6f16");
+    let t = text(&run(&mut a, 120, 40, "3 j l l"));
+    assert_eq!(a.session.rules.paradox.as_str(), "Rule1982");
+    assert!(t.contains("3 difference(s): 3 order(s)"), "{t}");
+    // Both reasons of the order whose verdict stays but whose reason changes.
+    assert!(t.contains("England: F Lon S F Wal - Eng"), "{t}");
+    assert!(t.contains("the convoy of F Eng is cancelled"), "{t}");
+    // The status message counts the same.
+    let t = text(&run(&mut a, 120, 40, "h l"));
+    assert!(t.contains("3 difference(s) from"), "{t}");
+}
+
+#[test]
+fn help_scrolls_within_its_text_and_pages() {
+    let mut a = app(None, "help-scroll");
+    let first = text(&run(&mut a, 80, 24, "?"));
+    let downs = vec!["down"; 200].join(" ");
+    let bottom = text(&run(&mut a, 80, 24, &downs));
+    // After 200 ↓ the last lines are on screen, not a blank pane.
+    assert!(bottom.contains("keys.ron in the config folder"), "{bottom}");
+    // One ↑ moves up at once: the scroll stopped at the bottom.
+    let up = text(&run(&mut a, 80, 24, "up"));
+    assert_ne!(up, bottom);
+    // Home, End, PgDn, PgUp.
+    assert_eq!(text(&run(&mut a, 80, 24, "home")), first);
+    assert_eq!(text(&run(&mut a, 80, 24, "end")), bottom);
+    let page = text(&run(&mut a, 80, 24, "home pgdn"));
+    assert_ne!(page, first);
+    assert_eq!(text(&run(&mut a, 80, 24, "pgup")), first);
+    // The `•` mark is explained, and each key's action name is shown for keys.ron.
+    assert!(bottom.contains("•"), "{bottom}");
+    assert!(first.contains("place_army"), "{first}");
+    assert!(first.contains("(\"board\" in keys.ron)"), "{first}");
+}
+
+#[test]
+fn a_panel_binding_that_hides_a_global_key_is_an_error_naming_both() {
+    use dipsandbox::tui::keymap::Keymap;
+    let e = Keymap::parse_patch("{ \"trace\": { \"step_back\": [\"n\"] } }", "keys.ron")
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("\"step_back\""), "{e}");
+    assert!(e.contains("\"step_forward\""), "{e}");
+    // A panel key no global binding has is fine.
+    assert!(Keymap::parse_patch("{ \"trace\": { \"step_back\": [\"b\"] } }", "keys.ron").is_ok());
+}
+
+#[test]
+fn an_unknown_action_names_the_nearest_first() {
+    use dipsandbox::tui::keymap::Keymap;
+    let e = Keymap::parse_patch("{ \"stepforward\": [\"v\"] }", "keys.ron")
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("unknown action \"stepforward\" (did you mean \"step_forward\"?); the help (?)"),
+        "{e}"
+    );
+}
+
+/// Every DATC case at 80×24 and 120×40: each order's reason is on its row whole or cut with
+/// "…", and whole in the detail once the order is selected; the stepper's cycle event names
+/// every member in the trace's detail (and the event line cuts it with "…"); every rule row
+/// shows its value whole.
+#[test]
+fn reasons_cycles_and_rule_values_are_whole_or_cut_with_an_ellipsis() {
+    let mut cycles = 0;
+    for f in datc() {
+        let f = f.to_string_lossy().into_owned();
+        let mut a = app(Some(&f), "whole-text");
+        for (w, h) in [(80, 24), (120, 40)] {
+            // Board view, orders focused: each order selected in turn.
+            run(&mut a, 20, 6, "1 G tab");
+            let panes = layout(Rect::new(0, 0, w, h), View::Board);
+            let orders = panes.orders.expect("orders pane");
+            let n = a.session.scenario().orders.len();
+            // Every order selected at 80×24; at 120×40 the first (the list is the same).
+            for i in 0..if w == 80 { n } else { n.min(1) } {
+                a.orders.order = i;
+                let buf = draw_buf(&a, w, h);
+                let rows = panel_rows(&buf, orders);
+                let joined = words(&rows.join(" "));
+                let reasons: Vec<String> = a
+                    .session
+                    .run
+                    .phase()
+                    .outcomes
+                    .iter()
+                    .map(|o| o.reason.clone())
+                    .collect();
+                // The selected order's reason whole in the detail.
+                if let Some(r) = reasons.get(i) {
+                    assert!(
+                        joined.contains(&words(r)),
+                        "{f} {w}x{h} order {i}: {r:?} not whole in\n{}",
+                        rows.join("\n")
+                    );
+                }
+                // Every listed order's reason whole or cut with "…" on its row.
+                for (k, r) in reasons.iter().enumerate() {
+                    if r.is_empty() {
+                        continue;
+                    }
+                    let short = a.session.order_short(k);
+                    // A list row: glyph, power, the order, then its reason.
+                    let list_row = |row: &&String| {
+                        let rest: String = row.chars().skip(6).collect();
+                        "✓✗!∅·".contains(row.chars().next().unwrap_or(' '))
+                            && rest
+                                .strip_prefix(short.as_str())
+                                .is_some_and(|t| t.starts_with([' ', '…']))
+                    };
+                    for row in rows.iter().filter(list_row) {
+                        let rest: String = row.chars().skip(6 + short.chars().count()).collect();
+                        let after = rest.trim_start();
+                        // Orders written alike (two builds in one place) share rows.
+                        let alike = (0..n).filter(|&j| a.session.order_short(j) == short);
+                        let mut alike = alike.filter_map(|j| reasons.get(j));
+                        assert!(
+                            alike.any(|r| r.is_empty() || whole_or_marked(after, r)),
+                            "{f} {w}x{h}: reason {r:?} cut without …: {row:?}"
+                        );
+                    }
+                }
+            }
+            // Stepper: the first cycle event, if any.
+            let has_cycle = a.session.stepper().is_some_and(|st| {
+                st.events().iter().any(|e| {
+                    matches!(
+                        e,
+                        dipsandbox_core::engine::decision::trace::Event::CycleFound { .. }
+                    )
+                })
+            });
+            if has_cycle {
+                run(&mut a, 20, 6, "2 g ]");
+                let (Some(st), Some(_)) = (a.session.stepper(), a.session.run.result.decisions())
+                else {
+                    continue;
+                };
+                let walk: Vec<String> = st
+                    .events()
+                    .iter()
+                    .find_map(|e| match e {
+                        dipsandbox_core::engine::decision::trace::Event::CycleFound {
+                            walk,
+                            ..
+                        } => Some(walk.iter().map(|id| a.session.node_subject(*id)).collect()),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                let panes = layout(Rect::new(0, 0, w, h), View::Stepper);
+                let buf = draw_buf(&a, w, h);
+                let rows = panel_rows(&buf, panes.trace.expect("trace pane"));
+                let joined = words(&rows.join(" "));
+                assert!(
+                    joined.contains("CYCLE"),
+                    "{f} {w}x{h}:\n{}",
+                    rows.join("\n")
+                );
+                for m in &walk {
+                    assert!(
+                        joined.contains(&words(m)),
+                        "{f} {w}x{h}: cycle member {m:?} missing:\n{}",
+                        rows.join("\n")
+                    );
+                }
+                let screen = text(&buf);
+                let event = screen.lines().nth(usize::from(h) - 2).unwrap_or("");
+                assert!(
+                    event.contains("CYCLE")
+                        && (event.ends_with('…')
+                            || walk.iter().all(|m| event.contains(m.as_str()))),
+                    "{f} {w}x{h}: event line {event:?}"
+                );
+                cycles += 1;
+            }
+            // Rules: every visible row ends with its value, whole.
+            run(&mut a, 20, 6, "3");
+            for top in [0, 99] {
+                a.rules.row = top.min(a.session.rules.table().len() - 1);
+                let panes = layout(Rect::new(0, 0, w, h), View::Rules);
+                let buf = draw_buf(&a, w, h);
+                let rows = panel_rows(&buf, panes.rules.expect("rules pane"));
+                for row in a.session.rules.table() {
+                    for line in rows.iter().filter(|l| {
+                        l.split_whitespace().any(|wd| {
+                            wd == row.field
+                                || wd.trim_end_matches('…').len() > 3
+                                    && row.field.starts_with(wd.trim_end_matches('…'))
+                        }) && l.contains(row.issue)
+                    }) {
+                        let last = line.split_whitespace().last().unwrap_or("");
+                        if line.contains(row.field) || line.contains('…') {
+                            assert!(
+                                row.values.contains(&last),
+                                "{f} {w}x{h}: rule row {line:?} does not end in a whole value"
+                            );
+                        }
+                    }
+                }
+            }
+            run(&mut a, 20, 6, "1");
+        }
+    }
+    assert!(cycles > 10, "{cycles} cases with a cycle");
+}
+
+#[test]
+fn the_rules_view_explains_the_selected_option_from_the_rules_doc_comments() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "rules-doc");
+    let t = text(&run(&mut a, 120, 40, "3 j"));
+    assert!(
+        t.contains("4.A.2: how convoy disruption paradoxes are resolved."),
+        "{t}"
+    );
+    assert!(t.contains("▸ Szykman: The convoying fleets"), "{t}");
+    assert!(t.contains("Rule1982: 1982: a convoyed army"), "{t}");
+    // Every option made by the option macro has its question and a meaning per value.
+    for row in dipsandbox_core::model::rules::Rules::default().table() {
+        assert_eq!(row.values.len(), row.meanings.len(), "{}", row.field);
+        if row.field != "adjacent_convoy_fallback" && row.field != "dpjudge_beleaguered_disrupts" {
+            assert!(!row.question.is_empty(), "{}", row.field);
+            assert!(row.meanings.iter().all(|m| !m.is_empty()), "{}", row.field);
+        }
+    }
+}
+
+#[test]
+fn the_stepper_draws_the_cycle_as_a_ring_where_there_is_room() {
+    let mut a = app(Some("scenarios/datc/6.C.1.ron"), "ring");
+    let t = text(&run(&mut a, 200, 60, "2 g ]"));
+    assert!(t.contains("the cycle, as a ring:"), "{t}");
+    assert!(t.contains("ATTACK A Smy - Ank  →  MOVE F Ank - Con"), "{t}");
+    // No room at 80×24: the detail alone, with every member.
+    let t = text(&run(&mut a, 80, 24, ""));
+    assert!(!t.contains("the cycle, as a ring:"), "{t}");
+}

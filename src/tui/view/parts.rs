@@ -39,25 +39,38 @@ pub fn title(s: &str, area: Rect) -> String {
 }
 
 /// How many rows `lines` take word-wrapped at `width` (`trim`: as [`Wrap`] takes it), as a
-/// wrapping paragraph draws them:
-/// drawn once into a scratch buffer tall enough, counted to the last row with text.
+/// wrapping paragraph draws them: a line wider than `width` is drawn into a scratch buffer
+/// tall enough and counted to its last row with text.
 pub fn wrapped_rows(lines: &[Line], width: u16, trim: bool) -> usize {
     let width = width.max(1);
-    let most: usize = lines.iter().map(|l| l.width() + 1).sum::<usize>() + lines.len();
-    let area = Rect::new(
-        0,
-        0,
-        width,
-        u16::try_from(most).unwrap_or(4000).clamp(1, 4000),
-    );
-    let mut buf = Buffer::empty(area);
-    Paragraph::new(lines.to_vec())
-        .wrap(Wrap { trim })
-        .render(area, &mut buf);
-    (0..area.height)
-        .rev()
-        .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
-        .map_or(0, |y| usize::from(y) + 1)
+    // A line no wider than the column takes one row; only the others are laid out (each on its
+    // own: a paragraph wraps its lines independently), in a buffer just tall enough — word
+    // wrapping fills any two rows in a row with more than the width, so a line of w columns
+    // takes at most 2·⌈w / width⌉ + 1 rows.
+    let mut rows = 0;
+    for l in lines {
+        let w = l.width();
+        if w <= usize::from(width) {
+            rows += 1;
+            continue;
+        }
+        let most = 2 * w.div_ceil(usize::from(width)) + 1;
+        let area = Rect::new(
+            0,
+            0,
+            width,
+            u16::try_from(most).unwrap_or(4000).clamp(1, 4000),
+        );
+        let mut buf = Buffer::empty(area);
+        Paragraph::new(l.clone())
+            .wrap(Wrap { trim })
+            .render(area, &mut buf);
+        rows += (0..area.height)
+            .rev()
+            .find(|&y| (0..width).any(|x| buf[(x, y)].symbol() != " "))
+            .map_or(1, |y| usize::from(y) + 1);
+    }
+    rows
 }
 
 /// Draws `lines` (a separator first) at the bottom of `inner`, over what is there, in as many

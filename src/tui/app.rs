@@ -263,6 +263,7 @@ impl App {
             playing: self.stepper.playing,
             speed: self.stepper.speed,
             rule_row: self.rules.row,
+            compare_scroll: self.rules.compare_scroll,
             panes: layout::layout(area, self.view),
             contexts: self.contexts(),
             help_contexts: self.contexts_without_popup(),
@@ -421,6 +422,7 @@ impl App {
                     Context::Trace => {
                         self.step(d);
                     }
+                    Context::Rules => self.scroll_compare(d),
                     _ => {}
                 }
             }

@@ -209,4 +209,6 @@ impl Default for StepperPane {
 pub struct RulesPane {
     /// The selected rule option (row).
     pub row: usize,
+    /// How far the compare panel is scrolled (rows), PgUp/PgDn; stops at its last line.
+    pub compare_scroll: u16,
 }

@@ -377,3 +377,47 @@ fn the_stepper_draws_the_cycle_as_a_ring_where_there_is_room() {
     let t = text(&run(&mut a, 80, 24, ""));
     assert!(!t.contains("the cycle, as a ring:"), "{t}");
 }
+
+/// At 80×24 the compare panel of Pandin's paradox under 1982 holds more than fits: its last
+/// cell says so ("…"), PgDn scrolls it to its last line (and no further: one PgUp moves it back
+/// at once), and the verdict list's end is then on screen.
+#[test]
+fn the_compare_panel_scrolls_to_its_last_line() {
+    // The compare panel: the right part of the rows between the panels' borders.
+    let panel = |t: &str| -> Vec<String> {
+        let lines: Vec<&str> = t.lines().collect();
+        let bottom = lines
+            .iter()
+            .position(|l| l.starts_with('└'))
+            .expect("panels");
+        lines[2..bottom]
+            .iter()
+            .map(|l| {
+                let at = l.find("││").map_or(0, |b| l[..b].chars().count() + 2);
+                l.chars().skip(at).collect()
+            })
+            .collect()
+    };
+    let more_below = |p: &[String]| p.last().is_some_and(|l| l.trim_end().ends_with("…│"));
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "compare-scroll");
+    let top = panel(&text(&run(&mut a, 80, 24, "3 j l l")));
+    assert_eq!(a.session.rules.paradox.as_str(), "Rule1982");
+    assert!(more_below(&top), "{top:#?}");
+    let bottom = panel(&text(&run(&mut a, 80, 24, &vec!["pgdn"; 20].join(" "))));
+    assert_ne!(bottom, top);
+    // At the end: the verdict list's last order and the line after it are shown, nothing below.
+    assert!(
+        bottom.iter().any(|l| l.starts_with("✗ ✗ F Bel - Eng")),
+        "{bottom:#?}"
+    );
+    assert!(
+        bottom.last().is_some_and(|l| l.starts_with("dislodged (both): none")),
+        "{bottom:#?}"
+    );
+    assert!(!more_below(&bottom), "{bottom:#?}");
+    // Clamped: one PgUp moves at once, and enough of them give the top again.
+    let up = panel(&text(&run(&mut a, 80, 24, "pgup")));
+    assert_ne!(up, bottom);
+    let again = panel(&text(&run(&mut a, 80, 24, &vec!["pgup"; 20].join(" "))));
+    assert_eq!(again, top);
+}

@@ -340,6 +340,22 @@ impl App {
         }
     }
 
+    /// Scrolls the compare panel by `d` rows, from 0 to its last line (as drawn now).
+    pub(super) fn scroll_compare(&mut self, d: isize) {
+        let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+        let vm = self.view_model(screen);
+        let most = vm
+            .panes
+            .compare
+            .map_or(0, |r| crate::tui::view::rules::compare_max_scroll(&vm, r));
+        let (now, most) = (
+            i64::from(self.rules.compare_scroll.min(most)),
+            i64::from(most),
+        );
+        let d = i64::try_from(d).unwrap_or(0);
+        self.rules.compare_scroll = u16::try_from((now + d).clamp(0, most)).unwrap_or(0);
+    }
+
     pub(super) fn cycle_rule_value(&mut self, step: isize) {
         let table = self.session.rules.table();
         let Some(row) = table.get(self.rules.row) else {

@@ -130,6 +130,45 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         area,
     );
     let inner = area.inner(Margin::new(1, 1));
+    let lines = compare_lines(vm, (&a, &b));
+    // More than fits: PgDn scrolls (clamped to the last line); the last cell says more is below.
+    let rows = super::parts::wrapped_rows(&lines, inner.width, false);
+    let most = u16::try_from(rows.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX);
+    let scroll = vm.compare_scroll.min(most);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0)),
+        inner,
+    );
+    if scroll < most && inner.width > 0 && inner.height > 0 {
+        frame.buffer_mut()[(inner.right() - 1, inner.bottom() - 1)].set_symbol("…");
+    }
+}
+
+/// The furthest the compare panel scrolls in `area`: its last line at the bottom.
+pub fn compare_max_scroll(vm: &ViewModel, area: Rect) -> u16 {
+    let s = vm.session;
+    let names = if s.comparing_engines() {
+        (
+            s.engine.name().to_string(),
+            s.compare_engine.name().to_string(),
+        )
+    } else {
+        (
+            Session::rules_name(&s.rules),
+            Session::rules_name(&s.compare_rules),
+        )
+    };
+    let inner = area.inner(Margin::new(1, 1));
+    let rows =
+        super::parts::wrapped_rows(&compare_lines(vm, (&names.0, &names.1)), inner.width, false);
+    u16::try_from(rows.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX)
+}
+
+/// The compare panel's text: the options that differ, the count, what differs, every verdict.
+fn compare_lines(vm: &ViewModel, (a, b): (&String, &String)) -> Vec<Line<'static>> {
+    let s = vm.session;
     let t = &vm.theme;
     let mut lines = Vec::new();
     let diff: Vec<_> = s
@@ -161,10 +200,10 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     // What differs first, in the words `dipsandbox diff` uses: each order with both verdicts
     // and reasons, then the dislodgements, the positions and the retreats.
     for o in &d.orders {
-        push_order(&mut lines, vm, o, (&a, &b));
+        push_order(&mut lines, vm, o, (a, b));
     }
     for (what, u) in [("dislodged", &d.dislodged), ("positions", &d.positions)] {
-        for (name, list) in [(&a, &u.only_a), (&b, &u.only_b)] {
+        for (name, list) in [(a, &u.only_a), (b, &u.only_b)] {
             if !list.is_empty() {
                 lines.push(Line::styled(
                     format!("{what} only under {name}: {}", list.join(", ")),
@@ -176,7 +215,7 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     if !d.retreats.is_empty() {
         lines.push(Line::styled("retreats:", t.differs()));
         for o in &d.retreats {
-            push_order(&mut lines, vm, o, (&a, &b));
+            push_order(&mut lines, vm, o, (a, b));
         }
     }
     // Then every order's verdict under both, the differing ones highlighted.
@@ -207,12 +246,7 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             t.dim(),
         ));
     }
-    // More than fits: the last cell says so.
-    let cut = super::parts::wrapped_rows(&lines, inner.width, false) > usize::from(inner.height);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-    if cut && inner.width > 0 && inner.height > 0 {
-        frame.buffer_mut()[(inner.right() - 1, inner.bottom() - 1)].set_symbol("…");
-    }
+    lines
 }
 
 /// The count line: `3 difference(s): 3 order(s), 1 dislodgement(s)` (the count is

@@ -82,12 +82,22 @@ impl ConvoyFallback {
             .find(|v| v.as_str().eq_ignore_ascii_case(s))
     }
 
-    /// No question from a doc comment for this hand-written option (see [`OptionRow::question`]).
-    pub const QUESTION: &'static str = "";
+    /// The option's question (see [`OptionRow::question`]), written out here as this
+    /// hand-written option has no doc comment the macro reads.
+    pub const QUESTION: &'static str = "4.A.3 (DATC v2's preference, and DPjudge's reading): \
+        when an army ordered to a neighbouring province by convoy finds its convoy missing or \
+        disrupted, does it fall back to the land route?";
 
-    /// No meaning from a doc comment for this hand-written option's values.
+    /// What each value means, in a line (the rules view shows it).
     pub fn doc(self) -> &'static str {
-        ""
+        match self {
+            ConvoyFallback::No => "No fallback: the convoy route is the army's only route (v3.0).",
+            ConvoyFallback::Yes => "The army falls back to the land route (DATC v2).",
+            ConvoyFallback::ExceptSupportAgainstFleet => {
+                "It falls back, except when the land attack would cut a support given to an \
+                 attack on a fleet that convoys it (the DPjudge's and the Python package's reading)."
+            }
+        }
     }
 
     /// Whether a convoy route may fall back to the land route at all.
@@ -928,8 +938,14 @@ impl Rules {
                 value: bool_name(self.dpjudge_beleaguered_disrupts),
                 values: vec!["false", "true"],
                 dpjudge_only: true,
-                question: "",
-                meanings: vec!["", ""],
+                question: "DPjudge game option BELEAGUERED_DISRUPTS (read only by the DPjudge \
+                    engine): is a convoy also endangered when the fleet's space has several \
+                    strongest units tied, one of them foreign to the fleet and the fleet not \
+                    among them?",
+                meanings: vec![
+                    "No: DPjudge's default, unless a game asks for the option.",
+                    "Yes: checkDisruptions also endangers the convoy in that tie (the game option on).",
+                ],
             },
             r!(dpjudge_own_victim, "DPj", OwnVictim),
             r!(dpjudge_no_convoy_list, "DPj", NoConvoyList),

@@ -411,7 +411,9 @@ fn the_compare_panel_scrolls_to_its_last_line() {
         "{bottom:#?}"
     );
     assert!(
-        bottom.last().is_some_and(|l| l.starts_with("dislodged (both): none")),
+        bottom
+            .last()
+            .is_some_and(|l| l.starts_with("dislodged (both): none")),
         "{bottom:#?}"
     );
     assert!(!more_below(&bottom), "{bottom:#?}");
@@ -420,4 +422,28 @@ fn the_compare_panel_scrolls_to_its_last_line() {
     assert_ne!(up, bottom);
     let again = panel(&text(&run(&mut a, 80, 24, &vec!["pgup"; 20].join(" "))));
     assert_eq!(again, top);
+}
+
+/// An expectation no order owns (here the final positions) is in full in the orders panel's
+/// detail at 80×24, whichever order is selected; the status bar has only its first words.
+#[test]
+fn a_missed_position_expectation_is_whole_in_the_detail() {
+    let dir = crate::common::temp_dir("expect-positions");
+    let text6a1 = std::fs::read_to_string("scenarios/datc/6.A.1.ron").expect("6.A.1");
+    let at = text6a1.rfind("[\"F North Sea\"]").expect("positions");
+    let mut wrong = text6a1.clone();
+    wrong.replace_range(at..at + "[\"F North Sea\"]".len(), "[\"F Picardy\"]");
+    let f = dir.join("wrong.ron");
+    std::fs::write(&f, wrong).expect("write");
+    let mut a = app(Some(f.to_str().expect("utf-8")), "expect-positions");
+    let screen = text(&run(&mut a, 80, 24, ""));
+    // The words, wrapped over the detail's rows: join them and look for the whole line.
+    let joined: String = screen
+        .lines()
+        .filter_map(|l| l.split_once("││").map(|(_, right)| right))
+        .map(|r| r.trim_matches(|c| c == '│' || c == ' ').to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let whole = "expectation: positions: expected but missing: English F Picardy; present but not expected: English F North Sea";
+    assert!(joined.contains(whole), "{screen}");
 }

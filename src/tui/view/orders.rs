@@ -144,6 +144,22 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
                 ));
             }
         }
+        // And those no order owns (dislodgements, positions, the retreats' own), whichever
+        // order is selected: the status bar has room for the first words only.
+        let keys: Vec<String> = s
+            .scenario()
+            .orders
+            .iter()
+            .map(|o| format!("{}: {}: ", s.scenario().map.power(o.power).name, o.text))
+            .collect();
+        for bad in s.expectations.iter().flat_map(|(b, _)| b) {
+            if !keys.iter().any(|k| bad.starts_with(k.as_str())) {
+                lines.push(Line::styled(
+                    format!("expectation: {bad}"),
+                    vm.theme.error(),
+                ));
+            }
+        }
         let inner = area.inner(ratatui::layout::Margin::new(1, 1));
         let min = detail.map_or(0, |d| d.height);
         parts::detail(frame.buffer_mut(), inner, min, lines, vm.theme.dim());

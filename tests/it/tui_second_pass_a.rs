@@ -447,3 +447,33 @@ fn a_missed_position_expectation_is_whole_in_the_detail() {
     let whole = "expectation: positions: expected but missing: English F Picardy; present but not expected: English F North Sea";
     assert!(joined.contains(whole), "{screen}");
 }
+
+/// The rules view explains the value in force first: after → → on the paradox rule at 80×24 the
+/// 1982 rule's meaning is whole under the question, the others follow in the order → reaches them.
+#[test]
+fn the_value_in_force_is_explained_first() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "explain-first");
+    let screen = text(&run(&mut a, 80, 24, "3 j l l"));
+    let left: Vec<String> = screen
+        .lines()
+        .filter_map(|l| {
+            l.split_once("││")
+                .map(|(left, _)| left.trim_start_matches('│').to_string())
+        })
+        .collect();
+    let q = left
+        .iter()
+        .position(|l| l.starts_with("4.A.2: how convoy disruption"))
+        .expect("the question");
+    let after: Vec<&String> = left.iter().skip(q).collect();
+    let first = after
+        .iter()
+        .find(|l| l.starts_with('▸') || l.starts_with("Rule") || l.starts_with("Szykman"))
+        .expect("a value");
+    assert!(first.starts_with("▸ Rule1982: "), "{screen}");
+    let joined = after.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+    assert!(
+        joined.contains("▸ Rule1982: 1982: a convoyed army does not cut a support of an action in a body of water holding a convoying fleet."),
+        "{screen}"
+    );
+}

@@ -61,8 +61,15 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         && !row.question.is_empty()
     {
         let mut text = vec![Line::styled(row.question.to_string(), t.focus())];
-        for (v, m) in row.values.iter().zip(&row.meanings) {
-            let mark = if *v == row.value { "▸ " } else { "  " };
+        // The value in force first (its meaning is never the one cut), then the others in
+        // the order ←/→ reaches them: each meaning is at the top one key away.
+        let pairs: Vec<(&&str, &&str)> = row.values.iter().zip(&row.meanings).collect();
+        let first = pairs
+            .iter()
+            .position(|(v, _)| **v == row.value)
+            .unwrap_or(0);
+        for (v, m) in pairs.iter().cycle().skip(first).take(pairs.len()) {
+            let mark = if **v == row.value { "▸ " } else { "  " };
             text.push(Line::from(vec![
                 Span::styled(format!("{mark}{v}: "), t.focus()),
                 Span::raw(m.to_string()),

@@ -97,17 +97,7 @@ fn describe(s: &Session, units: &[Unit]) -> String {
 /// Draws the comparison of the rules with the compare rules.
 pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let (a, b) = if s.comparing_engines() {
-        (
-            s.engine.name().to_string(),
-            s.compare_engine.name().to_string(),
-        )
-    } else {
-        (
-            Session::rules_name(&s.rules),
-            Session::rules_name(&s.compare_rules),
-        )
-    };
+    let (a, b) = sides(s);
     let title = if s.comparing_engines() {
         format!(
             " Compare engines under {}: {a} (left) vs {b} (right) ",
@@ -153,10 +143,9 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     }
 }
 
-/// The furthest the compare panel scrolls in `area`: its last line at the bottom.
-pub fn compare_max_scroll(vm: &ViewModel, area: Rect) -> u16 {
-    let s = vm.session;
-    let names = if s.comparing_engines() {
+/// The names of the two sides compared: the engines when comparing engines, else the rules.
+fn sides(s: &Session) -> (String, String) {
+    if s.comparing_engines() {
         (
             s.engine.name().to_string(),
             s.compare_engine.name().to_string(),
@@ -166,7 +155,12 @@ pub fn compare_max_scroll(vm: &ViewModel, area: Rect) -> u16 {
             Session::rules_name(&s.rules),
             Session::rules_name(&s.compare_rules),
         )
-    };
+    }
+}
+
+/// The furthest the compare panel scrolls in `area`: its last line at the bottom.
+pub fn compare_max_scroll(vm: &ViewModel, area: Rect) -> u16 {
+    let names = sides(vm.session);
     let inner = area.inner(Margin::new(1, 1));
     let rows =
         super::parts::wrapped_rows(&compare_lines(vm, (&names.0, &names.1)), inner.width, false);

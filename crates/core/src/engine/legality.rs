@@ -335,11 +335,7 @@ pub fn fleet_on_some_route(
     if convoy_adjacent(map, from, f) && convoy_adjacent(map, f, to) {
         return true;
     }
-    ROUTE_SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => scratch.on_some_route(map, from, to, f, is_fleet),
-        // Called again from inside `is_fleet` on this thread: a scratch of its own.
-        Err(_) => RouteScratch::default().on_some_route(map, from, to, f, is_fleet),
-    })
+    with_route_scratch(|scratch| scratch.on_some_route(map, from, to, f, is_fleet))
 }
 
 /// [`fleet_on_some_route`] for one army at `from` and several destinations: calls `found` with
@@ -356,7 +352,7 @@ pub fn fleet_on_some_route_to_each(
     if tos.is_empty() || map.province(f).kind != ProvinceKind::Sea || !is_fleet(f) {
         return;
     }
-    let mut each = |scratch: &mut RouteScratch| {
+    let each = |scratch: &mut RouteScratch| {
         let near_from = convoy_adjacent(map, from, f);
         let mut ready = false;
         for &to in tos {
@@ -375,10 +371,16 @@ pub fn fleet_on_some_route_to_each(
             }
         }
     };
+    with_route_scratch(each);
+}
+
+/// `f` with this thread's route buffers (a fresh set when they are in use: a call made again
+/// from inside `is_fleet`).
+fn with_route_scratch<R>(f: impl FnOnce(&mut RouteScratch) -> R) -> R {
     ROUTE_SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => each(&mut scratch),
-        Err(_) => each(&mut RouteScratch::default()),
-    });
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut RouteScratch::default()),
+    })
 }
 
 thread_local! {

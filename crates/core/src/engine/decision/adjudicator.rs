@@ -478,56 +478,58 @@ pub(crate) fn adjudicate_pinned<O: Submitted, R>(
     rules: &Rules,
     decide: impl FnOnce(&Board<'_>, &Prepared) -> (Pins, R),
 ) -> (MovementResult, R, usize) {
-    let mut a = Adjudicator::new();
-    legality::occupancy_into(map, units, &mut a.board.occ);
-    legality::prepare_into(
-        map,
-        units,
-        orders,
-        rules,
-        &a.board.occ,
-        &mut a.prepared,
-        &mut a.scratch,
-    );
-    a.board.fill(map, units, &a.prepared.orders);
-    let board = Board::new(map, units, &a.prepared.orders, rules, &a.board);
-    let (pins, r) = decide(&board, &a.prepared);
-    let mut solver = Solver::new(&board, &mut a.solver, NoTrace);
-    for &f in &pins.cancelled {
-        solver.cancel_convoy(f);
-    }
-    for &u in &pins.held {
-        solver.hold_fast(u);
-    }
-    for (u, res) in pins.result.iter().enumerate() {
-        let Some(res) = *res else { continue };
-        let forced = pins.forced.get(u).copied().unwrap_or(false);
-        let kind = match board.orders.get(u) {
-            Some(UnitOrder::Move { .. }) => NodeKind::Move,
-            Some(UnitOrder::Support { void: None, .. }) => NodeKind::Support,
-            _ => continue,
-        };
-        if let Some(id) = solver.node(u, kind) {
-            solver.pin(id, i32::from(res), forced);
+    // This thread's workspace, as `adjudicate` uses (the guess engine calls this per phase).
+    in_workspace(|a| {
+        legality::occupancy_into(map, units, &mut a.board.occ);
+        legality::prepare_into(
+            map,
+            units,
+            orders,
+            rules,
+            &a.board.occ,
+            &mut a.prepared,
+            &mut a.scratch,
+        );
+        a.board.fill(map, units, &a.prepared.orders);
+        let board = Board::new(map, units, &a.prepared.orders, rules, &a.board);
+        let (pins, r) = decide(&board, &a.prepared);
+        let mut solver = Solver::new(&board, &mut a.solver, NoTrace);
+        for &f in &pins.cancelled {
+            solver.cancel_convoy(f);
         }
-    }
-    let open = solver.settle();
-    Report {
-        map,
-        units,
-        board: &board,
-        g: &a.solver,
-        prepared: &a.prepared,
-    }
-    .finish(Out {
-        outcomes: &mut a.outcomes,
-        units: &mut a.units,
-        final_units: &mut a.final_units,
-        dislodged: &mut a.dislodged,
-        contested: &mut a.contested,
-        occupied_after: &mut a.occupied_after,
-    });
-    (movement_result(&mut a, map, units, orders), r, open)
+        for &u in &pins.held {
+            solver.hold_fast(u);
+        }
+        for (u, res) in pins.result.iter().enumerate() {
+            let Some(res) = *res else { continue };
+            let forced = pins.forced.get(u).copied().unwrap_or(false);
+            let kind = match board.orders.get(u) {
+                Some(UnitOrder::Move { .. }) => NodeKind::Move,
+                Some(UnitOrder::Support { void: None, .. }) => NodeKind::Support,
+                _ => continue,
+            };
+            if let Some(id) = solver.node(u, kind) {
+                solver.pin(id, i32::from(res), forced);
+            }
+        }
+        let open = solver.settle();
+        Report {
+            map,
+            units,
+            board: &board,
+            g: &a.solver,
+            prepared: &a.prepared,
+        }
+        .finish(Out {
+            outcomes: &mut a.outcomes,
+            units: &mut a.units,
+            final_units: &mut a.final_units,
+            dislodged: &mut a.dislodged,
+            contested: &mut a.contested,
+            occupied_after: &mut a.occupied_after,
+        });
+        (movement_result(a, map, units, orders), r, open)
+    })
 }
 
 /// Where [`Report::finish`] writes.

@@ -9,7 +9,7 @@
 //!   orders in each program's notation).
 //!
 //! After the timings, the ratios (the crate's time over ours) are printed. Run with
-//! `cargo bench --bench compare` (add `-- --warm-up-time 1 --measurement-time 3` for a quick
+//! `cargo bench --features bench --bench compare` (add `-- --warm-up-time 1 --measurement-time 3` for a quick
 //! run).
 
 use std::hint::black_box;

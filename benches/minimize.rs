@@ -12,7 +12,7 @@
 //!   no run in the holds pass; still quadratic in N, which `--max-runs` and `--max-time` bound.
 //!   N = 976 is issue 22's figure (8,775 runs before).
 //!
-//! Run with `cargo bench --bench minimize` (add `-- --warm-up-time 1 --measurement-time 2` for
+//! Run with `cargo bench --features bench --bench minimize` (add `-- --warm-up-time 1 --measurement-time 2` for
 //! a quicker run).
 
 use std::hint::black_box;

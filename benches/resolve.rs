@@ -2,7 +2,7 @@
 //! parsed once, outside the timing loop; only `adjudicate_movement` (or its traced twin) and
 //! `oracle::solve` are measured.
 //!
-//! Run with `cargo bench --bench resolve` (add `-- --warm-up-time 1 --measurement-time 2` for a
+//! Run with `cargo bench --features bench --bench resolve` (add `-- --warm-up-time 1 --measurement-time 2` for a
 //! quick run).
 
 use std::fmt::Write as _;

@@ -15,7 +15,7 @@
 //! as it can), and the ratio of the per-unit cost at 10^6 to that at 10^3 (linear growth keeps it
 //! near 1; the target is at most 2).
 //!
-//! Run with `cargo bench --bench scale` (`DIPSANDBOX_SCALE_MAX=100000` stops at 10^5;
+//! Run with `cargo bench --features bench --bench scale` (`DIPSANDBOX_SCALE_MAX=100000` stops at 10^5;
 //! `DIPSANDBOX_SCALE_ONLY=standoff,dp_chain` keeps those rows of the table; add
 //! `-- --warm-up-time 1 --measurement-time 2` for a quicker criterion part).
 

@@ -6,7 +6,7 @@
 //!   untraced (the reason strings of every outcome included, as the seam makes them).
 //! - `check`: the whole per-position step of a run — make, adjudicate with both, compare.
 //!
-//! 1,000 positions per iteration. Run with `cargo bench --bench versus` (add `-- --warm-up-time
+//! 1,000 positions per iteration. Run with `cargo bench --features bench --bench versus` (add `-- --warm-up-time
 //! 1 --measurement-time 3` for a quicker run). Figures: docs/versus.md.
 
 use std::hint::black_box;

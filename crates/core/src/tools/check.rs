@@ -209,11 +209,9 @@ fn compare_phase(
     if let Some(d) = &expect.dislodged {
         checks += 1;
         let key = |u: &Unit| (u.kind, u.loc);
-        let mut want: Vec<_> = d.iter().map(key).collect();
-        let mut got: Vec<_> = result.dislodged.iter().map(|x| key(&x.unit)).collect();
-        want.sort();
-        got.sort();
-        if want != got {
+        let want = || d.iter().map(key);
+        let got = || result.dislodged.iter().map(|x| key(&x.unit));
+        if !same_multiset(want, got) {
             let got_units: Vec<Unit> = result.dislodged.iter().map(|x| x.unit).collect();
             bad.push(format!(
                 "{prefix}dislodged: expected {}, got {}",
@@ -224,11 +222,11 @@ fn compare_phase(
     }
     if let Some(p) = &expect.positions {
         checks += 1;
-        let mut want = p.clone();
-        let mut got = result.final_units.clone();
-        want.sort();
-        got.sort();
-        if want != got {
+        if !same_multiset(|| p.iter().copied(), || result.final_units.iter().copied()) {
+            let mut want = p.clone();
+            let mut got = result.final_units.clone();
+            want.sort();
+            got.sort();
             // Both sorted: looked up by halves (two whole boards compare in n log n).
             let missing: Vec<Unit> = want
                 .iter()
@@ -248,6 +246,31 @@ fn compare_phase(
         }
     }
     (bad, checks)
+}
+
+/// Whether two lists hold the same items as many times each, in any order. Short lists (a
+/// DATC case's few units) are compared item by item without a copy; longer ones sorted, so
+/// two whole boards of 20,000 units compare in n log n.
+fn same_multiset<T: Ord + Copy, A, B>(want: impl Fn() -> A, got: impl Fn() -> B) -> bool
+where
+    A: ExactSizeIterator<Item = T>,
+    B: ExactSizeIterator<Item = T>,
+{
+    let n = want().len();
+    if n != got().len() {
+        return false;
+    }
+    if n <= 16 {
+        return want().all(|x| {
+            let count = |it: &mut dyn Iterator<Item = T>| it.filter(|y| *y == x).count();
+            count(&mut want()) == count(&mut got())
+        });
+    }
+    let mut a: Vec<T> = want().collect();
+    let mut b: Vec<T> = got().collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 /// What a verdict is expected to be when the verdict itself is frozen as the expectation.
@@ -316,4 +339,41 @@ pub fn natural_key(p: &std::path::Path) -> Vec<(String, u64)> {
     }
     out.push((text, num.parse().unwrap_or(0)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_multiset;
+
+    fn same(a: &[u32], b: &[u32]) -> bool {
+        same_multiset(|| a.iter().copied(), || b.iter().copied())
+    }
+
+    #[test]
+    fn multisets_compare_by_count_not_order_at_every_length() {
+        assert!(same(&[], &[]));
+        assert!(same(&[3, 1, 2], &[1, 2, 3]));
+        assert!(
+            !same(&[1, 1, 2], &[1, 2, 2]),
+            "the same items, other counts"
+        );
+        assert!(!same(&[1, 2], &[1, 2, 3]));
+        // Past the item-by-item length: the sorted comparison says the same.
+        let long: Vec<u32> = (0..40).map(|i| i % 7).collect();
+        let mut shuffled = long.clone();
+        shuffled.reverse();
+        assert!(same(&long, &shuffled));
+        let mut other = long.clone();
+        other[0] = 6;
+        assert!(!same(&long, &other));
+        // Every short pair of lists over a small alphabet against the sorted comparison.
+        for code in 0u32..4096 {
+            let a: Vec<u32> = (0..3).map(|k| (code >> (2 * k)) & 3).collect();
+            let b: Vec<u32> = (3..6).map(|k| (code >> (2 * k)) & 3).collect();
+            let (mut x, mut y) = (a.clone(), b.clone());
+            x.sort_unstable();
+            y.sort_unstable();
+            assert_eq!(same(&a, &b), x == y, "{a:?} {b:?}");
+        }
+    }
 }

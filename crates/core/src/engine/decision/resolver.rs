@@ -214,10 +214,29 @@ pub(crate) struct BoardBuf {
     move_supporters: Lists,
     /// Valid hold supports of each unit.
     hold_supporters: Lists,
-    /// Units moving into each province.
+    /// Units moving into each destination, by the destination's slot (`slot`).
     movers_into: Lists,
+    /// Per province of the largest map seen, its slot in `movers_into`, or `u32::MAX` when no
+    /// unit moves there. Only the entries `dests` lists are set, and they are reset at the next
+    /// fill: a phase costs its moves, not the map's size.
+    slot: Vec<u32>,
+    /// The provinces that have a slot, in slot order.
+    dests: Vec<ProvinceId>,
+    /// Each unit's destination and route, None when it does not move (read often: a dense
+    /// copy of the orders' move fields).
+    moves: Vec<Option<(ProvinceId, Route)>>,
     /// Valid convoying fleets of each army.
     convoy_fleets: Lists,
+    /// The convoy-chain search's buffers ([`Board::chain`]), reused from call to call.
+    chain: std::cell::RefCell<ChainScratch>,
+}
+
+/// The buffers of one convoy-chain search: which of the listed fleets are reached, and which
+/// are still to be expanded (positions in the list).
+#[derive(Clone, Debug, Default)]
+struct ChainScratch {
+    seen: Vec<bool>,
+    stack: Vec<usize>,
 }
 
 impl BoardBuf {
@@ -251,10 +270,30 @@ impl BoardBuf {
                 }
             }
         });
-        self.movers_into.fill(map.province_count(), |add| {
+        self.moves.clear();
+        self.moves.extend(orders.iter().map(|o| match o {
+            UnitOrder::Move { dest, route, .. } => Some((*dest, *route)),
+            _ => None,
+        }));
+        for p in self.dests.drain(..) {
+            self.slot[p.0 as usize] = u32::MAX;
+        }
+        if self.slot.len() < map.province_count() {
+            self.slot.resize(map.province_count(), u32::MAX);
+        }
+        for o in orders {
+            if let UnitOrder::Move { dest, .. } = o
+                && self.slot[dest.0 as usize] == u32::MAX
+            {
+                self.slot[dest.0 as usize] = self.dests.len() as u32;
+                self.dests.push(*dest);
+            }
+        }
+        let slot = &self.slot;
+        self.movers_into.fill(self.dests.len(), |add| {
             for (u, o) in orders.iter().enumerate() {
                 if let UnitOrder::Move { dest, .. } = o {
-                    add(dest.0 as usize, u);
+                    add(slot[dest.0 as usize] as usize, u);
                 }
             }
         });
@@ -308,7 +347,10 @@ impl<'a> Board<'a> {
 
     /// The units moving into a province.
     pub fn movers_into(&self, p: ProvinceId) -> &[usize] {
-        self.buf.movers_into.get(p.0 as usize)
+        match self.buf.slot.get(p.0 as usize) {
+            Some(&k) if k != u32::MAX => self.buf.movers_into.get(k as usize),
+            _ => &[],
+        }
     }
 
     /// Valid supports of a unit's move.
@@ -328,10 +370,7 @@ impl<'a> Board<'a> {
 
     /// The destination and route of `u`'s move; None when it does not move.
     pub(crate) fn move_of(&self, u: usize) -> Option<(ProvinceId, Route)> {
-        match &self.orders[u] {
-            UnitOrder::Move { dest, route, .. } => Some((*dest, *route)),
-            _ => None,
-        }
+        self.buf.moves.get(u).copied().flatten()
     }
 
     /// The unit at the destination of `u`'s move, if any.
@@ -344,47 +383,52 @@ impl<'a> Board<'a> {
         self.move_of(t).is_some_and(|(d, _)| d == self.here(u))
     }
 
-    /// Fleets a convoy path of army `u` may use (valid, matching, not cancelled, on the written
-    /// path if one counts).
-    fn path_fleets(&self, u: usize, disabled: &[bool]) -> Vec<usize> {
-        let path = match &self.orders[u] {
-            UnitOrder::Move { path, .. } => path.clone(),
-            _ => None,
-        };
-        self.convoy_fleets(u)
-            .iter()
-            .copied()
-            .filter(|f| !disabled[*f])
-            .filter(|f| path.as_ref().is_none_or(|p| p.contains(&self.here(*f))))
-            .collect()
+    /// Whether fleet `f` may carry army `u` under a written path (4.A.6 b/c): always when the
+    /// order names no path.
+    fn on_written_path(&self, u: usize, f: usize) -> bool {
+        match &self.orders[u] {
+            UnitOrder::Move {
+                path: Some(path), ..
+            } => path.contains(&self.here(f)),
+            _ => true,
+        }
     }
 
-    /// Whether the fleets `usable` form a chain from `u`'s province to its destination.
+    /// Whether the fleets `usable` among `fleets` form a chain from `u`'s province to its
+    /// destination. A search over `fleets` (a short list: the army's convoying fleets) in the
+    /// board's reused buffers; it allocates only when a longer list than any before comes.
     fn chain(&self, u: usize, usable: &dyn Fn(usize) -> bool, fleets: &[usize]) -> bool {
         let Some((dest, _)) = self.move_of(u) else {
             return false;
         };
         let from = self.here(u);
         let map = self.map;
-        let mut seen: Vec<usize> = Vec::new();
-        let mut stack: Vec<usize> = Vec::new();
-        for &f in fleets {
+        // Not re-entered (no `usable` searches a chain); a fresh buffer if it ever were.
+        let mut fresh = ChainScratch::default();
+        let mut held = self.buf.chain.try_borrow_mut();
+        let scratch = match held.as_deref_mut() {
+            Ok(s) => s,
+            Err(_) => &mut fresh,
+        };
+        let ChainScratch { seen, stack } = scratch;
+        seen.clear();
+        seen.resize(fleets.len(), false);
+        stack.clear();
+        for (i, &f) in fleets.iter().enumerate() {
             if usable(f) && map.provinces_adjacent(from, self.here(f)) {
-                seen.push(f);
-                stack.push(f);
+                seen[i] = true;
+                stack.push(i);
             }
         }
-        while let Some(f) = stack.pop() {
-            if map.provinces_adjacent(self.here(f), dest) {
+        while let Some(i) = stack.pop() {
+            let here = self.here(fleets[i]);
+            if map.provinces_adjacent(here, dest) {
                 return true;
             }
-            for &g in fleets {
-                if usable(g)
-                    && !seen.contains(&g)
-                    && map.provinces_adjacent(self.here(f), self.here(g))
-                {
-                    seen.push(g);
-                    stack.push(g);
+            for (j, &g) in fleets.iter().enumerate() {
+                if !seen[j] && usable(g) && map.provinces_adjacent(here, self.here(g)) {
+                    seen[j] = true;
+                    stack.push(j);
                 }
             }
         }
@@ -1117,7 +1161,10 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 Iv(i32::from(sure), i32::from(possible))
             }
             NodeKind::Path => {
-                let fleets = b.path_fleets(u, &self.g.disabled);
+                // The fleets a convoy path may use: valid, not cancelled, on the written
+                // path if one counts.
+                let fleets = b.convoy_fleets(u);
+                let usable = |f: usize| !self.g.disabled[f] && b.on_written_path(u, f);
                 let dis = |f: usize| {
                     (
                         self.g.lo[ids[f].dislodge as usize],
@@ -1126,14 +1173,16 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 };
                 match b.rules.multi_route_disruption {
                     MultiRoute::AllRoutes => {
-                        let sure = b.chain(u, &|f| dis(f).1 == 0, &fleets);
-                        let possible = b.chain(u, &|f| dis(f).0 == 0, &fleets);
+                        let sure = b.chain(u, &|f| usable(f) && dis(f).1 == 0, fleets);
+                        let possible = b.chain(u, &|f| usable(f) && dis(f).0 == 0, fleets);
                         Iv(i32::from(sure), i32::from(possible))
                     }
                     MultiRoute::AnyRoute => {
-                        if !b.chain(u, &|_| true, &fleets) {
+                        if !b.chain(u, &usable, fleets) {
                             return Iv(0, 0);
                         }
+                        let fleets: Vec<usize> =
+                            fleets.iter().copied().filter(|&f| usable(f)).collect();
                         let on_route = b.route_fleets(u, &fleets);
                         let sure = on_route.iter().all(|&f| dis(f).1 == 0);
                         let possible = on_route.iter().all(|&f| dis(f).0 == 0);

@@ -249,8 +249,8 @@ fn compare_phase(
 }
 
 /// Whether two lists hold the same items as many times each, in any order. Short lists (a
-/// DATC case's few units) are compared item by item without a copy; longer ones sorted, so
-/// two whole boards of 20,000 units compare in n log n.
+/// DATC case's few units) are sorted on the stack; longer ones on the heap, so two whole boards
+/// of 20,000 units compare in n log n.
 fn same_multiset<T: Ord + Copy, A, B>(want: impl Fn() -> A, got: impl Fn() -> B) -> bool
 where
     A: ExactSizeIterator<Item = T>,
@@ -260,11 +260,20 @@ where
     if n != got().len() {
         return false;
     }
-    if n <= 16 {
-        return want().all(|x| {
-            let count = |it: &mut dyn Iterator<Item = T>| it.filter(|y| *y == x).count();
-            count(&mut want()) == count(&mut got())
-        });
+    const SHORT: usize = 16;
+    if n <= SHORT {
+        let mut a = [None; SHORT];
+        let mut b = [None; SHORT];
+        for (slot, x) in a.iter_mut().zip(want()) {
+            *slot = Some(x);
+        }
+        for (slot, x) in b.iter_mut().zip(got()) {
+            *slot = Some(x);
+        }
+        let (a, b) = (&mut a[..n], &mut b[..n]);
+        a.sort_unstable();
+        b.sort_unstable();
+        return a == b;
     }
     let mut a: Vec<T> = want().collect();
     let mut b: Vec<T> = got().collect();

@@ -351,14 +351,14 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// `f` in this thread's workspace (a fresh one when it is in use).
+/// `f` in this thread's workspace (a fresh one when it is in use: a call from inside `f`). The
+/// workspace is used where it lies: moving it out and back copied its few kilobytes of vector
+/// headers twice a phase.
 fn in_workspace<R>(f: impl FnOnce(&mut Adjudicator) -> R) -> R {
-    let mut a = WORKSPACE
-        .with(|w| w.borrow_mut().take())
-        .unwrap_or_default();
-    let out = f(&mut a);
-    WORKSPACE.with(|w| *w.borrow_mut() = Some(a));
-    out
+    WORKSPACE.with(|w| match w.try_borrow_mut() {
+        Ok(mut held) => f(held.get_or_insert_with(Adjudicator::default)),
+        Err(_) => f(&mut Adjudicator::default()),
+    })
 }
 
 fn run<T: Tracer, O: Submitted>(

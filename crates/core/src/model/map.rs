@@ -62,6 +62,18 @@ pub enum BuildSites {
     Owned,
 }
 
+/// The phase a game on a map begins with (a variant's rule; map data, `start_phase` in a map
+/// file). Either way the phase is in the map's `start_year`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum StartPhase {
+    /// Spring movement, with every power's starting units on the board (the standard rules).
+    #[default]
+    SpringMovement,
+    /// The winter adjustment before the first Spring: the powers build their first units in the
+    /// centres they own (Chaos, whose jDip file says `Fall, 1900, Adjustment`).
+    WinterAdjustment,
+}
+
 /// A named coast of a multi-coast province.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Coast {
@@ -190,6 +202,9 @@ pub struct Power {
     pub home: Vec<ProvinceId>,
     /// Units at the start of the game.
     pub start: Vec<(UnitKind, LocId)>,
+    /// Supply centres it owns at the start besides its home centres (`owns` in a map file;
+    /// Chaos gives each power one centre it owns but that is nobody's home).
+    pub owns: Vec<ProvinceId>,
 }
 
 /// A validated map.
@@ -202,6 +217,9 @@ pub struct Map {
     /// The year a game on this map starts in (its opening is Spring of that year): 1901 unless
     /// the map file says `start_year`.
     pub start_year: i32,
+    /// The phase of `start_year` a game begins with: Spring movement unless the map file says
+    /// `start_phase`.
+    pub start_phase: StartPhase,
     /// Where powers may build.
     pub build_sites: BuildSites,
     /// Supply centres a power needs to win; None: more than half of them (18 of 34 on the
@@ -606,6 +624,18 @@ impl Map {
         }
     }
 
+    /// Who owns each supply centre at the start of a game (by province id): each power its
+    /// home centres and the centres it `owns`; the others nobody.
+    pub fn start_owners(&self) -> Vec<Option<PowerId>> {
+        let mut owners: Vec<Option<PowerId>> = self.provinces.iter().map(|p| p.home_of).collect();
+        for w in self.power_ids() {
+            for &q in &self.power(w).owns {
+                owners[q.0 as usize] = Some(w);
+            }
+        }
+        owners
+    }
+
     /// Number of provinces.
     pub fn province_count(&self) -> usize {
         self.provinces.len()
@@ -812,6 +842,7 @@ impl Map {
             name: name.to_string(),
             title: title.to_string(),
             start_year: default_start_year(),
+            start_phase: StartPhase::SpringMovement,
             build_sites: BuildSites::Home,
             victory: None,
             powers: powers
@@ -822,6 +853,7 @@ impl Map {
                     aliases: Vec::new(),
                     home: Vec::new(),
                     start: Vec::new(),
+                    owns: Vec::new(),
                 })
                 .collect(),
             provinces,
@@ -942,6 +974,8 @@ struct RawMap<P = RawProvince> {
     #[serde(default = "default_start_year")]
     start_year: i32,
     #[serde(default)]
+    start_phase: StartPhase,
+    #[serde(default)]
     build_sites: BuildSites,
     #[serde(default)]
     victory: Option<usize>,
@@ -965,6 +999,8 @@ struct RawPower {
     aliases: Vec<String>,
     home: Vec<String>,
     start: Vec<String>,
+    #[serde(default)]
+    owns: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -1705,7 +1741,46 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             aliases: rp.aliases.clone(),
             home,
             start,
+            owns: Vec::new(),
         });
+    }
+    // Centres owned at the start besides home centres: after every power's homes are known.
+    let mut owned_by: Vec<Option<PowerId>> = home_of.clone();
+    for (pi, rp) in raw.powers.iter().enumerate() {
+        let pid = PowerId(pi as u8);
+        for o in &rp.owns {
+            let p = || in_power_list(&loc, &rp.name, "owns:", o);
+            let id = names
+                .get(&normalize_name(o))
+                .province()
+                .filter(|id| provinces[id.0 as usize].supply_center);
+            let Some(id) = id else {
+                return Err(err(
+                    p(),
+                    format!(
+                        "owned centre {} of {}: expected the abbreviation, name or alias of a supply centre",
+                        quoted(o),
+                        cut(&rp.name)
+                    ),
+                ));
+            };
+            if let Some(other) = owned_by[id.0 as usize] {
+                let other = raw
+                    .powers
+                    .get(other.0 as usize)
+                    .map_or(String::new(), |o| cut(&o.name));
+                return Err(err(
+                    p(),
+                    format!(
+                        "owned centre {} of {} is already owned by {other} at the start (as a home centre or in its owns); a centre has one owner",
+                        quoted(o),
+                        cut(&rp.name)
+                    ),
+                ));
+            }
+            owned_by[id.0 as usize] = Some(pid);
+            powers[pi].owns.push(id);
+        }
     }
     for list in army_adj.iter_mut() {
         list.sort();
@@ -1749,6 +1824,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         name: raw.name,
         title: raw.title,
         start_year: raw.start_year,
+        start_phase: raw.start_phase,
         build_sites: raw.build_sites,
         victory: raw.victory,
         powers,

@@ -90,3 +90,300 @@ fn jdips_standard_variant_imports_to_our_standard_map() {
     let again = Map::from_ron(&got.imported.ron, "again.ron").expect("loads");
     assert_eq!(facts(&again), facts(m));
 }
+
+/// The shipped jDip maps are what the importer makes of jDip's files (copied into
+/// tests/data/maps/jdip/): importing again gives the same map, and what it left out is said.
+#[test]
+fn the_shipped_jdip_maps_are_their_variants_imported() {
+    for (dir, variant, provinces, powers, centres, year, left_out) in [
+        ("hundred", "hundred", 41, 3, 17, 1425, "map graphics"),
+        (
+            "youngstown",
+            "Youngstown",
+            180,
+            10,
+            72,
+            1901,
+            "him: no unit can enter or leave it",
+        ),
+        (
+            "chaos",
+            "chaos",
+            75,
+            34,
+            34,
+            1900,
+            "a game length of 35 years",
+        ),
+    ] {
+        let path = Path::new("tests/data/maps/jdip")
+            .join(dir)
+            .join("variants.xml");
+        let got = jdip_variant::import(
+            &path,
+            Some(dir),
+            &Options {
+                variant: Some(variant),
+                adjacency: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let m = &got.imported.map;
+        let s = m.summary();
+        assert_eq!(
+            (s.provinces, m.powers.len(), s.supply_centers, m.start_year),
+            (provinces, powers, centres, year),
+            "{dir}"
+        );
+        let shipped = Map::load(&format!("maps/{dir}.ron")).expect("shipped");
+        assert_eq!(facts(m), facts(&shipped), "{dir}");
+        assert_eq!(
+            (m.build_sites, m.start_phase, m.victory),
+            (shipped.build_sites, shipped.start_phase, shipped.victory),
+            "{dir}"
+        );
+        assert!(
+            got.imported.notes.iter().any(|n| n.text.contains(left_out)),
+            "{dir}: {:#?}",
+            got.imported.notes
+        );
+    }
+}
+
+/// Chaos (jDip's VALUE_BUILDS_ANY_OWNED): the game begins with the Winter 1900 adjustment, each
+/// power owning one centre that is nobody's home; each builds there, and the year is played.
+#[test]
+fn chaos_begins_with_builds_in_owned_centres_and_plays_a_year() {
+    use dipsandbox_core::model::map::{BuildSites, StartPhase};
+    use dipsandbox_core::model::rules::Rules;
+    use dipsandbox_core::model::scenario::Scenario;
+    let map = std::sync::Arc::new(Map::load("chaos").expect("chaos"));
+    assert_eq!(map.build_sites, BuildSites::Owned);
+    assert_eq!(map.start_phase, StartPhase::WinterAdjustment);
+    assert!(
+        map.powers
+            .iter()
+            .all(|p| p.home.is_empty() && p.owns.len() == 1)
+    );
+    let s = Scenario::opening(map.clone(), "chaos");
+    assert_eq!(s.phase.to_string(), "Winter 1900 Adjustment");
+    // Every power owns its centre at the start.
+    let owners = s.owners_or_home();
+    assert_eq!(owners.iter().filter(|o| o.is_some()).count(), 34);
+    // Each power builds an army in its one centre.
+    let mut orders = Vec::new();
+    for w in map.power_ids() {
+        let p = map.power(w);
+        let centre = map.province(p.owns[0]);
+        assert_eq!(owners[p.owns[0].0 as usize], Some(w), "{}", p.name);
+        orders.push(format!("{:?}: [\"Build A {}\"]", p.name, centre.name));
+    }
+    let text = format!(
+        "Scenario(title: \"t\", map: \"chaos\", phase: \"Winter 1900 Adjustment\", units: {{}}, orders: {{{}}})",
+        orders.join(", ")
+    );
+    let mut s = Scenario::from_ron(&text, "chaos.ron").expect("loads");
+    let rules = Rules::default();
+    let adv = dipsandbox_core::tools::turn::advance(&s, &rules).expect("advances");
+    s = adv.next;
+    assert_eq!(s.phase.to_string(), "Spring 1901 Movement");
+    assert_eq!(s.units.len(), 34, "every power built its army");
+    for _ in 0..2 {
+        s = dipsandbox_core::tools::turn::advance(&s, &rules)
+            .expect("advances")
+            .next;
+    }
+    // No centre changed hands, so no adjustment is due and Winter 1901 is passed over.
+    assert_eq!(s.phase.to_string(), "Spring 1902 Movement");
+    assert_eq!(s.units.len(), 34);
+}
+
+/// A file of several variants needs `--variant`; the error lists them, at the file's
+/// `<VARIANTS>`. A variant is found by an alias too, in any case.
+#[test]
+fn a_variant_is_chosen_by_name_or_alias() {
+    let e = jdip_variant::import(Path::new(STD), None, &Options::default())
+        .expect_err("several variants")
+        .to_string();
+    assert!(
+        e.starts_with(
+            "tests/data/maps/jdip/variants.xml:77:1: 12 variants: Standard, Standard [No Units],"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("choose one with --variant NAME"), "{e}");
+    let got = jdip_variant::import(
+        Path::new(STD),
+        None,
+        &Options {
+            variant: Some("CROWDED1898"),
+            adjacency: None,
+        },
+    )
+    .expect("by alias");
+    assert_eq!(got.variant, "Crowded 1898");
+    assert_eq!(got.name, "crowded-1898");
+    assert_eq!(got.imported.map.start_year, 1898);
+    let e = jdip_variant::import(
+        Path::new(STD),
+        None,
+        &Options {
+            variant: Some("Atlantis"),
+            adjacency: None,
+        },
+    )
+    .expect_err("no such variant")
+    .to_string();
+    assert!(e.contains("no variant named \"Atlantis\""), "{e}");
+}
+
+/// Bad files are located errors: XML that is not well-formed, a reference to no province, a
+/// power no `<POWER>` names, a fleet on a two-coast province without its coast.
+#[test]
+fn a_bad_variant_file_is_a_located_error() {
+    let adj = r#"<PROVINCES>
+  <PROVINCE shortname="aaa" fullname="Aland"><ADJACENCY type="mv" refs="bbb" /><ADJACENCY type="xc" refs="sea" /></PROVINCE>
+  <PROVINCE shortname="bbb" fullname="Bland"><ADJACENCY type="mv" refs="aaa" /></PROVINCE>
+  <PROVINCE shortname="sea" fullname="Sea"><ADJACENCY type="xc" refs="aaa ccc" /></PROVINCE>
+</PROVINCES>"#;
+    let variant = |body: &str| {
+        format!(
+            "<VARIANTS>\n<VARIANT name=\"V\" version=\"1\">\n<POWER name=\"North\" adjective=\"Northern\" />\n<STARTINGTIME turn=\"Spring, 1901, Movement\" />\n{body}\n</VARIANT>\n</VARIANTS>\n"
+        )
+    };
+    for (vtext, atext, want) in [
+        (
+            variant("<SUPPLYCENTER province=\"aaa\" homepower=\"north\" owner=\"north\"/>"),
+            adj.to_string(),
+            "a.xml:4:44: sea: \"ccc\" in refs names no province",
+        ),
+        (
+            variant("<SUPPLYCENTER province=\"aaa\" homepower=\"south\"/>"),
+            adj.replace(" ccc", ""),
+            "v.xml:5:1: homepower=\"south\" names no <POWER>",
+        ),
+        (
+            variant("<SUPPLYCENTER province=\"aaa\"> </VARIANT>"),
+            adj.replace(" ccc", ""),
+            "v.xml:5:",
+        ),
+        (
+            variant("<INITIALSTATE province=\"zzz\" power=\"north\" unit=\"army\"/>"),
+            adj.replace(" ccc", ""),
+            "v.xml:5:1: province=\"zzz\" names no province",
+        ),
+    ] {
+        let e = jdip_variant::import_text(&vtext, "v.xml", &atext, "a.xml", Some("v"), None)
+            .expect_err(&vtext)
+            .to_string();
+        assert!(e.contains(want), "{vtext}\n{e}");
+    }
+    // The same files without the mistakes import; the border the sea lists but the land does
+    // not is taken as two-way and said.
+    let one_sided = adj.replace(" ccc", "").replace("refs=\"sea\"", "refs=\"\"");
+    let got = jdip_variant::import_text(
+        &variant("<SUPPLYCENTER province=\"aaa\" homepower=\"north\" owner=\"north\"/><INITIALSTATE province=\"aaa\" power=\"north\" unit=\"fleet\"/>"),
+        "v.xml",
+        &one_sided,
+        "a.xml",
+        Some("v"),
+        None,
+    )
+    .expect("imports");
+    let m = &got.imported.map;
+    let (aaa, sea) = (
+        m.find_province("aaa").expect("aaa"),
+        m.find_province("sea").expect("sea"),
+    );
+    assert!(m.fleet_adjacent(m.province(aaa).main, m.province(sea).main));
+    assert!(
+        got.imported.notes.iter().any(|n| n.pos.line == 4
+            && n.text
+                .contains("fleet border sea - aaa is listed by sea only")),
+        "{:#?}",
+        got.imported.notes
+    );
+}
+
+/// `dipsandbox map import variants.xml --variant NAME` writes the map and lists what it left
+/// out on stderr; `maps` lists the shipped jDip maps.
+#[test]
+fn map_import_reads_a_jdip_variant_from_the_command_line() {
+    let dir = crate::common::temp_dir("jdip-variant-import");
+    let out = dir.join("std.ron");
+    let o = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = crate::common::dipsandbox(&[
+        "map",
+        "import",
+        STD,
+        "--variant",
+        "standard",
+        "--name",
+        "std",
+        "-o",
+        o,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("imported std from tests/data/maps/jdip/variants.xml: 75 provinces (19 sea, 14 inland, 42 coastal), 34 supply centres, 7 powers; 4 note(s)"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("note: tests/data/maps/jdip/std_adjacency.xml:43:3: swi: no unit can enter or leave it (impassable); left out of the map"),
+        "{stderr}"
+    );
+    // --adjacency names the adjacency file instead of the variant's MAP.
+    let copy = dir.join("elsewhere.xml");
+    std::fs::copy("tests/data/maps/jdip/std_adjacency.xml", &copy).expect("copy");
+    let (code, _, stderr) = crate::common::dipsandbox(&[
+        "map",
+        "import",
+        STD,
+        "--variant",
+        "1898",
+        "--adjacency",
+        copy.to_str().expect("utf-8"),
+        "-o",
+        dir.join("1898.ron").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("elsewhere.xml:43:3: swi"), "{stderr}");
+    let (code, stdout, _) = crate::common::dipsandbox(&["maps"]);
+    assert_eq!(code, 0);
+    for m in ["chaos ", "hundred ", "youngstown "] {
+        assert!(stdout.contains(m), "{stdout}");
+    }
+    // Chaos's own rules are said under its summary.
+    let chaos = stdout.split("\nchaos ").nth(1).expect("chaos listed");
+    assert!(
+        chaos.contains(
+            "rules: builds in any owned supply centre; begins with the Winter 1900 adjustment"
+        ),
+        "{stdout}"
+    );
+}
+
+/// The hand-checked scenarios of the jDip maps (their two-coast provinces, Hundred's strait and
+/// Castile, Youngstown's Suez, their islands, Chaos's builds) pass `check`.
+#[test]
+fn the_jdip_maps_hand_checked_scenarios_pass() {
+    let mut files: Vec<String> = std::fs::read_dir("scenarios/variants")
+        .expect("scenarios/variants")
+        .filter_map(|e| e.ok().map(|e| e.path().display().to_string()))
+        .filter(|p| {
+            ["hundred-", "youngstown-", "chaos-"]
+                .iter()
+                .any(|m| p.contains(m))
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12, "{files:?}");
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, stdout, stderr) = crate::common::dipsandbox(&args);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("{} passed, 0 failed", files.len())),
+        "{stdout}"
+    );
+}

@@ -47,8 +47,11 @@ pub fn maps() -> Result<ExitCode> {
         )?;
         // A variant's own rules, when they are not the standard ones.
         let mut own = Vec::new();
-        if m.build_sites == BuildSites::Owned {
-            own.push("builds in any owned supply centre".to_string());
+        match m.build_sites {
+            BuildSites::Home => {}
+            BuildSites::Owned => own.push("builds in any owned supply centre".to_string()),
+            BuildSites::OwnedIfHomeOwned => own
+                .push("builds in any owned supply centre while it owns a home centre".to_string()),
         }
         if m.start_phase == StartPhase::WinterAdjustment {
             own.push(format!(

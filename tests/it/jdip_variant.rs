@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use dipsandbox_core::io::jdip_variant::{self, Options};
-use dipsandbox_core::model::map::{Map, normalize_name};
+use dipsandbox_core::model::map::{BuildSites, Map, normalize_name};
 
 use crate::map_import::facts;
 
@@ -138,10 +138,17 @@ fn the_shipped_jdip_maps_are_their_variants_imported() {
         let shipped = Map::load(&format!("maps/{dir}.ron")).expect("shipped");
         assert_eq!(facts(m), facts(&shipped), "{dir}");
         assert_eq!(
-            (m.build_sites, m.start_phase, m.victory),
-            (shipped.build_sites, shipped.start_phase, shipped.victory),
+            (m.start_phase, m.victory),
+            (shipped.start_phase, shipped.victory),
             "{dir}"
         );
+        // The one change by hand: Hundred builds by its own rules, not by jDip's option.
+        let builds = if dir == "hundred" {
+            BuildSites::OwnedIfHomeOwned
+        } else {
+            m.build_sites
+        };
+        assert_eq!(shipped.build_sites, builds, "{dir}");
         assert!(
             got.imported.notes.iter().any(|n| n.text.contains(left_out)),
             "{dir}: {:#?}",
@@ -154,7 +161,7 @@ fn the_shipped_jdip_maps_are_their_variants_imported() {
 /// power owning one centre that is nobody's home; each builds there, and the year is played.
 #[test]
 fn chaos_begins_with_builds_in_owned_centres_and_plays_a_year() {
-    use dipsandbox_core::model::map::{BuildSites, StartPhase};
+    use dipsandbox_core::model::map::StartPhase;
     use dipsandbox_core::model::rules::Rules;
     use dipsandbox_core::model::scenario::Scenario;
     let map = std::sync::Arc::new(Map::load("chaos").expect("chaos"));
@@ -386,4 +393,38 @@ fn the_jdip_maps_hand_checked_scenarios_pass() {
         stdout.contains(&format!("{} passed, 0 failed", files.len())),
         "{stdout}"
     );
+}
+
+/// Hundred's build rule (`OwnedIfHomeOwned`, jDip's VALUE_BUILDS_ANY_IF_HOME_OWNED): the
+/// adjustment menu offers Burgundy the centre it took from England while it keeps a home centre,
+/// and France, which owns only English home centres, nothing but a waive.
+#[test]
+fn hundred_builds_in_taken_centres_only_while_a_home_centre_is_kept() {
+    use dipsandbox_core::model::orders::OrderKind;
+    use dipsandbox_core::model::scenario::Scenario;
+    let s = Scenario::load(Path::new(
+        "scenarios/variants/hundred-build-while-a-home-is-owned.ron",
+    ))
+    .expect("loads");
+    assert_eq!(s.map.build_sites, BuildSites::OwnedIfHomeOwned);
+    let menu = dipsandbox_core::tools::menu::adjustment_orders(&s);
+    let of = |power: &str| -> Vec<String> {
+        let w = s.map.find_power(power).expect("power");
+        menu.iter()
+            .filter(|(p, o)| *p == w && o.kind == OrderKind::Build)
+            .map(|(_, o)| {
+                dipsandbox_core::model::orders::format_order(
+                    &s.map,
+                    o,
+                    dipsandbox_core::model::orders::NameStyle::Full,
+                )
+            })
+            .collect()
+    };
+    let burgundy = of("Burgundy");
+    assert!(
+        burgundy.contains(&"Build A London".to_string()),
+        "{burgundy:?}"
+    );
+    assert!(of("France").is_empty(), "{:?}", of("France"));
 }

@@ -20,7 +20,8 @@
 //!   WinterAdjustment`.
 //! - `<WINNING_SUPPLY_CENTERS value>` is `victory` (left to the default when it is the
 //!   majority); `<RULEOPTION name="OPTION_BUILDS">` is `build_sites` (`VALUE_BUILDS_HOME_ONLY`
-//!   `Home`, `VALUE_BUILDS_ANY_OWNED` `Owned`).
+//!   `Home`, `VALUE_BUILDS_ANY_OWNED` `Owned`, `VALUE_BUILDS_ANY_IF_HOME_OWNED`
+//!   `OwnedIfHomeOwned`).
 //! - Everything else that changes a game — jDip's border restrictions, convoyable coasts,
 //!   inactive powers, a draw after years without captures, a game length, other rule options,
 //!   centres that are home to any power — is said in the notes, never dropped silently. Map
@@ -395,6 +396,9 @@ fn build(
                 ) {
                     ("OPTION_BUILDS", "VALUE_BUILDS_HOME_ONLY") => build_sites = "Home",
                     ("OPTION_BUILDS", "VALUE_BUILDS_ANY_OWNED") => build_sites = "Owned",
+                    ("OPTION_BUILDS", "VALUE_BUILDS_ANY_IF_HOME_OWNED") => {
+                        build_sites = "OwnedIfHomeOwned";
+                    }
                     _ => note(
                         &e.pos,
                         format!(

@@ -51,15 +51,26 @@ pub enum ProvinceKind {
     Land,
 }
 
-/// Where a power may build (a variant's rule; map data, `build_sites` in a map file).
+/// Where a power may build (a variant's rule; map data, `build_sites` in a map file). Whatever
+/// the rule, a build is in a supply centre the power owns and no unit stands in, and a power
+/// builds at most as many units as it is due (centres owned less units).
+///
+/// Chaos's "build anywhere" is [`BuildSites::Owned`]: its rules build "at any owned supply
+/// center", jDip's Chaos says `VALUE_BUILDS_ANY_OWNED` and the DPjudge's `BUILD_ANY` means the
+/// same; no variant builds in centres it does not own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 pub enum BuildSites {
-    /// In its own home supply centres that it still owns (the standard rules).
+    /// In its own home supply centres that it still owns (the standard rules; jDip's
+    /// `VALUE_BUILDS_HOME_ONLY`).
     #[default]
     Home,
     /// In any supply centre it owns (Modern Diplomacy, Chaos; the DPjudge's
-    /// `RULE BUILD_ANY`).
+    /// `RULE BUILD_ANY`, jDip's `VALUE_BUILDS_ANY_OWNED`).
     Owned,
+    /// In any supply centre it owns, while it owns at least one of its home centres; a power
+    /// that owns none of them builds nothing (Hundred's rules; jDip's
+    /// `VALUE_BUILDS_ANY_IF_HOME_OWNED`).
+    OwnedIfHomeOwned,
 }
 
 /// The phase a game on a map begins with (a variant's rule; map data, `start_phase` in a map
@@ -602,14 +613,27 @@ impl Map {
     }
 
     /// Whether power `p` may build in `province` when it owns it and it is empty: a home
-    /// centre of its own, or, where the map's rule says so ([`BuildSites::Owned`]), any supply
-    /// centre.
+    /// centre of its own, or, where the map's rule says so ([`BuildSites::Owned`],
+    /// [`BuildSites::OwnedIfHomeOwned`]), any supply centre; under the latter the power must
+    /// also own a home centre ([`Map::may_build_at_all`]).
     pub fn may_build_in(&self, p: PowerId, province: ProvinceId) -> bool {
         let prov = self.province(province);
         match self.build_sites {
             BuildSites::Home => prov.home_of == Some(p),
-            BuildSites::Owned => prov.supply_center,
+            BuildSites::Owned | BuildSites::OwnedIfHomeOwned => prov.supply_center,
         }
+    }
+
+    /// Whether power `p` may build at all with the centres owned as `owners` says (by province
+    /// id): always, except under [`BuildSites::OwnedIfHomeOwned`] when it owns none of its
+    /// home centres.
+    pub fn may_build_at_all(&self, p: PowerId, owners: &[Option<PowerId>]) -> bool {
+        self.build_sites != BuildSites::OwnedIfHomeOwned
+            || self
+                .power(p)
+                .home
+                .iter()
+                .any(|h| owners.get(h.0 as usize).copied().flatten() == Some(p))
     }
 
     /// The provinces power `p` may build in (owned and empty permitting), in the order a menu
@@ -617,7 +641,7 @@ impl Map {
     pub fn build_sites_of(&self, p: PowerId) -> Vec<ProvinceId> {
         match self.build_sites {
             BuildSites::Home => self.power(p).home.clone(),
-            BuildSites::Owned => self
+            BuildSites::Owned | BuildSites::OwnedIfHomeOwned => self
                 .province_ids()
                 .filter(|&q| self.province(q).supply_center)
                 .collect(),

@@ -305,7 +305,7 @@ pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
     let mut out = Vec::new();
     for p in map.power_ids() {
         let n = due[p.0 as usize];
-        if n > 0 {
+        if n > 0 && map.may_build_at_all(p, &owners) {
             for h in map.build_sites_of(p) {
                 if owners[h.0 as usize] != Some(p) || occupied[h.0 as usize] {
                     continue;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox_core::base::text::one_line;
-use dipsandbox_core::model::map::{BuildSites, Map, StartPhase};
+use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::{PRESETS, Rules};
 
 /// `maps`: the standard map and every other map file under `maps/`.
@@ -46,19 +46,7 @@ pub fn maps() -> Result<ExitCode> {
                 .join(", ")
         )?;
         // A variant's own rules, when they are not the standard ones.
-        let mut own = Vec::new();
-        match m.build_sites {
-            BuildSites::Home => {}
-            BuildSites::Owned => own.push("builds in any owned supply centre".to_string()),
-            BuildSites::OwnedIfHomeOwned => own
-                .push("builds in any owned supply centre while it owns a home centre".to_string()),
-        }
-        if m.start_phase == StartPhase::WinterAdjustment {
-            own.push(format!(
-                "begins with the Winter {} adjustment",
-                m.start_year
-            ));
-        }
+        let own = m.own_rules();
         if !own.is_empty() {
             outln!("           rules: {}", own.join("; "))?;
         }

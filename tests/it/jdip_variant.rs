@@ -363,9 +363,7 @@ fn map_import_reads_a_jdip_variant_from_the_command_line() {
     // Chaos's own rules are said under its summary.
     let chaos = stdout.split("\nchaos ").nth(1).expect("chaos listed");
     assert!(
-        chaos.contains(
-            "rules: builds in any owned supply centre; begins with the Winter 1900 adjustment"
-        ),
+        chaos.contains("rules: builds in any owned centre; opens with Winter 1900 builds"),
         "{stdout}"
     );
 }

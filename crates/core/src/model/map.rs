@@ -624,6 +624,24 @@ impl Map {
         }
     }
 
+    /// The map's own rules where they differ from the standard ones, each a short phrase for a
+    /// summary (`maps`, the rules view): where powers build, and a game that begins with the
+    /// adjustment. Empty for the standard rules.
+    pub fn own_rules(&self) -> Vec<String> {
+        let mut own = Vec::new();
+        match self.build_sites {
+            BuildSites::Home => {}
+            BuildSites::Owned => own.push("builds in any owned centre".to_string()),
+            BuildSites::OwnedIfHomeOwned => {
+                own.push("builds in any owned centre while a home centre is owned".to_string())
+            }
+        }
+        if self.start_phase == StartPhase::WinterAdjustment {
+            own.push(format!("opens with Winter {} builds", self.start_year));
+        }
+        own
+    }
+
     /// Whether power `p` may build at all with the centres owned as `owners` says (by province
     /// id): always, except under [`BuildSites::OwnedIfHomeOwned`] when it owns none of its
     /// home centres.

@@ -426,3 +426,38 @@ fn hundred_builds_in_taken_centres_only_while_a_home_centre_is_kept() {
     );
     assert!(of("France").is_empty(), "{:?}", of("France"));
 }
+
+/// Any prefix of a variant file or of its adjacency file is read without a panic: an import or
+/// a located error (`file:line:col:`).
+#[test]
+fn cut_files_are_errors_not_panics() {
+    let v = std::fs::read_to_string("tests/data/maps/jdip/hundred/variants.xml").expect("v");
+    let a =
+        std::fs::read_to_string("tests/data/maps/jdip/hundred/h31_h32_adjacency.xml").expect("a");
+    let cuts = |t: &str| -> Vec<usize> {
+        (1..150)
+            .map(|k| k * t.len() / 150)
+            .filter(|&i| t.is_char_boundary(i))
+            .collect()
+    };
+    let mut errors = 0;
+    for i in cuts(&a) {
+        match jdip_variant::import_text(&v, "v.xml", &a[..i], "a.xml", None, Some("h32")) {
+            Ok(_) => {}
+            Err(e) => {
+                errors += 1;
+                let e = e.to_string();
+                assert!(e.starts_with("a.xml:") || e.contains("(imported)"), "{e}");
+            }
+        }
+    }
+    for i in cuts(&v) {
+        if let Err(e) = jdip_variant::import_text(&v[..i], "v.xml", &a, "a.xml", None, Some("h32"))
+        {
+            errors += 1;
+            let e = e.to_string();
+            assert!(e.starts_with("v.xml:") || e.contains("(imported)"), "{e}");
+        }
+    }
+    assert!(errors > 100, "{errors} errors");
+}

@@ -45,6 +45,11 @@ pub fn maps() -> Result<ExitCode> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )?;
+        // A variant's own rules, when they are not the standard ones.
+        let own = m.own_rules();
+        if !own.is_empty() {
+            outln!("           rules: {}", own.join("; "))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -81,15 +86,45 @@ pub fn rules() -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `map import FILE`: a DPjudge-style map file to a dipsandbox map file (default
-/// `maps/NAME.ron`); each note (read but not supported, or changed) on stderr.
+/// `map import`'s jDip options: which variant of a `variants.xml`, and its adjacency file.
+pub struct JdipChoice<'a> {
+    /// `--variant NAME`.
+    pub variant: Option<&'a str>,
+    /// `--adjacency FILE`.
+    pub adjacency: Option<&'a Path>,
+}
+
+/// `map import FILE`: a DPjudge-style map file or a jDip variant to a dipsandbox map file
+/// (default `maps/NAME.ron`); each note (read but not supported, or changed) on stderr.
 pub fn map_import(
     file: &Path,
     out: Option<&Path>,
     name: Option<&str>,
     force: bool,
+    jdip: &JdipChoice<'_>,
 ) -> Result<ExitCode> {
-    let name = match name {
+    use dipsandbox_core::io::jdip_variant;
+    let head = std::fs::File::open(file)
+        .and_then(|f| {
+            use std::io::Read;
+            let mut buf = Vec::new();
+            f.take(256).read_to_end(&mut buf)?;
+            Ok(String::from_utf8_lossy(&buf).into_owned())
+        })
+        .unwrap_or_default();
+    let variant = if jdip.variant.is_some()
+        || jdip.adjacency.is_some()
+        || jdip_variant::is_variant_file(file, &head)
+    {
+        let opts = jdip_variant::Options {
+            variant: jdip.variant,
+            adjacency: jdip.adjacency,
+        };
+        Some(jdip_variant::import(file, name, &opts).map_err(|e| eyre!("{e}"))?)
+    } else {
+        None
+    };
+    let name = match variant.as_ref().map(|v| v.name.as_str()).or(name) {
         Some(n) => n.to_string(),
         None => file
             .file_stem()
@@ -111,8 +146,10 @@ pub fn map_import(
             dipsandbox_core::base::text::quoted(&name)
         ));
     }
-    let imported =
-        dipsandbox_core::io::dpjudge_map::import(file, &name).map_err(|e| eyre!("{e}"))?;
+    let imported = match variant {
+        Some(v) => v.imported,
+        None => dipsandbox_core::io::dpjudge_map::import(file, &name).map_err(|e| eyre!("{e}"))?,
+    };
     for n in &imported.notes {
         errln!("note: {}: {}", n.pos, one_line(&n.text));
     }

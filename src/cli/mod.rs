@@ -383,20 +383,30 @@ enum Command {
 /// `map …`.
 #[derive(Subcommand, Debug)]
 enum MapCommand {
-    /// Import a DPjudge-style `.map` file (the DPjudge, the Python `diplomacy` package) into a
-    /// dipsandbox map file; what it reads but does not support is listed on stderr.
+    /// Import a DPjudge-style `.map` file (the DPjudge, the Python `diplomacy` package) or a
+    /// jDip `variants.xml` (with the adjacency file it names) into a dipsandbox map file; what it
+    /// reads but does not support is listed on stderr.
     Import {
-        /// The map file (the files it includes are read from its folder).
+        /// The map file (the files it includes are read from its folder), or a jDip
+        /// variants.xml.
         file: PathBuf,
         /// Where to write the map (default: maps/NAME.ron).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
-        /// The map's name (default: the file's name without its extension).
+        /// The map's name (default: the file's name without its extension; for jDip, the
+        /// variant's name).
         #[arg(long)]
         name: Option<String>,
         /// Overwrite the output file if it exists.
         #[arg(long)]
         force: bool,
+        /// jDip: the variant to read, by name or alias (needed when the file holds several).
+        #[arg(long, value_name = "NAME")]
+        variant: Option<String>,
+        /// jDip: the adjacency file (default: the one the variant's <MAP adjacencyURI> names,
+        /// beside the variants.xml).
+        #[arg(long, value_name = "FILE")]
+        adjacency: Option<PathBuf>,
     },
     /// Write a map's opening position (each power's starting units, Spring of the map's first
     /// year) as a scenario: to FILE with -o, else to stdout.
@@ -824,8 +834,19 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     out,
                     name,
                     force,
+                    variant,
+                    adjacency,
                 },
-        }) => info::map_import(&file, out.as_deref(), name.as_deref(), force),
+        }) => info::map_import(
+            &file,
+            out.as_deref(),
+            name.as_deref(),
+            force,
+            &info::JdipChoice {
+                variant: variant.as_deref(),
+                adjacency: adjacency.as_deref(),
+            },
+        ),
         Some(Command::Map {
             action: MapCommand::Opening { map, out },
         }) => info::map_opening(&map, out.as_deref()),

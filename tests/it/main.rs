@@ -21,6 +21,7 @@ mod guess;
 mod invalid;
 mod invariants;
 mod jdip;
+mod jdip_variant;
 mod large_inputs;
 mod layers;
 mod limits;

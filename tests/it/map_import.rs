@@ -10,7 +10,7 @@ use dipsandbox_core::io::dpjudge_map;
 use dipsandbox_core::model::map::Map;
 
 /// A map's facts, by abbreviation, in a form two maps compare in (ids may differ).
-fn facts(map: &Map) -> BTreeSet<String> {
+pub(crate) fn facts(map: &Map) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for p in map.province_ids() {
         let pr = map.province(p);

@@ -18,7 +18,17 @@ use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 /// Draws the rules panel.
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let title = format!(" Rules: {} ", Session::rules_name(&s.rules));
+    // A map's own rules (Chaos builds in any owned centre) follow the options' name.
+    let own = s.scenario().map.own_rules();
+    let title = if own.is_empty() {
+        format!(" Rules: {} ", Session::rules_name(&s.rules))
+    } else {
+        format!(
+            " Rules: {} · map: {} ",
+            Session::rules_name(&s.rules),
+            own.join("; ")
+        )
+    };
     frame.render_widget(
         panel(vm, super::parts::title(&title, area), Context::Rules),
         area,

@@ -415,10 +415,17 @@ fn check_build(
                 prov.name
             ));
         }
-        crate::model::map::BuildSites::Owned if !prov.supply_center => {
+        crate::model::map::BuildSites::Owned | crate::model::map::BuildSites::OwnedIfHomeOwned
+            if !prov.supply_center =>
+        {
             return Err(format!("{} is not a supply centre", prov.name));
         }
         _ => {}
+    }
+    if !map.may_build_at_all(p, owners) {
+        return Err(format!(
+            "{name} owns none of its home centres, and on this map a power builds only while it owns one"
+        ));
     }
     if owners[prov_id.0 as usize] != Some(p) {
         return Err(format!("{name} does not own {}", prov.name));

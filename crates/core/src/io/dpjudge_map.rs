@@ -874,7 +874,7 @@ fn title_case(s: &str) -> String {
 }
 
 /// A RON string literal.
-fn ron_str(s: &str) -> String {
+pub(crate) fn ron_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

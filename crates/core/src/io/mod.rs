@@ -6,10 +6,13 @@
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`dpjudge_map`]: DPjudge-style `.map` files (the DPjudge, the Python `diplomacy` package)
 //!   read into dipsandbox maps.
+//! - [`jdip_variant`]: jDip variants (`variants.xml` and its adjacency file) read into
+//!   dipsandbox maps.
 //! - [`games`]: games recorded by other programs (the Python `diplomacy` package's saved games,
 //!   godip's game files), read into scenarios for [`crate::tools::replay`].
 
 pub mod dpjudge_map;
 pub mod games;
 pub mod jdip;
+pub mod jdip_variant;
 pub mod report;

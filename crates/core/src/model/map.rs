@@ -51,15 +51,38 @@ pub enum ProvinceKind {
     Land,
 }
 
-/// Where a power may build (a variant's rule; map data, `build_sites` in a map file).
+/// Where a power may build (a variant's rule; map data, `build_sites` in a map file). Whatever
+/// the rule, a build is in a supply centre the power owns and no unit stands in, and a power
+/// builds at most as many units as it is due (centres owned less units).
+///
+/// Chaos's "build anywhere" is [`BuildSites::Owned`]: its rules build "at any owned supply
+/// center", jDip's Chaos says `VALUE_BUILDS_ANY_OWNED` and the DPjudge's `BUILD_ANY` means the
+/// same; no variant builds in centres it does not own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 pub enum BuildSites {
-    /// In its own home supply centres that it still owns (the standard rules).
+    /// In its own home supply centres that it still owns (the standard rules; jDip's
+    /// `VALUE_BUILDS_HOME_ONLY`).
     #[default]
     Home,
     /// In any supply centre it owns (Modern Diplomacy, Chaos; the DPjudge's
-    /// `RULE BUILD_ANY`).
+    /// `RULE BUILD_ANY`, jDip's `VALUE_BUILDS_ANY_OWNED`).
     Owned,
+    /// In any supply centre it owns, while it owns at least one of its home centres; a power
+    /// that owns none of them builds nothing (Hundred's rules; jDip's
+    /// `VALUE_BUILDS_ANY_IF_HOME_OWNED`).
+    OwnedIfHomeOwned,
+}
+
+/// The phase a game on a map begins with (a variant's rule; map data, `start_phase` in a map
+/// file). Either way the phase is in the map's `start_year`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum StartPhase {
+    /// Spring movement, with every power's starting units on the board (the standard rules).
+    #[default]
+    SpringMovement,
+    /// The winter adjustment before the first Spring: the powers build their first units in the
+    /// centres they own (Chaos, whose jDip file says `Fall, 1900, Adjustment`).
+    WinterAdjustment,
 }
 
 /// A named coast of a multi-coast province.
@@ -190,6 +213,9 @@ pub struct Power {
     pub home: Vec<ProvinceId>,
     /// Units at the start of the game.
     pub start: Vec<(UnitKind, LocId)>,
+    /// Supply centres it owns at the start besides its home centres (`owns` in a map file;
+    /// Chaos gives each power one centre it owns but that is nobody's home).
+    pub owns: Vec<ProvinceId>,
 }
 
 /// A validated map.
@@ -202,6 +228,9 @@ pub struct Map {
     /// The year a game on this map starts in (its opening is Spring of that year): 1901 unless
     /// the map file says `start_year`.
     pub start_year: i32,
+    /// The phase of `start_year` a game begins with: Spring movement unless the map file says
+    /// `start_phase`.
+    pub start_phase: StartPhase,
     /// Where powers may build.
     pub build_sites: BuildSites,
     /// Supply centres a power needs to win; None: more than half of them (18 of 34 on the
@@ -584,14 +613,45 @@ impl Map {
     }
 
     /// Whether power `p` may build in `province` when it owns it and it is empty: a home
-    /// centre of its own, or, where the map's rule says so ([`BuildSites::Owned`]), any supply
-    /// centre.
+    /// centre of its own, or, where the map's rule says so ([`BuildSites::Owned`],
+    /// [`BuildSites::OwnedIfHomeOwned`]), any supply centre; under the latter the power must
+    /// also own a home centre ([`Map::may_build_at_all`]).
     pub fn may_build_in(&self, p: PowerId, province: ProvinceId) -> bool {
         let prov = self.province(province);
         match self.build_sites {
             BuildSites::Home => prov.home_of == Some(p),
-            BuildSites::Owned => prov.supply_center,
+            BuildSites::Owned | BuildSites::OwnedIfHomeOwned => prov.supply_center,
         }
+    }
+
+    /// The map's own rules where they differ from the standard ones, each a short phrase for a
+    /// summary (`maps`, the rules view): where powers build, and a game that begins with the
+    /// adjustment. Empty for the standard rules.
+    pub fn own_rules(&self) -> Vec<String> {
+        let mut own = Vec::new();
+        match self.build_sites {
+            BuildSites::Home => {}
+            BuildSites::Owned => own.push("builds in any owned centre".to_string()),
+            BuildSites::OwnedIfHomeOwned => {
+                own.push("builds in any owned centre while a home centre is owned".to_string())
+            }
+        }
+        if self.start_phase == StartPhase::WinterAdjustment {
+            own.push(format!("opens with Winter {} builds", self.start_year));
+        }
+        own
+    }
+
+    /// Whether power `p` may build at all with the centres owned as `owners` says (by province
+    /// id): always, except under [`BuildSites::OwnedIfHomeOwned`] when it owns none of its
+    /// home centres.
+    pub fn may_build_at_all(&self, p: PowerId, owners: &[Option<PowerId>]) -> bool {
+        self.build_sites != BuildSites::OwnedIfHomeOwned
+            || self
+                .power(p)
+                .home
+                .iter()
+                .any(|h| owners.get(h.0 as usize).copied().flatten() == Some(p))
     }
 
     /// The provinces power `p` may build in (owned and empty permitting), in the order a menu
@@ -599,11 +659,23 @@ impl Map {
     pub fn build_sites_of(&self, p: PowerId) -> Vec<ProvinceId> {
         match self.build_sites {
             BuildSites::Home => self.power(p).home.clone(),
-            BuildSites::Owned => self
+            BuildSites::Owned | BuildSites::OwnedIfHomeOwned => self
                 .province_ids()
                 .filter(|&q| self.province(q).supply_center)
                 .collect(),
         }
+    }
+
+    /// Who owns each supply centre at the start of a game (by province id): each power its
+    /// home centres and the centres it `owns`; the others nobody.
+    pub fn start_owners(&self) -> Vec<Option<PowerId>> {
+        let mut owners: Vec<Option<PowerId>> = self.provinces.iter().map(|p| p.home_of).collect();
+        for w in self.power_ids() {
+            for &q in &self.power(w).owns {
+                owners[q.0 as usize] = Some(w);
+            }
+        }
+        owners
     }
 
     /// Number of provinces.
@@ -812,6 +884,7 @@ impl Map {
             name: name.to_string(),
             title: title.to_string(),
             start_year: default_start_year(),
+            start_phase: StartPhase::SpringMovement,
             build_sites: BuildSites::Home,
             victory: None,
             powers: powers
@@ -822,6 +895,7 @@ impl Map {
                     aliases: Vec::new(),
                     home: Vec::new(),
                     start: Vec::new(),
+                    owns: Vec::new(),
                 })
                 .collect(),
             provinces,
@@ -942,6 +1016,8 @@ struct RawMap<P = RawProvince> {
     #[serde(default = "default_start_year")]
     start_year: i32,
     #[serde(default)]
+    start_phase: StartPhase,
+    #[serde(default)]
     build_sites: BuildSites,
     #[serde(default)]
     victory: Option<usize>,
@@ -965,6 +1041,8 @@ struct RawPower {
     aliases: Vec<String>,
     home: Vec<String>,
     start: Vec<String>,
+    #[serde(default)]
+    owns: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -1705,7 +1783,46 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             aliases: rp.aliases.clone(),
             home,
             start,
+            owns: Vec::new(),
         });
+    }
+    // Centres owned at the start besides home centres: after every power's homes are known.
+    let mut owned_by: Vec<Option<PowerId>> = home_of.clone();
+    for (pi, rp) in raw.powers.iter().enumerate() {
+        let pid = PowerId(pi as u8);
+        for o in &rp.owns {
+            let p = || in_power_list(&loc, &rp.name, "owns:", o);
+            let id = names
+                .get(&normalize_name(o))
+                .province()
+                .filter(|id| provinces[id.0 as usize].supply_center);
+            let Some(id) = id else {
+                return Err(err(
+                    p(),
+                    format!(
+                        "owned centre {} of {}: expected the abbreviation, name or alias of a supply centre",
+                        quoted(o),
+                        cut(&rp.name)
+                    ),
+                ));
+            };
+            if let Some(other) = owned_by[id.0 as usize] {
+                let other = raw
+                    .powers
+                    .get(other.0 as usize)
+                    .map_or(String::new(), |o| cut(&o.name));
+                return Err(err(
+                    p(),
+                    format!(
+                        "owned centre {} of {} is already owned by {other} at the start (as a home centre or in its owns); a centre has one owner",
+                        quoted(o),
+                        cut(&rp.name)
+                    ),
+                ));
+            }
+            owned_by[id.0 as usize] = Some(pid);
+            powers[pi].owns.push(id);
+        }
     }
     for list in army_adj.iter_mut() {
         list.sort();
@@ -1749,6 +1866,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         name: raw.name,
         title: raw.title,
         start_year: raw.start_year,
+        start_phase: raw.start_phase,
         build_sites: raw.build_sites,
         victory: raw.victory,
         powers,

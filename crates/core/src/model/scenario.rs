@@ -234,12 +234,19 @@ impl Scenario {
         }
     }
 
-    /// The opening position of the map (Spring of its first year: 1901 on the standard map):
-    /// each power's starting
-    /// units, home centres owned, no orders.
+    /// The opening position of the map (its first phase: Spring 1901 on the standard map, the
+    /// Winter adjustment before the first Spring on a map whose `start_phase` says so): each
+    /// power's starting units, its home centres and the centres it `owns` owned, no orders.
     pub fn opening(map: Arc<Map>, map_ref: &str) -> Scenario {
         let mut s = Scenario::empty(map.clone(), map_ref);
         s.title = "Opening position".into();
+        if map.start_phase == crate::model::map::StartPhase::WinterAdjustment {
+            s.phase = Phase {
+                season: crate::model::board::Season::Winter,
+                year: map.start_year,
+                kind: PhaseKind::Adjustment,
+            };
+        }
         for p in map.power_ids() {
             for (kind, loc) in &map.power(p).start {
                 s.units.push(Unit {
@@ -327,11 +334,12 @@ impl Scenario {
         Ok(s)
     }
 
-    /// The supply-centre owners, defaulting to home centres.
+    /// The supply-centre owners, defaulting to the owners at the start of a game on the map
+    /// (home centres, and the centres a map's powers `owns`: [`Map::start_owners`]).
     pub fn owners_or_home(&self) -> Vec<Option<PowerId>> {
         match &self.owners {
             Some(o) => o.clone(),
-            None => self.map.provinces.iter().map(|p| p.home_of).collect(),
+            None => self.map.start_owners(),
         }
     }
 

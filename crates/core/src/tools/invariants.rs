@@ -1093,8 +1093,13 @@ pub fn check_adjustments<O: Submitted>(
         let why = if !map.may_build_in(b.power, p) {
             Some(match map.build_sites {
                 crate::model::map::BuildSites::Home => format!("not a home centre of {name}"),
-                crate::model::map::BuildSites::Owned => "not a supply centre".to_string(),
+                crate::model::map::BuildSites::Owned
+                | crate::model::map::BuildSites::OwnedIfHomeOwned => {
+                    "not a supply centre".to_string()
+                }
             })
+        } else if !map.may_build_at_all(b.power, owners) {
+            Some(format!("{name} owns none of its home centres"))
         } else if owners[p.0 as usize] != Some(b.power) {
             Some(format!("a home centre {name} does not own"))
         } else if occ[p.0 as usize] {

@@ -293,7 +293,9 @@ pub fn retreat_orders(s: &Scenario, d: usize) -> Vec<Order> {
 }
 
 /// The adjustment orders of every power, in power order: for a power due builds, a build of
-/// each unit type (each coast for a fleet) in each owned, empty home centre, and `Waive`; for a
+/// each unit type (each coast for a fleet) in each owned, empty centre it may build in
+/// ([`Map::build_sites_of`]: its home centres, or any centre on a map that builds in any owned
+/// one), and `Waive`; for a
 /// power due removals, the removal of each of its units.
 pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
     let map = &*s.map;
@@ -303,8 +305,8 @@ pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
     let mut out = Vec::new();
     for p in map.power_ids() {
         let n = due[p.0 as usize];
-        if n > 0 {
-            for &h in &map.power(p).home {
+        if n > 0 && map.may_build_at_all(p, &owners) {
+            for h in map.build_sites_of(p) {
                 if owners[h.0 as usize] != Some(p) || occupied[h.0 as usize] {
                     continue;
                 }

@@ -532,12 +532,23 @@ pub(super) fn parse_jdip(
     text: &str,
     pairing: Option<&Pairing>,
 ) -> dipsandbox_core::io::jdip::File {
-    let name = super::input::input_name(f);
-    let mut jf = dipsandbox_core::io::jdip::parse(
+    parse_jdip_on(
+        f,
         text,
-        &name,
+        pairing,
         dipsandbox_core::model::map::Map::standard_arc(),
-    );
+    )
+}
+
+/// [`parse_jdip`] on a given map (a variant's, for `import --map`).
+pub(super) fn parse_jdip_on(
+    f: &Path,
+    text: &str,
+    pairing: Option<&Pairing>,
+    map: std::sync::Arc<dipsandbox_core::model::map::Map>,
+) -> dipsandbox_core::io::jdip::File {
+    let name = super::input::input_name(f);
+    let mut jf = dipsandbox_core::io::jdip::parse(text, &name, map);
     // `FILE.rules` beside it pairs cases with the rules their expectations assume.
     match pairing {
         Some((text, name)) => dipsandbox_core::io::jdip::apply_rules_file(&mut jf, text, name),

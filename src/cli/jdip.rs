@@ -78,8 +78,15 @@ fn file_names<'a>(cases: impl IntoIterator<Item = &'a str>) -> Vec<String> {
 /// `import FILE --to DIR`: one scenario per case, written all at once (every file, or none when
 /// one cannot be); problems on stderr with their lines. Exit 0, or 1 when some case could not be
 /// imported.
-pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Result<ExitCode> {
+pub fn import(
+    file: &Path,
+    to: &Path,
+    pairing: Option<&Path>,
+    force: bool,
+    map: Option<&str>,
+) -> Result<ExitCode> {
     super::input::stdin_once([file].into_iter().chain(pairing))?;
+    let map = variant_map(map)?;
     let name = super::input::input_name(file);
     let text = super::input::read_input(file).map_err(|e| eyre!("{e}"))?;
     if !dipsandbox_core::io::jdip::looks_like_jdip(&text) {
@@ -88,7 +95,16 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
         ));
     }
     let pairing_text = super::check::read_pairing(pairing)?;
-    let jf = super::check::parse_jdip(file, &text, pairing_text.as_ref());
+    let mut jf = match &map {
+        None => super::check::parse_jdip(file, &text, pairing_text.as_ref()),
+        Some((m, _)) => super::check::parse_jdip_on(file, &text, pairing_text.as_ref(), m.clone()),
+    };
+    if let Some((_, path)) = &map {
+        // The scenarios name the map by a path from the folder they are written to.
+        for c in &mut jf.cases {
+            c.scenario.map_file = Some(path.clone());
+        }
+    }
     let mut inputs = Inputs::new();
     inputs.add(file);
     inputs.add(&super::check::side_file(file));
@@ -152,6 +168,32 @@ pub fn import(file: &Path, to: &Path, pairing: Option<&Path>, force: bool) -> Re
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The map `import --map` names (a file, or NAME in maps/ of the current folder, as
+/// [`Map::load`] finds it) with its canonical path; None for the standard map.
+fn variant_map(
+    map: Option<&str>,
+) -> Result<
+    Option<(
+        std::sync::Arc<dipsandbox_core::model::map::Map>,
+        std::path::PathBuf,
+    )>,
+> {
+    use dipsandbox_core::model::map::Map;
+    let Some(name) = map.filter(|m| *m != "standard") else {
+        return Ok(None);
+    };
+    let m = Map::load(name).map_err(|e| eyre!("--map {name}: {e}"))?;
+    let file = [
+        std::path::PathBuf::from(name),
+        Path::new("maps").join(format!("{name}.ron")),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+    .and_then(|p| std::fs::canonicalize(p).ok())
+    .ok_or_else(|| eyre!("--map {name}: the map's file cannot be found again"))?;
+    Ok(Some((std::sync::Arc::new(m), file)))
 }
 
 /// `export --format jdip PATHS… [-o FILE]`: every scenario whose expectations its own rules meet

@@ -256,6 +256,10 @@ enum Command {
         /// Replace scenario files that already exist in the folder.
         #[arg(long)]
         force: bool,
+        /// The map of the file's variant (`VARIANT_ALL`): a map file, or a NAME in maps/ (e.g.
+        /// one written by `map import variants.xml --variant DATC_Chaos`); default standard.
+        #[arg(long, value_name = "MAP")]
+        map: Option<String>,
     },
     /// Export scenarios to another format (jdip), so that other adjudicators can run them.
     ///
@@ -759,7 +763,8 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             to,
             pairing,
             force,
-        }) => jdip::import(&file, &to, pairing.as_deref(), force),
+            map,
+        }) => jdip::import(&file, &to, pairing.as_deref(), force, map.as_deref()),
         Some(Command::Export {
             format,
             paths,

@@ -294,7 +294,9 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             "VARIANT_ALL" => {
                 out.variant = Some(rest.to_string());
                 // jDip's `DATC_Standard` test variant is the standard map under another name.
-                if !rest.eq_ignore_ascii_case("standard")
+                // On another map the caller chose the map for the file's variant.
+                if map.name == "standard"
+                    && !rest.eq_ignore_ascii_case("standard")
                     && !rest.eq_ignore_ascii_case("datc_standard")
                 {
                     out.problems.push(problem(
@@ -864,7 +866,7 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
     } else {
         None
     };
-    let mut s = Scenario::empty(map.clone(), "standard");
+    let mut s = Scenario::empty(map.clone(), &map.name);
     s.title = if r.comment.is_empty() {
         r.name.clone()
     } else {

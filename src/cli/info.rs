@@ -88,6 +88,7 @@ pub fn map_import(
     out: Option<&Path>,
     name: Option<&str>,
     force: bool,
+    svg: Option<&Path>,
 ) -> Result<ExitCode> {
     let name = match name {
         Some(n) => n.to_string(),
@@ -111,10 +112,13 @@ pub fn map_import(
             dipsandbox_core::base::text::quoted(&name)
         ));
     }
-    let imported =
+    let mut imported =
         dipsandbox_core::io::dpjudge_map::import(file, &name).map_err(|e| eyre!("{e}"))?;
     for n in &imported.notes {
         errln!("note: {}: {}", n.pos, one_line(&n.text));
+    }
+    if let Some(svg) = svg {
+        imported.ron = super::map_art::with_svg_positions(&imported.ron, svg)?;
     }
     let target = out.map_or_else(
         || Path::new("maps").join(format!("{name}.ron")),
@@ -147,6 +151,8 @@ pub fn map_import(
     )?;
     Ok(ExitCode::SUCCESS)
 }
+
+pub use super::map_art::map_art;
 
 /// `map opening MAP`: the map's opening position as a scenario file, its expectations the
 /// result of no orders (every unit holds).

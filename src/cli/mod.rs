@@ -47,6 +47,7 @@ mod input;
 
 pub use input::EngineArg;
 mod jdip;
+mod map_art;
 mod minimize;
 mod out;
 mod replay;
@@ -395,6 +396,23 @@ enum MapCommand {
         #[arg(long)]
         name: Option<String>,
         /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+        /// Read each province's position (its unit's point) from this SVG map of the same
+        /// variant (jDip-style, as the Python package ships), for the generated board art.
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+    },
+    /// Write generated board art into a map file (an `anchor` per province and the `art`
+    /// list), for its author to touch up; a map with art of its own is left alone without
+    /// --force.
+    Art {
+        /// The map file.
+        file: PathBuf,
+        /// Where to write the map with its art (default: over FILE).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace the map's own art.
         #[arg(long)]
         force: bool,
     },
@@ -824,8 +842,18 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     out,
                     name,
                     force,
+                    svg,
                 },
-        }) => info::map_import(&file, out.as_deref(), name.as_deref(), force),
+        }) => info::map_import(
+            &file,
+            out.as_deref(),
+            name.as_deref(),
+            force,
+            svg.as_deref(),
+        ),
+        Some(Command::Map {
+            action: MapCommand::Art { file, out, force },
+        }) => info::map_art(&file, out.as_deref(), force),
         Some(Command::Map {
             action: MapCommand::Opening { map, out },
         }) => info::map_opening(&map, out.as_deref()),

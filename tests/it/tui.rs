@@ -528,7 +528,7 @@ fn every_abbreviation_is_on_the_board_at_120x40() {
 }
 
 #[test]
-fn a_map_without_art_is_laid_out_as_a_list() {
+fn a_map_without_art_gets_a_generated_board() {
     let text = r#"Scenario(
     title: "Seven provinces",
     map: "test7",
@@ -547,8 +547,12 @@ fn a_map_without_art_is_laid_out_as_a_list() {
     );
     for (w, h) in [(120, 40), (80, 24), (20, 10)] {
         let t = text_of(&run(&mut a, w, h, "l j"));
-        if w >= 80 {
-            assert!(t.contains("Dunmere"), "{t}");
+        // Generated art (borders, every label on it) where a list of names used to be.
+        if w >= 120 {
+            assert!(t.contains("+--"), "{t}");
+            for abbr in ["bor", "dun", "cal", "hav"] {
+                assert!(t.contains(abbr), "{abbr}: {t}");
+            }
         }
     }
 }

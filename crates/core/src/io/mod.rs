@@ -6,6 +6,7 @@
 //! - [`report`]: plain-text rendering of positions, orders and outcomes.
 //! - [`dpjudge_map`]: DPjudge-style `.map` files (the DPjudge, the Python `diplomacy` package)
 //!   read into dipsandbox maps.
+//! - [`svg_positions`]: province positions (the unit points) read from a jDip-style SVG map.
 //! - [`games`]: games recorded by other programs (the Python `diplomacy` package's saved games,
 //!   godip's game files), read into scenarios for [`crate::tools::replay`].
 
@@ -13,3 +14,4 @@ pub mod dpjudge_map;
 pub mod games;
 pub mod jdip;
 pub mod report;
+pub mod svg_positions;

@@ -23,6 +23,7 @@
 #![allow(clippy::indexing_slicing)]
 
 pub mod layout;
+pub mod write;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

@@ -136,11 +136,13 @@ impl BoardArt {
 }
 
 /// The grid cell shown at the top-left of the board area (the board pans to keep the selected
-/// province in view when the grid does not fit).
-pub fn viewport(g: &Grid, selected: Option<ProvinceId>, view: Rect) -> (u16, u16) {
-    let center = selected
+/// province in view when the grid does not fit, moved by `pan` cells).
+pub fn viewport(g: &Grid, selected: Option<ProvinceId>, pan: (i32, i32), view: Rect) -> (u16, u16) {
+    let (ax, ay) = selected
         .and_then(|p| g.anchors.get(p.0 as usize).copied())
         .unwrap_or((0, 0));
+    let shift = |a: u16, d: i32, size: u16| (i32::from(a) + d).clamp(0, i32::from(size)) as u16;
+    let center = (shift(ax, pan.0, g.width), shift(ay, pan.1, g.height));
     let off = |c: u16, size: u16, view: u16| -> u16 {
         if size <= view {
             0
@@ -186,6 +188,7 @@ pub fn province_at(
     map: &Map,
     g: &Grid,
     selected: Option<ProvinceId>,
+    pan: (i32, i32),
     panes: &Panes,
     x: u16,
     y: u16,
@@ -194,7 +197,7 @@ pub fn province_at(
     if !view.contains((x, y).into()) {
         return None;
     }
-    let (ox, oy) = viewport(g, selected, view);
+    let (ox, oy) = viewport(g, selected, pan, view);
     let gx = x - view.x + ox;
     let gy = y - view.y + oy;
     if let Some(p) = g.art().and_then(|art| art.province_at(gx, gy)) {

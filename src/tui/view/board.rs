@@ -92,7 +92,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         return;
     }
     let g = vm.grid;
-    let (ox, oy) = viewport(g, vm.province, view);
+    let (ox, oy) = viewport(g, vm.province, vm.pan, view);
     let t = &vm.theme;
     let buf = frame.buffer_mut();
     // Background art.

@@ -412,7 +412,7 @@ enum MapCommand {
         /// Where to write the map with its art (default: over FILE).
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
-        /// Replace the map's own art.
+        /// Replace the map's own art (and an existing -o file).
         #[arg(long)]
         force: bool,
     },

@@ -86,14 +86,15 @@ fn every_shipped_and_imported_map_gets_art_that_passes_the_hand_art_checks() {
 #[test]
 fn neighbours_on_the_map_touch_on_the_board() {
     // The share of each map's borders whose two provinces touch on its generated art (measured
-    // when written: standard 150/206, pure 12/21 — every province borders every other, which a
-    // plane cannot show —, ancmed 167/222, modern 300/402, world 208/568, test7 12/12).
+    // when written: standard 158/206, pure 12/21 — every province borders every other, which a
+    // plane cannot show —, ancmed 168/222, modern 302/402, world 276/568 — laid out from its
+    // graph alone —, test7 12/12).
     let floors = [
         ("standard", 0.65),
         ("pure", 0.5),
         ("ancmed", 0.7),
         ("modern", 0.7),
-        ("world", 0.33),
+        ("world", 0.45),
         ("test7", 1.0),
     ];
     for (name, floor) in floors {

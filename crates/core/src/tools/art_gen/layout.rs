@@ -10,9 +10,9 @@
 #![allow(clippy::indexing_slicing)]
 
 /// Rounds of power iteration for each of the two leading eigenvectors.
-const POWER_ROUNDS: usize = 120;
+const POWER_ROUNDS: usize = 60;
 /// Rounds of stress majorization.
-const STRESS_ROUNDS: usize = 150;
+const STRESS_ROUNDS: usize = 50;
 
 /// Graph distances from every node (breadth first), `n` × `n` row-major; a pair in different
 /// components gets one more than the largest finite distance.

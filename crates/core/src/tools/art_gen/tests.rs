@@ -12,7 +12,9 @@ fn shipped(name: &str) -> Map {
 fn every_shipped_map_gets_art_that_passes_the_hand_art_checks() {
     for name in ["standard", "pure", "ancmed", "modern", "world", "test7"] {
         let map = shipped(name);
+        let t = std::time::Instant::now();
         let (g, art) = generate_map(&map).unwrap();
+        let took = t.elapsed();
         assert_eq!(g.anchors.len(), map.province_count(), "{name}");
         for p in map.province_ids() {
             let (x, y) = art.anchor(p);
@@ -22,7 +24,7 @@ fn every_shipped_map_gets_art_that_passes_the_hand_art_checks() {
         }
         let (hit, all) = borders_touching(&map, &art);
         if std::env::var_os("ART_SHOW").is_some() {
-            eprintln!("{name}: {hit}/{all} borders touch");
+            eprintln!("{name}: {hit}/{all} borders touch ({took:?})");
             for l in &g.lines {
                 eprintln!("{l}");
             }

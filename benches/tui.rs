@@ -1,4 +1,5 @@
-//! How long a full frame takes to draw, and a step of the stepper (no re-adjudication).
+//! How long a full frame takes to draw, a step of the stepper (no re-adjudication), and board
+//! art generated for a map without any.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,14 @@ fn frames(c: &mut Criterion) {
                     .draw(|f| view::draw(f, &black_box(&a).view_model(f.area())))
                     .expect("draws");
             })
+        });
+    }
+    // Board art generated for a map without any: 79 provinces placed from their positions
+    // (ancmed), and 192 laid out from the adjacency graph alone (world).
+    for name in ["ancmed", "world"] {
+        let map = dipsandbox_core::model::map::Map::load(name).expect("map loads");
+        c.bench_function(&format!("generated board art ({name})"), |b| {
+            b.iter(|| dipsandbox_core::tools::art_gen::generate_map(black_box(&map)).expect("art"))
         });
     }
     let mut a = app("scenarios/year-1901/1-spring-1901-movement.ron");

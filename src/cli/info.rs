@@ -102,6 +102,7 @@ pub fn map_import(
     name: Option<&str>,
     force: bool,
     jdip: &JdipChoice<'_>,
+    svg: Option<&Path>,
 ) -> Result<ExitCode> {
     use dipsandbox_core::io::jdip_variant;
     let head = std::fs::File::open(file)
@@ -146,12 +147,15 @@ pub fn map_import(
             dipsandbox_core::base::text::quoted(&name)
         ));
     }
-    let imported = match variant {
+    let mut imported = match variant {
         Some(v) => v.imported,
         None => dipsandbox_core::io::dpjudge_map::import(file, &name).map_err(|e| eyre!("{e}"))?,
     };
     for n in &imported.notes {
         errln!("note: {}: {}", n.pos, one_line(&n.text));
+    }
+    if let Some(svg) = svg {
+        imported.ron = super::map_art::with_svg_positions(&imported.ron, svg)?;
     }
     let target = out.map_or_else(
         || Path::new("maps").join(format!("{name}.ron")),
@@ -184,6 +188,8 @@ pub fn map_import(
     )?;
     Ok(ExitCode::SUCCESS)
 }
+
+pub use super::map_art::map_art;
 
 /// `map opening MAP`: the map's opening position as a scenario file, its expectations the
 /// result of no orders (every unit holds).

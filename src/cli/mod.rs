@@ -47,6 +47,7 @@ mod input;
 
 pub use input::EngineArg;
 mod jdip;
+mod map_art;
 mod minimize;
 mod out;
 mod replay;
@@ -411,6 +412,23 @@ enum MapCommand {
         /// beside the variants.xml).
         #[arg(long, value_name = "FILE")]
         adjacency: Option<PathBuf>,
+        /// Read each province's position (its unit's point) from this SVG map of the same
+        /// variant (jDip-style, as the Python package ships), for the generated board art.
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+    },
+    /// Write generated board art into a map file (an `anchor` per province and the `art`
+    /// list), for its author to touch up; a map with art of its own is left alone without
+    /// --force.
+    Art {
+        /// The map file.
+        file: PathBuf,
+        /// Where to write the map with its art (default: over FILE).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace the map's own art (and an existing -o file).
+        #[arg(long)]
+        force: bool,
     },
     /// Write a map's opening position (each power's starting units, Spring of the map's first
     /// year) as a scenario: to FILE with -o, else to stdout.
@@ -841,6 +859,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     force,
                     variant,
                     adjacency,
+                    svg,
                 },
         }) => info::map_import(
             &file,
@@ -851,7 +870,11 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 variant: variant.as_deref(),
                 adjacency: adjacency.as_deref(),
             },
+            svg.as_deref(),
         ),
+        Some(Command::Map {
+            action: MapCommand::Art { file, out, force },
+        }) => info::map_art(&file, out.as_deref(), force),
         Some(Command::Map {
             action: MapCommand::Opening { map, out },
         }) => info::map_opening(&map, out.as_deref()),

@@ -46,6 +46,14 @@ pub enum Action {
     Left,
     /// Right: the province to the right; in the tree, unfold; in the rules, the next value.
     Right,
+    /// Pan the board left (a board larger than its panel), away from the selection.
+    PanLeft,
+    /// Pan the board right.
+    PanRight,
+    /// Pan the board up.
+    PanUp,
+    /// Pan the board down.
+    PanDown,
     /// Up one page.
     PageUp,
     /// Down one page.

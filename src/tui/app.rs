@@ -252,6 +252,7 @@ impl App {
             province: self.board.province,
             after: self.board.after,
             grid: &self.board.art.grid,
+            pan: self.board.pan,
             order: self.orders.order,
             decision: self.stepper.decision,
             tree: &self.stepper.tree,
@@ -414,6 +415,9 @@ impl App {
                 }
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.arrow(action),
+            Action::PanLeft | Action::PanRight | Action::PanUp | Action::PanDown => {
+                self.pan(action)
+            }
             Action::PageUp | Action::PageDown => {
                 let d = if action == Action::PageUp { -10 } else { 10 };
                 match self.focus {

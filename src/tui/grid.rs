@@ -1,5 +1,6 @@
-//! The board's cells: the map's art (or, for a map without art, a list layout) and the anchor of
-//! every province, built once per map and kept ([`BoardArt`]); the viewport that pans to keep the
+//! The board's cells: the map's art (for a map without art, art generated for it, or if that
+//! fails a list layout) and the anchor of every province, built once per map and kept
+//! ([`BoardArt`]); the viewport that pans to keep the
 //! selection in view; and the board's hit-testing (the province under a click, the neighbour in
 //! a direction). Nothing here knows the app.
 
@@ -8,6 +9,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 
 use super::layout::{Panes, board_area};
+use dipsandbox_core::model::art::MapArt;
 use dipsandbox_core::model::map::{Map, ProvinceId};
 
 /// Width of one entry of the list layout.
@@ -24,8 +26,17 @@ pub struct Grid {
     pub lines: Vec<String>,
     /// Per province, the cell of its abbreviation's first letter.
     pub anchors: Vec<(u16, u16)>,
-    /// Whether this is the map's art (else the list layout).
+    /// Whether this is art, the map's or generated (else the list layout).
     pub art: bool,
+    /// The art with its regions (the map's, or generated for it), if this is art.
+    pub model: Option<Arc<MapArt>>,
+}
+
+impl Grid {
+    /// The art with its regions, if the board shows art.
+    pub fn art(&self) -> Option<&MapArt> {
+        self.model.as_deref()
+    }
 }
 
 /// Cuts a string to `width` characters, with `…` when cut.
@@ -40,18 +51,32 @@ fn fit(s: &str, width: usize) -> String {
     out
 }
 
-/// The grid for a map in a board `width` cells wide.
+/// The grid of some art.
+fn art_grid(map: &Map, art: MapArt) -> Grid {
+    Grid {
+        width: art.width(),
+        height: art.height(),
+        lines: art.lines().to_vec(),
+        anchors: map.province_ids().map(|p| art.anchor(p)).collect(),
+        art: true,
+        model: Some(Arc::new(art)),
+    }
+}
+
+/// The grid for a map in a board `width` cells wide: its art, else art generated for it, else
+/// (should generation fail) a list layout.
 pub fn grid(map: &Map, width: u16) -> Grid {
     if let Some(art) = map.art() {
-        return Grid {
-            width: art.width(),
-            height: art.height(),
-            lines: art.lines().to_vec(),
-            anchors: map.province_ids().map(|p| art.anchor(p)).collect(),
-            art: true,
-        };
+        return art_grid(map, art.clone());
     }
-    // List layout: columns of `Aabc* Name`, filled top to bottom.
+    if let Ok((_, art)) = dipsandbox_core::tools::art_gen::generate_map(map) {
+        return art_grid(map, art);
+    }
+    list_grid(map, width)
+}
+
+/// The list layout: columns of `Aabc* Name`, filled top to bottom.
+pub fn list_grid(map: &Map, width: u16) -> Grid {
     let n = map.province_count() as u16;
     let cols = (width / LIST_COL).max(1);
     let rows = n.div_ceil(cols).max(1);
@@ -76,6 +101,7 @@ pub fn grid(map: &Map, width: u16) -> Grid {
         lines,
         anchors,
         art: false,
+        model: None,
     }
 }
 
@@ -100,23 +126,23 @@ impl BoardArt {
         if same_map && (self.grid.art || self.size == size) {
             return;
         }
-        let width = if map.art().is_some() {
-            0
-        } else {
-            board_width()
-        };
-        self.grid = grid(map, width);
+        self.grid = grid(map, 0);
+        if !self.grid.art {
+            self.grid = list_grid(map, board_width());
+        }
         self.map = Some(map.clone());
         self.size = size;
     }
 }
 
 /// The grid cell shown at the top-left of the board area (the board pans to keep the selected
-/// province in view when the grid does not fit).
-pub fn viewport(g: &Grid, selected: Option<ProvinceId>, view: Rect) -> (u16, u16) {
-    let center = selected
+/// province in view when the grid does not fit, moved by `pan` cells).
+pub fn viewport(g: &Grid, selected: Option<ProvinceId>, pan: (i32, i32), view: Rect) -> (u16, u16) {
+    let (ax, ay) = selected
         .and_then(|p| g.anchors.get(p.0 as usize).copied())
         .unwrap_or((0, 0));
+    let shift = |a: u16, d: i32, size: u16| (i32::from(a) + d).clamp(0, i32::from(size)) as u16;
+    let center = (shift(ax, pan.0, g.width), shift(ay, pan.1, g.height));
     let off = |c: u16, size: u16, view: u16| -> u16 {
         if size <= view {
             0
@@ -146,7 +172,7 @@ pub fn neighbour(
     let Some(from) = selected else {
         return map.province_ids().next();
     };
-    if let Some(art) = map.art() {
+    if let Some(art) = g.art() {
         return art.nearest_in_direction(from, dx, dy);
     }
     // List layout: down/up walk the list, left/right jump a column.
@@ -162,6 +188,7 @@ pub fn province_at(
     map: &Map,
     g: &Grid,
     selected: Option<ProvinceId>,
+    pan: (i32, i32),
     panes: &Panes,
     x: u16,
     y: u16,
@@ -170,10 +197,10 @@ pub fn province_at(
     if !view.contains((x, y).into()) {
         return None;
     }
-    let (ox, oy) = viewport(g, selected, view);
+    let (ox, oy) = viewport(g, selected, pan, view);
     let gx = x - view.x + ox;
     let gy = y - view.y + oy;
-    if let Some(p) = map.art().and_then(|art| art.province_at(gx, gy)) {
+    if let Some(p) = g.art().and_then(|art| art.province_at(gx, gy)) {
         return Some(p);
     }
     // On a slot (or a list entry): the province whose anchor row and columns contain it.

@@ -167,6 +167,8 @@ pub struct BoardPane {
     pub last_power: Option<PowerId>,
     /// The board's cells, built once per map (and, for a map without art, per width).
     pub art: BoardArt,
+    /// How far the view is panned from the selection, in cells (0 on a new selection).
+    pub pan: (i32, i32),
 }
 
 /// The orders pane.

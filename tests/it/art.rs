@@ -150,7 +150,7 @@ fn a_small_map_with_art_loads() {
     let map = Map::from_ron(&test7_with_art(ART, &ANCHORS), "t.ron").expect("loads");
     let art = map.art().expect("art");
     assert_eq!((art.width(), art.height()), (19, 7));
-    // The test map itself has no art: the TUI lays it out as a list.
+    // The test map itself has no art: the TUI generates it.
     assert!(Map::load("test7").expect("loads").art().is_none());
 }
 

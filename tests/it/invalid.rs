@@ -470,7 +470,7 @@ fn map_cases() -> Vec<(&'static str, String)> {
         ("syntax_error.ron", "9:13: expected `,`, found `name`".into()),
         (
             "unknown_field.ron",
-            "12:13: unknown field `armies`; expected one of: `abbr`, `name`, `aliases`, `kind`, `supply_center`, `army`, `fleet`, `coasts`, `anchor`".into(),
+            "12:13: unknown field `armies`; expected one of: `abbr`, `name`, `aliases`, `kind`, `supply_center`, `army`, `fleet`, `coasts`, `anchor`, `position`".into(),
         ),
         ("missing_field.ron", "11:9: missing field `kind`".into()),
         // At the name of the 251st power.

@@ -6,6 +6,7 @@
 
 mod art;
 mod authoring;
+mod board_art;
 mod cli;
 mod common;
 mod completeness;

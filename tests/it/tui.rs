@@ -464,8 +464,8 @@ fn a_keymap_file_patches_the_keys_and_a_bad_one_is_located() {
     run(&mut a, 120, 40, "g v");
     let st = a.session.stepper().expect("stepper");
     assert_eq!(st.cursor(), a.session.steps[0] + 1, "v steps forward");
-    // The help lists the patched key.
-    let t = text(&run(&mut a, 120, 40, "?"));
+    // The help lists the patched key (44 rows: the board's pan keys come first in the help).
+    let t = text(&run(&mut a, 120, 44, "?"));
     assert!(
         t.contains("v") && t.contains("step forward one event"),
         "{t}"
@@ -528,7 +528,7 @@ fn every_abbreviation_is_on_the_board_at_120x40() {
 }
 
 #[test]
-fn a_map_without_art_is_laid_out_as_a_list() {
+fn a_map_without_art_gets_a_generated_board() {
     let text = r#"Scenario(
     title: "Seven provinces",
     map: "test7",
@@ -547,8 +547,12 @@ fn a_map_without_art_is_laid_out_as_a_list() {
     );
     for (w, h) in [(120, 40), (80, 24), (20, 10)] {
         let t = text_of(&run(&mut a, w, h, "l j"));
-        if w >= 80 {
-            assert!(t.contains("Dunmere"), "{t}");
+        // Generated art (borders, every label on it) where a list of names used to be.
+        if w >= 120 {
+            assert!(t.contains("+--"), "{t}");
+            for abbr in ["bor", "dun", "cal", "hav"] {
+                assert!(t.contains(abbr), "{abbr}: {t}");
+            }
         }
     }
 }

@@ -17,6 +17,7 @@ impl App {
     /// Selects a province, and the order of its unit if it has one.
     pub fn select_province(&mut self, p: ProvinceId) {
         self.board.province = Some(p);
+        self.board.pan = (0, 0);
         if let Some(i) = self.session.order_at(p) {
             self.orders.order = i;
         }
@@ -299,6 +300,20 @@ impl App {
         ));
     }
 
+    /// Pans the board by a quarter of its larger side in the direction of `a`, within the art.
+    pub(super) fn pan(&mut self, a: Action) {
+        let g = &self.board.art.grid;
+        let (w, h) = (i32::from(g.width), i32::from(g.height));
+        let (dx, dy) = match a {
+            Action::PanLeft => (-(w / 4).max(1), 0),
+            Action::PanRight => ((w / 4).max(1), 0),
+            Action::PanUp => (0, -(h / 4).max(1)),
+            _ => (0, (h / 4).max(1)),
+        };
+        let (px, py) = self.board.pan;
+        self.board.pan = ((px + dx).clamp(-w, w), (py + dy).clamp(-h, h));
+    }
+
     pub(super) fn arrow(&mut self, a: Action) {
         let (dx, dy): (i8, i8) = match a {
             Action::Up => (0, -1),
@@ -445,9 +460,15 @@ impl App {
             Context::Board => {
                 let map = &self.session.scenario().map;
                 let g = &self.board.art.grid;
-                if let Some(p) =
-                    crate::tui::grid::province_at(map, g, self.board.province, &panes, x, y)
-                {
+                if let Some(p) = crate::tui::grid::province_at(
+                    map,
+                    g,
+                    self.board.province,
+                    self.board.pan,
+                    &panes,
+                    x,
+                    y,
+                ) {
                     self.select_province(p);
                 }
             }

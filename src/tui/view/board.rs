@@ -1,4 +1,4 @@
-//! The board: the map's art (or, for a map without art, a list layout), each province's slot
+//! The board: the map's art (or art generated for a map without any), each province's slot
 //! (unit letter, abbreviation, supply-centre mark) at its anchor, the selection with its order's
 //! target and supported / convoyed unit, and the results as of the stepper's cursor.
 
@@ -92,7 +92,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         return;
     }
     let g = vm.grid;
-    let (ox, oy) = viewport(g, vm.province, view);
+    let (ox, oy) = viewport(g, vm.province, vm.pan, view);
     let t = &vm.theme;
     let buf = frame.buffer_mut();
     // Background art.
@@ -119,7 +119,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         )
     };
     // Seas tinted, and the selected province's region.
-    if let Some(art) = map.art() {
+    if let Some(art) = g.art() {
         for vy in 0..view.height {
             for vx in 0..view.width {
                 let Some(p) = art.province_at(vx + ox, vy + oy) else {

@@ -36,6 +36,8 @@ pub struct ViewModel<'a> {
     pub after: bool,
     /// The board's cells (built once per map, not per frame).
     pub grid: &'a Grid,
+    /// How far the board is panned from the selection, in cells.
+    pub pan: (i32, i32),
     /// The selected order.
     pub order: usize,
     /// The selected decision (or DPjudge unit).

@@ -8,6 +8,7 @@
 //!   read into dipsandbox maps.
 //! - [`jdip_variant`]: jDip variants (`variants.xml` and its adjacency file) read into
 //!   dipsandbox maps.
+//! - [`svg_positions`]: province positions (the unit points) read from a jDip-style SVG map.
 //! - [`games`]: games recorded by other programs (the Python `diplomacy` package's saved games,
 //!   godip's game files), read into scenarios for [`crate::tools::replay`].
 
@@ -16,3 +17,4 @@ pub mod games;
 pub mod jdip;
 pub mod jdip_variant;
 pub mod report;
+pub mod svg_positions;

@@ -250,6 +250,8 @@ pub struct Map {
     names: NameIndex,
     power_names: Names<PowerId>,
     art: Option<MapArt>,
+    /// Per province, its position as the map file gives it (`position: (x, y)`), if any.
+    positions: Vec<Option<(i32, i32)>>,
 }
 
 /// A map from normalized names (FxHash: names come from the map file, not from an adversary).
@@ -610,6 +612,13 @@ impl Map {
     /// The board art, if the map has any (a UI lays out maps without art as a list).
     pub fn art(&self) -> Option<&MapArt> {
         self.art.as_ref()
+    }
+
+    /// A province's position as the map file gives it (`position: (x, y)`: x to the right, y
+    /// downwards, in the unit of the map's source, e.g. an SVG's pixels), if it gives one. Board
+    /// art generated for the map places the province's label there.
+    pub fn position(&self, p: ProvinceId) -> Option<(i32, i32)> {
+        self.positions.get(p.0 as usize).copied().flatten()
     }
 
     /// Whether power `p` may build in `province` when it owns it and it is empty: a home
@@ -1062,6 +1071,8 @@ struct RawProvince {
     coasts: Vec<RawCoast>,
     #[serde(default)]
     anchor: Option<(u16, u16)>,
+    #[serde(default)]
+    position: Option<(i32, i32)>,
 }
 
 #[derive(Deserialize)]
@@ -1083,6 +1094,7 @@ trait ProvinceSource {
     fn fleet(&self) -> &[String];
     fn coasts(&self) -> &[RawCoast];
     fn anchor(&self) -> Option<(u16, u16)>;
+    fn position(&self) -> Option<(i32, i32)>;
     /// The abbreviation, to be moved out (leaving it empty).
     fn abbr_mut(&mut self) -> &mut String;
     /// The name, moved out.
@@ -1118,6 +1130,9 @@ impl ProvinceSource for RawProvince {
     }
     fn anchor(&self) -> Option<(u16, u16)> {
         self.anchor
+    }
+    fn position(&self) -> Option<(i32, i32)> {
+        self.position
     }
     fn abbr_mut(&mut self) -> &mut String {
         &mut self.abbr
@@ -1156,6 +1171,9 @@ impl ProvinceSource for ProvinceSpec {
         &[]
     }
     fn anchor(&self) -> Option<(u16, u16)> {
+        None
+    }
+    fn position(&self) -> Option<(i32, i32)> {
         None
     }
     fn abbr_mut(&mut self) -> &mut String {
@@ -1835,6 +1853,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
     for (prov, h) in provinces.iter_mut().zip(home_of) {
         prov.home_of = h;
     }
+    let positions = raw.provinces.iter().map(|p| p.position()).collect();
     let art = if raw.art.is_empty() {
         None
     } else {
@@ -1877,6 +1896,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         names,
         power_names,
         art,
+        positions,
     })
 }
 

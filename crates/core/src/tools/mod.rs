@@ -1,6 +1,8 @@
 //! What is built on the engines. Imports [`crate::base`], [`crate::model`], [`crate::engine`].
 //!
 //! - [`turn`]: the turn cycle — retreat and adjustment phases, centre ownership, `advance`.
+//! - [`art_gen`]: board art generated for a map without any — a Voronoi-style partition of a
+//!   character grid around each province's position or a drawing of its adjacency graph.
 //! - [`check`]: adjudicates a scenario and compares the result with its expectations.
 //! - [`invariants`]: what every result must satisfy, checked after each adjudication.
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B
@@ -16,6 +18,7 @@
 //! - [`versus`]: the differential bench — random positions through two engines, disagreements
 //!   shrunk, classed by shape and explaining rule option, written one scenario per class.
 
+pub mod art_gen;
 pub mod check;
 pub mod diff;
 pub mod edit;

@@ -1,0 +1,212 @@
+//! Province positions read from a jDip-style SVG map (the format of jDip's variants and of the
+//! SVG maps the Python `diplomacy` package ships): each province's `<…:PROVINCE name="…">`
+//! element holds a `<…:UNIT x="…" y="…"/>` element, the point where the map draws a unit there.
+//! Only those coordinates are read; the drawing itself is not. A plain scan of the tags, no XML
+//! library and no recursion.
+
+use std::fmt;
+
+/// Why an SVG's positions could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct SvgError {
+    /// Line of the text (from 1).
+    pub line: usize,
+    /// Column (from 1, in characters).
+    pub col: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for SvgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+/// A province's name as the SVG writes it and its unit's point (x, y).
+pub type Placed = (String, (f64, f64));
+
+/// The line and column (from 1) of byte `at` of `text`.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+/// The value of attribute `name` in the text of one tag (`name="v"` or `name='v'`).
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let mut rest = tag;
+    while let Some(i) = rest.find(name) {
+        let before_ok = rest
+            .get(..i)
+            .and_then(|b| b.chars().next_back())
+            .is_some_and(char::is_whitespace);
+        let tail = rest.get(i + name.len()..).unwrap_or("");
+        let after = tail.trim_start();
+        if before_ok && let Some(after) = after.strip_prefix('=') {
+            let after = after.trim_start();
+            let quote = after.chars().next()?;
+            if quote == '"' || quote == '\'' {
+                let body = after.get(1..)?;
+                return body.find(quote).and_then(|end| body.get(..end));
+            }
+        }
+        rest = tail;
+    }
+    None
+}
+
+/// Each province named in the SVG with the position of its unit, in the order of the file:
+/// `(name, (x, y))`, the name as the SVG writes it (`"spa"`, `"spa-nc"` for a coast). A province
+/// without a unit position is left out; a unit position that is not two numbers is an error.
+pub fn svg_positions(text: &str) -> Result<Vec<Placed>, SvgError> {
+    let mut out: Vec<(String, (f64, f64))> = Vec::new();
+    let mut current: Option<String> = None;
+    let mut placed = false;
+    let mut at = 0;
+    while let Some(open) = text.get(at..).and_then(|t| t.find('<')) {
+        let start = at + open;
+        let Some(len) = text.get(start..).and_then(|t| t.find('>')) else {
+            break;
+        };
+        let tag = text.get(start + 1..start + len).unwrap_or("");
+        at = start + len + 1;
+        let (closing, body) = match tag.strip_prefix('/') {
+            Some(b) => (true, b),
+            None => (false, tag),
+        };
+        let name_end = body
+            .find(|c: char| c.is_whitespace() || c == '/')
+            .unwrap_or(body.len());
+        let local = body
+            .get(..name_end)
+            .and_then(|n| n.rsplit(':').next())
+            .unwrap_or("");
+        match (local, closing) {
+            ("PROVINCE", false) => {
+                current = attribute(body, "name").map(str::to_string);
+                placed = false;
+                if body.trim_end().ends_with('/') {
+                    current = None;
+                }
+            }
+            ("PROVINCE", true) => current = None,
+            ("UNIT", false) if !placed => {
+                let Some(name) = &current else {
+                    continue;
+                };
+                let num = |attr: &str| -> Result<f64, SvgError> {
+                    let (line, col) = line_col(text, start);
+                    let v = attribute(body, attr).ok_or_else(|| SvgError {
+                        line,
+                        col,
+                        message: format!(
+                            "the unit position of province {name:?} has no {attr}=\"…\"; expected x and y"
+                        ),
+                    })?;
+                    v.trim()
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|f| f.is_finite())
+                        .ok_or_else(|| SvgError {
+                            line,
+                            col,
+                            message: format!(
+                                "the unit position of province {name:?} has {attr}={v:?}; expected a number"
+                            ),
+                        })
+                };
+                let (x, y) = (num("x")?, num("y")?);
+                out.push((name.clone(), (x, y)));
+                placed = true;
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The position of the province with abbreviation `abbr` (any case) among `positions`: its own,
+/// else the first of its coasts' (`abbr-nc`, `abbr/nc`).
+pub fn position_of(positions: &[(String, (f64, f64))], abbr: &str) -> Option<(f64, f64)> {
+    let own = positions
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(abbr))
+        .map(|(_, p)| *p);
+    own.or_else(|| {
+        positions
+            .iter()
+            .find(|(n, _)| {
+                n.get(..abbr.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(abbr))
+                    && matches!(n.as_bytes().get(abbr.len()), Some(b'-' | b'/'))
+            })
+            .map(|(_, p)| *p)
+    })
+}
+
+/// A map file's text with a `position: (x, y)` line for every province `positions` places
+/// (rounded to whole units; any old `position` lines dropped), and the abbreviations of the
+/// provinces it does not place. `file` names the text in errors.
+pub fn add_positions(
+    text: &str,
+    file: &str,
+    positions: &[(String, (f64, f64))],
+) -> Result<(String, Vec<String>), crate::tools::art_gen::write::WriteArtError> {
+    use crate::tools::art_gen::write::{WriteArtError, set_province_field};
+    let map = crate::model::map::Map::from_ron(text, file)
+        .map_err(|e| WriteArtError::Map(e.to_string()))?;
+    let abbrs: Vec<&str> = map
+        .province_ids()
+        .map(|p| map.province(p).abbr.as_str())
+        .collect();
+    let mut missing = Vec::new();
+    let out = set_province_field(text, file, "position:", "position", &abbrs, |i| {
+        let abbr = abbrs.get(i).copied().unwrap_or("");
+        match position_of(positions, abbr) {
+            Some((x, y)) => Some(format!("({}, {})", x.round() as i32, y.round() as i32)),
+            None => {
+                missing.push(abbr.to_string());
+                None
+            }
+        }
+    })?;
+    Ok((out, missing))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_each_provinces_unit_position_and_nothing_else() {
+        let svg = r#"<svg><jdipNS:DISPLAY/>
+<jdipNS:PROVINCE_DATA>
+  <jdipNS:PROVINCE name="vie">
+    <jdipNS:UNIT x="750.5" y="195.0"/>
+    <jdipNS:DISLODGED_UNIT x="762.5" y="183.0"/>
+  </jdipNS:PROVINCE>
+  <jdipNS:PROVINCE name="spa-nc"><jdipNS:UNIT y='965' x='289'/></jdipNS:PROVINCE>
+  <jdipNS:PROVINCE name="swi"></jdipNS:PROVINCE>
+</jdipNS:PROVINCE_DATA><text x="1" y="2">vie</text></svg>"#;
+        let p = svg_positions(svg).unwrap();
+        assert_eq!(
+            p,
+            vec![
+                ("vie".to_string(), (750.5, 195.0)),
+                ("spa-nc".to_string(), (289.0, 965.0))
+            ]
+        );
+        assert_eq!(position_of(&p, "SPA"), Some((289.0, 965.0)));
+        assert_eq!(position_of(&p, "swi"), None);
+    }
+
+    #[test]
+    fn a_bad_number_is_located() {
+        let svg = "<svg>\n<j:PROVINCE name=\"vie\">\n  <j:UNIT x=\"7a\" y=\"1\"/>";
+        let e = svg_positions(svg).unwrap_err();
+        assert_eq!((e.line, e.col), (3, 3));
+        assert!(e.message.contains("\"7a\""), "{}", e.message);
+    }
+}

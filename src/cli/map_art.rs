@@ -1,0 +1,55 @@
+//! `map art FILE`: generated board art written into a map file; and the positions `map import
+//! --svg` reads from an SVG map.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use color_eyre::eyre::{Result, eyre};
+
+use dipsandbox_core::base::text::one_line;
+use dipsandbox_core::tools::art_gen;
+
+/// A map file's text with the positions of the SVG map `svg` (jDip-style) in it; a province the
+/// SVG does not place is said on stderr.
+pub fn with_svg_positions(ron: &str, svg: &Path) -> Result<String> {
+    let text = dipsandbox_core::base::source::read_text(svg).map_err(|e| eyre!("{e}"))?;
+    let positions = dipsandbox_core::io::svg_positions::svg_positions(&text)
+        .map_err(|e| eyre!("{}:{e}", svg.display()))?;
+    let (out, missing) =
+        dipsandbox_core::io::svg_positions::add_positions(ron, "imported map", &positions)
+            .map_err(|e| eyre!("{e}"))?;
+    for abbr in &missing {
+        errln!(
+            "note: {}: no position for province {}; its place on the board is worked out from its neighbours",
+            svg.display(),
+            one_line(abbr)
+        );
+    }
+    Ok(out)
+}
+
+/// `map art FILE [-o OUT] [--force]`.
+pub fn map_art(file: &Path, out: Option<&Path>, force: bool) -> Result<ExitCode> {
+    let text = dipsandbox_core::base::source::read_text(file).map_err(|e| eyre!("{e}"))?;
+    let (new, map) = art_gen::write::write_art(&text, &file.display().to_string(), force)
+        .map_err(|e| eyre!("{e}"))?;
+    let target = out.unwrap_or(file);
+    if out.is_some() && target.exists() && !force {
+        return Err(eyre!(
+            "{}: exists; not overwritten (give --force, or -o another file)",
+            target.display()
+        ));
+    }
+    dipsandbox_core::base::output::write_atomic(target, &new).map_err(|e| eyre!("{e}"))?;
+    let (w, h) = map.art().map_or((0, 0), |a| (a.width(), a.height()));
+    let (hit, all) = map
+        .art()
+        .map_or((0, 0), |a| art_gen::borders_touching(&map, a));
+    outln!(
+        "generated art of {w}×{h} for {} ({} provinces; {hit} of {all} borders touch on the board) written to {}",
+        one_line(&map.name),
+        map.province_count(),
+        target.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

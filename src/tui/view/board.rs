@@ -256,10 +256,16 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     for (x, y, letter, style) in second {
         put(buf, view, x, y, &letter.to_string(), style);
     }
-    draw_footer(frame, vm, foot);
+    draw_footer(
+        frame,
+        vm,
+        foot,
+        g.width > view.width || g.height > view.height,
+    );
 }
 
-fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect) {
+/// The selection line and the legend; `pans`: the board is larger than its panel.
+fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
     if foot.height == 0 {
         return;
     }
@@ -323,6 +329,11 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect) {
             }
             Line::from(fit_spans(spans, foot.width as usize))
         }
+        // A board larger than its panel says how to see the rest.
+        None if pans => Line::styled(
+            "arrows / hjkl select a province, / finds one by name, H J K L pan",
+            t.dim(),
+        ),
         None => Line::styled(
             "arrows / hjkl select a province, / finds one by name",
             t.dim(),

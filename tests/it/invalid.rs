@@ -873,7 +873,7 @@ fn jdip_cases() -> Vec<(&'static str, Vec<String>)> {
                 ":12:11: case bad: \"England: A nth\": an army cannot stand in North Sea, a sea".into(),
                 ".rules:2:1: \"good\": expected \"CASE-NAME RULES\", e.g. \"6.G.8 adjacent_convoy_fallback=true\"".into(),
                 ".rules:3:6: \"paradox=Rule1999\": unknown value \"Rule1999\" for paradox; expected one of Szykman, Rule1971, Rule1982, Rule2000, AllHold".into(),
-                ".rules:4:1: no case named \"missing\" in the test file; expected the name after a CASE".into(),
+                ".rules:4:1: no case named \"missing\" in the test file; expected the name after a CASE (or its first word, when no other case begins with it)".into(),
                 ".rules:5:1: case \"bad\" was not imported (its problem is reported with it)".into(),
             ],
         ),
@@ -947,7 +947,7 @@ fn check_prints_the_problems_with_file_line_and_column() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     for line in [
         "ERROR tests/invalid/jdip/rules_file.txt:12:11: case bad: \"England: A nth\": an army cannot stand in North Sea, a sea",
-        "ERROR tests/invalid/jdip/rules_file.txt.rules:4:1: no case named \"missing\" in the test file; expected the name after a CASE",
+        "ERROR tests/invalid/jdip/rules_file.txt.rules:4:1: no case named \"missing\" in the test file; expected the name after a CASE (or its first word, when no other case begins with it)",
     ] {
         assert!(stdout.lines().any(|l| l == line), "{stdout}");
     }

@@ -23,6 +23,7 @@ mod invalid;
 mod invariants;
 mod jdip;
 mod jdip_variant;
+mod jdip_variant_datc;
 mod large_inputs;
 mod layers;
 mod limits;

@@ -178,8 +178,18 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
     let text = crate::base::source::normalized(text);
     let mut by_name: std::collections::HashMap<String, usize> =
         std::collections::HashMap::with_capacity(f.cases.len());
+    // A case is also found by its first word when no other case starts with it: jDip's own
+    // files write `CASE 12.D [Civil Disorder based on Home supply centers]`.
+    let mut by_id: std::collections::HashMap<String, Option<usize>> =
+        std::collections::HashMap::with_capacity(f.cases.len());
     for (i, c) in f.cases.iter().enumerate() {
         by_name.entry(c.name.clone()).or_insert(i);
+        if let Some(id) = c.name.split_whitespace().next() {
+            by_id
+                .entry(id.to_string())
+                .and_modify(|e| *e = None)
+                .or_insert(Some(i));
+        }
     }
     let with_problem: std::collections::HashSet<String> =
         f.problems.iter().filter_map(|p| p.case.clone()).collect();
@@ -211,7 +221,11 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
                 continue;
             }
         };
-        match by_name.get(name).and_then(|&i| f.cases.get_mut(i)) {
+        let at = by_name
+            .get(name)
+            .copied()
+            .or_else(|| by_id.get(name).copied().flatten());
+        match at.and_then(|i| f.cases.get_mut(i)) {
             Some(c) => {
                 c.scenario.rules = rules;
                 c.warnings.push(format!(
@@ -231,7 +245,7 @@ pub fn apply_rules_file(f: &mut File, text: &str, file: &str) {
             None => f.problems.push(problem(
                 name,
                 format!(
-                    "no case named {} in the test file; expected the name after a CASE",
+                    "no case named {} in the test file; expected the name after a CASE (or its first word, when no other case begins with it)",
                     quoted(name)
                 ),
             )),

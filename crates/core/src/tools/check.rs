@@ -270,7 +270,9 @@ where
         for (slot, x) in b.iter_mut().zip(got()) {
             *slot = Some(x);
         }
-        let (a, b) = (&mut a[..n], &mut b[..n]);
+        let (Some(a), Some(b)) = (a.get_mut(..n), b.get_mut(..n)) else {
+            return false;
+        };
         a.sort_unstable();
         b.sort_unstable();
         return a == b;

@@ -353,3 +353,82 @@ fn sighup_ends_the_process_with_the_edits_kept() {
     let kept = std::fs::read_to_string(file).expect("recovery file");
     assert!(kept.contains("Opening position"), "{kept}");
 }
+
+/// Issue 27's "tried as a new user would": on a variant map (Ancient Mediterranean, generated
+/// board), from an empty board, an island convoy paradox built with the keys alone — a Greek army
+/// on Crete convoyed to Athens by the fleet in the Aegean, whose attacker from the Messenian Sea
+/// Athens supports (DATC 6.F.14's shape). Worked out by hand first: the convoyed attack does not
+/// cut the support against its own convoy, so the Aegean fleet is dislodged and the army stays on
+/// Crete (every paradox rule but All Hold says so). The TUI shows that result; it is frozen as
+/// the expectations, saved, and `dipsandbox check` passes on the file.
+#[test]
+fn builds_an_island_convoy_paradox_on_a_variant_from_an_empty_board() {
+    let name = "pty-island";
+    let data = data_dir(name);
+    let mut s = Session::start_in(&[], name, (120, 40));
+    s.wait_for("Pandin");
+    s.keys("\x0e"); // ctrl-n
+    s.wait_for("New scenario");
+    s.keys("empty board on the map ancmed");
+    s.wait_for("an empty board on the map ancmed");
+    s.keys("\r");
+    s.wait_for("Orders (0)");
+    for (at, kind, power, adjective) in [
+        ("cre", "A", "Greece", "Greek"),
+        ("aeg", "F", "Greece", "Greek"),
+        ("ath", "F", "Rome", "Roman"),
+        ("mes", "F", "Rome", "Roman"),
+    ] {
+        s.keys(&format!("/{at}\r"));
+        s.keys(kind);
+        s.wait_for("Place");
+        s.keys(power);
+        s.keys("\r");
+        s.wait_for(&format!("placed {adjective}"));
+    }
+    for (at, order) in [
+        ("cre", "A cre - ath"),
+        ("aeg", "F aeg C A cre - ath"),
+        ("ath", "F ath S F mes - aeg"),
+        ("mes", "F mes - aeg"),
+    ] {
+        s.keys(&format!("/{at}\r"));
+        s.keys("i");
+        s.wait_for("Order —");
+        s.keys(order);
+        s.wait_for("reads:");
+        s.keys("\r");
+        s.wait_for(&format!("{order}: "));
+    }
+    s.wait_for("Orders (4)");
+    s.keys("e");
+    s.wait_for("expectations: all");
+    s.keys("S");
+    s.wait_for("save as:");
+    s.keys("\r");
+    s.wait_for("saved to");
+    let (ok, _) = s.quit();
+    assert!(ok, "quits without asking: everything is saved");
+    let file = data.join("new-scenario.ron");
+    let text = std::fs::read_to_string(&file).expect("saved in the user's folder");
+    // The frozen expectations are the result worked out by hand.
+    for want in [
+        "(\"A cre - ath\", Fails)",
+        "(\"F mes - aeg\", Succeeds)",
+        "(\"F ath S F mes - aeg\", Succeeds)",
+    ] {
+        assert!(text.contains(want), "{want} in\n{text}");
+    }
+    assert!(text.contains("F Aegean Sea"), "dislodged: {text}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(["check", file.to_str().expect("utf-8")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("check runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

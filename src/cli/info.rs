@@ -151,6 +151,12 @@ pub fn map_import(
         Some(v) => v.imported,
         None => dipsandbox_core::io::dpjudge_map::import(file, &name).map_err(|e| eyre!("{e}"))?,
     };
+    // With --svg the map's own graphics are not needed: the positions come from that file.
+    if svg.is_some() {
+        imported
+            .notes
+            .retain(|n| !n.text.starts_with("map graphics (SVG) are not read"));
+    }
     for n in &imported.notes {
         errln!("note: {}: {}", n.pos, one_line(&n.text));
     }

@@ -385,7 +385,10 @@ fn build(
             "MAP_GRAPHIC" | "GRAPHIC" => {
                 if !graphics_noted {
                     graphics_noted = true;
-                    note(&e.pos, "map graphics (SVG) are not read; left out".into());
+                    note(
+                        &e.pos,
+                        "map graphics (SVG) are not read; left out (give one with --svg to place the provinces of the generated board)".into(),
+                    );
                 }
             }
             "RULEOPTION" => {

@@ -12,6 +12,7 @@
 mod edit;
 mod files;
 mod popup;
+mod position;
 mod step;
 
 use std::path::Path;

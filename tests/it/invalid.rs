@@ -448,6 +448,7 @@ fn from_ron_uses_the_given_name() {
 // Powers:
 //   a name used by another power; twice by one power         power_name_twice, power_alias_is_name
 //   home centre: unknown; not a supply centre; of two powers unknown_home_centre, home_not_supply_centre, home_centre_two_powers
+//   an unowned home centre that is not a home centre         unowned_home_not_home
 //   start unit that does not read like "A par"               bad_start_unit
 // Board art, src/art.rs:
 //   a non-ASCII character; larger than 1000×1000             art_non_ascii, art_too_large
@@ -581,6 +582,10 @@ fn map_cases() -> Vec<(&'static str, String)> {
         (
             "home_centre_two_powers.ron",
             "7:57: home centre \"Alpha\" of Blue is already a home centre of Red; a centre has one home power".into(),
+        ),
+        (
+            "unowned_home_not_home.ron",
+            "12:29: unowned home centre \"bbb\" of Red: expected one of its home centres".into(),
         ),
         // Pointed at the start list's "aaa", not the home list's before it.
         (

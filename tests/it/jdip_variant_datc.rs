@@ -167,3 +167,51 @@ fn the_variant_chapters_pass_but_for_the_rules_not_modelled() {
         );
     }
 }
+
+/// 1898: each power starts with one unit in one home centre and owns only that one; its other
+/// home centres are still its homes (`unowned_homes`), to be taken. So after the first year
+/// nobody builds (one centre, one unit), and the owners are the seven starting centres.
+#[test]
+fn in_1898_a_power_owns_one_home_centre_at_the_start_and_builds_nothing_the_first_year() {
+    let dir = temp("1898");
+    let s = |p: &Path| p.display().to_string();
+    let map = dir.join("maps").join("datc-1898.ron");
+    let (code, _, err) = dipsandbox(&[
+        "map",
+        "import",
+        &format!("{DATA}/variants.xml"),
+        "--variant",
+        "DATC_1898",
+        "-o",
+        &s(&map),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("nobody owns"), "read, not noted: {err}");
+    let text = std::fs::read_to_string(&map).expect("map written");
+    assert!(
+        text.contains("unowned_homes: [\"mos\", \"sev\", \"war\"]"),
+        "{text}"
+    );
+    let open = dir.join("open.ron");
+    let (code, _, err) = dipsandbox(&["map", "opening", &s(&map), "-o", &s(&open)]);
+    assert_eq!(code, 0, "{err}");
+    let fall = dir.join("fall.ron");
+    let next = dir.join("next.ron");
+    assert_eq!(dipsandbox(&["advance", &s(&open), "-o", &s(&fall)]).0, 0);
+    let (code, out, err) = dipsandbox(&["advance", &s(&fall), "-o", &s(&next)]);
+    assert_eq!(code, 0, "{err}");
+    // No adjustment phase: every power has as many units as centres.
+    assert!(out.contains("Spring 1900 Movement"), "{out}");
+    let next = std::fs::read_to_string(&next).expect("written");
+    for (power, centre) in [
+        ("France", "Brest"),
+        ("Russia", "St. Petersburg"),
+        ("Austria", "Trieste"),
+    ] {
+        assert!(
+            next.contains(&format!("\"{power}\": [\"{centre}\"]")),
+            "{power} owns {centre} alone:\n{next}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,7 +13,8 @@
 //!   two-way, and said.
 //! - The variant's `<POWER name adjective altnames active>` are the powers (altnames are
 //!   aliases); `<SUPPLYCENTER province homepower owner>` the supply centres, a power's home
-//!   centres, and the centres it owns at the start (`owns`, when not its home);
+//!   centres, and the centres it owns at the start (`owns`, when not its home; a home centre
+//!   without that owner is in its power's `unowned_homes`, as in 1898);
 //!   `<INITIALSTATE province power unit unitcoast>` the starting units.
 //! - `<STARTINGTIME turn>`: its year is the map's `start_year`; `Spring … Movement` starts there,
 //!   `Fall … Adjustment` (the adjustment before the first Spring) is `start_phase:
@@ -257,6 +258,7 @@ struct PowerDef {
     aliases: Vec<String>,
     home: Vec<String>,
     owns: Vec<String>,
+    unowned_homes: Vec<String>,
     start: Vec<String>,
 }
 
@@ -336,6 +338,7 @@ fn build(
             aliases,
             home: Vec::new(),
             owns: Vec::new(),
+            unowned_homes: Vec::new(),
             start: Vec::new(),
         });
     }
@@ -520,21 +523,20 @@ fn build(
             h.home.push(abbr.clone());
         }
         match (home, owner) {
+            // A home centre owned by another power, or by nobody, at the start (1898: each
+            // power owns one of its home centres): still its home, not its centre yet.
             (Some(h), Some(o)) if h != o => {
-                note(
-                    &e.pos,
-                    format!(
-                        "{abbr}: a home centre owned by another power at the start is not supported; its home power owns it"
-                    ),
-                );
+                if let Some(h) = powers.get_mut(h) {
+                    h.unowned_homes.push(abbr.clone());
+                }
+                if let Some(o) = powers.get_mut(o) {
+                    o.owns.push(abbr.clone());
+                }
             }
-            (Some(_), None) => {
-                note(
-                    &e.pos,
-                    format!(
-                        "{abbr}: a home centre nobody owns at the start is not supported; its home power owns it"
-                    ),
-                );
+            (Some(h), None) => {
+                if let Some(h) = powers.get_mut(h) {
+                    h.unowned_homes.push(abbr.clone());
+                }
             }
             (None, Some(o)) => {
                 if let Some(o) = powers.get_mut(o) {
@@ -718,6 +720,13 @@ fn render(r: &RenderInput<'_>, notes: &mut Vec<ImportNote>) -> String {
         let _ = writeln!(out, "            start: [{}],", list(&p.start));
         if !p.owns.is_empty() {
             let _ = writeln!(out, "            owns: [{}],", list(&p.owns));
+        }
+        if !p.unowned_homes.is_empty() {
+            let _ = writeln!(
+                out,
+                "            unowned_homes: [{}],",
+                list(&p.unowned_homes)
+            );
         }
         out.push_str("        ),\n");
     }

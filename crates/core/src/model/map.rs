@@ -216,6 +216,11 @@ pub struct Power {
     /// Supply centres it owns at the start besides its home centres (`owns` in a map file;
     /// Chaos gives each power one centre it owns but that is nobody's home).
     pub owns: Vec<ProvinceId>,
+    /// Home centres it does not own at the start (`unowned_homes` in a map file; in 1898 each
+    /// power starts with one unit in one home centre and must take the others). They are still
+    /// its home centres: it builds there once it owns them, and civil disorder measures from
+    /// them.
+    pub unowned_homes: Vec<ProvinceId>,
 }
 
 /// A validated map.
@@ -676,9 +681,14 @@ impl Map {
     }
 
     /// Who owns each supply centre at the start of a game (by province id): each power its
-    /// home centres and the centres it `owns`; the others nobody.
+    /// home centres but its `unowned_homes`, and the centres it `owns`; the others nobody.
     pub fn start_owners(&self) -> Vec<Option<PowerId>> {
         let mut owners: Vec<Option<PowerId>> = self.provinces.iter().map(|p| p.home_of).collect();
+        for w in self.power_ids() {
+            for &q in &self.power(w).unowned_homes {
+                owners[q.0 as usize] = None;
+            }
+        }
         for w in self.power_ids() {
             for &q in &self.power(w).owns {
                 owners[q.0 as usize] = Some(w);
@@ -905,6 +915,7 @@ impl Map {
                     home: Vec::new(),
                     start: Vec::new(),
                     owns: Vec::new(),
+                    unowned_homes: Vec::new(),
                 })
                 .collect(),
             provinces,
@@ -1052,6 +1063,8 @@ struct RawPower {
     start: Vec<String>,
     #[serde(default)]
     owns: Vec<String>,
+    #[serde(default)]
+    unowned_homes: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -1802,10 +1815,36 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             home,
             start,
             owns: Vec::new(),
+            unowned_homes: Vec::new(),
         });
     }
-    // Centres owned at the start besides home centres: after every power's homes are known.
+    // Centres owned at the start besides home centres: after every power's homes are known,
+    // and home centres not owned at the start taken out first.
     let mut owned_by: Vec<Option<PowerId>> = home_of.clone();
+    for (pi, rp) in raw.powers.iter().enumerate() {
+        let pid = PowerId(pi as u8);
+        for h in &rp.unowned_homes {
+            let p = || in_power_list(&loc, &rp.name, "unowned_homes:", h);
+            let id = names
+                .get(&normalize_name(h))
+                .province()
+                .filter(|id| home_of[id.0 as usize] == Some(pid));
+            let Some(id) = id else {
+                return Err(err(
+                    p(),
+                    format!(
+                        "unowned home centre {} of {}: expected one of its home centres",
+                        quoted(h),
+                        cut(&rp.name)
+                    ),
+                ));
+            };
+            if !powers[pi].unowned_homes.contains(&id) {
+                powers[pi].unowned_homes.push(id);
+            }
+            owned_by[id.0 as usize] = None;
+        }
+    }
     for (pi, rp) in raw.powers.iter().enumerate() {
         let pid = PowerId(pi as u8);
         for o in &rp.owns {

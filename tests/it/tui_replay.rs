@@ -182,7 +182,10 @@ fn every_replay_file_opens_on_the_engine_against_the_recording() {
                 .iter()
                 .filter_map(|d| order_difference(d))
                 .collect();
-            assert!(!orders.is_empty() || !h.differences.is_empty(), "{what}");
+            assert!(
+                !h.differences.is_empty(),
+                "{what}: the header lists what differs"
+            );
             for (order, recorded, got) in &orders {
                 let found = pages.iter().any(|p| {
                     let t = squash(&p.join(" "));
@@ -363,4 +366,73 @@ fn snapshot_of_a_replay_file() {
     let mut a = app(f.to_str(), "replay-snap");
     let buf = run(&mut a, 120, 40, "");
     insta::assert_snapshot!("replay_120x40", text(&buf));
+}
+
+/// A recording that gives positions only (as godip's game files do) and an engine this session
+/// does not have: the verdict list says the recording gives no verdict (`·`), the positions that
+/// differ are named on both sides, and the status line says which engine adjudicates instead.
+#[test]
+fn a_recording_of_positions_only_shows_what_it_does_not_say() {
+    let f = replays()
+        .iter()
+        .find(|f| f.ends_with("game-1-S1904M.ron"))
+        .expect("game 1, spring 1904");
+    let text_of = std::fs::read_to_string(f).expect("read");
+    // Without the recorded verdicts: the lines from `results: [` to its `],`.
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in text_of.lines() {
+        if line.trim() == "results: [" {
+            skipping = true;
+        } else if skipping && line.trim() == "]," {
+            skipping = false;
+        } else if !skipping {
+            out.push_str(&line.replace("// engine: decisions", "// engine: cmd:elsewhere"));
+            out.push('\n');
+        }
+    }
+    let dir = temp_dir("replay-positions-only");
+    let file = dir.join("positions-only.ron");
+    std::fs::write(&file, out).expect("write");
+    let (code, stdout, _) = dipsandbox(&["check", file.to_str().expect("utf-8")]);
+    assert_eq!(
+        code, 1,
+        "check still loads it and finds the positions: {stdout}"
+    );
+    let mut a = app(file.to_str(), "replay-positions-only");
+    assert!(a.session.comparing_recording());
+    let screen = text(&run(&mut a, 120, 40, ""));
+    let panel = squash(&compare_rows(&screen).join(" "));
+    assert!(
+        panel.contains(&squash("positions only under decisions: Italy A Rome")),
+        "{screen}"
+    );
+    assert!(
+        panel.contains(&squash("positions only in the recording: Italy A Naples")),
+        "{screen}"
+    );
+    assert!(
+        panel.contains(&squash("✗ · A Rom - Nap via Convoy")),
+        "{screen}"
+    );
+    let message = a
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    assert!(
+        message.ends_with("the replay's engine, cmd:elsewhere, is not registered here"),
+        "{message}"
+    );
+    let all = squash(&pages(&mut a, 120, 40, &screen).concat().join(" "));
+    assert!(
+        all.contains(&squash("· the recording gives no verdict")),
+        "{all}"
+    );
+    assert!(
+        all.contains(&squash(
+            "dislodged under decisions: none; the recording does not say"
+        )),
+        "{all}"
+    );
 }

@@ -48,9 +48,17 @@ impl App {
                 .file_name()
                 .map_or_else(|| h.game.clone(), |f| f.to_string_lossy().to_string())
         });
+        let engine = self.session.engine.name();
+        // The replay's engine is not one of this session's (an outside adjudicator): say so.
+        let other = match &self.session.replay {
+            Some(h) if !h.engine.is_empty() && h.engine != engine => format!(
+                " — the replay's engine, {}, is not registered here",
+                h.engine
+            ),
+            _ => String::new(),
+        };
         format!(
-            "{key} compares rules · replay file: {} (left) vs the recording of {game} (right)",
-            self.session.engine.name()
+            "{key} compares rules · replay file: {engine} (left) vs the recording of {game} (right){other}"
         )
     }
 }

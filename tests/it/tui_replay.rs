@@ -203,6 +203,18 @@ fn every_replay_file_opens_on_the_engine_against_the_recording() {
                     "{what}: no row {row}\n{pages:#?}"
                 );
             }
+            // A dislodgement or a position differs in the panel where `check` found one.
+            let all = squash(&pages.concat().join(" "));
+            for kind in ["dislodged", "positions"] {
+                assert_eq!(
+                    all.contains(&format!("{kind}only")),
+                    h.differences
+                        .iter()
+                        .any(|d| d.starts_with(&format!("{kind}:"))),
+                    "{what}: {kind}\n{:#?}\n{pages:#?}",
+                    h.differences
+                );
+            }
             // The marked rows come first (on each page: the pages overlap).
             let mark = |s: &str| {
                 let c: Vec<char> = s.chars().take(3).collect();

@@ -401,7 +401,7 @@ pub fn diff_expectations(s: &Scenario, run: &Run) -> RuleDiff {
         orders: orders(&s.orders, expect, phase),
         dislodged: expect
             .and_then(|e| e.dislodged.as_ref())
-            .map(|d| unit_diff(map, &dislodged_units(phase), d))
+            .map(|d| dislodged_diff(map, &dislodged_units(phase), d))
             .unwrap_or_default(),
         positions: expect
             .and_then(|e| e.positions.as_ref())
@@ -409,6 +409,41 @@ pub fn diff_expectations(s: &Scenario, run: &Run) -> RuleDiff {
             .unwrap_or_default(),
         retreats,
     }
+}
+
+/// The dislodged units of a run against those expected, compared by unit type and place (the
+/// expectations name no power, as `check` compares them): the run's named with their power,
+/// the expected ones without.
+fn dislodged_diff(map: &Map, run: &[Unit], expected: &[Unit]) -> UnitDiff {
+    let key = |u: &Unit| (u.kind, u.loc);
+    // Both sorted by type and place, then merged (two whole boards compare in n log n).
+    let mut a = run.to_vec();
+    let mut b = expected.to_vec();
+    a.sort_by_key(key);
+    b.sort_by_key(key);
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if key(x) == key(y) => (i, j) = (i + 1, j + 1),
+            (Some(x), Some(y)) if key(x) < key(y) => {
+                only_a.push(format!("{} {}", map.power(x.power).name, x.describe(map)));
+                i += 1;
+            }
+            (Some(x), None) => {
+                only_a.push(format!("{} {}", map.power(x.power).name, x.describe(map)));
+                i += 1;
+            }
+            (_, Some(y)) => {
+                only_b.push(y.describe(map));
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    only_a.sort();
+    only_b.sort();
+    UnitDiff { only_a, only_b }
 }
 
 /// The verdict an expectation names (an expected failure: [`Verdict::Fails`]).

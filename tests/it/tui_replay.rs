@@ -336,7 +336,8 @@ fn freezing_the_result_leaves_the_recording() {
     assert!(screen.contains("Compare: datc"), "{screen}");
 }
 
-/// A `versus` class file still opens on its two engines, and a replay file is no versus file.
+/// A `versus` class file still opens on its two engines (its status line names the key first
+/// too), and a replay file is no versus file.
 #[test]
 fn a_versus_file_still_opens_on_its_engines() {
     let dir = temp_dir("replay-versus");
@@ -360,7 +361,7 @@ fn a_versus_file_still_opens_on_its_engines() {
     );
     assert!(
         last_line(&screen).starts_with(
-            "versus file: decisions (left) against dpjudge (right); V compares rules instead"
+            "V compares rules · versus file: decisions (left) against dpjudge (right)"
         ),
         "{screen}"
     );

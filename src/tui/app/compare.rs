@@ -22,8 +22,9 @@ impl App {
         };
         self.set_view(View::Rules);
         let key = self.key_name(Context::Global, Action::CompareEngines);
+        // The key first, as for a replay file: a narrow status bar cuts the end.
         self.info(format!(
-            "versus file: {a} (left) against {b} (right); {key} compares rules instead"
+            "{key} compares rules · versus file: {a} (left) against {b} (right)"
         ));
         true
     }

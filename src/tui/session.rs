@@ -4,10 +4,8 @@
 //! from the session's [`Registry`] (the switch cycles through them). Nothing here draws; the
 //! views read it, and ask the result what it can show.
 
-mod compare;
+pub mod compare;
 mod query;
-
-pub use compare::{Side, recording_label};
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -168,31 +166,8 @@ impl Session {
             recording: false,
         };
         s.refresh();
-        // A class file of `versus` opens on its two engines, side by side.
-        if let Some((a, b)) = s.path.as_deref().and_then(compare::versus_pair)
-            && let (Some(ea), Some(eb)) = (s.registry.get(&a).cloned(), s.registry.get(&b).cloned())
-        {
-            s.engine = ea;
-            s.compare_engine = eb;
-            s.compare_rules = s.rules;
-            s.versus = Some((a, b));
-            s.rerun();
-        }
-        // A phase `replay` wrote opens on its engine (under the replay's rules) against the
-        // recording.
-        if let Some(h) = s.path.as_deref().and_then(compare::replay_header) {
-            if let Some(e) = s.registry.get(&h.engine).cloned() {
-                s.engine = e;
-            }
-            if let (false, Ok(r)) = (asked, Rules::parse_spec(&h.rules)) {
-                s.rules = r;
-            }
-            s.compare_engine = s.engine.clone();
-            s.compare_rules = s.rules;
-            s.replay = Some(h);
-            s.recording = true;
-            s.rerun();
-        }
+        // A `versus` class file or a phase `replay` wrote opens on what it compares.
+        s.open_sides(asked);
         Ok(s)
     }
 

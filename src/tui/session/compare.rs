@@ -7,6 +7,7 @@ use std::path::Path;
 
 use dipsandbox_core::engine::Verdict;
 use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::check::Run;
 use dipsandbox_core::tools::diff::expected_verdict;
 use dipsandbox_core::tools::replay::ReplayHeader;
@@ -118,6 +119,40 @@ impl Session {
         }
     }
 
+    /// Sets the sides by what the file says it compares (its first lines): a `versus` class
+    /// file's two engines under the same rules; a phase `replay` wrote, its engine (under the
+    /// replay's rules unless `asked` for others) against the recording.
+    pub(super) fn open_sides(&mut self, asked: bool) {
+        let Some(path) = self.path.clone() else {
+            return;
+        };
+        if let Some((a, b)) = versus_pair(&path)
+            && let (Some(ea), Some(eb)) = (
+                self.registry.get(&a).cloned(),
+                self.registry.get(&b).cloned(),
+            )
+        {
+            self.engine = ea;
+            self.compare_engine = eb;
+            self.compare_rules = self.rules;
+            self.versus = Some((a, b));
+            self.rerun();
+        }
+        if let Some(h) = replay_header(&path) {
+            if let Some(e) = self.registry.get(&h.engine).cloned() {
+                self.engine = e;
+            }
+            if let (false, Ok(r)) = (asked, Rules::parse_spec(&h.rules)) {
+                self.rules = r;
+            }
+            self.compare_engine = self.engine.clone();
+            self.compare_rules = self.rules;
+            self.replay = Some(h);
+            self.recording = true;
+            self.rerun();
+        }
+    }
+
     /// Whether the compare panel shows the recording of a `replay` file.
     pub fn comparing_recording(&self) -> bool {
         self.recording && self.replay.is_some()
@@ -158,7 +193,7 @@ fn head(path: &Path) -> Option<String> {
 
 /// The engines `A` and `B` of a `versus` class file: its first line is `// dipsandbox versus A B
 /// …`.
-pub(super) fn versus_pair(path: &Path) -> Option<(String, String)> {
+fn versus_pair(path: &Path) -> Option<(String, String)> {
     let text = head(path)?;
     let first = text.lines().next()?;
     let mut words = first
@@ -170,6 +205,6 @@ pub(super) fn versus_pair(path: &Path) -> Option<(String, String)> {
 }
 
 /// The header of a file `replay` wrote.
-pub(super) fn replay_header(path: &Path) -> Option<ReplayHeader> {
+fn replay_header(path: &Path) -> Option<ReplayHeader> {
     ReplayHeader::parse(&head(path)?)
 }

@@ -11,7 +11,8 @@ use super::parts::{fit, panel};
 use crate::tui::keymap::Context;
 use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
-use crate::tui::session::{Session, Side};
+use crate::tui::session::Session;
+use crate::tui::session::compare::Side;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 

@@ -17,7 +17,7 @@ use dipsandbox_core::io::games::{godip, python};
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::replay::{
-    PhaseReport, PhaseVerdict, RecordedGame, ReplayOptions, replay,
+    PhaseReport, PhaseVerdict, RecordedGame, ReplayHeader, ReplayOptions, replay,
 };
 
 /// What `replay` was asked to do.
@@ -101,7 +101,7 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
                 for rep in reports {
                     if let PhaseVerdict::Differs { explained_by, .. } = &rep.verdict {
                         differs = true;
-                        let path = write_phase(req.out, &r.file, game, rep, explained_by)?;
+                        let path = write_phase(req, &r.file, game, rep, explained_by)?;
                         written.push((r.file.clone(), rep.name.clone(), path));
                     }
                 }
@@ -183,9 +183,11 @@ fn read_game(f: &Path, map: Option<&str>) -> std::result::Result<RecordedGame, S
 }
 
 /// Writes a phase that differs as a scenario: `OUT/GAME-PHASE.ron`, whose expectations are the
-/// recorded result, with what differs and what explains it in its description.
+/// recorded result, with what differs and what explains it in its description, after a
+/// [`ReplayHeader`] (the game, its recorder, the engine, the explaining options) that the TUI
+/// opens it by.
 fn write_phase(
-    out: &Path,
+    req: &Request<'_>,
     file: &Path,
     game: &RecordedGame,
     rep: &PhaseReport,
@@ -194,6 +196,7 @@ fn write_phase(
     let Some(phase) = game.phases.get(rep.index) else {
         return Err(eyre!("phase {} is not in the game", rep.index));
     };
+    let out = req.out;
     std::fs::create_dir_all(out).map_err(|e| eyre!("{}: {e}", out.display()))?;
     let stem = file
         .file_stem()
@@ -216,6 +219,15 @@ fn write_phase(
     } else {
         format!("explained by {}", explained_by.join(", or "))
     };
+    let mut header = ReplayHeader {
+        game: file.display().to_string(),
+        recorder: game.recorder.clone(),
+        phase: rep.name.clone(),
+        engine: req.engine.name().to_string(),
+        rules: rules_spec(&req.rules.unwrap_or(s.rules)),
+        explained_by: explained_by.to_vec(),
+        differences: Vec::new(),
+    };
     if let PhaseVerdict::Differs { differences, .. } = &rep.verdict {
         s.description = format!(
             "Phase {} of {}: the expectations are the recorded result, which dipsandbox's default rules do not give ({why}). {}",
@@ -223,9 +235,25 @@ fn write_phase(
             file.display(),
             differences.join("; ")
         );
+        header.differences.clone_from(differences);
     }
-    s.save(&path).map_err(|e| eyre!("{e}"))?;
+    let text = format!("{}{}", header.to_comment(), s.placed_at(&path).to_ron());
+    dipsandbox_core::model::scenario::write_atomic(&path, &text).map_err(|e| eyre!("{e}"))?;
     Ok(path)
+}
+
+/// Rules as `--rules` takes them: a preset's name, else the options that differ from the
+/// defaults (`field=Value,…`).
+fn rules_spec(r: &Rules) -> String {
+    match r.preset_name() {
+        Some(p) => p.to_string(),
+        None => r
+            .overrides()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(","),
+    }
 }
 
 fn print_game(r: &GameRun, written: &[(PathBuf, String, PathBuf)]) -> Result<()> {

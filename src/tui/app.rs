@@ -7,8 +7,10 @@
 //! - `app/edit.rs`: editing the scenario (orders, units, owners, details, new, advance);
 //! - `app/step.rs`: the stepper, the dependency tree, the rules table, the board's selection,
 //!   and the mouse;
-//! - `app/files.rs`: opening, saving and restoring, and what their effects came to.
+//! - `app/files.rs`: opening, saving and restoring, and what their effects came to;
+//! - `app/compare.rs`: the compare panel's sides (rules, engines, a replay's recording).
 
+mod compare;
 mod edit;
 mod files;
 mod popup;
@@ -139,27 +141,13 @@ impl App {
             app.offer_recovery(f);
         } else if let Some(p) = problem {
             app.error(p);
-        } else if !app.show_versus() {
+        } else if !app.show_opened() {
             app.info(format!(
                 "{} — press ? for the keys",
                 app.session.scenario().title
             ));
         }
         Ok(app)
-    }
-
-    /// A `versus` class file opens on the compare view, its two engines side by side; says so.
-    /// False when the session is no such file.
-    pub(crate) fn show_versus(&mut self) -> bool {
-        let Some((a, b)) = self.session.versus.clone() else {
-            return false;
-        };
-        self.view = View::Rules;
-        let key = self.key_name(Context::Global, Action::CompareEngines);
-        self.info(format!(
-            "versus file: {a} (left) against {b} (right); {key} compares rules instead"
-        ));
-        true
     }
 
     fn info(&mut self, text: impl Into<String>) {

@@ -4,6 +4,7 @@
 //! from the session's [`Registry`] (the switch cycles through them). Nothing here draws; the
 //! views read it, and ask the result what it can show.
 
+pub mod compare;
 mod query;
 
 use std::path::PathBuf;
@@ -17,9 +18,10 @@ use dipsandbox_core::engine::{Engine, PhaseInput, Registry, Steps};
 use dipsandbox_core::model::rules::{PRESETS, Rules};
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::{Run, RunError, adjudicate_scenario, compare};
-use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines};
+use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines, diff_expectations};
 use dipsandbox_core::tools::edit::{Edit, EditError, Editor};
 use dipsandbox_core::tools::oracle::{Limits, solve};
+use dipsandbox_core::tools::replay::ReplayHeader;
 
 /// A scenario with its adjudication.
 #[derive(Debug)]
@@ -61,6 +63,12 @@ pub struct Session {
     /// B …`), when the file was opened so: the engine adjudicates as A, the compare panel shows
     /// B under the same rules.
     pub versus: Option<(String, String)>,
+    /// What a file `replay` wrote says of itself (the game, its recorder, the phase, the
+    /// engine, the explaining options), when the file was opened so.
+    pub replay: Option<ReplayHeader>,
+    /// The compare panel shows the replay's recording (the scenario's expectations) instead of
+    /// an adjudication.
+    recording: bool,
     /// Counts changes to the scenario or its saved state (the recovery file follows it).
     pub generation: u64,
 }
@@ -129,6 +137,7 @@ impl Session {
             .default_engine()
             .cloned()
             .ok_or_else(|| "no engine is registered".to_string())?;
+        let asked = rules.is_some();
         let rules = rules.unwrap_or(scenario.rules);
         let compare_rules = next_preset(&rules, 1);
         let r = adjudicate_scenario(&scenario, Some(rules), &*engine, true)
@@ -153,18 +162,12 @@ impl Session {
             engine,
             generation: 0,
             versus: None,
+            replay: None,
+            recording: false,
         };
         s.refresh();
-        // A class file of `versus` opens on its two engines, side by side.
-        if let Some((a, b)) = s.path.as_deref().and_then(versus_pair)
-            && let (Some(ea), Some(eb)) = (s.registry.get(&a).cloned(), s.registry.get(&b).cloned())
-        {
-            s.engine = ea;
-            s.compare_engine = eb;
-            s.compare_rules = s.rules;
-            s.versus = Some((a, b));
-            s.rerun();
-        }
+        // A `versus` class file or a phase `replay` wrote opens on what it compares.
+        s.open_sides(asked);
         Ok(s)
     }
 
@@ -214,6 +217,11 @@ impl Session {
         if self.rules != self.scenario().rules {
             self.editor.apply(Edit::Rules(self.rules))?;
             self.generation += 1;
+        }
+        // The expectations are no longer the recording: rule sets are compared again.
+        if self.replay.take().is_some() {
+            self.recording = false;
+            self.compare_rules = next_preset(&self.rules, 1);
         }
         self.edit(Edit::Expectations(phase, retreats))
     }
@@ -313,7 +321,16 @@ impl Session {
     /// Compares the next engine under the same rules (or, when it already does, goes back to
     /// comparing rule sets with the next preset).
     pub fn toggle_compare_engines(&mut self) {
-        if !self.comparing_engines() {
+        if self.comparing_recording() {
+            // From a replay's recording to rule sets (then engines, then the recording).
+            self.recording = false;
+            self.compare_engine = self.engine.clone();
+            self.compare_rules = next_preset(&self.rules, 1);
+        } else if self.comparing_engines() && self.replay.is_some() {
+            self.recording = true;
+            self.compare_engine = self.engine.clone();
+            self.compare_rules = self.rules;
+        } else if !self.comparing_engines() {
             self.compare_engine = self.next_engine();
             self.compare_rules = self.rules;
         } else {
@@ -415,7 +432,7 @@ impl Session {
         if let Ok(r) = self.adjudicate(rules, &*self.engine, true) {
             self.rules = rules;
             self.run = r;
-            if self.comparing_engines() {
+            if self.comparing_engines() || self.comparing_recording() {
                 // Engines are compared under the rules in use.
                 self.compare_rules = rules;
                 if let Ok(c) = self.adjudicate(rules, &*self.compare_engine, false) {
@@ -432,16 +449,20 @@ impl Session {
             self.compare_rules = rules;
             self.compare_engine = self.engine.clone();
             self.compare = c;
+            self.recording = false;
         }
         self.rediff();
     }
 
     /// Works out [`Session::diff`] again: the library's rule diff (the decision engine under
     /// the two rule sets, as `dipsandbox diff --rules` runs it), or, when engines are compared,
-    /// its engine diff under the rules in use.
+    /// its engine diff under the rules in use, or, against a replay's recording, what of the
+    /// recorded result the adjudication does not give.
     fn rediff(&mut self) {
         let s = self.scenario();
-        let d = if self.comparing_engines() {
+        let d = if self.comparing_recording() {
+            Ok(diff_expectations(s, &self.run))
+        } else if self.comparing_engines() {
             diff_engines(s, Some(self.rules), &*self.engine, &*self.compare_engine)
         } else {
             diff(s, self.rules, self.compare_rules)
@@ -540,20 +561,4 @@ pub fn next_preset(rules: &Rules, step: isize) -> Rules {
         .get(i as usize)
         .and_then(|p| Rules::preset(p.0))
         .unwrap_or_default()
-}
-
-/// The engines `A` and `B` of a `versus` class file: its first line is `// dipsandbox versus A B
-/// …` (only the first 4 KiB are read).
-fn versus_pair(path: &std::path::Path) -> Option<(String, String)> {
-    use std::io::Read;
-    let mut head = [0u8; 4096];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let text = std::str::from_utf8(head.get(..n)?).ok()?;
-    let first = text.lines().next()?;
-    let mut words = first
-        .strip_prefix("// dipsandbox versus ")?
-        .split_whitespace();
-    let a = words.next()?.to_string();
-    let b = words.next()?.to_string();
-    Some((a, b))
 }

@@ -432,3 +432,33 @@ fn builds_an_island_convoy_paradox_on_a_variant_from_an_empty_board() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The three commands for a recorded game: `replay GAME -o DIR` stops at the first
+/// phase that differs and names the file it wrote, and `dipsandbox FILE` opens it with the
+/// engine's result and the recorded one side by side; the key the status line names goes back
+/// to comparing rules.
+#[test]
+fn a_replayed_phase_opens_side_by_side_from_the_command_line() {
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pty-replay-out");
+    let _ = std::fs::remove_dir_all(&out);
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(["replay", "tests/data/games/python/game-2.json", "-o"])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("replay runs");
+    let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    let file = stdout
+        .lines()
+        .find_map(|l| l.split_once(" -> ").map(|(_, f)| f.trim().to_string()))
+        .unwrap_or_else(|| panic!("no file named: {stdout}"));
+    let mut s = Session::start_in(&[&file], "pty-replay", (120, 40));
+    s.wait_for("decisions vs recorded: game-2.json (diplomacy package)");
+    s.wait_for("V compares rules · replay file: decisions (left) vs the recording of game-2.json");
+    s.wait_for("recorded: void");
+    s.keys("V");
+    s.wait_for("Compare: datc (left) vs 2023");
+    let (ok, _) = s.quit();
+    assert!(ok);
+}

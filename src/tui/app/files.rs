@@ -90,7 +90,7 @@ impl App {
             Done::Opened(s, path) => {
                 self.session = *s;
                 self.reset_selection();
-                if !self.show_versus() {
+                if !self.show_opened() {
                     self.info(format!("opened {}", path.display()));
                 }
             }

@@ -280,6 +280,19 @@ impl App {
     /// decides.
     pub(super) fn set_rules(&mut self, r: Rules) {
         self.session.set_rules(r);
+        // Against a replay's recording: the recording stays (which rules give it?).
+        if self.session.comparing_recording() {
+            let n = self.changed_outcomes();
+            self.info(format!(
+                "rules: {}; {}",
+                Session::rules_name(&r),
+                match n {
+                    0 => "the recorded result".to_string(),
+                    n => format!("{n} difference(s) from the recording (3: Rules view)"),
+                }
+            ));
+            return;
+        }
         let own = self.session.scenario().rules;
         self.session
             .set_compare(if r == own { next_preset(&r, 1) } else { own });
@@ -421,15 +434,24 @@ impl App {
     /// Compares the two engines under the same rules, or (again) rule sets.
     pub(super) fn compare_engines(&mut self) {
         self.session.toggle_compare_engines();
-        if self.session.comparing_engines() {
+        if self.session.comparing_recording() {
+            self.info(self.recording_words());
+        } else if self.session.comparing_engines() {
             self.info(format!(
                 "comparing {} with {} under the same rules",
                 self.session.engine.name(),
                 self.session.compare_engine.name()
             ));
         } else {
+            // A replay's recording comes back after the engines.
+            let back = if self.session.replay.is_some() {
+                let key = self.key_name(Context::Global, Action::CompareEngines);
+                format!(" ({key}: engines, {key} again: the recording)")
+            } else {
+                String::new()
+            };
             self.info(format!(
-                "comparing with the {} rules",
+                "comparing with the {} rules{back}",
                 Session::rules_name(&self.session.compare_rules)
             ));
         }

@@ -12,6 +12,7 @@ use crate::tui::keymap::Context;
 use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
 use crate::tui::session::Session;
+use crate::tui::session::compare::Side;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 
@@ -104,23 +105,30 @@ fn describe(s: &Session, units: &[Unit]) -> String {
     }
 }
 
-/// Draws the comparison of the rules with the compare rules.
+/// Draws the comparison of the adjudication in use with the other side: the compare rules,
+/// the compare engine, or a replay's recording.
 pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let (a, b) = sides(s);
-    let title = if s.comparing_engines() {
-        format!(
-            " Compare engines under {}: {a} (left) vs {b} (right) ",
+    let (a, b) = s.sides();
+    let (an, bn) = (a.label(), b.label());
+    let title = match (&s.replay, b.is_recording()) {
+        (Some(h), true) => format!(
+            " Replay {}: {an} under {} (left) vs {bn} (right) ",
+            h.phase,
             Session::rules_name(&s.rules)
-        )
-    } else {
-        format!(" Compare: {a} (left) vs {b} (right) ")
+        ),
+        _ if s.comparing_engines() => format!(
+            " Compare engines under {}: {an} (left) vs {bn} (right) ",
+            Session::rules_name(&s.rules)
+        ),
+        _ => format!(" Compare: {an} (left) vs {bn} (right) "),
     };
     // Too long for the panel: shorter forms (the rows below name both sides).
     let shorter = [
         title.replace(" (right)", ""),
         title.replace(" (right)", "").replace(" (left)", ""),
-        format!(" {a} vs {b} "),
+        format!(" {an} vs {bn} "),
+        format!(" {} vs {} ", a.name(), b.name()),
     ];
     let fits = |t: &String| t.chars().count() + 2 <= usize::from(area.width);
     let title = if fits(&title) {
@@ -129,7 +137,7 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         shorter
             .iter()
             .find(|t| fits(t))
-            .unwrap_or(&shorter[2])
+            .unwrap_or(&shorter[3])
             .clone()
     };
     frame.render_widget(
@@ -153,35 +161,50 @@ pub fn draw_compare(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     }
 }
 
-/// The names of the two sides compared: the engines when comparing engines, else the rules.
-fn sides(s: &Session) -> (String, String) {
-    if s.comparing_engines() {
-        (
-            s.engine.name().to_string(),
-            s.compare_engine.name().to_string(),
-        )
-    } else {
-        (
-            Session::rules_name(&s.rules),
-            Session::rules_name(&s.compare_rules),
-        )
-    }
-}
-
 /// The furthest the compare panel scrolls in `area`: its last line at the bottom.
 pub fn compare_max_scroll(vm: &ViewModel, area: Rect) -> u16 {
-    let names = sides(vm.session);
+    let (a, b) = vm.session.sides();
     let inner = area.inner(Margin::new(1, 1));
-    let rows =
-        super::parts::wrapped_rows(&compare_lines(vm, (&names.0, &names.1)), inner.width, false);
+    let rows = super::parts::wrapped_rows(&compare_lines(vm, (&a, &b)), inner.width, false);
     u16::try_from(rows.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX)
 }
 
-/// The compare panel's text: the options that differ, the count, what differs, every verdict.
-fn compare_lines(vm: &ViewModel, (a, b): (&String, &String)) -> Vec<Line<'static>> {
+/// Where a side has something: `under datc`, `in the recording`.
+fn under(side: &Side) -> String {
+    if side.is_recording() {
+        "in the recording".into()
+    } else {
+        format!("under {}", side.name())
+    }
+}
+
+/// The compare panel's first lines: what is compared (the options that differ, the engines,
+/// or the recording and the options that explain it).
+fn what_lines(vm: &ViewModel, b: &Side) -> Vec<Line<'static>> {
     let s = vm.session;
     let t = &vm.theme;
-    let mut lines = Vec::new();
+    if let (Some(h), true) = (&s.replay, b.is_recording()) {
+        let explained = if h.explained_by.is_empty() {
+            "no single rule option explains it".to_string()
+        } else {
+            format!(
+                "explained by {} (set it in the rules panel: the two sides agree)",
+                h.explained_by.join(", or ")
+            )
+        };
+        return vec![
+            Line::styled(
+                format!(
+                    "left: {} under {}",
+                    s.engine.name(),
+                    Session::rules_name(&s.rules)
+                ),
+                t.dim(),
+            ),
+            Line::styled(format!("right: {}, phase {}", b.label(), h.phase), t.dim()),
+            Line::styled(explained, t.focus()),
+        ];
+    }
     let diff: Vec<_> = s
         .rules
         .table()
@@ -190,7 +213,7 @@ fn compare_lines(vm: &ViewModel, (a, b): (&String, &String)) -> Vec<Line<'static
         .filter(|(x, y)| x.value != y.value)
         .map(|(x, y)| format!("{}: {} / {}", x.field, x.value, y.value))
         .collect();
-    lines.push(Line::styled(
+    vec![Line::styled(
         if s.comparing_engines() {
             format!(
                 "the decision model vs the DPjudge procedure (V: compare rules again; {} explains)",
@@ -202,7 +225,15 @@ fn compare_lines(vm: &ViewModel, (a, b): (&String, &String)) -> Vec<Line<'static
             format!("options that differ: {}", diff.join(", "))
         },
         t.dim(),
-    ));
+    )]
+}
+
+/// The compare panel's text: what is compared, the count, what differs, every verdict (those
+/// that differ first, marked).
+fn compare_lines(vm: &ViewModel, (a, b): (&Side, &Side)) -> Vec<Line<'static>> {
+    let s = vm.session;
+    let t = &vm.theme;
+    let mut lines = what_lines(vm, b);
     let d = &s.diff;
     lines.push(Line::styled(
         summary(d),
@@ -210,14 +241,15 @@ fn compare_lines(vm: &ViewModel, (a, b): (&String, &String)) -> Vec<Line<'static
     ));
     // What differs first, in the words `dipsandbox diff` uses: each order with both verdicts
     // and reasons, then the dislodgements, the positions and the retreats.
+    let names = (a.name(), b.name());
     for o in &d.orders {
-        push_order(&mut lines, vm, o, (a, b));
+        push_order(&mut lines, vm, o, names);
     }
     for (what, u) in [("dislodged", &d.dislodged), ("positions", &d.positions)] {
-        for (name, list) in [(a, &u.only_a), (b, &u.only_b)] {
+        for (side, list) in [(a, &u.only_a), (b, &u.only_b)] {
             if !list.is_empty() {
                 lines.push(Line::styled(
-                    format!("{what} only under {name}: {}", list.join(", ")),
+                    format!("{what} only {}: {}", under(side), list.join(", ")),
                     t.differs(),
                 ));
             }
@@ -226,34 +258,75 @@ fn compare_lines(vm: &ViewModel, (a, b): (&String, &String)) -> Vec<Line<'static
     if !d.retreats.is_empty() {
         lines.push(Line::styled("retreats:", t.differs()));
         for o in &d.retreats {
-            push_order(&mut lines, vm, o, (a, b));
+            push_order(&mut lines, vm, o, names);
         }
     }
-    // Then every order's verdict under both, the differing ones highlighted.
+    // Then every order's verdict on both sides, those that differ first, marked.
     lines.push(Line::raw(""));
-    let ra = &s.run.phase().outcomes;
-    let rb = &s.compare.phase().outcomes;
-    for i in 0..s.scenario().orders.len() {
-        let (Some(x), Some(y)) = (ra.get(i), rb.get(i)) else {
+    lines.push(Line::styled(
+        format!(
+            "the verdicts, {} then {} (≠: the results differ)",
+            a.name(),
+            b.name()
+        ),
+        t.dim(),
+    ));
+    let differs = |i: usize| d.orders.iter().any(|o| o.index == i);
+    let n = s.scenario().orders.len();
+    let order = (0..n)
+        .filter(|&i| differs(i))
+        .chain((0..n).filter(|&i| !differs(i)));
+    for i in order {
+        let Some(x) = a.verdict(i) else {
             continue;
         };
-        let (ga, sa) = t.verdict(Some(x.verdict));
-        let (gb, sb) = t.verdict(Some(y.verdict));
+        let y = b.verdict(i);
+        if y.is_none() && !b.is_recording() {
+            continue;
+        }
+        let (ga, sa) = t.verdict(Some(x));
+        let (gb, sb) = t.verdict(y);
         let mut line = Line::from(vec![
             Span::styled(ga, sa),
-            Span::raw(" "),
+            Span::raw(if differs(i) { "≠" } else { " " }),
             Span::styled(gb, sb),
             Span::raw(format!(" {}", s.order_short(i))),
         ]);
-        if d.orders.iter().any(|o| o.index == i) {
+        if differs(i) {
             line = line.style(t.differs());
         }
         lines.push(line);
     }
-    let da: Vec<Unit> = s.run.phase().dislodged.iter().map(|d| d.unit).collect();
-    if d.dislodged.is_empty() {
+    if b.is_recording() && (0..n).any(|i| b.verdict(i).is_none()) {
         lines.push(Line::styled(
+            format!("{} the recording gives no verdict", t.verdict(None).0),
+            t.dim(),
+        ));
+    }
+    let da = a.dislodged().unwrap_or_default();
+    match b.dislodged() {
+        None => lines.push(Line::styled(
+            format!(
+                "dislodged {}: {}; the recording does not say",
+                under(a),
+                describe(s, &da)
+            ),
+            t.dim(),
+        )),
+        Some(_) if d.dislodged.is_empty() => lines.push(Line::styled(
             format!("dislodged (both): {}", describe(s, &da)),
+            t.dim(),
+        )),
+        Some(_) => {}
+    }
+    if b.is_recording()
+        && s.scenario()
+            .expect
+            .as_ref()
+            .is_none_or(|e| e.positions.is_none())
+    {
+        lines.push(Line::styled(
+            "positions: the recording does not say",
             t.dim(),
         ));
     }

@@ -193,9 +193,20 @@ pub fn expectations(s: &Session) -> Option<(String, bool)> {
 pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let width = area.width as usize;
     let right = expectations(vm.session);
-    let right_len = right
+    let mut right_len = right
         .as_ref()
         .map_or(0, |(t, _)| t.chars().count().min(width / 2));
+    // A message (what the user just did, gone at the next key) that does not fit beside the
+    // expectations takes their room, down to their short form (`expectations: 1 of 24 differ…`).
+    if let (None, Some(m), Some((t, _))) = (&vm.popup, &vm.message, &right) {
+        let short = t.split(" — ").next().unwrap_or(t).chars().count();
+        let want = m.text.chars().count() + 1;
+        if want + right_len > width {
+            right_len = right_len
+                .min(width.saturating_sub(want))
+                .max((short + 1).min(right_len));
+        }
+    }
     let left_room = width.saturating_sub(right_len + 1);
     let mut spans: Vec<Span> = Vec::new();
     if let Some(Popup::Goto(text)) = &vm.popup {

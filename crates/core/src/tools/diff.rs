@@ -12,8 +12,8 @@ use crate::model::board::{PhaseKind, Unit};
 use crate::model::map::Map;
 use crate::model::orders::{NameStyle, format_order};
 use crate::model::rules::{PRESETS, Rules};
-use crate::model::scenario::{OrderEntry, Scenario};
-use crate::tools::check::{Run, RunError, adjudicate_scenario};
+use crate::model::scenario::{Expect, Expected, OrderEntry, Scenario};
+use crate::tools::check::{Run, RunError, adjudicate_scenario, meets};
 
 /// One order whose outcome differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -362,6 +362,97 @@ fn compare_runs(s: &Scenario, ra: &Run, rb: &Run, reasons: bool) -> RuleDiff {
         ),
         positions: unit_diff(map, &ra.phase().final_units, &rb.phase().final_units),
         retreats,
+    }
+}
+
+/// Compares a run with the result the scenario's expectations record (a recorded game's, for a
+/// scenario `replay` wrote): the run is the first side, the record the second. An order differs
+/// when its expected verdict is not met (as `check` judges: an expected failure is met by an
+/// illegal or void order too), and is given with the expected verdict and no reason; the
+/// dislodged units and the positions are compared when the expectations give them, and so are
+/// the follow-up retreats.
+pub fn diff_expectations(s: &Scenario, run: &Run) -> RuleDiff {
+    let map = &*s.map;
+    let orders = |orders: &[OrderEntry], expect: Option<&Expect>, result: &PhaseResult| {
+        let mut out = Vec::new();
+        for (i, _, exp) in expect.map_or(&[][..], |e| &e.results[..]) {
+            let (Some(e), Some(o)) = (orders.get(*i), result.outcomes.get(*i)) else {
+                continue;
+            };
+            if !meets(*exp, o.verdict) {
+                out.push(OrderDiff {
+                    index: *i,
+                    order: order_text(map, e),
+                    a: (o.verdict, o.reason.clone()),
+                    b: (expected_verdict(*exp), String::new()),
+                });
+            }
+        }
+        out.sort_by_key(|d| d.index);
+        out
+    };
+    let expect = s.expect.as_ref();
+    let phase = run.phase();
+    let retreats = match (&s.retreats, &run.retreats) {
+        (Some(f), Some(r)) => orders(&f.orders, f.expect.as_ref(), r),
+        _ => Vec::new(),
+    };
+    RuleDiff {
+        orders: orders(&s.orders, expect, phase),
+        dislodged: expect
+            .and_then(|e| e.dislodged.as_ref())
+            .map(|d| dislodged_diff(map, &dislodged_units(phase), d))
+            .unwrap_or_default(),
+        positions: expect
+            .and_then(|e| e.positions.as_ref())
+            .map(|p| unit_diff(map, &phase.final_units, p))
+            .unwrap_or_default(),
+        retreats,
+    }
+}
+
+/// The dislodged units of a run against those expected, compared by unit type and place (the
+/// expectations name no power, as `check` compares them): the run's named with their power,
+/// the expected ones without.
+fn dislodged_diff(map: &Map, run: &[Unit], expected: &[Unit]) -> UnitDiff {
+    let key = |u: &Unit| (u.kind, u.loc);
+    // Both sorted by type and place, then merged (two whole boards compare in n log n).
+    let mut a = run.to_vec();
+    let mut b = expected.to_vec();
+    a.sort_by_key(key);
+    b.sort_by_key(key);
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if key(x) == key(y) => (i, j) = (i + 1, j + 1),
+            (Some(x), Some(y)) if key(x) < key(y) => {
+                only_a.push(format!("{} {}", map.power(x.power).name, x.describe(map)));
+                i += 1;
+            }
+            (Some(x), None) => {
+                only_a.push(format!("{} {}", map.power(x.power).name, x.describe(map)));
+                i += 1;
+            }
+            (_, Some(y)) => {
+                only_b.push(y.describe(map));
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    only_a.sort();
+    only_b.sort();
+    UnitDiff { only_a, only_b }
+}
+
+/// The verdict an expectation names (an expected failure: [`Verdict::Fails`]).
+pub fn expected_verdict(e: Expected) -> Verdict {
+    match e {
+        Expected::Succeeds => Verdict::Succeeds,
+        Expected::Fails => Verdict::Fails,
+        Expected::Illegal => Verdict::Illegal,
+        Expected::Void => Verdict::Void,
     }
 }
 

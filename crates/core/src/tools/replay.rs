@@ -32,6 +32,8 @@ pub struct RecordedGame {
     pub source: String,
     /// The map's name as the recording gives it.
     pub map: String,
+    /// The program that recorded it, in a few words (`diplomacy package`, `godip`).
+    pub recorder: String,
     /// Its phases in order.
     pub phases: Vec<RecordedPhase>,
 }
@@ -140,4 +142,149 @@ pub fn explaining_options(
         }
     }
     Ok(out)
+}
+
+/// What a scenario file written by `replay` says of itself, in comment lines before the
+/// scenario (which `check` and the scenario reader skip), so that the TUI can open it on the
+/// engine's result against the recorded one:
+///
+/// ```text
+/// // dipsandbox replay
+/// // game: tests/data/games/python/game-1.json
+/// // recorded by: diplomacy package
+/// // phase: S1904M
+/// // engine: decisions
+/// // rules: datc
+/// // explained by: adjacent_convoy=Rule1971, adjacent_convoy_fallback=true
+/// // differences:
+/// //   Italy: A ROM - NAP via convoy: expected Succeeds, got Fails (no path: …)
+/// ```
+///
+/// `explained by: none` when no single option explains the phase. Every field is one line
+/// (line breaks in a value become spaces).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReplayHeader {
+    /// The game file, as the replay was given it.
+    pub game: String,
+    /// The program that recorded the game ([`RecordedGame::recorder`]).
+    pub recorder: String,
+    /// The phase's name as recorded (`S1904M`).
+    pub phase: String,
+    /// The engine that re-adjudicated it.
+    pub engine: String,
+    /// The rules it was adjudicated under (a preset's name or `field=Value,…`).
+    pub rules: String,
+    /// The single option changes (`field=Value`) under which the engine gives the recorded
+    /// result.
+    pub explained_by: Vec<String>,
+    /// What differs, one line each, as `check` words it.
+    pub differences: Vec<String>,
+}
+
+impl ReplayHeader {
+    /// The first line of a file that has such a header.
+    pub const MAGIC: &'static str = "// dipsandbox replay";
+
+    /// The header as comment lines, each ending in a line break.
+    pub fn to_comment(&self) -> String {
+        let one = |s: &str| s.replace(['\n', '\r'], " ");
+        let mut out = format!("{}\n", Self::MAGIC);
+        for (k, v) in [
+            ("game", &self.game),
+            ("recorded by", &self.recorder),
+            ("phase", &self.phase),
+            ("engine", &self.engine),
+            ("rules", &self.rules),
+        ] {
+            out.push_str(&format!("// {k}: {}\n", one(v)));
+        }
+        let explained = if self.explained_by.is_empty() {
+            "none".to_string()
+        } else {
+            self.explained_by.join(", ")
+        };
+        out.push_str(&format!("// explained by: {}\n", one(&explained)));
+        out.push_str("// differences:\n");
+        for d in &self.differences {
+            out.push_str(&format!("//   {}\n", one(d)));
+        }
+        out
+    }
+
+    /// The header of a file's text, if its first line is [`ReplayHeader::MAGIC`]; fields it
+    /// does not give are empty.
+    pub fn parse(text: &str) -> Option<ReplayHeader> {
+        let mut lines = text.lines();
+        if lines.next()?.trim_end() != Self::MAGIC {
+            return None;
+        }
+        let mut h = ReplayHeader::default();
+        let mut in_differences = false;
+        for line in lines {
+            let Some(rest) = line.strip_prefix("//") else {
+                break;
+            };
+            if in_differences && let Some(d) = rest.strip_prefix("   ") {
+                h.differences.push(d.trim().to_string());
+                continue;
+            }
+            in_differences = false;
+            let Some((key, value)) = rest.trim().split_once(':') else {
+                continue;
+            };
+            let value = value.trim().to_string();
+            match key {
+                "game" => h.game = value,
+                "recorded by" => h.recorder = value,
+                "phase" => h.phase = value,
+                "engine" => h.engine = value,
+                "rules" => h.rules = value,
+                "explained by" if value != "none" => {
+                    h.explained_by = value.split(", ").map(str::to_string).collect();
+                }
+                "differences" => in_differences = true,
+                _ => {}
+            }
+        }
+        Some(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReplayHeader;
+
+    #[test]
+    fn a_header_reads_back_as_written() {
+        let h = ReplayHeader {
+            game: "games/my game.json".into(),
+            recorder: "diplomacy package".into(),
+            phase: "1901 Spring Movement".into(),
+            engine: "decisions".into(),
+            rules: "datc".into(),
+            explained_by: vec!["paradox=Rule1982".into(), "adjacent_convoy=Rule1971".into()],
+            differences: vec!["Italy: A ROM - NAP: expected Succeeds, got Fails (x: y)".into()],
+        };
+        let text = format!("{}Scenario(\n)", h.to_comment());
+        assert!(text.starts_with("// dipsandbox replay\n// game: games/my game.json\n"));
+        assert_eq!(ReplayHeader::parse(&text), Some(h.clone()));
+        let none = ReplayHeader {
+            explained_by: Vec::new(),
+            differences: Vec::new(),
+            ..h
+        };
+        assert!(none.to_comment().contains("// explained by: none\n"));
+        assert_eq!(ReplayHeader::parse(&none.to_comment()), Some(none));
+        // A line break in a value does not end the header.
+        let odd = ReplayHeader {
+            game: "a\nb".into(),
+            ..ReplayHeader::default()
+        };
+        assert_eq!(
+            ReplayHeader::parse(&odd.to_comment()).map(|h| h.game),
+            Some("a b".into())
+        );
+        assert_eq!(ReplayHeader::parse("// dipsandbox versus a b\n"), None);
+        assert_eq!(ReplayHeader::parse(""), None);
+    }
 }

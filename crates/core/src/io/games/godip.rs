@@ -178,6 +178,7 @@ pub fn read(
     }
     Ok(RecordedGame {
         source: file.to_string(),
+        recorder: "godip".into(),
         map: map_name.to_string(),
         phases: scenarios(&map, map_name, file, parts),
     })

@@ -139,6 +139,7 @@ pub fn read(
     }
     Ok(RecordedGame {
         source: file.to_string(),
+        recorder: "diplomacy package".into(),
         map: map_name.clone(),
         phases: scenarios(&map, &map_name, file, parts),
     })

@@ -1,0 +1,210 @@
+//! What the compare panel sets side by side. The left side is always the adjudication in use;
+//! the right is the same scenario under the compare rules, by the compare engine, or — for a
+//! file `replay` wrote — the result the game recorded (the scenario's expectations). A file says
+//! which it is on its first lines: `// dipsandbox versus A B …` or a [`ReplayHeader`].
+
+use std::path::Path;
+
+use dipsandbox_core::engine::Verdict;
+use dipsandbox_core::model::board::Unit;
+use dipsandbox_core::model::rules::Rules;
+use dipsandbox_core::tools::check::Run;
+use dipsandbox_core::tools::diff::expected_verdict;
+use dipsandbox_core::tools::replay::ReplayHeader;
+
+use super::Session;
+
+/// One side of the comparison: an engine's result, or a recording.
+#[derive(Clone, Debug)]
+pub enum Side<'a> {
+    /// An adjudication (`name`: its rules, or its engine when engines are compared).
+    Run {
+        /// What the panel calls it.
+        name: String,
+        /// Its result.
+        run: &'a Run,
+    },
+    /// The result a recorded game gives the phase.
+    Recording {
+        /// The replay's header: the game, its recorder, the phase.
+        replay: &'a ReplayHeader,
+        /// The scenario as it stands (its expectations are the recording).
+        session: &'a Session,
+    },
+}
+
+impl Side<'_> {
+    /// The side's name in the panel's rows: `datc`, `decisions`, `recorded`.
+    pub fn name(&self) -> &str {
+        match self {
+            Side::Run { name, .. } => name,
+            Side::Recording { .. } => "recorded",
+        }
+    }
+
+    /// The side's name in the panel's title: the name, or for a recording what recorded it:
+    /// `recorded: game-2.json (diplomacy package)`.
+    pub fn label(&self) -> String {
+        match self {
+            Side::Run { name, .. } => name.to_string(),
+            Side::Recording { replay, .. } => recording_label(replay),
+        }
+    }
+
+    /// The verdict the side gives order `i` (None: a recording that does not say).
+    pub fn verdict(&self, i: usize) -> Option<Verdict> {
+        match self {
+            Side::Run { run, .. } => run.phase().outcomes.get(i).map(|o| o.verdict),
+            Side::Recording { session, .. } => {
+                let e = session.scenario().expect.as_ref()?;
+                e.results
+                    .iter()
+                    .find(|(k, _, _)| *k == i)
+                    .map(|(_, _, x)| expected_verdict(*x))
+            }
+        }
+    }
+
+    /// The units the side dislodges (None: a recording that does not say).
+    pub fn dislodged(&self) -> Option<Vec<Unit>> {
+        match self {
+            Side::Run { run, .. } => Some(run.phase().dislodged.iter().map(|d| d.unit).collect()),
+            Side::Recording { session, .. } => {
+                session.scenario().expect.as_ref()?.dislodged.clone()
+            }
+        }
+    }
+
+    /// Whether the side is a recording.
+    pub fn is_recording(&self) -> bool {
+        matches!(self, Side::Recording { .. })
+    }
+}
+
+/// `recorded: game-2.json (diplomacy package)`: the game file's name and what recorded it.
+pub fn recording_label(h: &ReplayHeader) -> String {
+    let file = Path::new(&h.game)
+        .file_name()
+        .map_or_else(|| h.game.clone(), |f| f.to_string_lossy().to_string());
+    if h.recorder.is_empty() {
+        format!("recorded: {file}")
+    } else {
+        format!("recorded: {file} ({})", h.recorder)
+    }
+}
+
+impl Session {
+    /// The two sides the compare panel shows, left and right.
+    pub fn sides(&self) -> (Side<'_>, Side<'_>) {
+        let (a, b) = self.side_names();
+        let left = Side::Run {
+            name: a,
+            run: &self.run,
+        };
+        match (&self.replay, self.recording) {
+            (Some(replay), true) => (
+                left,
+                Side::Recording {
+                    replay,
+                    session: self,
+                },
+            ),
+            _ => (
+                left,
+                Side::Run {
+                    name: b,
+                    run: &self.compare,
+                },
+            ),
+        }
+    }
+
+    /// Sets the sides by what the file says it compares (its first lines): a `versus` class
+    /// file's two engines under the same rules; a phase `replay` wrote, its engine (under the
+    /// replay's rules unless `asked` for others) against the recording.
+    pub(super) fn open_sides(&mut self, asked: bool) {
+        let Some(path) = self.path.clone() else {
+            return;
+        };
+        if let Some((a, b)) = versus_pair(&path)
+            && let (Some(ea), Some(eb)) = (
+                self.registry.get(&a).cloned(),
+                self.registry.get(&b).cloned(),
+            )
+        {
+            self.engine = ea;
+            self.compare_engine = eb;
+            self.compare_rules = self.rules;
+            self.versus = Some((a, b));
+            self.rerun();
+        }
+        if let Some(h) = replay_header(&path) {
+            if let Some(e) = self.registry.get(&h.engine).cloned() {
+                self.engine = e;
+            }
+            if let (false, Ok(r)) = (asked, Rules::parse_spec(&h.rules)) {
+                self.rules = r;
+            }
+            self.compare_engine = self.engine.clone();
+            self.compare_rules = self.rules;
+            self.replay = Some(h);
+            self.recording = true;
+            self.rerun();
+        }
+    }
+
+    /// Whether the compare panel shows the recording of a `replay` file.
+    pub fn comparing_recording(&self) -> bool {
+        self.recording && self.replay.is_some()
+    }
+
+    /// The names of the two adjudications compared: their engines when engines are compared (or
+    /// an engine with a recording), else their rules.
+    fn side_names(&self) -> (String, String) {
+        if self.comparing_engines() || self.comparing_recording() {
+            (
+                self.engine.name().to_string(),
+                self.compare_engine.name().to_string(),
+            )
+        } else {
+            (
+                Session::rules_name(&self.rules),
+                Session::rules_name(&self.compare_rules),
+            )
+        }
+    }
+}
+
+/// The first 16 KiB of a file, as text (a header is at its top).
+fn head(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = vec![0u8; 16 * 1024];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    head.truncate(n);
+    // A cut in the middle of a character: the text up to it.
+    Some(match String::from_utf8(head) {
+        Ok(s) => s,
+        Err(e) => {
+            let ok = e.utf8_error().valid_up_to();
+            String::from_utf8_lossy(&e.into_bytes()[..ok]).into_owned()
+        }
+    })
+}
+
+/// The engines `A` and `B` of a `versus` class file: its first line is `// dipsandbox versus A B
+/// …`.
+fn versus_pair(path: &Path) -> Option<(String, String)> {
+    let text = head(path)?;
+    let first = text.lines().next()?;
+    let mut words = first
+        .strip_prefix("// dipsandbox versus ")?
+        .split_whitespace();
+    let a = words.next()?.to_string();
+    let b = words.next()?.to_string();
+    Some((a, b))
+}
+
+/// The header of a file `replay` wrote.
+fn replay_header(path: &Path) -> Option<ReplayHeader> {
+    ReplayHeader::parse(&head(path)?)
+}

@@ -243,6 +243,10 @@ pub struct Map {
     pub victory: Option<usize>,
     /// The powers, in file order.
     pub powers: Vec<Power>,
+    /// Neutral units at the start of a game (`neutral_units` in a map file): garrisons of
+    /// unowned supply centres, owned by [`PowerId::NEUTRAL`]. They hold every turn, cannot be
+    /// ordered, may be supported by any power, are disbanded when dislodged and never rebuilt.
+    pub neutral_units: Vec<(UnitKind, LocId)>,
     /// The provinces, in file order.
     pub provinces: Vec<Province>,
     /// All locations.
@@ -258,6 +262,20 @@ pub struct Map {
     /// Per province, its position as the map file gives it (`position: (x, y)`), if any.
     positions: Vec<Option<(i32, i32)>>,
 }
+
+/// The name (normalized) of the owner of neutral units, which no power of a map may take.
+pub const NEUTRAL_NAME: &str = "neutral";
+
+/// What [`Map::power`] says of [`PowerId::NEUTRAL`].
+static NEUTRAL_POWER: std::sync::LazyLock<Power> = std::sync::LazyLock::new(|| Power {
+    name: "Neutral".into(),
+    adjective: "Neutral".into(),
+    aliases: Vec::new(),
+    home: Vec::new(),
+    start: Vec::new(),
+    owns: Vec::new(),
+    unowned_homes: Vec::new(),
+});
 
 /// A map from normalized names (FxHash: names come from the map file, not from an adversary).
 type Names<V> = rustc_hash::FxHashMap<String, V>;
@@ -639,8 +657,8 @@ impl Map {
     }
 
     /// The map's own rules where they differ from the standard ones, each a short phrase for a
-    /// summary (`maps`, the rules view): where powers build, and a game that begins with the
-    /// adjustment. Empty for the standard rules.
+    /// summary (`maps`, the rules view): where powers build, a game that begins with the
+    /// adjustment, and neutral units. Empty for the standard rules.
     pub fn own_rules(&self) -> Vec<String> {
         let mut own = Vec::new();
         match self.build_sites {
@@ -652,6 +670,13 @@ impl Map {
         }
         if self.start_phase == StartPhase::WinterAdjustment {
             own.push(format!("opens with Winter {} builds", self.start_year));
+        }
+        match self.neutral_units.len() {
+            0 => {}
+            1 => own.push("1 neutral unit (holds, disbanded when dislodged)".to_string()),
+            n => own.push(format!(
+                "{n} neutral units (hold, disbanded when dislodged)"
+            )),
         }
         own
     }
@@ -718,8 +743,23 @@ impl Map {
     }
 
     /// The power with this id.
+    /// [`PowerId::NEUTRAL`] (or any id past the map's powers) is the power named "Neutral",
+    /// with no centres and no units.
     pub fn power(&self, id: PowerId) -> &Power {
-        &self.powers[id.0 as usize]
+        self.powers
+            .get(id.0 as usize)
+            .unwrap_or_else(|| &NEUTRAL_POWER)
+    }
+
+    /// A power by name as a scenario's `units` or an order's nationality may write it:
+    /// [`Map::find_power`], or [`PowerId::NEUTRAL`] for `Neutral` (any case; no map's power may
+    /// be called that).
+    pub fn find_power_or_neutral(&self, name: &str) -> Option<PowerId> {
+        self.find_power(name).or_else(|| {
+            normalize_name(name)
+                .eq(NEUTRAL_NAME)
+                .then_some(PowerId::NEUTRAL)
+        })
     }
 
     /// All province ids.
@@ -730,6 +770,12 @@ impl Map {
     /// All power ids.
     pub fn power_ids(&self) -> impl Iterator<Item = PowerId> + '_ {
         (0..self.powers.len()).map(|i| PowerId(i as u8))
+    }
+
+    /// Every owner a unit can have: the powers, then [`PowerId::NEUTRAL`] (the order files
+    /// list units in).
+    pub fn unit_owners(&self) -> impl Iterator<Item = PowerId> + '_ {
+        self.power_ids().chain(std::iter::once(PowerId::NEUTRAL))
     }
 
     /// Provinces an army in `p` can move to.
@@ -918,11 +964,100 @@ impl Map {
                     unowned_homes: Vec::new(),
                 })
                 .collect(),
+            neutral_units: Vec::new(),
             provinces,
             art: Vec::new(),
         };
         build(raw, "", name)
     }
+}
+
+/// A starting unit as a map file writes it (`"A par"`, `"F stp/sc"`), or None.
+fn parse_start_unit(
+    s: &str,
+    resolve_loc: &dyn Fn(&str) -> Option<LocId>,
+) -> Option<(UnitKind, LocId)> {
+    let (k, l) = s.trim().split_once(' ')?;
+    let kind = match k.to_ascii_uppercase().as_str() {
+        "A" => UnitKind::Army,
+        "F" => UnitKind::Fleet,
+        _ => return None,
+    };
+    Some((kind, resolve_loc(l.trim())?))
+}
+
+/// A map file's `neutral_units`: each a unit as `start:` writes it, in a province no other
+/// starting unit (a power's or a neutral one) stands in.
+fn neutral_units(
+    list: &[String],
+    powers: &[Power],
+    provinces: &[Province],
+    locations: &[Location],
+    loc: &Locator,
+    resolve_loc: &dyn Fn(&str) -> Option<LocId>,
+) -> Result<Vec<(UnitKind, LocId)>, MapError> {
+    let mut taken: Vec<bool> = vec![false; provinces.len()];
+    for (_, l) in powers.iter().flat_map(|p| &p.start) {
+        if let Some(t) = locations
+            .get(l.0 as usize)
+            .and_then(|x| taken.get_mut(x.province.0 as usize))
+        {
+            *t = true;
+        }
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for s in list {
+        let at = || loc.find_after(&format!("{s:?}"), "neutral_units");
+        let Some((kind, l)) = parse_start_unit(s, resolve_loc) else {
+            return Err(MapError::Invalid {
+                pos: at(),
+                message: format!(
+                    "neutral unit {}: expected a unit like \"A ser\" or \"F stp/sc\"",
+                    quoted(s)
+                ),
+            });
+        };
+        let Some(location) = locations.get(l.0 as usize) else {
+            continue;
+        };
+        let prov = &provinces[location.province.0 as usize];
+        let fits = match kind {
+            UnitKind::Army => prov.kind != ProvinceKind::Sea,
+            UnitKind::Fleet => {
+                prov.kind != ProvinceKind::Land
+                    && !(prov.is_multi_coast() && location.coast.is_none())
+            }
+        };
+        if !fits {
+            return Err(MapError::Invalid {
+                pos: at(),
+                message: format!(
+                    "neutral unit {}: {} cannot stand in {} (an army needs land, a fleet a sea or coast, and a fleet on a two-coast province its coast)",
+                    quoted(s),
+                    if kind == UnitKind::Army {
+                        "an army"
+                    } else {
+                        "a fleet"
+                    },
+                    prov.name
+                ),
+            });
+        }
+        let slot = &mut taken[location.province.0 as usize];
+        if *slot {
+            return Err(MapError::Invalid {
+                pos: at(),
+                message: format!(
+                    "neutral unit {}: another starting unit is already in {}; a province holds one unit",
+                    quoted(s),
+                    prov.name
+                ),
+            });
+        }
+        *slot = true;
+        out.push((kind, l));
+    }
+    Ok(out)
 }
 
 /// Folds case, dots, hyphens and repeated spaces so that "St. Petersburg", "st petersburg" and
@@ -1042,6 +1177,8 @@ struct RawMap<P = RawProvince> {
     #[serde(default)]
     victory: Option<usize>,
     powers: Vec<RawPower>,
+    #[serde(default)]
+    neutral_units: Vec<String>,
     provinces: Vec<P>,
     #[serde(default)]
     art: Vec<String>,
@@ -1725,6 +1862,16 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 let at = loc.find_after(&start, "powers");
                 return Err(err(at, format!("power name {message}")));
             }
+            if normalize_name(n) == NEUTRAL_NAME {
+                let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
+                return Err(err(
+                    at,
+                    format!(
+                        "power name {} is reserved for neutral units (`neutral_units`); give the power another name",
+                        quoted(n)
+                    ),
+                ));
+            }
             if let Some(other) = power_names.insert(normalize_name(n), pid) {
                 let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
                 let pos = if other == pid { ppos() } else { at };
@@ -1788,15 +1935,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         let mut start = Vec::new();
         for s in &rp.start {
             let p = || in_power_list(&loc, &rp.name, "start:", s);
-            let parsed = s.trim().split_once(' ').and_then(|(k, l)| {
-                let kind = match k.to_ascii_uppercase().as_str() {
-                    "A" => UnitKind::Army,
-                    "F" => UnitKind::Fleet,
-                    _ => return None,
-                };
-                Some((kind, resolve_loc(l.trim())?))
-            });
-            let Some((kind, l)) = parsed else {
+            let Some((kind, l)) = parse_start_unit(s, &resolve_loc) else {
                 return Err(err(
                     p(),
                     format!(
@@ -1818,6 +1957,14 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             unowned_homes: Vec::new(),
         });
     }
+    let neutral_units = neutral_units(
+        &raw.neutral_units,
+        &powers,
+        &provinces,
+        &locations,
+        &loc,
+        &resolve_loc,
+    )?;
     // Centres owned at the start besides home centres: after every power's homes are known,
     // and home centres not owned at the start taken out first.
     let mut owned_by: Vec<Option<PowerId>> = home_of.clone();
@@ -1928,6 +2075,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         build_sites: raw.build_sites,
         victory: raw.victory,
         powers,
+        neutral_units,
         provinces,
         locations,
         army_adj,

@@ -102,8 +102,9 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
                 Span::raw(" "),
                 Span::raw(fit(
                     &format!(
-                        "{} H  (neutral: holds)",
-                        format!("{} {}", u.kind.letter(), map.loc_abbr(u.loc))
+                        "{} {} H  (neutral: holds)",
+                        u.kind.letter(),
+                        map.loc_abbr(u.loc)
                     ),
                     width.saturating_sub(6),
                 )),

@@ -380,3 +380,37 @@ fn the_orders_panel_lists_neutral_units_as_holding() {
     let screen = text(&run(&mut a, 120, 40, ""));
     assert!(screen.contains("Neu A Ser H  (neutral: holds)"), "{screen}");
 }
+
+/// Placing a unit in the editor offers a neutral one on a map with neutral units (last, after
+/// the powers), and none on the standard map.
+#[test]
+fn the_place_menu_offers_neutral_units_on_maps_that_have_them() {
+    use dipsandbox::tui::menu::place_menu;
+    use dipsandbox_core::model::map::UnitKind;
+    let g = Scenario::empty(garrisons(), "garrisons");
+    let gal = g
+        .map
+        .province_ids()
+        .find(|&p| g.map.province(p).abbr == "gal")
+        .expect("gal");
+    let labels: Vec<String> = place_menu(&g, gal, UnitKind::Army)
+        .items
+        .iter()
+        .map(|i| i.label.clone())
+        .collect();
+    assert_eq!(
+        labels.last().map(String::as_str),
+        Some("Neutral A Gal"),
+        "{labels:?}"
+    );
+    let std = Scenario::empty(Map::standard_arc(), "standard");
+    let labels: Vec<String> = place_menu(&std, gal, UnitKind::Army)
+        .items
+        .iter()
+        .map(|i| i.label.clone())
+        .collect();
+    assert!(
+        !labels.iter().any(|l| l.starts_with("Neutral")),
+        "{labels:?}"
+    );
+}

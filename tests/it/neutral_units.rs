@@ -414,3 +414,26 @@ fn the_place_menu_offers_neutral_units_on_maps_that_have_them() {
         "{labels:?}"
     );
 }
+
+/// A scenario on the standard map may hold neutral units too (a test position); the jDip
+/// export, whose format has no neutral units, skips it with the reason instead of dropping them.
+#[test]
+fn the_jdip_export_refuses_neutral_units() {
+    let dir = crate::common::temp_dir("neutral-jdip");
+    let file = dir.join("n.ron");
+    std::fs::write(
+        &file,
+        "Scenario(title: \"t\", phase: \"Spring 1901 Movement\", units: { \"Austria\": [\"A Budapest\"], \"Neutral\": [\"A Serbia\"] }, orders: { \"Austria\": [\"A Budapest - Serbia\"] })",
+    )
+    .expect("writes");
+    let f = file.display().to_string();
+    let (code, _, _) = dipsandbox(&["check", &f]);
+    assert_eq!(code, 0);
+    let (code, out, err) = dipsandbox(&["export", "--format", "jdip", &f]);
+    assert_eq!(code, 1);
+    assert!(!out.contains("CASE"), "{out}");
+    assert!(
+        err.contains("skipped: it has neutral units, which a jDip test file has no way to write"),
+        "{err}"
+    );
+}

@@ -3,6 +3,13 @@
 //! A [`Map`] is dense: provinces, locations (a province, or one coast of a two-coast province) and
 //! powers are small integer ids, and adjacency is stored as per-id lists, so the adjudicator's hot
 //! paths never touch strings. Names are only used when parsing and printing.
+//!
+//! A map file may list neutral units, `neutral_units: ["A ser", "F nwy"]` (each written as a
+//! power's `start` units are): garrisons of supply centres no power owns, owned by
+//! [`PowerId::NEUTRAL`] and written under `"Neutral"` in a scenario's `units`. They hold every
+//! turn (their hold strength counts any power's supports), cannot be ordered, are disbanded
+//! when dislodged (no retreat), are never built or removed, count for no power and change no
+//! centre's owner. No power of a map may be named `Neutral`.
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): province, location and power
 // ids index the map's own tables; ids are made only by the map while it is built, after the count
@@ -1177,6 +1184,7 @@ struct RawMap<P = RawProvince> {
     #[serde(default)]
     victory: Option<usize>,
     powers: Vec<RawPower>,
+    /// Neutral units at the start, `"A ser"` as in a power's `start`.
     #[serde(default)]
     neutral_units: Vec<String>,
     provinces: Vec<P>,

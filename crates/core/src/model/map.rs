@@ -9,7 +9,8 @@
 //! [`PowerId::NEUTRAL`] and written under `"Neutral"` in a scenario's `units`. They hold every
 //! turn (their hold strength counts any power's supports), cannot be ordered, are disbanded
 //! when dislodged (no retreat), are never built or removed, count for no power and change no
-//! centre's owner. No power of a map may be named `Neutral`.
+//! centre's owner. A map with neutral units may have no power named `Neutral` (a map without
+//! them may: there `Neutral` names that power).
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): province, location and power
 // ids index the map's own tables; ids are made only by the map while it is built, after the count
@@ -270,7 +271,7 @@ pub struct Map {
     positions: Vec<Option<(i32, i32)>>,
 }
 
-/// The name (normalized) of the owner of neutral units, which no power of a map may take.
+/// The name (normalized) of the owner of neutral units (unless a power of the map has it).
 pub const NEUTRAL_NAME: &str = "neutral";
 
 /// What [`Map::power`] says of [`PowerId::NEUTRAL`].
@@ -759,8 +760,8 @@ impl Map {
     }
 
     /// A power by name as a scenario's `units` or an order's nationality may write it:
-    /// [`Map::find_power`], or [`PowerId::NEUTRAL`] for `Neutral` (any case; no map's power may
-    /// be called that).
+    /// [`Map::find_power`], or [`PowerId::NEUTRAL`] for `Neutral` (any case) on a map with no
+    /// power of that name.
     pub fn find_power_or_neutral(&self, name: &str) -> Option<PowerId> {
         self.find_power(name).or_else(|| {
             normalize_name(name)
@@ -997,6 +998,7 @@ fn parse_start_unit(
 /// starting unit (a power's or a neutral one) stands in.
 fn neutral_units(
     list: &[String],
+    neutral_name_taken: bool,
     powers: &[Power],
     provinces: &[Province],
     locations: &[Location],
@@ -1011,6 +1013,12 @@ fn neutral_units(
         {
             *t = true;
         }
+    }
+    if neutral_name_taken && !list.is_empty() {
+        return Err(MapError::Invalid {
+            pos: loc.find_after("neutral_units", ""),
+            message: "neutral_units: a power of this map is called \"Neutral\", the name scenarios write neutral units under; rename the power to give the map neutral units".into(),
+        });
     }
     let mut out = Vec::with_capacity(list.len());
     for s in list {
@@ -1870,16 +1878,6 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 let at = loc.find_after(&start, "powers");
                 return Err(err(at, format!("power name {message}")));
             }
-            if normalize_name(n) == NEUTRAL_NAME {
-                let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
-                return Err(err(
-                    at,
-                    format!(
-                        "power name {} is reserved for neutral units (`neutral_units`); give the power another name",
-                        quoted(n)
-                    ),
-                ));
-            }
             if let Some(other) = power_names.insert(normalize_name(n), pid) {
                 let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
                 let pos = if other == pid { ppos() } else { at };
@@ -1965,8 +1963,12 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             unowned_homes: Vec::new(),
         });
     }
+    // `Neutral` names the owner of neutral units, unless it names a power of the map (a
+    // DPjudge map may call a power that): such a map has no neutral units.
+    let neutral_name_taken = power_names.contains_key(NEUTRAL_NAME);
     let neutral_units = neutral_units(
         &raw.neutral_units,
+        neutral_name_taken,
         &powers,
         &provinces,
         &locations,

@@ -101,6 +101,21 @@ fn a_scenario_with_neutral_units_saves_and_loads_the_same_by_both_readers() {
     assert_eq!(fast_reader_agrees(&text), Ok(true));
     let back = Scenario::from_ron(&text, "r.ron").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.dislodged, next.dislodged);
+    // Orders written for neutral units (illegal, kept as written) and expected positions.
+    let held = Scenario::load(std::path::Path::new(
+        "scenarios/variants/garrisons-neutral-held-by-support.ron",
+    ))
+    .expect("loads");
+    let text = held.to_ron();
+    assert!(
+        text.contains("\"Neutral\": [\n            \"A Serbia - Bulgaria\""),
+        "{text}"
+    );
+    assert_eq!(fast_reader_agrees(&text), Ok(true));
+    let back = Scenario::from_ron(&text, "h.ron").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.to_ron(), text);
+    assert_eq!(back.orders.len(), 4);
+    assert!(back.orders[3].power.is_neutral());
 }
 
 #[test]

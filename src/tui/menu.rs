@@ -160,8 +160,9 @@ pub fn matches(words: &[String], label: &str) -> bool {
     words.iter().all(|w| l.contains(w.as_str()))
 }
 
-/// The menu of units to place at a province: an army and a fleet (each coast) of every power;
-/// those that cannot stand there are listed with the reason, and refused.
+/// The menu of units to place at a province: an army and a fleet (each coast) of every power
+/// (and a neutral one on a map with neutral units); those that cannot stand there are listed
+/// with the reason, and refused.
 pub fn place_menu(s: &Scenario, p: ProvinceId, kind: UnitKind) -> Menu {
     place_menu_after(s, p, kind, None)
 }
@@ -183,7 +184,9 @@ pub fn place_menu_after(
         vec![prov.main]
     };
     let mut items = Vec::new();
-    for power in map.power_ids() {
+    // Neutral units are offered last, on a map that has them.
+    let neutral = (!map.neutral_units.is_empty()).then_some(PowerId::NEUTRAL);
+    for power in map.power_ids().chain(neutral) {
         for &loc in &locs {
             let unit = Unit { power, kind, loc };
             let label = format!(

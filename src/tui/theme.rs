@@ -53,12 +53,23 @@ impl Theme {
         }
     }
 
-    /// A power's colour (by its index on the map).
+    /// A power's colour (by its index on the map); the index of
+    /// [`PowerId::NEUTRAL`](dipsandbox_core::model::map::PowerId::NEUTRAL) gives
+    /// [`Theme::neutral_unit`].
     pub fn power(&self, index: usize) -> Style {
+        if index == usize::from(dipsandbox_core::model::map::PowerId::NEUTRAL.0) {
+            return self.neutral_unit();
+        }
         match POWER_COLORS.get(index % POWER_COLORS.len()) {
             Some(&c) => self.fg(c),
             None => Style::default(),
         }
+    }
+
+    /// A neutral unit: white and underlined (the underline stays under `NO_COLOR`, so a
+    /// neutral unit is told from a power's without colour).
+    pub fn neutral_unit(&self) -> Style {
+        self.fg(Color::White).add_modifier(Modifier::UNDERLINED)
     }
 
     /// A neutral supply centre.

@@ -32,6 +32,7 @@ mod map_import;
 mod menu;
 mod minimize;
 mod minimize_bounds;
+mod neutral_units;
 mod options;
 mod oracle;
 mod orders;

@@ -349,6 +349,12 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
         ));
         legend.push(Span::raw(" "));
     }
+    // Neutral units (white, underlined: readable without colour) where the map or the
+    // position has any.
+    if !map.neutral_units.is_empty() || s.scenario().units.iter().any(|u| u.power.is_neutral()) {
+        legend.push(Span::styled("Neu", t.neutral_unit()));
+        legend.push(Span::raw(" "));
+    }
     lines.push(Line::from(legend));
     lines.push(Line::from(vec![
         Span::raw("A/F army/fleet  * centre  "),

@@ -87,6 +87,30 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         }
         lines.push(line);
     }
+    // Neutral units hold, unordered: listed below the orders in a movement phase (as many as
+    // there is room for), each in the neutral style the board draws it in.
+    if s.scenario().phase.kind == dipsandbox_core::model::board::PhaseKind::Movement {
+        let map = &s.scenario().map;
+        for u in s.scenario().units.iter().filter(|u| u.power.is_neutral()) {
+            if lines.len() >= h {
+                break;
+            }
+            lines.push(Line::from(vec![
+                Span::styled("·", vm.theme.dim()),
+                Span::raw(" "),
+                Span::styled("Neu", vm.theme.power(u.power.0 as usize)),
+                Span::raw(" "),
+                Span::raw(fit(
+                    &format!(
+                        "{} {} H  (neutral: holds)",
+                        u.kind.letter(),
+                        map.loc_abbr(u.loc)
+                    ),
+                    width.saturating_sub(6),
+                )),
+            ]));
+        }
+    }
     // The retreats that follow (DATC 6.H style scenarios), below the orders when there is room.
     if let (Some(f), Some(rr)) = (&s.scenario().retreats, &s.run.retreats)
         && lines.len() + 1 < h

@@ -31,17 +31,22 @@ fn out(verdict: Verdict, reason: impl Into<String>) -> OrderOutcome {
 pub fn centre_counts(map: &Map, owners: &[Option<PowerId>]) -> Vec<usize> {
     let mut c = vec![0; map.powers.len()];
     for o in owners.iter().flatten() {
-        c[o.0 as usize] += 1;
+        if let Some(n) = c.get_mut(o.0 as usize) {
+            *n += 1;
+        }
     }
     c
 }
 
-/// Builds (positive) or removals (negative) each power is due.
+/// Builds (positive) or removals (negative) each power is due. Neutral units count for
+/// nobody.
 pub fn adjustments_due(map: &Map, units: &[Unit], owners: &[Option<PowerId>]) -> Vec<i32> {
     let centres = centre_counts(map, owners);
     let mut due: Vec<i32> = centres.iter().map(|&c| c as i32).collect();
     for u in units {
-        due[u.power.0 as usize] -= 1;
+        if let Some(d) = due.get_mut(u.power.0 as usize) {
+            *d -= 1;
+        }
     }
     due
 }
@@ -168,6 +173,14 @@ pub fn adjudicate_adjustments<O: Submitted>(
     }
     // Units already ordered removed (each only once).
     let mut ordered_off = vec![false; units.len()];
+    for (i, o) in orders.iter().enumerate() {
+        if o.power().is_neutral() {
+            outcomes[i] = Some(out(
+                Verdict::Illegal,
+                "neutral units are never built or removed",
+            ));
+        }
+    }
     for p in map.power_ids() {
         let mine: Vec<usize> = (0..orders.len())
             .filter(|&i| orders[i].power() == p)

@@ -26,6 +26,8 @@ pub enum IllegalReason {
     NoUnit,
     /// The unit belongs to another power.
     ForeignUnit(PowerId),
+    /// The unit is neutral ([`PowerId::NEUTRAL`]): nobody orders it, it holds.
+    NeutralUnit,
     /// The unit letter is missing (4.C.1 choice a).
     MissingUnitType,
     /// The unit letter is wrong (4.C.2 choice a).
@@ -80,6 +82,7 @@ impl fmt::Display for IllegalReason {
             IllegalReason::WrongPhase => "not an order of this phase",
             IllegalReason::NoUnit => "no unit there",
             IllegalReason::ForeignUnit(_) => "the unit belongs to another power",
+            IllegalReason::NeutralUnit => "a neutral unit cannot be ordered: it holds",
             IllegalReason::MissingUnitType => "unit letter missing (4.C.1)",
             IllegalReason::WrongUnitType => "wrong unit letter (4.C.2)",
             IllegalReason::WrongUnitCoast => "wrong coast for the ordered unit (4.B.5)",
@@ -670,10 +673,12 @@ impl Ctx<'_> {
         self.occ[p.0 as usize]
     }
 
+    /// Whether a fleet that could convoy is at sea in `p`: a power's fleet (a neutral fleet
+    /// cannot be ordered, so no convoy route passes through it).
     fn has_fleet_at_sea(&self, p: ProvinceId) -> bool {
-        self.unit_at(p)
-            .is_some_and(|u| self.units[u].kind == UnitKind::Fleet)
-            && self.map.province(p).kind == ProvinceKind::Sea
+        self.unit_at(p).is_some_and(|u| {
+            self.units[u].kind == UnitKind::Fleet && !self.units[u].power.is_neutral()
+        }) && self.map.province(p).kind == ProvinceKind::Sea
     }
 
     /// Resolves the coast written for a fleet's destination. Ok(loc) or the illegal reason.
@@ -743,6 +748,9 @@ impl Ctx<'_> {
             .unit_at(spec.loc.province)
             .ok_or(IllegalReason::NoUnit)?;
         let unit = &self.units[u];
+        if unit.power.is_neutral() {
+            return Err(IllegalReason::NeutralUnit);
+        }
         if unit.power != power {
             return Err(IllegalReason::ForeignUnit(unit.power));
         }
@@ -1334,6 +1342,7 @@ pub(crate) fn prepare_into<O: Submitted>(
                 reason,
                 IllegalReason::NoUnit
                     | IllegalReason::ForeignUnit(_)
+                    | IllegalReason::NeutralUnit
                     | IllegalReason::WrongPhase
                     | IllegalReason::MultipleOrders
                     | IllegalReason::Superseded

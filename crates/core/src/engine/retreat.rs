@@ -138,6 +138,12 @@ pub fn adjudicate_retreats<O: Submitted>(
             ));
             continue;
         };
+        if dislodged[d].unit.power.is_neutral() {
+            outcomes[i] = Some(illegal(
+                "a neutral unit cannot be ordered: dislodged, it is disbanded",
+            ));
+            continue;
+        }
         if dislodged[d].unit.power != power {
             outcomes[i] = Some(illegal("the unit belongs to another power"));
             continue;
@@ -222,7 +228,12 @@ pub fn adjudicate_retreats<O: Submitted>(
     let mut final_units: Vec<Unit> = units.to_vec();
     let mut notes = Vec::new();
     for (d, dl) in dislodged.iter().enumerate() {
-        if target[d].is_none() && disbands[d].is_none() {
+        if dl.unit.power.is_neutral() {
+            notes.push(format!(
+                "Neutral: {} is a neutral unit: dislodged, it is disbanded",
+                dl.unit.describe(map)
+            ));
+        } else if target[d].is_none() && disbands[d].is_none() {
             notes.push(format!(
                 "{}: {} has no valid retreat order and is disbanded",
                 map.power(dl.unit.power).name,

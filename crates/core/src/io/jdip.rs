@@ -984,6 +984,9 @@ pub enum ExportError {
         /// The map's name.
         map: String,
     },
+    /// The position has neutral units, which a jDip test file cannot write.
+    #[error("it has neutral units, which a jDip test file has no way to write")]
+    NeutralUnits,
 }
 
 /// Whether a scenario is on the standard map: the built-in one, or a file with its very text.
@@ -1035,7 +1038,7 @@ fn comment_line(text: &str) -> String {
 /// centre owners when stated, orders, and the expected position (`positions`) and, for a
 /// movement phase, the expected dislodged units. The title goes into a comment line. A
 /// scenario on another map than the standard one is refused: the format would name it
-/// `Standard`.
+/// `Standard`; so is one with neutral units, which the format has no way to write.
 pub fn export_case(
     s: &Scenario,
     name: &str,
@@ -1047,6 +1050,13 @@ pub fn export_case(
         return Err(ExportError::NotStandard {
             map: s.map.name.clone(),
         });
+    }
+    if s.units
+        .iter()
+        .chain(s.dislodged.iter().map(|d| &d.unit))
+        .any(|u| u.power.is_neutral())
+    {
+        return Err(ExportError::NeutralUnits);
     }
     let map = &*s.map;
     let mut out = String::new();

@@ -80,10 +80,10 @@ pub fn position_under(s: &Scenario, rules: Option<crate::model::rules::Rules>) -
     out
 }
 
-/// Units per power.
+/// Units per power (neutral units last, as `Neutral`).
 pub fn units(map: &Map, heading: &str, units: &[crate::model::board::Unit]) -> String {
     let mut out = format!("{heading}:\n");
-    for p in map.power_ids() {
+    for p in map.unit_owners() {
         let us: Vec<String> = units
             .iter()
             .filter(|u| u.power == p)

@@ -3,6 +3,14 @@
 //! A [`Map`] is dense: provinces, locations (a province, or one coast of a two-coast province) and
 //! powers are small integer ids, and adjacency is stored as per-id lists, so the adjudicator's hot
 //! paths never touch strings. Names are only used when parsing and printing.
+//!
+//! A map file may list neutral units, `neutral_units: ["A ser", "F nwy"]` (each written as a
+//! power's `start` units are): garrisons of supply centres no power owns, owned by
+//! [`PowerId::NEUTRAL`] and written under `"Neutral"` in a scenario's `units`. They hold every
+//! turn (their hold strength counts any power's supports), cannot be ordered, are disbanded
+//! when dislodged (no retreat), are never built or removed, count for no power and change no
+//! centre's owner. A map with neutral units may have no power named `Neutral` (a map without
+//! them may: there `Neutral` names that power).
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): province, location and power
 // ids index the map's own tables; ids are made only by the map while it is built, after the count
@@ -243,6 +251,10 @@ pub struct Map {
     pub victory: Option<usize>,
     /// The powers, in file order.
     pub powers: Vec<Power>,
+    /// Neutral units at the start of a game (`neutral_units` in a map file): garrisons of
+    /// unowned supply centres, owned by [`PowerId::NEUTRAL`]. They hold every turn, cannot be
+    /// ordered, may be supported by any power, are disbanded when dislodged and never rebuilt.
+    pub neutral_units: Vec<(UnitKind, LocId)>,
     /// The provinces, in file order.
     pub provinces: Vec<Province>,
     /// All locations.
@@ -258,6 +270,20 @@ pub struct Map {
     /// Per province, its position as the map file gives it (`position: (x, y)`), if any.
     positions: Vec<Option<(i32, i32)>>,
 }
+
+/// The name (normalized) of the owner of neutral units (unless a power of the map has it).
+pub const NEUTRAL_NAME: &str = "neutral";
+
+/// What [`Map::power`] says of [`PowerId::NEUTRAL`].
+static NEUTRAL_POWER: std::sync::LazyLock<Power> = std::sync::LazyLock::new(|| Power {
+    name: "Neutral".into(),
+    adjective: "Neutral".into(),
+    aliases: Vec::new(),
+    home: Vec::new(),
+    start: Vec::new(),
+    owns: Vec::new(),
+    unowned_homes: Vec::new(),
+});
 
 /// A map from normalized names (FxHash: names come from the map file, not from an adversary).
 type Names<V> = rustc_hash::FxHashMap<String, V>;
@@ -639,8 +665,8 @@ impl Map {
     }
 
     /// The map's own rules where they differ from the standard ones, each a short phrase for a
-    /// summary (`maps`, the rules view): where powers build, and a game that begins with the
-    /// adjustment. Empty for the standard rules.
+    /// summary (`maps`, the rules view): where powers build, a game that begins with the
+    /// adjustment, and neutral units. Empty for the standard rules.
     pub fn own_rules(&self) -> Vec<String> {
         let mut own = Vec::new();
         match self.build_sites {
@@ -652,6 +678,13 @@ impl Map {
         }
         if self.start_phase == StartPhase::WinterAdjustment {
             own.push(format!("opens with Winter {} builds", self.start_year));
+        }
+        match self.neutral_units.len() {
+            0 => {}
+            1 => own.push("1 neutral unit (holds, disbanded when dislodged)".to_string()),
+            n => own.push(format!(
+                "{n} neutral units (hold, disbanded when dislodged)"
+            )),
         }
         own
     }
@@ -718,8 +751,23 @@ impl Map {
     }
 
     /// The power with this id.
+    /// [`PowerId::NEUTRAL`] (or any id past the map's powers) is the power named "Neutral",
+    /// with no centres and no units.
     pub fn power(&self, id: PowerId) -> &Power {
-        &self.powers[id.0 as usize]
+        self.powers
+            .get(id.0 as usize)
+            .unwrap_or_else(|| &NEUTRAL_POWER)
+    }
+
+    /// A power by name as a scenario's `units` or an order's nationality may write it:
+    /// [`Map::find_power`], or [`PowerId::NEUTRAL`] for `Neutral` (any case) on a map with no
+    /// power of that name.
+    pub fn find_power_or_neutral(&self, name: &str) -> Option<PowerId> {
+        self.find_power(name).or_else(|| {
+            normalize_name(name)
+                .eq(NEUTRAL_NAME)
+                .then_some(PowerId::NEUTRAL)
+        })
     }
 
     /// All province ids.
@@ -730,6 +778,12 @@ impl Map {
     /// All power ids.
     pub fn power_ids(&self) -> impl Iterator<Item = PowerId> + '_ {
         (0..self.powers.len()).map(|i| PowerId(i as u8))
+    }
+
+    /// Every owner a unit can have: the powers, then [`PowerId::NEUTRAL`] (the order files
+    /// list units in).
+    pub fn unit_owners(&self) -> impl Iterator<Item = PowerId> + '_ {
+        self.power_ids().chain(std::iter::once(PowerId::NEUTRAL))
     }
 
     /// Provinces an army in `p` can move to.
@@ -918,11 +972,107 @@ impl Map {
                     unowned_homes: Vec::new(),
                 })
                 .collect(),
+            neutral_units: Vec::new(),
             provinces,
             art: Vec::new(),
         };
         build(raw, "", name)
     }
+}
+
+/// A starting unit as a map file writes it (`"A par"`, `"F stp/sc"`), or None.
+fn parse_start_unit(
+    s: &str,
+    resolve_loc: &dyn Fn(&str) -> Option<LocId>,
+) -> Option<(UnitKind, LocId)> {
+    let (k, l) = s.trim().split_once(' ')?;
+    let kind = match k.to_ascii_uppercase().as_str() {
+        "A" => UnitKind::Army,
+        "F" => UnitKind::Fleet,
+        _ => return None,
+    };
+    Some((kind, resolve_loc(l.trim())?))
+}
+
+/// A map file's `neutral_units`: each a unit as `start:` writes it, in a province no other
+/// starting unit (a power's or a neutral one) stands in.
+fn neutral_units(
+    list: &[String],
+    neutral_name_taken: bool,
+    powers: &[Power],
+    provinces: &[Province],
+    locations: &[Location],
+    loc: &Locator,
+    resolve_loc: &dyn Fn(&str) -> Option<LocId>,
+) -> Result<Vec<(UnitKind, LocId)>, MapError> {
+    let mut taken: Vec<bool> = vec![false; provinces.len()];
+    for (_, l) in powers.iter().flat_map(|p| &p.start) {
+        if let Some(t) = locations
+            .get(l.0 as usize)
+            .and_then(|x| taken.get_mut(x.province.0 as usize))
+        {
+            *t = true;
+        }
+    }
+    if neutral_name_taken && !list.is_empty() {
+        return Err(MapError::Invalid {
+            pos: loc.find_after("neutral_units", ""),
+            message: "neutral_units: a power of this map is called \"Neutral\", the name scenarios write neutral units under; rename the power to give the map neutral units".into(),
+        });
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for s in list {
+        let at = || loc.find_after(&format!("{s:?}"), "neutral_units");
+        let Some((kind, l)) = parse_start_unit(s, resolve_loc) else {
+            return Err(MapError::Invalid {
+                pos: at(),
+                message: format!(
+                    "neutral unit {}: expected a unit like \"A ser\" or \"F stp/sc\"",
+                    quoted(s)
+                ),
+            });
+        };
+        let Some(location) = locations.get(l.0 as usize) else {
+            continue;
+        };
+        let prov = &provinces[location.province.0 as usize];
+        let fits = match kind {
+            UnitKind::Army => prov.kind != ProvinceKind::Sea,
+            UnitKind::Fleet => {
+                prov.kind != ProvinceKind::Land
+                    && !(prov.is_multi_coast() && location.coast.is_none())
+            }
+        };
+        if !fits {
+            return Err(MapError::Invalid {
+                pos: at(),
+                message: format!(
+                    "neutral unit {}: {} cannot stand in {} (an army needs land, a fleet a sea or coast, and a fleet on a two-coast province its coast)",
+                    quoted(s),
+                    if kind == UnitKind::Army {
+                        "an army"
+                    } else {
+                        "a fleet"
+                    },
+                    prov.name
+                ),
+            });
+        }
+        let slot = &mut taken[location.province.0 as usize];
+        if *slot {
+            return Err(MapError::Invalid {
+                pos: at(),
+                message: format!(
+                    "neutral unit {}: another starting unit is already in {}; a province holds one unit",
+                    quoted(s),
+                    prov.name
+                ),
+            });
+        }
+        *slot = true;
+        out.push((kind, l));
+    }
+    Ok(out)
 }
 
 /// Folds case, dots, hyphens and repeated spaces so that "St. Petersburg", "st petersburg" and
@@ -1042,6 +1192,9 @@ struct RawMap<P = RawProvince> {
     #[serde(default)]
     victory: Option<usize>,
     powers: Vec<RawPower>,
+    /// Neutral units at the start, `"A ser"` as in a power's `start`.
+    #[serde(default)]
+    neutral_units: Vec<String>,
     provinces: Vec<P>,
     #[serde(default)]
     art: Vec<String>,
@@ -1788,15 +1941,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         let mut start = Vec::new();
         for s in &rp.start {
             let p = || in_power_list(&loc, &rp.name, "start:", s);
-            let parsed = s.trim().split_once(' ').and_then(|(k, l)| {
-                let kind = match k.to_ascii_uppercase().as_str() {
-                    "A" => UnitKind::Army,
-                    "F" => UnitKind::Fleet,
-                    _ => return None,
-                };
-                Some((kind, resolve_loc(l.trim())?))
-            });
-            let Some((kind, l)) = parsed else {
+            let Some((kind, l)) = parse_start_unit(s, &resolve_loc) else {
                 return Err(err(
                     p(),
                     format!(
@@ -1818,6 +1963,18 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             unowned_homes: Vec::new(),
         });
     }
+    // `Neutral` names the owner of neutral units, unless it names a power of the map (a
+    // DPjudge map may call a power that): such a map has no neutral units.
+    let neutral_name_taken = power_names.contains_key(NEUTRAL_NAME);
+    let neutral_units = neutral_units(
+        &raw.neutral_units,
+        neutral_name_taken,
+        &powers,
+        &provinces,
+        &locations,
+        &loc,
+        &resolve_loc,
+    )?;
     // Centres owned at the start besides home centres: after every power's homes are known,
     // and home centres not owned at the start taken out first.
     let mut owned_by: Vec<Option<PowerId>> = home_of.clone();
@@ -1928,6 +2085,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         build_sites: raw.build_sites,
         victory: raw.victory,
         powers,
+        neutral_units,
         provinces,
         locations,
         army_adj,

@@ -318,9 +318,13 @@ impl<'m, 's> Parser<'m, 's> {
         best
     }
 
+    /// A power's name, adjective or alias, or `Neutral` (the owner of neutral units: a
+    /// supported unit's nationality, or the prefix of an order, which is then illegal).
     fn find_power_word(&mut self, word: &str) -> Option<PowerId> {
         let map = self.map;
-        map.find_power_normalized(self.normalize(&[word]))
+        let key = self.normalize(&[word]);
+        map.find_power_normalized(key)
+            .or_else(|| (key == crate::model::map::NEUTRAL_NAME).then_some(PowerId::NEUTRAL))
     }
 
     fn col(&self) -> usize {

@@ -256,6 +256,13 @@ impl Scenario {
                 });
             }
         }
+        for &(kind, loc) in &map.neutral_units {
+            s.units.push(Unit {
+                power: PowerId::NEUTRAL,
+                kind,
+                loc,
+            });
+        }
         s
     }
 
@@ -395,7 +402,7 @@ impl Scenario {
         write_units(&mut s, map, "units", &self.units, 1);
         if !self.dislodged.is_empty() {
             s.push_str("    dislodged: {\n");
-            for p in map.power_ids() {
+            for p in map.unit_owners() {
                 let ds: Vec<&Dislodged> = self
                     .dislodged
                     .iter()
@@ -478,7 +485,7 @@ fn write_units(s: &mut String, map: &Map, field: &str, units: &[Unit], depth: us
         return;
     }
     let _ = writeln!(s, "{ind}{field}: {{");
-    for p in map.power_ids() {
+    for p in map.unit_owners() {
         let us: Vec<String> = units
             .iter()
             .filter(|u| u.power == p)
@@ -729,6 +736,18 @@ impl Builder<'_> {
         }
     }
 
+    /// A power, or `Neutral` (the owner of neutral units): the keys of `units`, `dislodged`,
+    /// expected positions and orders (an order for a neutral unit reads, and is illegal).
+    fn unit_owner(&mut self, name: &str) -> Result<PowerId, ScenarioError> {
+        if self.map.find_power(name).is_none()
+            && self.map.find_power_or_neutral(name) == Some(PowerId::NEUTRAL)
+        {
+            self.loc.next_literal(name);
+            return Ok(PowerId::NEUTRAL);
+        }
+        self.power(name)
+    }
+
     fn power(&mut self, name: &str) -> Result<PowerId, ScenarioError> {
         let at = self.loc.next_literal(name);
         // A power's name as the map spells it (as files usually have it) is that power: names,
@@ -864,7 +883,7 @@ impl Builder<'_> {
         let small = self.map.province_count() <= 128;
         known.next = 0;
         for (pname, list) in raw.iter() {
-            let p = self.power(pname)?;
+            let p = self.unit_owner(pname)?;
             for u in list {
                 let save = self.loc.cursor();
                 let unit = self.known_unit(known, p, u)?;
@@ -905,7 +924,7 @@ impl Builder<'_> {
     fn orders(&mut self, raw: &Lists) -> Result<Vec<OrderEntry>, ScenarioError> {
         let mut out = Vec::with_capacity(raw.texts().len());
         for (pname, list) in raw.iter() {
-            let power = self.power(pname)?;
+            let power = self.unit_owner(pname)?;
             for text in list {
                 let at = self.loc.next_literal(text);
                 let order = parse_order(self.map, text).map_err(|e| ScenarioError::Invalid {
@@ -1095,7 +1114,7 @@ impl Builder<'_> {
                 });
             }
             for (pname, list) in &raw.dislodged.0 {
-                let power = self.power(pname)?;
+                let power = self.unit_owner(pname)?;
                 for d in list {
                     let unit = self.unit(power, &d.unit)?;
                     let at = self.loc.next_literal(&d.from);

@@ -335,7 +335,9 @@ fn name(map: &Map, p: ProvinceId) -> String {
 /// in a two-coast province on one of its coasts.
 pub fn check_standing(map: &Map, u: &Unit) -> Result<(), EditError> {
     let err = |m: String| Err(EditError(m));
-    if u.power.0 as usize >= map.powers.len() || u.loc.0 as usize >= map.locations.len() {
+    if (u.power.0 as usize >= map.powers.len() && !u.power.is_neutral())
+        || u.loc.0 as usize >= map.locations.len()
+    {
         return err("no such power or place on this map".into());
     }
     let p = map.province_of(u.loc);

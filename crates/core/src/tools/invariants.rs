@@ -78,6 +78,9 @@ pub enum Invariant {
     BackupReported,
     /// The turn cycle: the next phase, its position, centre ownership, the winner.
     Turn,
+    /// Neutral units hold: none is ordered, none moves, a dislodged one is disbanded (never
+    /// retreats), none is built or removed, and none changes a centre's owner.
+    Neutral,
 }
 
 impl Invariant {
@@ -97,6 +100,7 @@ impl Invariant {
             Invariant::Tracing => "tracing",
             Invariant::BackupReported => "backup reported",
             Invariant::Turn => "turn",
+            Invariant::Neutral => "neutral units",
         }
     }
 }
@@ -147,7 +151,7 @@ impl<'a> Checker<'a> {
 
     fn unit(&self, u: &Unit) -> String {
         if (u.loc.0 as usize) < self.map.locations.len()
-            && (u.power.0 as usize) < self.map.powers.len()
+            && ((u.power.0 as usize) < self.map.powers.len() || u.power.is_neutral())
         {
             u.describe_owned(self.map)
         } else {
@@ -162,12 +166,15 @@ impl<'a> Checker<'a> {
                     power: None,
                     ..o.clone()
                 };
-                let who = self
-                    .map
-                    .powers
-                    .get(p.0 as usize)
-                    .map(|p| p.name.as_str())
-                    .unwrap_or("?");
+                let who = if p.is_neutral() {
+                    "Neutral"
+                } else {
+                    self.map
+                        .powers
+                        .get(p.0 as usize)
+                        .map(|p| p.name.as_str())
+                        .unwrap_or("?")
+                };
                 format!("{who}: {}", format_order(self.map, &o, NameStyle::Abbr))
             }
             None => format!("order #{i}"),
@@ -193,7 +200,9 @@ impl<'a> Checker<'a> {
         let map = self.map;
         let mut seen = vec![None::<usize>; map.province_count()];
         for (i, u) in units.iter().enumerate() {
-            if u.loc.0 as usize >= map.locations.len() || u.power.0 as usize >= map.powers.len() {
+            if u.loc.0 as usize >= map.locations.len()
+                || (u.power.0 as usize >= map.powers.len() && !u.power.is_neutral())
+            {
                 self.fail(
                     Invariant::Input,
                     format!("{what}: unit #{i} {u:?} is not on this map"),
@@ -409,6 +418,35 @@ pub fn check_movement<O: Submitted>(
         return c.out;
     }
     let here = |u: usize| map.province_of(units[u].loc);
+
+    // Neutral units: no order applies to one, and one ends where it stood or is dislodged.
+    for (u, unit) in units.iter().enumerate() {
+        if !unit.power.is_neutral() {
+            continue;
+        }
+        if let Some(i) = r.prepared.source[u] {
+            c.fail(
+                Invariant::Neutral,
+                format!(
+                    "{} is neutral, but {} applies to it",
+                    c.unit(unit),
+                    c.order(orders, i)
+                ),
+            );
+        }
+        if let Some(e) = r.units[u].ends
+            && e.loc != unit.loc
+        {
+            c.fail(
+                Invariant::Neutral,
+                format!(
+                    "{} is neutral, but it ends in {}",
+                    c.unit(unit),
+                    map.loc_name(e.loc)
+                ),
+            );
+        }
+    }
 
     // Sources and statuses agree.
     for (u, unit) in units.iter().enumerate() {
@@ -892,6 +930,16 @@ pub fn check_retreats<O: Submitted>(
         extra.extend(std::iter::repeat_n(u, k));
     }
     extra.sort();
+    // A dislodged neutral unit is disbanded: none comes back.
+    for u in extra.iter().filter(|u| u.power.is_neutral()) {
+        c.fail(
+            Invariant::Neutral,
+            format!(
+                "{} is on the board after the retreats, but a dislodged neutral unit is disbanded",
+                c.unit(u)
+            ),
+        );
+    }
     // Successful retreat orders: (power, from, to).
     let moved: std::collections::HashSet<(PowerId, ProvinceId, ProvinceId)> = orders
         .iter()
@@ -1059,6 +1107,15 @@ pub fn check_adjustments<O: Submitted>(
     for u in units {
         match left.get_mut(u) {
             Some(k) if *k > 0 => *k -= 1,
+            _ if u.power.is_neutral() => {
+                c.fail(
+                    Invariant::Neutral,
+                    format!(
+                        "{} is removed, but neutral units are never removed",
+                        c.unit(u)
+                    ),
+                );
+            }
             _ => {
                 removed[u.power.0 as usize] += 1;
                 if due[u.power.0 as usize] >= 0 {
@@ -1083,6 +1140,13 @@ pub fn check_adjustments<O: Submitted>(
     new_units.sort();
     let occ = occupied(map, units);
     for b in &new_units {
+        if b.power.is_neutral() {
+            c.fail(
+                Invariant::Neutral,
+                format!("{} is built, but neutral units are never built", c.unit(b)),
+            );
+            continue;
+        }
         let (Some(p), true) = (c.province_of(b.loc), (b.power.0 as usize) < np) else {
             c.fail(Invariant::Consistency, format!("{b:?} ends off the map"));
             continue;
@@ -1651,7 +1715,8 @@ pub fn check_advance(s: &Scenario, rules: &Rules, adv: &Advanced) -> Vec<Violati
         let k = p.0 as usize;
         let occupant = occupant_of[k];
         let expected = match occupant {
-            Some(o) if fall_done && map.province(p).supply_center => Some(o),
+            // A neutral unit changes no centre's owner.
+            Some(o) if fall_done && map.province(p).supply_center && !o.is_neutral() => Some(o),
             _ => before[k],
         };
         if after[k] != expected {

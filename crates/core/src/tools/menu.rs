@@ -4,7 +4,8 @@
 //! a convoy of each army it could carry. An editor offers these as a menu (anything else can
 //! still be typed: odd and illegal orders are legitimate things to test). Retreat phases offer
 //! each dislodged unit's retreats and disband; adjustment phases each power's builds, removals
-//! and waive.
+//! and waive. A neutral unit has no menu (nobody orders it, dislodged it is disbanded); the
+//! powers' units may support it holding.
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): per-province and per-power
 // tables are sized to the map's counts and indexed by ids of that map.
@@ -110,6 +111,14 @@ struct Reach {
 }
 
 fn reach_of(map: &Map, x: &Unit, fleet_at: &[bool]) -> Reach {
+    // A neutral unit never moves: nothing to support it into, no convoy to carry it.
+    if x.power.is_neutral() {
+        return Reach {
+            convoy: Vec::new(),
+            seas: Vec::new(),
+            dests: Vec::new(),
+        };
+    }
     let (convoy, seas) = convoy_reach(map, x, fleet_at);
     let mut dests: Vec<ProvinceId> = moves(map, x)
         .into_iter()
@@ -125,12 +134,16 @@ fn reach_of(map: &Map, x: &Unit, fleet_at: &[bool]) -> Reach {
     }
 }
 
-/// Per province, whether a fleet of `units` is at sea there.
+/// Per province, whether a fleet of `units` that could convoy is at sea there (a power's: a
+/// neutral fleet convoys nobody).
 fn fleets_at_sea(map: &Map, units: &[Unit]) -> Vec<bool> {
     let mut fleet_at = vec![false; map.province_count()];
     for x in units {
         let p = map.province_of(x.loc);
-        if x.kind == UnitKind::Fleet && map.province(p).kind == ProvinceKind::Sea {
+        if x.kind == UnitKind::Fleet
+            && !x.power.is_neutral()
+            && map.province(p).kind == ProvinceKind::Sea
+        {
             fleet_at[p.0 as usize] = true;
         }
     }
@@ -166,6 +179,10 @@ fn orders_of(
     let Some(unit) = units.get(u) else {
         return Vec::new();
     };
+    // Nobody orders a neutral unit: it holds.
+    if unit.power.is_neutral() {
+        return Vec::new();
+    }
     let me = unit_spec(map, unit);
     let here = map.province_of(unit.loc);
     let order = |kind: OrderKind| Order {
@@ -271,6 +288,10 @@ pub fn retreat_orders(s: &Scenario, d: usize) -> Vec<Order> {
     let Some(dis) = s.dislodged.get(d) else {
         return Vec::new();
     };
+    // A dislodged neutral unit is disbanded: it is given no order.
+    if dis.unit.power.is_neutral() {
+        return Vec::new();
+    }
     let occupied = crate::engine::retreat::occupied(map, &s.units);
     let me = unit_spec(map, &dis.unit);
     let order = |kind: OrderKind| Order {

@@ -13,8 +13,8 @@ use crate::model::orders::Submitted;
 use crate::model::rules::Rules;
 use crate::model::scenario::Scenario;
 
-/// Supply-centre owners after a Fall phase: every centre with a unit on it belongs to that unit's
-/// power; empty centres keep their owner.
+/// Supply-centre owners after a Fall phase: every centre with a power's unit on it belongs to
+/// that unit's power; empty centres, and centres a neutral unit stands in, keep their owner.
 pub fn update_owners(
     map: &Map,
     units: &[Unit],
@@ -24,6 +24,7 @@ pub fn update_owners(
     for u in units {
         let p = map.province_of(u.loc);
         if map.province(p).supply_center
+            && !u.power.is_neutral()
             && let Some(slot) = o.get_mut(p.0 as usize)
         {
             *slot = Some(u.power);

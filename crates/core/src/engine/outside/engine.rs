@@ -188,6 +188,17 @@ impl OutsideEngine {
     }
 
     fn ask(&self, input: &PhaseInput<'_>) -> Result<Adjudication, String> {
+        if input
+            .units
+            .iter()
+            .chain(input.dislodged.iter().map(|d| &d.unit))
+            .any(|u| u.power.is_neutral())
+        {
+            return Err(format!(
+                "the position has neutral units, which protocol {} cannot send; adjudicate it with a built-in engine",
+                super::protocol::PROTOCOL
+            ));
+        }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.next_id += 1;
         let id = st.next_id;

@@ -6,6 +6,10 @@
 //! Places are written as the map's abbreviations with a capital (`Lon`, `Spa(nc)`), units as
 //! `A Par` / `F Stp(sc)`, powers by name (`England`); answers may use any spelling the order
 //! parser accepts (`F stp/sc`, `North Sea`).
+//!
+//! Neutral units ([`crate::model::map::PowerId::NEUTRAL`]) are not part of protocol 1: a
+//! phase whose position has any is refused before a request is written (the engine says so),
+//! rather than sent under a power name an adjudicator would take for a player.
 
 use std::collections::BTreeMap;
 

@@ -408,7 +408,9 @@ impl<'t, 'm> Reader<'t, 'm> {
         let letter = &self.buf[self.cur.start..self.cur.end];
         // Folded bytes are ASCII.
         let letter = std::str::from_utf8(letter).ok()?;
-        if self.map.find_power_normalized(letter).is_some() {
+        if self.map.find_power_normalized(letter).is_some()
+            || letter == crate::model::map::NEUTRAL_NAME
+        {
             return None;
         }
         // The letter may be left out (`S Livonia - Prussia`).

@@ -159,6 +159,15 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
             loc,
         });
     }
+    // On a map with neutral units, one unit in five is neutral (other maps draw nothing more:
+    // their positions are unchanged).
+    if !map.neutral_units.is_empty() {
+        for u in units.iter_mut() {
+            if rng.chance(20) {
+                u.power = PowerId::NEUTRAL;
+            }
+        }
+    }
     let here = |u: usize| map.province_of(units[u].loc);
     // Without convoys: no convoy order, and no army move that needs one.
     let keep = |u: usize, o: &Order| match &o.kind {

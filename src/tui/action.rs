@@ -96,7 +96,8 @@ pub enum Action {
     NextCompare,
     /// Adjudicate with the other engine: the decision model or the DPjudge procedure.
     SwitchEngine,
-    /// Compare the two engines under the same rules (again: back to comparing rule sets).
+    /// Compare the two engines under the same rules (again: back to comparing rule sets; in a
+    /// replay file, then back to its recording).
     CompareEngines,
     /// Put the scenario's own rules back.
     ResetRules,

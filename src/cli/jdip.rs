@@ -170,8 +170,9 @@ pub fn import(
     })
 }
 
-/// The map `import --map` names (a file, or NAME in maps/ of the current folder, as
-/// [`Map::load`] finds it) with its canonical path; None for the standard map.
+/// The map `import --map` names (a file, or NAME in maps/ of the current folder: the file
+/// [`Map::locate`] finds and [`Map::load`] reads) with its canonical path; None for the
+/// standard map.
 fn variant_map(
     map: Option<&str>,
 ) -> Result<
@@ -185,14 +186,9 @@ fn variant_map(
         return Ok(None);
     };
     let m = Map::load(name).map_err(|e| eyre!("--map {name}: {e}"))?;
-    let file = [
-        std::path::PathBuf::from(name),
-        Path::new("maps").join(format!("{name}.ron")),
-    ]
-    .into_iter()
-    .find(|p| p.is_file())
-    .and_then(|p| std::fs::canonicalize(p).ok())
-    .ok_or_else(|| eyre!("--map {name}: the map's file cannot be found again"))?;
+    let file = Map::locate(name)
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .ok_or_else(|| eyre!("--map {name}: the map's file cannot be found again"))?;
     Ok(Some((std::sync::Arc::new(m), file)))
 }
 

@@ -247,6 +247,37 @@ fn build_6c1(s: &mut Session) {
     }
 }
 
+/// Freezes the result as the expectations (`e`), saves as the proposed name in the user's
+/// folder (`S`, enter) and quits without a question: the saved file.
+fn freeze_save_and_quit(mut s: Session, data: &std::path::Path) -> std::path::PathBuf {
+    s.keys("e");
+    s.wait_for("expectations: all");
+    s.keys("S");
+    s.wait_for("save as:");
+    s.keys("\r");
+    s.wait_for("saved to");
+    let (ok, _) = s.quit();
+    assert!(ok, "quits without asking: everything is saved");
+    let file = data.join("new-scenario.ron");
+    assert!(file.is_file(), "saved in the user's folder");
+    file
+}
+
+/// `dipsandbox check FILE`, run from the repository (so a map named in maps/ is found), passes.
+fn check_passes(file: &std::path::Path) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(["check", file.to_str().expect("utf-8")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("check runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn builds_6c1_from_an_empty_board_saves_and_checks() {
     for (name, size) in [("pty-6c1-wide", (120, 40)), ("pty-6c1-narrow", (80, 24))] {
@@ -254,31 +285,13 @@ fn builds_6c1_from_an_empty_board_saves_and_checks() {
         let mut s = Session::start_in(&[], name, size);
         s.wait_for("Pandin");
         build_6c1(&mut s);
-        s.keys("e");
-        s.wait_for("expectations: all");
-        s.keys("S");
-        s.wait_for("save as:");
-        s.keys("\r");
-        s.wait_for("saved to");
-        let (ok, _) = s.quit();
-        assert!(ok, "quits without asking: everything is saved");
-        let file = data.join("new-scenario.ron");
-        assert!(file.is_file(), "saved in the user's folder");
+        let file = freeze_save_and_quit(s, &data);
         // Reopened, it meets its expectations; and `dipsandbox check` passes on it.
         let mut s = Session::start_in(&[file.to_str().expect("utf-8")], name, size);
         s.wait_for("expectations: all");
         let (ok, _) = s.quit();
         assert!(ok);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
-            .args(["check", file.to_str().expect("utf-8")])
-            .output()
-            .expect("check runs");
-        assert!(
-            out.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        check_passes(&file);
     }
 }
 
@@ -401,15 +414,7 @@ fn builds_an_island_convoy_paradox_on_a_variant_from_an_empty_board() {
         s.wait_for(&format!("{order}: "));
     }
     s.wait_for("Orders (4)");
-    s.keys("e");
-    s.wait_for("expectations: all");
-    s.keys("S");
-    s.wait_for("save as:");
-    s.keys("\r");
-    s.wait_for("saved to");
-    let (ok, _) = s.quit();
-    assert!(ok, "quits without asking: everything is saved");
-    let file = data.join("new-scenario.ron");
+    let file = freeze_save_and_quit(s, &data);
     let text = std::fs::read_to_string(&file).expect("saved in the user's folder");
     // The frozen expectations are the result worked out by hand.
     for want in [
@@ -420,17 +425,7 @@ fn builds_an_island_convoy_paradox_on_a_variant_from_an_empty_board() {
         assert!(text.contains(want), "{want} in\n{text}");
     }
     assert!(text.contains("F Aegean Sea"), "dislodged: {text}");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
-        .args(["check", file.to_str().expect("utf-8")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("check runs");
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    check_passes(&file);
 }
 
 /// The issue's three commands for a recorded game: `replay GAME -o DIR` stops at the first

@@ -11,6 +11,7 @@ use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
 use super::parts::panel;
+use crate::tui::action::Action;
 use crate::tui::grid::viewport;
 use crate::tui::keymap::Context;
 use crate::tui::layout::board_area;
@@ -330,10 +331,27 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
             Line::from(fit_spans(spans, foot.width as usize))
         }
         // A board larger than its panel says how to see the rest.
-        None if pans => Line::styled(
-            "arrows / hjkl select a province, / finds one by name, H J K L pan",
-            t.dim(),
-        ),
+        // The pan keys as the keymap binds them (a user's keys.ron may move them).
+        None if pans => {
+            let keys: Vec<String> = [
+                Action::PanLeft,
+                Action::PanDown,
+                Action::PanUp,
+                Action::PanRight,
+            ]
+            .into_iter()
+            .filter_map(|a| vm.keymap.key_for(a).map(|k| k.to_string()))
+            .collect();
+            let pan = if keys.is_empty() {
+                String::new()
+            } else {
+                format!(", {} pan", keys.join(" "))
+            };
+            Line::styled(
+                format!("arrows / hjkl select a province, / finds one by name{pan}"),
+                t.dim(),
+            )
+        }
         None => Line::styled(
             "arrows / hjkl select a province, / finds one by name",
             t.dim(),

@@ -611,19 +611,26 @@ impl Map {
         if name_or_path == "standard" {
             return Ok(Map::standard());
         }
-        let candidates = [
+        match Map::locate(name_or_path) {
+            Some(path) => {
+                let text = crate::base::source::read_text(&path)?;
+                Map::from_ron(&text, &path.display().to_string())
+            }
+            None => Err(MapError::NotFound {
+                name: name_or_path.to_string(),
+            }),
+        }
+    }
+
+    /// The file [`Map::load`] reads for a name or path other than `standard`: the path itself,
+    /// else `maps/NAME.ron` in the current folder. None when neither is a file.
+    pub fn locate(name_or_path: &str) -> Option<std::path::PathBuf> {
+        [
             std::path::PathBuf::from(name_or_path),
             std::path::Path::new("maps").join(format!("{name_or_path}.ron")),
-        ];
-        for path in &candidates {
-            if path.is_file() {
-                let text = crate::base::source::read_text(path)?;
-                return Map::from_ron(&text, &path.display().to_string());
-            }
-        }
-        Err(MapError::NotFound {
-            name: name_or_path.to_string(),
-        })
+        ]
+        .into_iter()
+        .find(|p| p.is_file())
     }
 
     /// Parses and validates a map from RON text; `file` names it in errors. A byte-order mark
@@ -1353,6 +1360,13 @@ impl ProvinceSource for ProvinceSpec {
     }
 }
 
+/// The name of power `w` of a map file, cut for a message (empty if there is none).
+fn raw_power_name(powers: &[RawPower], w: PowerId) -> String {
+    powers
+        .get(w.0 as usize)
+        .map_or(String::new(), |o| cut(&o.name))
+}
+
 /// The position of `value` in the list `field` (`home:`, `start:`) of the power named `power`:
 /// the first such string after the power's name and the field, else as near as found.
 fn in_power_list(loc: &Locator, power: &str, field: &str, value: &str) -> SourcePos {
@@ -1922,10 +1936,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 ));
             }
             if let Some(other) = home_of[id.0 as usize] {
-                let other = raw
-                    .powers
-                    .get(other.0 as usize)
-                    .map_or(String::new(), |o| cut(&o.name));
+                let other = raw_power_name(&raw.powers, other);
                 return Err(err(
                     p(),
                     format!(
@@ -2021,10 +2032,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 ));
             };
             if let Some(other) = owned_by[id.0 as usize] {
-                let other = raw
-                    .powers
-                    .get(other.0 as usize)
-                    .map_or(String::new(), |o| cut(&o.name));
+                let other = raw_power_name(&raw.powers, other);
                 return Err(err(
                     p(),
                     format!(

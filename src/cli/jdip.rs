@@ -293,38 +293,3 @@ pub fn export(
         ExitCode::SUCCESS
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn duplicate_names_are_numbered_in_turn() {
-        let names = file_names(["same", "same", "same", "same-2", "Same", "x"]);
-        assert_eq!(
-            names,
-            [
-                "same.ron",
-                "same-2.ron",
-                "same-3.ron",
-                "same-2-2.ron",
-                "Same-4.ron",
-                "x.ron"
-            ]
-        );
-    }
-
-    #[test]
-    fn long_and_reserved_names_are_made_safe() {
-        let long = "é".repeat(150) + &"a".repeat(300);
-        let n = file_name(&long);
-        assert_eq!(n, "é".repeat(50));
-        // Cut between two characters however the bytes fall.
-        assert_eq!(file_name(&format!("a{}", "é".repeat(150))).len(), 99);
-        let names = file_names([long.as_str(), long.as_str()]);
-        assert_ne!(names[0], names[1]);
-        assert!(names.iter().all(|n| n.len() < 120));
-        assert_eq!(file_name("CON"), "CON-case");
-        assert_eq!(file_name("#!?"), "case");
-    }
-}

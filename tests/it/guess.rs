@@ -231,10 +231,21 @@ const KNOWN_DEPARTURES: &[(u64, &str)] = &[(7649, "paradox=AllHold")];
 /// Random positions (with convoys), under the presets and single options that the conditions
 /// and the backup rules read: the guess engine and the decision engine agree on every unit's
 /// fate and every verdict, from the written order and from the reversed one.
+/// Slow tier: 1,500 positions (`GUESS_CASES=n` for a longer hunt);
+/// `random_positions_agree_with_the_decision_engine_on_a_sample` runs the first 300 by default.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn random_positions_agree_with_the_decision_engine() {
+    random_positions_agree(random_cases("GUESS_CASES", 1500));
+}
+
+#[test]
+fn random_positions_agree_with_the_decision_engine_on_a_sample() {
+    random_positions_agree(300);
+}
+
+fn random_positions_agree(cases: u64) {
     let map = standard();
-    let cases = random_cases("GUESS_CASES", 1500);
     let mut found = Vec::new();
     // Every rule option the conditions or the backup rules read, each changed once.
     let configs: Vec<Rules> = [

@@ -332,8 +332,11 @@ fn assert_valid_partial(m: &Minimized, input: &Scenario) {
     assert!(m.stopped.is_some());
     assert!(m.after.units <= m.before.units && m.after.orders <= m.before.orders);
     assert_eq!(m.before.units, input.units.len());
+    // Looked up in the sorted input (a search of the list per unit was 16 million comparisons
+    // on the 4,000-unit board).
+    let all = sorted(&input.units);
     for u in &m.scenario.units {
-        assert!(input.units.contains(u), "{u:?} is not an input unit");
+        assert!(all.binary_search(u).is_ok(), "{u:?} is not an input unit");
     }
     assert!(
         m.scenario.description.contains("stopped early"),
@@ -348,7 +351,7 @@ fn assert_valid_partial(m: &Minimized, input: &Scenario) {
 #[test]
 fn max_runs_stops_a_search_that_cannot_remove_anything() {
     let s = scenario(
-        synth::position(Pattern::Ring, 3_000, 0).expect("ring"),
+        synth::position(Pattern::Ring, 1_000, 0).expect("ring"),
         "ring.ron",
     );
     let bounds = Bounds {
@@ -367,7 +370,7 @@ fn max_runs_stops_a_search_that_cannot_remove_anything() {
     assert_eq!(st.reason, StopReason::MaxRuns(25));
     assert_eq!((st.stage, st.round), (Stage::Units, 1));
     assert_eq!(m.runs, 25);
-    assert_eq!(m.after.units, 3_000);
+    assert_eq!(m.after.units, 1_000);
     assert_eq!(backup_rules(&m.scenario), [BackupRule::CircularMovement]);
 }
 

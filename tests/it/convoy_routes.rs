@@ -109,43 +109,83 @@ fn random_board() -> impl Strategy<Value = (usize, Vec<(usize, usize)>, Vec<bool
     })
 }
 
+/// The new search against the old one on a random board of `k` seas: every fleet, both ways,
+/// and the batch form against the single one.
+fn sea_graph_agrees(
+    k: usize,
+    edges: &[(usize, usize)],
+    fleets: &[bool],
+) -> Result<(), TestCaseError> {
+    let map = board(k, edges);
+    let id = |s: &str| map.find_province(s).unwrap();
+    let is_fleet = |p: ProvinceId| (p.0 as usize) < k && fleets[p.0 as usize];
+    for (from, to) in [("a", "b"), ("b", "a")] {
+        for f in 0..k {
+            let f = ProvinceId(f as u32);
+            let new = fleet_on_some_route(&map, id(from), id(to), f, &is_fleet);
+            let old = old_fleet_on_some_route(&map, id(from), id(to), f, &is_fleet);
+            prop_assert_eq!(
+                new,
+                old,
+                "{} -> {} through s{}; edges {:?}; fleets {:?}",
+                from,
+                to,
+                f.0,
+                edges,
+                fleets
+            );
+        }
+    }
+    // The batch form (one army, every destination, one fleet) finds exactly the
+    // destinations the single form does, in the order given.
+    let tos: Vec<ProvinceId> = (0..map.province_count() as u32).map(ProvinceId).collect();
+    for from in [id("a"), id("b")] {
+        for f in 0..k {
+            let f = ProvinceId(f as u32);
+            let mut batch = Vec::new();
+            fleet_on_some_route_to_each(&map, from, &tos, f, &is_fleet, &mut |t| batch.push(t));
+            let single: Vec<ProvinceId> = tos
+                .iter()
+                .copied()
+                .filter(|&t| fleet_on_some_route(&map, from, t, f, &is_fleet))
+                .collect();
+            prop_assert_eq!(
+                batch,
+                single,
+                "from {} through s{}; edges {:?}",
+                from.0,
+                f.0,
+                edges
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// 500 random boards; `random_sea_graphs_agree` (slow tier) runs 2,000.
+    #[test]
+    fn random_sea_graphs_agree_on_a_sample((k, edges, fleets) in random_board()) {
+        sea_graph_agrees(k, &edges, &fleets)?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
+    /// Slow tier: 2,000 random boards (`random_sea_graphs_agree_on_a_sample` runs 500).
     #[test]
+    #[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
     fn random_sea_graphs_agree((k, edges, fleets) in random_board()) {
-        let map = board(k, &edges);
-        let id = |s: &str| map.find_province(s).unwrap();
-        let is_fleet = |p: ProvinceId| (p.0 as usize) < k && fleets[p.0 as usize];
-        for (from, to) in [("a", "b"), ("b", "a")] {
-            for f in 0..k {
-                let f = ProvinceId(f as u32);
-                let new = fleet_on_some_route(&map, id(from), id(to), f, &is_fleet);
-                let old = old_fleet_on_some_route(&map, id(from), id(to), f, &is_fleet);
-                prop_assert_eq!(new, old, "{} -> {} through s{}; edges {:?}; fleets {:?}", from, to, f.0, edges, fleets);
-            }
-        }
-        // The batch form (one army, every destination, one fleet) finds exactly the
-        // destinations the single form does, in the order given.
-        let tos: Vec<ProvinceId> = (0..map.province_count() as u32).map(ProvinceId).collect();
-        for from in [id("a"), id("b")] {
-            for f in 0..k {
-                let f = ProvinceId(f as u32);
-                let mut batch = Vec::new();
-                fleet_on_some_route_to_each(&map, from, &tos, f, &is_fleet, &mut |t| batch.push(t));
-                let single: Vec<ProvinceId> = tos
-                    .iter()
-                    .copied()
-                    .filter(|&t| fleet_on_some_route(&map, from, t, f, &is_fleet))
-                    .collect();
-                prop_assert_eq!(batch, single, "from {} through s{}; edges {:?}", from.0, f.0, edges);
-            }
-        }
+        sea_graph_agrees(k, &edges, &fleets)?;
     }
 
     #[test]
     fn the_standard_map_agrees(mask in any::<u32>(), a in any::<u8>(), b in any::<u8>()) {
-        let map = Map::standard();
+        // Loaded once for every case.
+        let map = crate::common::positions::standard();
         let seas: Vec<ProvinceId> = map
             .province_ids()
             .filter(|p| map.province(*p).kind == ProvinceKind::Sea)
@@ -163,8 +203,8 @@ proptest! {
         let to = coasts[b as usize % coasts.len()];
         prop_assume!(from != to);
         for &f in &seas {
-            let new = fleet_on_some_route(&map, from, to, f, &is_fleet);
-            let old = old_fleet_on_some_route(&map, from, to, f, &is_fleet);
+            let new = fleet_on_some_route(map, from, to, f, &is_fleet);
+            let old = old_fleet_on_some_route(map, from, to, f, &is_fleet);
             prop_assert_eq!(new, old, "{} -> {} through {}", map.province(from).abbr, map.province(to).abbr, map.province(f).abbr);
         }
     }

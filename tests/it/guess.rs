@@ -203,11 +203,27 @@ fn the_listing_to_the_letter_gets_pandin_wrong() {
 /// starting from each order in turn (the written list rotated) and from the reversed list: the
 /// result is the decision engine's (the positions the text worries about — Wales first in
 /// 5.D's position — go right once the second guess is kept to orders met again).
+/// Slow tier (every case under every preset); `start_order_changes_nothing_on_a_sample_of_the_datc_cases`
+/// takes every case under the default preset and every third one under every preset.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn start_order_changes_nothing_on_the_datc_cases() {
+    start_order_changes_nothing(1);
+}
+
+#[test]
+fn start_order_changes_nothing_on_a_sample_of_the_datc_cases() {
+    start_order_changes_nothing(3);
+}
+
+/// Every case under the default preset, and every `every`-th one under every preset.
+fn start_order_changes_nothing(every: usize) {
     let mut found = Vec::new();
-    for (name, s) in datc_movement() {
+    for (i, (name, s)) in datc_movement().into_iter().enumerate() {
         for (preset, _) in PRESETS {
+            if i % every != 0 && *preset != PRESETS[0].0 {
+                continue;
+            }
             let rules = Rules::preset(preset).expect("preset");
             let want = guess_of(&s, &rules, StartOrder::Written, false);
             let n = want.start.len();
@@ -231,10 +247,21 @@ const KNOWN_DEPARTURES: &[(u64, &str)] = &[(7649, "paradox=AllHold")];
 /// Random positions (with convoys), under the presets and single options that the conditions
 /// and the backup rules read: the guess engine and the decision engine agree on every unit's
 /// fate and every verdict, from the written order and from the reversed one.
+/// Slow tier: 1,500 positions (`GUESS_CASES=n` for a longer hunt);
+/// `random_positions_agree_with_the_decision_engine_on_a_sample` runs the first 300 by default.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn random_positions_agree_with_the_decision_engine() {
+    random_positions_agree(random_cases("GUESS_CASES", 1500));
+}
+
+#[test]
+fn random_positions_agree_with_the_decision_engine_on_a_sample() {
+    random_positions_agree(300);
+}
+
+fn random_positions_agree(cases: u64) {
     let map = standard();
-    let cases = random_cases("GUESS_CASES", 1500);
     let mut found = Vec::new();
     // Every rule option the conditions or the backup rules read, each changed once.
     let configs: Vec<Rules> = [
@@ -280,8 +307,21 @@ fn random_positions_agree_with_the_decision_engine() {
 
 /// Where the equations have exactly one solution (`solve`), the guess engine finds it, without
 /// a backup rule; on every DATC case and on random positions.
+/// Slow tier: 1,000 random positions (`GUESS_SOLVE_CASES=n` for a longer hunt);
+/// `takes_the_unique_solution_on_a_sample` takes the first 400, with the same floor of more than
+/// 200 positions checked.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn takes_the_unique_solution() {
+    takes_the_unique_solution_on(random_cases("GUESS_SOLVE_CASES", 1000));
+}
+
+#[test]
+fn takes_the_unique_solution_on_a_sample() {
+    takes_the_unique_solution_on(400);
+}
+
+fn takes_the_unique_solution_on(cases: u64) {
     use dipsandbox_core::tools::oracle::{Agreement, Limits, solve};
     let mut checked = 0;
     let mut bad = Vec::new();
@@ -305,7 +345,7 @@ fn takes_the_unique_solution() {
         );
     }
     let map = standard();
-    for seed in 0..random_cases("GUESS_SOLVE_CASES", 1000) {
+    for seed in 0..cases {
         let (units, orders) = random_position(seed, Convoys::Included);
         let rules = Rules::default();
         let Ok(o) = solve(map, &units, &orders, &rules, Limits::default()) else {

@@ -2,6 +2,11 @@
 //! hostile input at (or near) the size the issue measured, in the debug build: before the fix
 //! each took minutes to hours there, so the size itself is what would hang the suite. No test
 //! asserts a time; each checks that the result is right. The figures are in docs/limits.md.
+//!
+//! The full sizes are the slow tier (`cargo test --test it -- --ignored`, which CI runs after
+//! `cargo test`): each is also run by a default-tier test on a small board of the same shape,
+//! with the same assertions, so that the default run checks every behaviour and the slow tier
+//! the size.
 
 use crate::common;
 
@@ -98,10 +103,20 @@ fn scenario_ron(
 /// Under `wrong_unit_type=Invalid` the misnamed order is invalid, its army holds and the whole
 /// ring stands: 10,000 verdicts change (the positions do not: a ring that moves one step on
 /// leaves an army in every province).
+/// Slow tier (its size is what it guards); `diff_deciders_on_a_small_ring` runs the same on 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn diff_deciders_on_a_10000_unit_ring() {
-    let n = 10_000;
-    let d = dir("diff");
+    diff_deciders(10_000, "diff");
+}
+
+#[test]
+fn diff_deciders_on_a_small_ring() {
+    diff_deciders(100, "diff-small");
+}
+
+fn diff_deciders(n: usize, name: &str) {
+    let d = dir(name);
     write(&d, "ring.map.ron", &map_ron(&ring(n)));
     let units: Vec<String> = (0..n).map(|i| format!("A p{i}")).collect();
     let orders: Vec<String> = (0..n)
@@ -132,10 +147,21 @@ fn diff_deciders_on_a_10000_unit_ring() {
 
 /// `diff --all-presets` on the same ring: each preset adjudicated once, and the table has a row
 /// per order.
+/// Slow tier (its size is what it guards); `diff_all_presets_on_a_small_ring` runs the same on
+/// 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn diff_all_presets_on_a_15000_unit_ring() {
-    let n = 15_000;
-    let d = dir("presets");
+    diff_all_presets(15_000, "presets");
+}
+
+#[test]
+fn diff_all_presets_on_a_small_ring() {
+    diff_all_presets(100, "presets-small");
+}
+
+fn diff_all_presets(n: usize, name: &str) {
+    let d = dir(name);
     write(&d, "ring.map.ron", &map_ron(&ring(n)));
     let units: Vec<String> = (0..n).map(|i| format!("A p{i}")).collect();
     let orders: Vec<String> = (0..n)
@@ -165,10 +191,24 @@ fn diff_all_presets_on_a_15000_unit_ring() {
 /// A map with a province of 60,000 neighbours loads (the symmetry check looked each border up
 /// in the other side's whole list: 60,000² steps), and one missing border among them is still
 /// reported, naming both provinces.
+/// Slow tier (its size is what it guards); `a_province_of_600_neighbours` runs the same on 600.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn a_province_of_60000_neighbours() {
-    let n = 60_000;
-    let d = dir("star");
+    province_of_neighbours(60_000, "star");
+}
+
+#[test]
+fn a_province_of_600_neighbours() {
+    province_of_neighbours(600, "star-small");
+}
+
+/// A hub of `n` leaves; the leaves the orders and the broken border name are at the same
+/// fractions of the star whatever its size (l12345 and l40000 of 60,000).
+fn province_of_neighbours(n: usize, name: &str) {
+    let d = dir(name);
+    let (to, last, before_last) = (n * 12_345 / 60_000, n - 1, n - 2);
+    let missing = n / 3 * 2;
     write(&d, "star.map.ron", &map_ron(&star(n)));
     let f = write(
         &d,
@@ -178,13 +218,15 @@ fn a_province_of_60000_neighbours() {
             "star.map.ron",
             &[
                 ("Alpha", vec!["A h".into()]),
-                ("Beta", vec!["A l59999".into()]),
+                ("Beta", vec![format!("A l{last}")]),
             ],
             &[
-                ("Alpha", vec!["A h - l12345".into()]),
-                ("Beta", vec!["A l59999 - l59998".into()]),
+                ("Alpha", vec![format!("A h - l{to}")]),
+                ("Beta", vec![format!("A l{last} - l{before_last}")]),
             ],
-            ", expect: (results: [(\"A h - l12345\", Succeeds), (\"A l59999 - l59998\", Illegal)])",
+            &format!(
+                ", expect: (results: [(\"A h - l{to}\", Succeeds), (\"A l{last} - l{before_last}\", Illegal)])"
+            ),
         ),
     );
     let (code, out, err) = dipsandbox(&["check", &f]);
@@ -193,12 +235,14 @@ fn a_province_of_60000_neighbours() {
 
     // The same map with one leaf that does not list the hub back.
     let mut broken = star(n);
-    broken[40_001].1.clear();
+    broken[missing + 1].1.clear();
     let e = dipsandbox_core::model::map::Map::from_ron(&map_ron(&broken), "broken.ron")
         .expect_err("refused");
     let text = e.to_string();
     assert!(
-        text.contains("army border \"h\"–\"l40000\" is listed by \"h\" but not by \"l40000\""),
+        text.contains(&format!(
+            "army border \"h\"–\"l{missing}\" is listed by \"h\" but not by \"l{missing}\""
+        )),
         "{text}"
     );
 }
@@ -208,14 +252,25 @@ fn a_province_of_60000_neighbours() {
 /// 59,000 spaces: 15 s in release). Steps 7 and 8 now look only at the spaces that changed;
 /// the passes, and so the trace, are the text's as before. Every move fails, each in step 7
 /// against the unit behind it, and one province is left contested.
+/// Slow tier (its size is what it guards); `the_dpjudge_engine_on_a_590_unit_chain` runs the
+/// same on 590.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn the_dpjudge_engine_on_a_59000_unit_chain() {
+    dpjudge_chain(59_000);
+}
+
+#[test]
+fn the_dpjudge_engine_on_a_590_unit_chain() {
+    dpjudge_chain(590);
+}
+
+fn dpjudge_chain(n: usize) {
     use dipsandbox_core::engine::Verdict;
     use dipsandbox_core::engine::dpjudge::Mark;
     use dipsandbox_core::model::rules::Rules;
     use dipsandbox_core::tools::synth::{Pattern, position};
 
-    let n = 59_000;
     let s = position(Pattern::ChainBounce, n, 1).expect("chain");
     let r = dipsandbox_core::engine::dpjudge::adjudicate(
         &s.map,
@@ -249,10 +304,21 @@ fn the_dpjudge_engine_on_a_59000_unit_chain() {
 /// STRENGTH through an edge of its own, 10,000² edges, each MOVE evaluated over all of them).
 /// The supported army dislodges the holder, every other move fails against its prevent
 /// strength, through `check` (with expectations), `explain` and `solve`.
+/// Slow tier (its size is what it guards); `a_hundred_armies_into_one_province` runs the same on
+/// 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn ten_thousand_armies_into_one_province() {
-    let n = 10_000;
-    let d = dir("standoff");
+    armies_into_one_province(10_000, "standoff");
+}
+
+#[test]
+fn a_hundred_armies_into_one_province() {
+    armies_into_one_province(100, "standoff-small");
+}
+
+fn armies_into_one_province(n: usize, name: &str) {
+    let d = dir(name);
     write(&d, "star.map.ron", &map_ron(&star(n)));
     let mut alpha = vec!["A l0".to_string(), "A l1".into(), "A l2".into()];
     let mut alpha_orders = vec![
@@ -307,7 +373,10 @@ fn ten_thousand_armies_into_one_province() {
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("A l0 - h         moves, attack 3 beats hold 1 of A H H")
-            && out.contains("A l9999 - h      attack 1 does not beat hold 1 of A H H"),
+            && out.contains(&format!(
+                "{:<17}attack 1 does not beat hold 1 of A H H",
+                format!("A l{} - h", n - 1)
+            )),
         "{}",
         &out[..out.len().min(3000)]
     );
@@ -346,10 +415,23 @@ fn ten_thousand_armies_into_one_province() {
 /// ring): each reason named every other retreat, and each retreat looked for its rivals among
 /// all the others (3.6 GB and 64 s for `check`). The reason now names five rivals and counts
 /// the rest; all of them bounce and are disbanded.
+/// Slow tier (its size is what it guards); `a_hundred_retreats_to_one_province` runs the same on
+/// 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn ten_thousand_retreats_to_one_province() {
-    let n = 10_000;
-    let d = dir("retreats");
+    retreats_to_one_province(10_000, "retreats");
+}
+
+#[test]
+fn a_hundred_retreats_to_one_province() {
+    retreats_to_one_province(100, "retreats-small");
+}
+
+fn retreats_to_one_province(n: usize, name: &str) {
+    let d = dir(name);
+    // The orders' column: as wide as the longest order and two spaces.
+    let width = format!("A l{} - h", n - 1).len() + 2;
     let mut wheel = vec![("h".to_string(), (0..n).map(|i| format!("l{i}")).collect())];
     wheel.extend((0..n).map(|i| {
         (
@@ -383,16 +465,20 @@ fn ten_thousand_retreats_to_one_province() {
     let (code, out, err) = dipsandbox(&["explain", &f]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains(
-            "A l0 - h     bounces with A L1 - H, A L2 - H, A L3 - H, A L4 - H, A L5 - H and 9994 others: disbanded"
-        ),
+        out.contains(&format!(
+            "{:<width$}bounces with A L1 - H, A L2 - H, A L3 - H, A L4 - H, A L5 - H and {} others: disbanded",
+            "A l0 - h",
+            n - 6
+        )),
         "{}",
         &out[..out.len().min(3000)]
     );
     assert!(
-        out.contains(
-            "A l9999 - h  bounces with A L0 - H, A L1 - H, A L2 - H, A L3 - H, A L4 - H and 9994 others: disbanded"
-        ),
+        out.contains(&format!(
+            "{:<width$}bounces with A L0 - H, A L1 - H, A L2 - H, A L3 - H, A L4 - H and {} others: disbanded",
+            format!("A l{} - h", n - 1),
+            n - 6
+        )),
         "{}",
         &out[out.len().saturating_sub(3000)..]
     );
@@ -402,10 +488,21 @@ fn ten_thousand_retreats_to_one_province() {
 /// `explain --dot` of a 20,000-unit ring: the decisions of each unit were searched among all
 /// decisions once per unit (60,000 × 20,000 steps; a 60,000-unit ring took 50 s). One cluster
 /// per unit, every edge drawn.
+/// Slow tier (its size is what it guards); `the_decision_graph_of_a_200_unit_ring_as_dot` runs
+/// the same on 200.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn the_decision_graph_of_a_20000_unit_ring_as_dot() {
-    let n = 20_000;
-    let d = dir("dot");
+    decision_graph_as_dot(20_000, "dot");
+}
+
+#[test]
+fn the_decision_graph_of_a_200_unit_ring_as_dot() {
+    decision_graph_as_dot(200, "dot-small");
+}
+
+fn decision_graph_as_dot(n: usize, name: &str) {
+    let d = dir(name);
     write(&d, "ring.map.ron", &map_ron(&ring(n)));
     let units: Vec<String> = (0..n).map(|i| format!("A p{i}")).collect();
     let orders: Vec<String> = (0..n)
@@ -427,7 +524,7 @@ fn the_decision_graph_of_a_20000_unit_ring_as_dot() {
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(&dot).expect("dot written");
     assert_eq!(text.matches("subgraph cluster_u").count(), n);
-    assert!(text.contains("subgraph cluster_u19999 {"));
+    assert!(text.contains(&format!("subgraph cluster_u{} {{", n - 1)));
     // The circular movement is drawn as one cycle through every MOVE.
     assert!(text.matches("color=darkgreen, penwidth=2").count() >= n);
 }
@@ -436,13 +533,24 @@ fn the_decision_graph_of_a_20000_unit_ring_as_dot() {
 /// dislodged unit's options were checked against a position rebuilt for it), 10,000 standoffs
 /// (each checked against every unit), and the turn that follows (each province's owner against
 /// every unit). Every invariant holds.
+/// Slow tier (its size is what it guards); `the_invariant_checker_on_100_dislodgements_and_standoffs`
+/// runs the same on 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn the_invariant_checker_on_10000_dislodgements_and_standoffs() {
+    invariant_checker(10_000, "invariants");
+}
+
+#[test]
+fn the_invariant_checker_on_100_dislodgements_and_standoffs() {
+    invariant_checker(100, "invariants-small");
+}
+
+fn invariant_checker(m: usize, dir_name: &str) {
     use dipsandbox_core::model::scenario::Scenario;
     use dipsandbox_core::tools::invariants::{check_scenario, report};
 
-    let m = 10_000;
-    let d = dir("invariants");
+    let d = dir(dir_name);
     write(&d, "ring.map.ron", &map_ron(&ring(3 * m)));
     // Each triple: a supported attack that dislodges (ladder), or two moves that bounce into
     // the middle province (standoffs).
@@ -494,10 +602,20 @@ fn the_invariant_checker_on_10000_dislodgements_and_standoffs() {
 /// `check` of a 30,000-unit ring whose expected positions are all wrong (the armies expected
 /// under another power): the units missing and present were each searched for in the other
 /// list (30,000² steps; 60,000 units took 4.5 s in release). Both are listed, sorted.
+/// Slow tier (its size is what it guards); `check_names_300_wrong_positions` runs the same on 300.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn check_names_30000_wrong_positions() {
-    let n = 30_000;
-    let d = dir("positions");
+    wrong_positions(30_000, "positions");
+}
+
+#[test]
+fn check_names_300_wrong_positions() {
+    wrong_positions(300, "positions-small");
+}
+
+fn wrong_positions(n: usize, name: &str) {
+    let d = dir(name);
     write(&d, "ring.map.ron", &map_ron(&ring(n)));
     let units: Vec<String> = (0..n).map(|i| format!("A p{i}")).collect();
     let orders: Vec<String> = (0..n)

@@ -216,9 +216,20 @@ fn a_megabyte_token_in_an_order_is_reported_briefly() {
 /// paths: the multiple-order rule then applies to 20,000 of them), each with an expected result;
 /// and 20,000 orders written with an escape (`\u{69}`), which are not found verbatim in the file.
 /// Every case is adjudicated and checked.
+/// Slow tier (its size is what it guards); `two_thousand_orders` runs the same with 2,000.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn twenty_thousand_orders() {
-    let d = dir("orders");
+    many_orders(20_000, "orders");
+}
+
+#[test]
+fn two_thousand_orders() {
+    many_orders(2_000, "orders-small");
+}
+
+fn many_orders(count: usize, name: &str) {
+    let d = dir(name);
     let seas = [
         "Mid-Atlantic Ocean",
         "English Channel",
@@ -236,7 +247,7 @@ fn twenty_thousand_orders() {
                 for e in seas {
                     for f in seas {
                         orders.push(format!("A Brest - {a} - {b} - {c} - {e} - {f} - Portugal"));
-                        if orders.len() == 20_000 {
+                        if orders.len() == count {
                             break 'all;
                         }
                     }
@@ -253,7 +264,7 @@ fn twenty_thousand_orders() {
         &d,
         "one_unit.ron",
         &format!(
-            "Scenario(title: \"20000 orders to one unit\", phase: \"Spring 1901 Movement\", \
+            "Scenario(title: \"{count} orders to one unit\", phase: \"Spring 1901 Movement\", \
              units: {{\"France\": [\"A Brest\", \"F Mid-Atlantic Ocean\"]}}, \
              orders: {{\"France\": [{}]}}, expect: (results: [{}]))",
             list(&orders),
@@ -264,8 +275,8 @@ fn twenty_thousand_orders() {
     assert_eq!(code, 0, "{err}");
     assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
     let s = Scenario::load(Path::new(&f)).expect("loads");
-    assert_eq!(s.orders.len(), 20_000);
-    assert_eq!(s.expect.as_ref().map(|e| e.results.len()), Some(20_000));
+    assert_eq!(s.orders.len(), count);
+    assert_eq!(s.expect.as_ref().map(|e| e.results.len()), Some(count));
 
     // 22 units, about 900 orders each.
     let opening = Scenario::opening(Map::standard_arc(), "standard");
@@ -287,7 +298,7 @@ fn twenty_thousand_orders() {
                 None => by_power.push((name, vec![text])),
             }
             n += 1;
-            if n == 20_000 {
+            if n == count {
                 break 'fill;
             }
         }
@@ -312,7 +323,7 @@ fn twenty_thousand_orders() {
         &d,
         "many_units.ron",
         &format!(
-            "Scenario(title: \"20000 orders\", phase: \"Spring 1901 Movement\", units: {{{}}}, orders: {{{}}})",
+            "Scenario(title: \"{count} orders\", phase: \"Spring 1901 Movement\", units: {{{}}}, orders: {{{}}})",
             units.join(", "),
             ords.join(", ")
         ),
@@ -322,7 +333,7 @@ fn twenty_thousand_orders() {
     assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
 
     // Escaped text is not found verbatim in the file: still located, and still linear.
-    let esc: Vec<String> = (0..20_000)
+    let esc: Vec<String> = (0..count)
         .map(|_| "\"A Par\\u{69}s - Burgundy\"".to_string())
         .collect();
     let f = write(
@@ -342,7 +353,7 @@ fn twenty_thousand_orders() {
     );
 
     // 20,000 builds in one province and 20,000 retreat orders for one unit.
-    let builds: Vec<String> = (0..20_000).map(|_| q("Build A Paris")).collect();
+    let builds: Vec<String> = (0..count).map(|_| q("Build A Paris")).collect();
     let f = write(
         &d,
         "builds.ron",
@@ -362,7 +373,7 @@ fn twenty_thousand_orders() {
     let r = dipsandbox_core::tools::check::run(&s, None, false).expect("runs");
     let built = r.phase().final_units.len();
     assert_eq!(built, 1, "one army in Paris");
-    let retreats: Vec<String> = (0..20_000)
+    let retreats: Vec<String> = (0..count)
         .map(|k| {
             q(&format!(
                 "A Paris - {}",
@@ -391,8 +402,20 @@ fn twenty_thousand_orders() {
 
 /// A jDip file of 100,000 cases is imported whole (the library), and one of 10,000 is checked
 /// by the binary.
+/// Slow tier (its size is what it guards); `a_jdip_file_of_1000_cases` runs the same with 1,000
+/// and 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn a_jdip_file_of_100000_cases() {
+    jdip_file_of_many_cases(100_000, 10_000, "jdip");
+}
+
+#[test]
+fn a_jdip_file_of_1000_cases() {
+    jdip_file_of_many_cases(1_000, 100, "jdip-small");
+}
+
+fn jdip_file_of_many_cases(count: usize, checked: usize, name: &str) {
     let case = |i: usize| {
         format!(
             "CASE c{i}\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\nGermany: A ber\nRussia: A war\n\
@@ -400,20 +423,20 @@ fn a_jdip_file_of_100000_cases() {
         )
     };
     let text: String = std::iter::once("VARIANT_ALL Standard\n".to_string())
-        .chain((0..100_000).map(case))
+        .chain((0..count).map(case))
         .collect();
     let f = dipsandbox_core::io::jdip::parse(&text, "many.txt", Map::standard_arc());
-    assert_eq!(f.cases.len(), 100_000);
+    assert_eq!(f.cases.len(), count);
     assert!(f.problems.is_empty());
     let small: String = std::iter::once("VARIANT_ALL Standard\n".to_string())
-        .chain((0..10_000).map(case))
+        .chain((0..checked).map(case))
         .collect();
-    let d = dir("jdip");
+    let d = dir(name);
     let p = write(&d, "many.txt", &small);
     let (code, out, err) = dipsandbox(&["check", &p]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.ends_with("10000 passed, 0 failed\n"),
+        out.ends_with(&format!("{checked} passed, 0 failed\n")),
         "{}",
         &out[out.len().saturating_sub(300)..]
     );

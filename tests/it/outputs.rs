@@ -245,17 +245,30 @@ fn a_scenarios_map_file_is_never_an_output() {
 /// `import` of many cases of one name: `same`, `same-2`, `same-3`, … every one written (2,000
 /// of them: the old naming grew `same-2-2-2…` in cubic time until the name was too long);
 /// a 300-character name is shortened (by bytes, between characters) and kept unique.
+/// Slow tier (its size is what it guards); `import_names_200_duplicates_in_turn_and_shortens_long_names`
+/// runs the same with 200.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn import_names_duplicates_in_turn_and_shortens_long_names() {
-    let dir = temp("import-names");
+    import_names(2000, "import-names");
+}
+
+#[test]
+fn import_names_200_duplicates_in_turn_and_shortens_long_names() {
+    import_names(200, "import-names-small");
+}
+
+fn import_names(count: usize, name: &str) {
+    let dir = temp(name);
     let file = dir.join("same.txt");
-    std::fs::write(&file, suite((0..2000).map(|_| "same".to_string()))).expect("write");
+    std::fs::write(&file, suite((0..count).map(|_| "same".to_string()))).expect("write");
     let to = dir.join("cases");
     let (code, out, err) = dipsandbox(&["import", arg(&file), "--to", arg(&to)]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("2000 case(s) written"), "{out}");
-    assert_eq!(std::fs::read_dir(&to).expect("dir").count(), 2000);
-    for n in ["same.ron", "same-2.ron", "same-3.ron", "same-2000.ron"] {
+    assert!(out.contains(&format!("{count} case(s) written")), "{out}");
+    assert_eq!(std::fs::read_dir(&to).expect("dir").count(), count);
+    let last = format!("same-{count}.ron");
+    for n in ["same.ron", "same-2.ron", "same-3.ron", &last] {
         assert!(to.join(n).is_file(), "{n}");
     }
 
@@ -607,10 +620,21 @@ fn check_does_not_follow_links_out_of_the_tree() {
 
 /// Rule pairings are matched to cases by a hash table: 20,000 cases sharing a long prefix and
 /// a pairing line each (quadratic before: seconds in a release build, far more here).
+/// Slow tier (its size is what it guards); `pairing_a_thousand_cases` runs the same on 1,000.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn pairing_twenty_thousand_cases_is_linear() {
+    pairing(20_000);
+}
+
+#[test]
+fn pairing_a_thousand_cases() {
+    pairing(1_000);
+}
+
+fn pairing(count: usize) {
     let prefix = "a-rather-long-case-name-prefix-shared-by-every-case-of-the-suite-";
-    let names: Vec<String> = (0..20_000).map(|i| format!("{prefix}{i}")).collect();
+    let names: Vec<String> = (0..count).map(|i| format!("{prefix}{i}")).collect();
     let text = suite(names.iter().cloned());
     let rules: String = names.iter().map(|n| format!("{n} 1982\n")).collect();
     let mut f = dipsandbox_core::io::jdip::parse(
@@ -620,7 +644,7 @@ fn pairing_twenty_thousand_cases_is_linear() {
     );
     dipsandbox_core::io::jdip::apply_rules_file(&mut f, &rules, "big.txt.rules");
     assert!(f.problems.is_empty(), "{:?}", f.problems.first());
-    assert_eq!(f.cases.len(), 20_000);
+    assert_eq!(f.cases.len(), count);
     assert!(
         f.cases
             .iter()
@@ -630,15 +654,26 @@ fn pairing_twenty_thousand_cases_is_linear() {
 
 /// `check` of a folder of 20,000 scenarios: each file is looked up among those already listed
 /// in a set (a list before: half a minute in a release build).
+/// Slow tier (its size is what it guards); `checking_a_folder_of_200_files` runs the same on 200.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn checking_a_folder_of_twenty_thousand_files_is_linear() {
-    let dir = temp("twenty-thousand");
+    checking_a_folder(20_000, "twenty-thousand");
+}
+
+#[test]
+fn checking_a_folder_of_200_files() {
+    checking_a_folder(200, "two-hundred");
+}
+
+fn checking_a_folder(count: usize, name: &str) {
+    let dir = temp(name);
     let text = r#"Scenario(title: "t", map: "standard", phase: "Spring 1901 Movement")"#;
-    for i in 0..20_000 {
+    for i in 0..count {
         std::fs::write(dir.join(format!("s{i}.ron")), text).expect("write");
     }
     let (code, out, err) = dipsandbox(&["check", arg(&dir)]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.ends_with("20000 passed, 0 failed\n"));
+    assert!(out.ends_with(&format!("{count} passed, 0 failed\n")));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -174,10 +174,21 @@ fn tracing_changes_nothing_on_any_scenario() {
 /// `--dot` on a large board: one cluster per unit and every decision drawn once. The clusters
 /// were gathered by searching every decision for each unit, quadratic in the board (issue 22:
 /// 20,000 units took minutes in the test build); now one counting pass.
+/// Slow tier (its size is what it guards); `dot_of_a_200_unit_ring_has_a_cluster_per_unit` runs
+/// the same on 200.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn dot_of_a_twenty_thousand_unit_ring_has_a_cluster_per_unit() {
+    dot_of_a_ring(20_000);
+}
+
+#[test]
+fn dot_of_a_200_unit_ring_has_a_cluster_per_unit() {
+    dot_of_a_ring(200);
+}
+
+fn dot_of_a_ring(n: usize) {
     use dipsandbox_core::tools::synth::{Pattern, position};
-    let n = 20_000;
     let p = position(Pattern::Ring, n, 0).expect("ring");
     let m = dipsandbox_core::engine::adjudicate_movement(
         &p.map,

@@ -29,14 +29,27 @@ fn shipped() -> Vec<(String, Arc<Map>)> {
         .collect()
 }
 
+/// Slow tier: 60 positions a map; `random_positions_on_every_shipped_map_…_on_a_sample` runs
+/// the first 20 of them.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn random_positions_on_every_shipped_map_keep_the_invariants_in_every_engine() {
+    random_positions_on_every_shipped_map(60);
+}
+
+#[test]
+fn random_positions_on_every_shipped_map_keep_the_invariants_in_every_engine_on_a_sample() {
+    random_positions_on_every_shipped_map(20);
+}
+
+/// `count` positions a map (of every mix in turn), each with more than one unit on average.
+fn random_positions_on_every_shipped_map(count: u64) {
     let maps = shipped();
     assert!(maps.len() >= 6, "{} maps", maps.len());
     let rules = Rules::default();
     for (file, map) in &maps {
         let mut units = 0;
-        for i in 0..60u64 {
+        for i in 0..count {
             let mix = Mix::ALL[(i as usize) % Mix::ALL.len()];
             let s: Scenario = position(map, 27, i, mix);
             units += s.units.len();
@@ -63,7 +76,10 @@ fn random_positions_on_every_shipped_map_keep_the_invariants_in_every_engine() {
             assert_eq!(verdicts(&d), verdicts(&g), "{file} position {i}");
         }
         // Not a test of empty boards.
-        assert!(units > 60, "{file}: {units} units in 60 positions");
+        assert!(
+            units > count as usize,
+            "{file}: {units} units in {count} positions"
+        );
     }
 }
 

@@ -895,8 +895,8 @@ fn order_by_parser(map: &Map, text: &str) -> Result<Order, OrderError> {
 /// The fast path for plain orders and units (`orders/plain.rs`) against the parser on `text`:
 /// `Ok(true)` when the fast path read it (as an order or as a unit) and the parser gives the
 /// same, `Ok(false)` when it left it to the parser, `Err` (describing both) when they differ.
-/// For the fuzz target and tests: parsing never needs it (only with the `fuzzing` feature).
-#[cfg(any(test, feature = "fuzzing"))]
+/// For the fuzz target and tests: parsing never needs it (only with the `test-hooks` feature).
+#[cfg(any(test, feature = "test-hooks"))]
 pub fn plain_path_agrees(map: &Map, text: &str) -> Result<bool, String> {
     fn check<T: PartialEq + std::fmt::Debug>(
         text: &str,

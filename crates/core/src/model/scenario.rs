@@ -22,7 +22,7 @@ mod parts;
 mod raw;
 
 pub use parts::{Expect, Expected, FollowUp, OrderEntry};
-#[cfg(any(test, feature = "fuzzing"))]
+#[cfg(any(test, feature = "test-hooks"))]
 pub use raw::fast_reader_agrees;
 use raw::{Lists, RawExpect, RawScenario};
 

@@ -233,7 +233,7 @@ pub(super) struct RawFollowUp<'a> {
 /// the same value, `Ok(false)` when the fast reader left it to `ron`, `Err` (describing both
 /// results) when the fast reader gave a value that `ron` does not give. For the fuzz target
 /// and tests: loading never needs it (only with the `test-hooks` feature).
-#[cfg(any(test, feature = "test-hooks"))]
+#[cfg(feature = "test-hooks")]
 pub fn fast_reader_agrees(text: &str) -> Result<bool, String> {
     let Some(fast) = read(text) else {
         return Ok(false);

@@ -11,6 +11,7 @@ mod cli;
 mod common;
 mod completeness;
 mod convoy_routes;
+mod core_units;
 mod datc;
 mod dpjudge;
 mod edit;

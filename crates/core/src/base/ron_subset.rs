@@ -600,23 +600,12 @@ impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The eight-bytes-at-once search finds the first `"` or `\` as a plain search does,
-        /// wherever it is (in the first 64 bytes or after them) and whatever bytes surround it.
-        #[test]
-        fn finds_the_first_quote_or_backslash(
-            bytes in proptest::collection::vec(
-                prop_oneof![1 => Just(b'"'), 1 => Just(b'\\'), 2 => Just(0u8), 2 => Just(0x80u8), 60 => any::<u8>()],
-                0..150,
-            ),
-        ) {
-            let plain = bytes.iter().position(|&c| c == b'"' || c == b'\\');
-            prop_assert_eq!(quote_or_backslash(&bytes), plain);
-        }
+/// Test hooks for the fuzz targets and the integration tests (the `test-hooks` feature): items
+/// no normal build exposes.
+#[cfg(feature = "test-hooks")]
+pub mod hooks {
+    /// The position of the first `"` or `\` in `b`, searched eight bytes at once.
+    pub fn quote_or_backslash(b: &[u8]) -> Option<usize> {
+        super::quote_or_backslash(b)
     }
 }

@@ -1174,7 +1174,7 @@ pub(crate) fn prepare_into<O: Submitted>(
             // The imperfect orders are then not chosen, and are marked with every other copy
             // of their text below: superseded when another order counts, several orders when
             // none does (marking only the first copy here made the reason of each copy depend
-            // on the order the orders were listed in; found by fuzzing).
+            // on the order the orders were listed in; found by a fuzz target).
             if !perfect.is_empty() && perfect.len() < distinct.len() {
                 distinct = perfect;
             }

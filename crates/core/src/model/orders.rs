@@ -895,8 +895,8 @@ fn order_by_parser(map: &Map, text: &str) -> Result<Order, OrderError> {
 /// The fast path for plain orders and units (`orders/plain.rs`) against the parser on `text`:
 /// `Ok(true)` when the fast path read it (as an order or as a unit) and the parser gives the
 /// same, `Ok(false)` when it left it to the parser, `Err` (describing both) when they differ.
-/// For the fuzz target and tests: parsing never needs it (only with the `fuzzing` feature).
-#[cfg(any(test, feature = "fuzzing"))]
+/// For the fuzz target and tests: parsing never needs it (only with the `test-hooks` feature).
+#[cfg(feature = "test-hooks")]
 pub fn plain_path_agrees(map: &Map, text: &str) -> Result<bool, String> {
     fn check<T: PartialEq + std::fmt::Debug>(
         text: &str,
@@ -1057,81 +1057,58 @@ pub fn format_order(map: &Map, o: &Order, style: NameStyle) -> String {
     s
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
+/// Test hooks for the fuzz targets and the integration tests (the `test-hooks` feature): items
+/// no normal build exposes.
+#[cfg(feature = "test-hooks")]
+pub mod hooks {
+    use super::{
+        BUILD_KW, Banded, CONVOY_KW, DISBAND_KW, HOLD_KW, MOVE_KW, Map, Order, OrderError,
+        REMOVE_KW, SUPPORT_KW, Tok, UnitSpec, WAIVE_KW,
+    };
 
-    proptest! {
-        /// The banded distance agrees with the full table wherever it answers, and answers
-        /// exactly when the distance is within the limit.
-        #[test]
-        fn banded_distance_agrees_with_the_full_table(
-            a in "[abc]{0,9}",
-            b in "[abc]{0,9}",
-            limit in 0usize..6,
-        ) {
-            let full = edit_distance(&a, &b);
-            let ac: Vec<char> = a.chars().collect();
-            let got = Banded::default().distance_within(&ac, &b, limit);
-            prop_assert_eq!(got, (full <= limit).then_some(full));
-        }
-    }
-
-    /// Every keyword list, as text.
-    const KEYWORD_TEXTS: &[&[&str]] = &[
-        &[
-            "-", "->", "to", "moves", "move", "m", "r", "retreat", "retreats", ">",
-        ],
-        &["s", "supports", "support", "sup", "supp"],
-        &["c", "convoys", "convoy", "cvy"],
-        &["h", "hold", "holds", "stand", "stands"],
-        &["d", "disband", "disbands"],
-        &["build", "builds", "b"],
-        &["remove", "removes", "rem"],
-        &["waive", "waives", "w"],
+    /// The keys of every keyword list: move, support, convoy, hold, disband, build, remove,
+    /// waive.
+    pub const KEYWORD_LISTS: [&[u64]; 8] = [
+        MOVE_KW, SUPPORT_KW, CONVOY_KW, HOLD_KW, DISBAND_KW, BUILD_KW, REMOVE_KW, WAIVE_KW,
     ];
 
-    proptest! {
-        /// The eight-bytes-at-once key is the byte-by-byte fold ([`pack`]) of every short
-        /// ASCII word, whatever its bytes (`@`, `[`, `` ` `` and `{` sit next to the capitals).
-        #[test]
-        fn keyword_keys_fold_as_pack_does(word in "[\\x01-\\x7f]{1,8}", nul in proptest::option::of(0usize..8)) {
-            // With a NUL anywhere among its bytes, no word is a keyword.
-            if let Some(at) = nul.filter(|&at| at < word.len()) {
-                let mut with_nul = word.clone().into_bytes();
-                with_nul[at] = 0;
-                let with_nul = String::from_utf8(with_nul).expect("ASCII");
-                prop_assert_eq!(kw_key(&with_nul), 0);
-            }
-            prop_assert_eq!(kw_key(&word), pack(word.strip_suffix('.').filter(|w| !w.is_empty()).unwrap_or(&word)));
-        }
-
-        /// A token is a keyword by its integer key exactly when its text, less one trailing
-        /// full stop, equals the keyword in any ASCII case.
-        #[test]
-        fn keyword_keys_match_as_text_does(
-            word in prop_oneof![
-                "[a-zA-Z.>\\-]{0,10}",
-                "(MOVES|Supports|hOlD|retreats|disbands|to|Cvy|->)[.]{0,2}",
-                "[a-z\\x00\\u{e9}\\u{130}]{1,9}",
-            ],
-        ) {
-            let lists = [MOVE_KW, SUPPORT_KW, CONVOY_KW, HOLD_KW, DISBAND_KW, BUILD_KW, REMOVE_KW, WAIVE_KW];
-            let tok = Tok::new(&word, 1);
-            let text = word.strip_suffix('.').filter(|w| !w.is_empty()).unwrap_or(&word);
-            for (keys, texts) in lists.iter().zip(KEYWORD_TEXTS) {
-                prop_assert_eq!(keys.len(), texts.len());
-                let by_text = texts.iter().any(|k| text.eq_ignore_ascii_case(k));
-                prop_assert_eq!(is_kw(&tok, keys), by_text, "{:?} in {:?}", word, texts);
-            }
-        }
+    /// The byte-by-byte key of a keyword.
+    pub fn pack(s: &str) -> u64 {
+        super::pack(s)
     }
 
-    #[test]
-    fn banded_distance_counts_a_transposition_once() {
-        let a: Vec<char> = "prais".chars().collect();
-        assert_eq!(Banded::default().distance_within(&a, "paris", 2), Some(1));
-        assert_eq!(Banded::default().distance_within(&a, "paris", 0), None);
+    /// The eight-bytes-at-once key of a token's text.
+    pub fn kw_key(text: &str) -> u64 {
+        super::kw_key(text)
+    }
+
+    /// Whether the token `text` is one of the keywords `kws`.
+    pub fn is_kw(text: &str, kws: &[u64]) -> bool {
+        super::is_kw(&Tok::new(text, 1), kws)
+    }
+
+    /// The banded edit distance of `a` and `b` when it is at most `limit`.
+    pub fn banded_distance_within(a: &[char], b: &str, limit: usize) -> Option<usize> {
+        Banded::default().distance_within(a, b, limit)
+    }
+
+    /// An order by the parser alone (no fast path).
+    pub fn order_by_parser(map: &Map, text: &str) -> Result<Order, OrderError> {
+        super::order_by_parser(map, text)
+    }
+
+    /// A unit by the parser alone (no fast path).
+    pub fn unit_by_parser(map: &Map, text: &str) -> Result<UnitSpec, OrderError> {
+        super::unit_by_parser(map, text)
+    }
+
+    /// An order by the fast path for plain orders alone (`None`: left to the parser).
+    pub fn plain_order(map: &Map, text: &str) -> Option<Order> {
+        super::plain::order(map, text)
+    }
+
+    /// A unit by the fast path for plain units alone (`None`: left to the parser).
+    pub fn plain_unit(map: &Map, text: &str) -> Option<UnitSpec> {
+        super::plain::unit(map, text)
     }
 }

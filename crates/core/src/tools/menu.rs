@@ -381,44 +381,23 @@ pub fn adjustment_orders(s: &Scenario) -> Vec<(PowerId, Order)> {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::legality::{convoy_chain_exists, fleet_on_some_route};
-    use crate::tools::versus::positions::{Recipe, random_position};
+/// Test hooks for the fuzz targets and the integration tests (the `test-hooks` feature): items
+/// no normal build exposes.
+#[cfg(feature = "test-hooks")]
+pub mod hooks {
+    use super::{Map, ProvinceId, Unit};
 
-    /// One search per army gives what a chain search per province gives, and every fleet on a
-    /// convoy route of the army is among the seas it reached.
-    #[test]
-    fn convoy_reach_is_the_chain_search() {
-        let map = Map::standard();
-        for seed in 0..400 {
-            let (units, _) = random_position(&map, seed, Recipe::WITH_CONVOYS);
-            let fleet_at = fleets_at_sea(&map, &units);
-            let is_fleet = |p: ProvinceId| fleet_at[p.0 as usize];
-            for x in &units {
-                let here = map.province_of(x.loc);
-                let (dests, seas) = convoy_reach(&map, x, &fleet_at);
-                let army_on_coast =
-                    x.kind == UnitKind::Army && map.province(here).kind == ProvinceKind::Coast;
-                let want: Vec<ProvinceId> = map
-                    .province_ids()
-                    .filter(|&to| {
-                        army_on_coast
-                            && to != here
-                            && map.province(to).kind == ProvinceKind::Coast
-                            && convoy_chain_exists(&map, here, to, &is_fleet)
-                    })
-                    .collect();
-                assert_eq!(dests, want, "seed {seed}, {x:?}");
-                for &d in &dests {
-                    for f in map.province_ids().filter(|&f| is_fleet(f)) {
-                        if fleet_on_some_route(&map, here, d, f, &is_fleet) {
-                            assert!(seas.contains(&f), "seed {seed}: {f:?} not reached");
-                        }
-                    }
-                }
-            }
-        }
+    /// Which provinces hold a fleet at sea, by province id.
+    pub fn fleets_at_sea(map: &Map, units: &[Unit]) -> Vec<bool> {
+        super::fleets_at_sea(map, units)
+    }
+
+    /// The destinations an army `u` reaches by convoy, and the seas the search went through.
+    pub fn convoy_reach(
+        map: &Map,
+        u: &Unit,
+        fleet_at: &[bool],
+    ) -> (Vec<ProvinceId>, Vec<ProvinceId>) {
+        super::convoy_reach(map, u, fleet_at)
     }
 }

@@ -2258,70 +2258,36 @@ pub fn stop_words(r: StopReason) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Test hooks for the fuzz targets and the integration tests (the `test-hooks` feature): items
+/// no normal build exposes.
+#[cfg(feature = "test-hooks")]
+pub mod hooks {
+    /// The stoppable ddmin over `0..len`, starting with halves.
+    pub fn ddmin_halves(
+        len: usize,
+        test: impl FnMut(&[usize]) -> Option<bool>,
+        reduced: impl FnMut(usize, usize),
+    ) -> Vec<usize> {
+        super::ddmin_ids(len, super::Start::Halves, test, reduced)
+    }
 
-    // Stopped after any number of tests, ddmin gives back a set that passes (here: one that
-    // holds both needles), no larger than the input and shrinking as it is let run longer.
-    #[test]
-    fn ddmin_stopped_early_returns_a_passing_set() {
-        let needles = [1_234usize, 7_777];
-        let mut last = usize::MAX;
-        for budget in [0usize, 1, 3, 10, 30, 1_000] {
-            let mut tests = 0;
-            let got = ddmin_ids(
-                10_000,
-                Start::Halves,
-                |ids| {
-                    if tests == budget {
-                        return None;
-                    }
-                    tests += 1;
-                    Some(needles.iter().all(|n| ids.binary_search(n).is_ok()))
-                },
-                |_, _| {},
-            );
-            assert!(needles.iter().all(|n| got.contains(n)), "budget {budget}");
-            assert!(got.len() <= last, "budget {budget}");
-            last = got.len();
+    /// The union-find of the region split.
+    pub struct Dsu(super::Dsu);
+
+    impl Dsu {
+        /// `n` singletons.
+        pub fn new(n: usize) -> Dsu {
+            Dsu(super::Dsu::new(n))
         }
-        assert_eq!(last, 2);
-    }
 
-    // Union-find on a chain of a million: no recursion, every node finds the same root.
-    #[test]
-    fn dsu_on_a_long_chain() {
-        let n = 1_000_000;
-        let mut d = Dsu::new(n);
-        for i in 1..n {
-            d.union(i - 1, i);
+        /// The root of `x`'s set.
+        pub fn find(&mut self, x: usize) -> usize {
+            self.0.find(x)
         }
-        let root = d.find(0);
-        assert!((0..n).step_by(9_973).all(|i| d.find(i) == root));
-        // Out of range: no panic, no union.
-        d.union(0, n + 5);
-        assert_eq!(d.find(n + 5), n + 5);
-    }
 
-    #[test]
-    fn stop_words_say_why() {
-        assert_eq!(stop_words(StopReason::Interrupted), "interrupted");
-        assert_eq!(stop_words(StopReason::MaxRuns(1)), "after 1 run");
-        assert_eq!(stop_words(StopReason::MaxRuns(40)), "after 40 runs");
-        assert_eq!(
-            stop_words(StopReason::MaxTime(Duration::from_millis(2500))),
-            "after 2.5 s"
-        );
-    }
-
-    // Pandin's paradox is one region: every order joins the English Channel or London.
-    #[test]
-    fn pandin_is_one_region() {
-        let s = Scenario::builtin().expect("built-in");
-        let r = regions(&s);
-        assert_eq!(r.count, 1);
-        assert_eq!(r.unit.len(), s.units.len());
-        assert_eq!(r.order.len(), s.orders.len());
+        /// Joins the sets of `a` and `b`.
+        pub fn union(&mut self, a: usize, b: usize) {
+            self.0.union(a, b)
+        }
     }
 }

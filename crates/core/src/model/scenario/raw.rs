@@ -232,8 +232,8 @@ pub(super) struct RawFollowUp<'a> {
 /// crate — and says whether they agree: `Ok(true)` when the fast reader read it and `ron` reads
 /// the same value, `Ok(false)` when the fast reader left it to `ron`, `Err` (describing both
 /// results) when the fast reader gave a value that `ron` does not give. For the fuzz target
-/// and tests: loading never needs it (only with the `fuzzing` feature).
-#[cfg(any(test, feature = "fuzzing"))]
+/// and tests: loading never needs it (only with the `test-hooks` feature).
+#[cfg(feature = "test-hooks")]
 pub fn fast_reader_agrees(text: &str) -> Result<bool, String> {
     let Some(fast) = read(text) else {
         return Ok(false);

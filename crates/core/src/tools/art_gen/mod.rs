@@ -526,6 +526,3 @@ pub fn borders_touching(map: &Map, art: &MapArt) -> (usize, usize) {
         .count();
     (hit, edges.len())
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,11 +1,10 @@
-use super::*;
+//! The unit tests of the core's `tools::art_gen`.
+
+use dipsandbox_core::model::map::Map;
+use dipsandbox_core::tools::art_gen::*;
 
 fn shipped(name: &str) -> Map {
-    Map::load(&format!(
-        "{}/../../maps/{name}.ron",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    Map::load(&format!("{}/maps/{name}.ron", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
 #[test]

@@ -895,8 +895,12 @@ fn not_a_command(f: &Path) -> Result<()> {
         .map(|c| c.get_name().to_string())
         .filter(|n| n != "help")
         .collect();
+    // A name whose length differs by more than two is more than two edits away: no distance
+    // table for it (an argument of any length costs nothing).
+    let len = word.chars().count();
     let close = names
         .iter()
+        .filter(|n| n.chars().count().abs_diff(len) <= 2)
         .map(|n| (dipsandbox_core::model::orders::edit_distance(&word, n), n))
         .filter(|(d, _)| *d <= 2)
         .min()

@@ -310,7 +310,7 @@ impl Browser {
         for (tag, dir) in [("bundled", &folders.bundled), ("yours", &folders.user)] {
             let Some(dir) = dir else { continue };
             let mut files = walk.collect(dir);
-            files.sort_by_key(|p| dipsandbox_core::tools::check::natural_key(p));
+            files.sort_by_cached_key(|p| dipsandbox_core::tools::check::natural_key(p));
             for f in files {
                 let rel = f.strip_prefix(dir).unwrap_or(&f).display().to_string();
                 let words = read_words(&f);

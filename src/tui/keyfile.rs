@@ -353,11 +353,18 @@ fn action_named(name: &str) -> Result<Action, String> {
         let names: Vec<&str> = Action::all().map(Action::name).collect();
         // The nearest name first, so the status bar shows what to write before it is cut;
         // the help (?) lists every action's name beside its keys.
+        // A name whose length differs by more than 3 is more than 3 edits away: those are
+        // left out before the distance is computed (a token of 200,000 characters costs no
+        // edit-distance table).
+        let len = name.chars().count();
         let near = names
             .iter()
             .copied()
-            .min_by_key(|n| distance(n, name))
-            .filter(|n| distance(n, name) <= 3)
+            .filter(|n| n.chars().count().abs_diff(len) <= 3)
+            .map(|n| (n, distance(n, name)))
+            .min_by_key(|&(_, d)| d)
+            .filter(|&(_, d)| d <= 3)
+            .map(|(n, _)| n)
             .map(|n| format!(" (did you mean {n:?}?)"))
             .unwrap_or_default();
         format!(

@@ -4,7 +4,7 @@
 //! never fail, `map art` writes it into a map file and `map import --svg` reads positions.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
 use ratatui::buffer::Buffer;
@@ -73,11 +73,26 @@ fn check_art(map: &Map) -> MapArt {
     art
 }
 
+/// Every shipped map (by its file's stem) with its generated art, checked by [`check_art`]:
+/// made once for the tests of this file that ask (generating art is most of their time).
+fn shipped_art() -> &'static [(String, Map, MapArt)] {
+    static ART: OnceLock<Vec<(String, Map, MapArt)>> = OnceLock::new();
+    ART.get_or_init(|| {
+        shipped()
+            .iter()
+            .map(|f| {
+                let stem = f.file_stem().expect("stem").to_string_lossy().into_owned();
+                let map = Map::load(&f.display().to_string()).expect("loads");
+                let art = check_art(&map);
+                (stem, map, art)
+            })
+            .collect()
+    })
+}
+
 #[test]
 fn every_shipped_and_imported_map_gets_art_that_passes_the_hand_art_checks() {
-    for f in shipped() {
-        check_art(&Map::load(&f.display().to_string()).expect("loads"));
-    }
+    assert_eq!(shipped_art().len(), shipped().len());
     for m in imported() {
         check_art(&m);
     }
@@ -98,9 +113,12 @@ fn neighbours_on_the_map_touch_on_the_board() {
         ("test7", 1.0),
     ];
     for (name, floor) in floors {
-        let map = Map::load(name).expect("loads");
-        let art = check_art(&map);
-        let (hit, all) = art_gen::borders_touching(&map, &art);
+        // The map `Map::load(name)` reads: maps/NAME.ron (the standard map is compiled from it).
+        let (_, map, art) = shipped_art()
+            .iter()
+            .find(|(stem, _, _)| stem == name)
+            .unwrap_or_else(|| panic!("maps/{name}.ron"));
+        let (hit, all) = art_gen::borders_touching(map, art);
         let share = hit as f64 / all as f64;
         assert!(share >= floor, "{name}: {hit}/{all} borders touch");
     }

@@ -91,12 +91,37 @@ fn panel_count(screen: &str) -> Option<usize> {
     digits.chars().rev().collect::<String>().parse().ok()
 }
 
+/// The DATC cases of the default tier's samples: every 8th case, from the first (the full sweeps
+/// are in the slow tier).
+fn datc_sample() -> Vec<PathBuf> {
+    datc().into_iter().step_by(8).collect()
+}
+
+/// The compare panel on every DATC case (the slow tier).
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn the_compare_panel_counts_what_diff_counts_on_every_datc_case_under_every_preset() {
     let files = datc();
     assert!(files.len() > 200, "{} cases", files.len());
+    compare_counts(&files);
+}
+
+/// The compare panel on a sample of the DATC cases (every 8th) under every preset, some of them
+/// with differences on screen.
+#[test]
+fn the_compare_panel_counts_what_diff_counts_on_a_sample_of_datc_cases_under_every_preset() {
+    let files = datc_sample();
+    assert!(files.len() > 25, "{} cases", files.len());
+    assert!(compare_counts(&files) > 0, "no difference drawn");
+}
+
+/// Every case in `files` under every preset: the session's diff is the library's, and where
+/// something differs the panel on screen counts it and names each order. The number of
+/// (case, preset) pairs with a difference drawn.
+fn compare_counts(files: &[PathBuf]) -> usize {
     let mut checked = 0;
-    for f in &files {
+    let mut drawn = 0;
+    for f in files {
         let f = f.to_string_lossy().into_owned();
         let mut a = app(Some(&f), "compare-counts");
         // The rules view, then every preset in turn with `p`, as a user steps through them.
@@ -123,11 +148,13 @@ fn the_compare_panel_counts_what_diff_counts_on_every_datc_case_under_every_pres
                 for o in &expected.orders {
                     assert!(screen.contains(&o.order), "{f}: {}\n{screen}", o.order);
                 }
+                drawn += 1;
             }
             checked += 1;
         }
     }
     assert_eq!(checked, files.len() * PRESETS.len());
+    drawn
 }
 
 #[test]
@@ -202,11 +229,28 @@ fn an_unknown_action_names_the_nearest_first() {
 /// Every DATC case at 80×24 and 120×40: each order's reason is on its row whole or cut with
 /// "…", and whole in the detail once the order is selected; the stepper's cycle event names
 /// every member in the trace's detail (and the event line cuts it with "…"); every rule row
-/// shows its value whole.
+/// shows its value whole. The slow tier; the default tier checks the same on a sample.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn reasons_cycles_and_rule_values_are_whole_or_cut_with_an_ellipsis() {
+    let cycles = whole_or_cut(&datc());
+    assert!(cycles > 10, "{cycles} cases with a cycle");
+}
+
+/// The same on a sample of the DATC cases (every 8th), cycles among them.
+#[test]
+fn reasons_cycles_and_rule_values_are_whole_or_cut_on_a_sample_of_datc_cases() {
+    let files = datc_sample();
+    assert!(files.len() > 25, "{} cases", files.len());
+    let cycles = whole_or_cut(&files);
+    assert!(cycles > 0, "{cycles} cases with a cycle");
+}
+
+/// The checks of [`reasons_cycles_and_rule_values_are_whole_or_cut_with_an_ellipsis`] on
+/// `files`; the number of (case, size) pairs whose cycle event was checked.
+fn whole_or_cut(files: &[PathBuf]) -> usize {
     let mut cycles = 0;
-    for f in datc() {
+    for f in files {
         let f = f.to_string_lossy().into_owned();
         let mut a = app(Some(&f), "whole-text");
         for (w, h) in [(80, 24), (120, 40)] {
@@ -344,7 +388,7 @@ fn reasons_cycles_and_rule_values_are_whole_or_cut_with_an_ellipsis() {
             run(&mut a, 20, 6, "1");
         }
     }
-    assert!(cycles > 10, "{cycles} cases with a cycle");
+    cycles
 }
 
 #[test]

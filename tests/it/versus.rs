@@ -59,8 +59,23 @@ fn classes(s: &Summary) -> Vec<(String, u64)> {
     v
 }
 
+/// Positions and classes are reproducible, on 300 positions of the paradox mix run twice. The
+/// slow tier; the default tier runs 100.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn a_seed_gives_the_same_positions_and_classes() {
+    same_positions_and_classes(300, "same");
+}
+
+/// [`a_seed_gives_the_same_positions_and_classes`] on 100 positions.
+#[test]
+fn a_seed_gives_the_same_positions_and_classes_on_100_positions() {
+    same_positions_and_classes(100, "same-100");
+}
+
+/// The same seed gives the same positions of every mix, and two runs of `count` paradox
+/// positions (into folders named after `tag`) give the same classes and files.
+fn same_positions_and_classes(count: u64, tag: &str) {
     let map = Map::standard_arc();
     for mix in Mix::ALL {
         for i in [0, 1, 17, 4095, 1 << 40] {
@@ -75,16 +90,17 @@ fn a_seed_gives_the_same_positions_and_classes() {
     assert_ne!(p(5, 0), p(6, 0));
     let (a, b) = (DecisionEngine, DpjudgeEngine);
     let v = bench(&a, &b, Mix::Paradox, 3, Rules::default());
-    let x = run(&v, 300, Shard::WHOLE, &out_dir("same-1"));
-    let y = run(&v, 300, Shard::WHOLE, &out_dir("same-2"));
+    let (one, two) = (format!("{tag}-1"), format!("{tag}-2"));
+    let x = run(&v, count, Shard::WHOLE, &out_dir(&one));
+    let y = run(&v, count, Shard::WHOLE, &out_dir(&two));
     assert!(
         x.disagreements > 0,
-        "300 paradox positions disagree somewhere"
+        "{count} paradox positions disagree somewhere"
     );
     assert_eq!(x, y);
     for c in &x.classes {
-        let fx = std::fs::read_to_string(out_dir_path("same-1").join(&c.file)).expect("written");
-        let fy = std::fs::read_to_string(out_dir_path("same-2").join(&c.file)).expect("written");
+        let fx = std::fs::read_to_string(out_dir_path(&one).join(&c.file)).expect("written");
+        let fy = std::fs::read_to_string(out_dir_path(&two).join(&c.file)).expect("written");
         assert_eq!(fx, fy, "{}", c.file);
     }
 }
@@ -93,29 +109,52 @@ fn out_dir_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("versus-{name}"))
 }
 
+/// Three shards of 240 positions union to the whole run. The slow tier; the default tier runs
+/// 60.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn shards_union_to_the_whole_run() {
+    shards_union(240, "");
+}
+
+/// [`shards_union_to_the_whole_run`] on 60 positions.
+#[test]
+fn shards_union_to_the_whole_run_of_60_positions() {
+    shards_union(60, "60-");
+}
+
+/// Three shards of a run of `count` positions (folders named with `tag`) union to the whole run.
+fn shards_union(count: u64, tag: &str) {
     let (a, b) = (DecisionEngine, DpjudgeEngine);
     let v = bench(&a, &b, Mix::Paradox, 11, Rules::default());
-    let whole = run(&v, 240, Shard::WHOLE, &out_dir("whole"));
+    let whole = run(&v, count, Shard::WHOLE, &out_dir(&format!("{tag}whole")));
     let mut dirs = Vec::new();
     for i in 0..3 {
-        let d = out_dir(&format!("shard-{i}"));
-        let s = run(&v, 240, Shard { index: i, of: 3 }, &d);
-        assert_eq!(s.positions, 80);
+        let d = out_dir(&format!("{tag}shard-{i}"));
+        let s = run(&v, count, Shard { index: i, of: 3 }, &d);
+        assert_eq!(s.positions, count / 3);
         dirs.push(d);
     }
-    let merged = merge(&dirs, &out_dir("merged")).expect("merges");
+    let merged_dir = format!("{tag}merged");
+    let merged = merge(&dirs, &out_dir(&merged_dir)).expect("merges");
     assert_eq!(merged.positions, whole.positions);
     assert_eq!(merged.disagreements, whole.disagreements);
+    assert!(
+        merged.disagreements > 0,
+        "{count} positions disagree somewhere"
+    );
     assert_eq!(classes(&merged), classes(&whole));
     assert_eq!(merged.shards, ["0/3", "1/3", "2/3"]);
     assert_eq!(
-        load_summary(&out_dir_path("merged")).expect("saved"),
+        load_summary(&out_dir_path(&merged_dir)).expect("saved"),
         merged
     );
     for c in &merged.classes {
-        assert!(out_dir_path("merged").join(&c.file).is_file(), "{}", c.file);
+        assert!(
+            out_dir_path(&merged_dir).join(&c.file).is_file(),
+            "{}",
+            c.file
+        );
     }
     // Shard arithmetic: i ≡ I (mod N).
     let s = Shard::parse("2/5").expect("parses");
@@ -124,12 +163,25 @@ fn shards_union_to_the_whole_run() {
     assert_eq!(Shard::parse("0/0"), None);
 }
 
+/// An engine against itself on 1,500 positions of every mix finds nothing. The slow tier; the
+/// default tier runs 300.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn an_engine_against_itself_finds_nothing() {
+    against_itself(1500, "self");
+}
+
+/// [`an_engine_against_itself_finds_nothing`] on 300 positions.
+#[test]
+fn an_engine_against_itself_finds_nothing_in_300_positions() {
+    against_itself(300, "self-300");
+}
+
+fn against_itself(count: u64, dir: &str) {
     let (a, b) = (DecisionEngine, DecisionEngine);
     let v = bench(&a, &b, Mix::All, 1, Rules::default());
-    let s = run(&v, 1500, Shard::WHOLE, &out_dir("self"));
-    assert_eq!((s.positions, s.disagreements, s.errors), (1500, 0, 0));
+    let s = run(&v, count, Shard::WHOLE, &out_dir(dir));
+    assert_eq!((s.positions, s.disagreements, s.errors), (count, 0, 0));
     assert!(s.classes.is_empty());
 }
 
@@ -164,14 +216,51 @@ fn departure_options() -> Vec<(String, String, Rules)> {
 /// case, `versus decisions dpjudge --mix paradox` finds a class that the row's option explains
 /// ("dpjudge = decisions under OPTION"), the table not being written into it. Every row with an
 /// explaining option is reached by 1,000 random positions (rows without one, "—", are
-/// procedure departures no option explains).
+/// procedure departures no option explains). The slow tier: one run per rule set of the table;
+/// the default tier runs the DATC rules' set alone.
 #[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn versus_dpjudge_reproduces_the_departure_table() {
     let rows = departure_options();
     assert!(rows.iter().any(|(_, o, _)| o == "paradox=Rule1982"));
+    reproduce(&rows, "all");
+    // The rows cover the options the table names.
+    let mut options: Vec<&str> = rows.iter().map(|(_, o, _)| o.as_str()).collect();
+    options.sort();
+    options.dedup();
+    assert_eq!(
+        options,
+        [
+            "adjacent_convoy_fallback=false",
+            "convoyed_attack_on_supporter=NotCut",
+            "dislodged_no_effect=HeadToHeadOnly",
+            "paradox=Rule1982",
+            "paradox=Szykman"
+        ]
+    );
+}
+
+/// The rows of the departure table whose case is under the DATC rules (Pandin's paradox and
+/// its kin: `paradox=Rule1982`), reproduced by one run of 1,000 positions as in
+/// [`versus_dpjudge_reproduces_the_departure_table`].
+#[test]
+fn versus_dpjudge_reproduces_the_departure_table_s_rows_under_the_datc_rules() {
+    let rows: Vec<(String, String, Rules)> = departure_options()
+        .into_iter()
+        .filter(|(_, _, r)| *r == Rules::default())
+        .collect();
+    assert!(rows.len() > 5, "{rows:?}");
+    assert!(rows.iter().any(|(_, o, _)| o == "paradox=Rule1982"));
+    reproduce(&rows, "datc");
+}
+
+/// One `versus decisions dpjudge --mix paradox` run of 1,000 positions per distinct rule set
+/// of `rows`: every class file passes `check`, and every row's option explains a class of the
+/// run under its rules. The runs' folders are named after `tag`.
+fn reproduce(rows: &[(String, String, Rules)], tag: &str) {
     // One run per distinct rule set of the table.
     let mut sets: Vec<Rules> = Vec::new();
-    for (_, _, r) in &rows {
+    for (_, _, r) in rows {
         if !sets.contains(r) {
             sets.push(*r);
         }
@@ -181,7 +270,7 @@ fn versus_dpjudge_reproduces_the_departure_table() {
     for (k, r) in sets.iter().enumerate() {
         let mut v = bench(&a, &b, Mix::Paradox, 0, *r);
         v.shrink_limit = 2;
-        let out = out_dir(&format!("table-{k}"));
+        let out = out_dir(&format!("table-{tag}-{k}"));
         let s = run(&v, 1000, Shard::WHOLE, &out);
         let opts: Vec<String> = s.classes.iter().flat_map(|c| c.b_as_a.clone()).collect();
         // Every class file loads, and its expectations are the DATC rules' result.
@@ -198,20 +287,6 @@ fn versus_dpjudge_reproduces_the_departure_table() {
         .map(|(c, o, _)| format!("{c} ({o})"))
         .collect();
     assert!(missed.is_empty(), "rows not reproduced: {missed:?}");
-    // The rows cover the options the table names.
-    let mut options: Vec<&str> = rows.iter().map(|(_, o, _)| o.as_str()).collect();
-    options.sort();
-    options.dedup();
-    assert_eq!(
-        options,
-        [
-            "adjacent_convoy_fallback=false",
-            "convoyed_attack_on_supporter=NotCut",
-            "dislodged_no_effect=HeadToHeadOnly",
-            "paradox=Rule1982",
-            "paradox=Szykman"
-        ]
-    );
 }
 
 fn every_file_passes_check(out: &Path, s: &Summary) {

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use super::app::App;
 use super::browser::Browser;
 use super::effect::{Done, Effect};
+use super::session::compare;
 use super::session::{DiskStamp, Session};
-use dipsandbox_core::model::scenario::Scenario;
+use dipsandbox_core::model::scenario::{Scenario, write_atomic};
 
 /// Carries out one effect; what it came to, if anything, goes back to `update`.
 pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
@@ -113,7 +114,15 @@ fn save(app: &App, path: PathBuf, force: bool, or_save_as: bool) -> Done {
     {
         return Done::Failed(format!("{}: cannot create the folder: {e}", dir.display()));
     }
-    match app.session.scenario().save(&path) {
+    // A `versus` or `replay` file keeps its header (what it compares) above the scenario.
+    let header = app
+        .session
+        .path
+        .as_deref()
+        .and_then(compare::kept_header)
+        .unwrap_or_default();
+    let text = header + &app.session.scenario().placed_at(&path).to_ron();
+    match write_atomic(&path, &text) {
         Ok(()) => {
             let stamp = DiskStamp::of(&path);
             Done::Saved(path, stamp)

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::common::{self, app, dipsandbox, run, temp_dir, text};
+use crate::common::{self, app, dipsandbox, run, run_script, temp_dir, text};
 use dipsandbox::tui::app::View;
 use dipsandbox::tui::event::Script;
 use dipsandbox_core::model::rules::Rules;
@@ -447,5 +447,57 @@ fn a_recording_of_positions_only_shows_what_it_does_not_say() {
             "dislodged under decisions: none; the recording does not say"
         )),
         "{all}"
+    );
+}
+
+/// Saving a replay file keeps its header, so that it opens on the recording again; saving it as
+/// a new file carries the header there too; a `versus` file keeps its lines the same way.
+#[test]
+fn saving_a_replay_or_versus_file_keeps_its_header() {
+    let dir = temp_dir("replay-save");
+    let file = dir.join("phase.ron");
+    std::fs::copy(&replays()[0], &file).expect("copy");
+    let before = header(&file);
+    let mut a = app(file.to_str(), "replay-save");
+    assert!(a.session.comparing_recording());
+    run(&mut a, 120, 40, "ctrl-s");
+    assert!(!a.session.is_dirty());
+    assert_eq!(header(&file), before);
+    assert!(
+        app(file.to_str(), "replay-save-again")
+            .session
+            .comparing_recording()
+    );
+
+    // Save as: the new file in the user's folder has the header too.
+    let user = a.folders.user.clone().expect("user folder");
+    run_script(&mut a, 120, 40, Script::keys("S enter"));
+    let saved: Vec<PathBuf> = std::fs::read_dir(&user)
+        .expect("user folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert_eq!(header(&saved[0]), before);
+    assert!(
+        app(saved[0].to_str(), "replay-save-as")
+            .session
+            .comparing_recording()
+    );
+
+    // A versus file: its comment lines come back as they were, above the scenario.
+    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
+    let lines = "// dipsandbox versus decisions dpjudge --seed 1 --mix paradox: position 7\n\
+                 // rules of the run: datc\n";
+    let versus = dir.join("class.ron");
+    std::fs::write(&versus, format!("{lines}{body}")).expect("write");
+    let mut v = app(versus.to_str(), "replay-save-versus");
+    run(&mut v, 120, 40, "ctrl-s");
+    let text = std::fs::read_to_string(&versus).expect("read");
+    assert!(text.starts_with(lines), "{text}");
+    let v = app(versus.to_str(), "replay-save-versus-again");
+    assert_eq!(
+        v.session.versus,
+        Some(("decisions".to_string(), "dpjudge".to_string()))
     );
 }

@@ -208,3 +208,23 @@ fn versus_pair(path: &Path) -> Option<(String, String)> {
 fn replay_header(path: &Path) -> Option<ReplayHeader> {
     ReplayHeader::parse(&head(path)?)
 }
+
+/// The header a `versus` class file or a phase `replay` wrote carries at its top — its first
+/// lines, each a `//` comment, as they are — or `None` for any other file. Saving such a file
+/// (or saving it as a new one) writes the header back above the scenario, so that it opens on
+/// its engines or its recording again.
+pub fn kept_header(path: &Path) -> Option<String> {
+    let text = head(path)?;
+    let first = text.lines().next()?;
+    if !first.starts_with("// dipsandbox versus ") && first.trim_end() != ReplayHeader::MAGIC {
+        return None;
+    }
+    // The whole file: a header may be longer than the first 16 KiB.
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut out = String::new();
+    for line in text.lines().take_while(|l| l.starts_with("//")) {
+        out.push_str(line);
+        out.push('\n');
+    }
+    Some(out)
+}

@@ -94,10 +94,11 @@ pub enum Action {
     PrevPreset,
     /// Compare against the next preset.
     NextCompare,
-    /// Adjudicate with the other engine: the decision model or the DPjudge procedure.
+    /// Adjudicate with the next engine there is: the decision model, the DPjudge procedure, the
+    /// guess algorithm, then any outside engines the configuration names.
     SwitchEngine,
-    /// Compare the two engines under the same rules (again: back to comparing rule sets; in a
-    /// replay file, then back to its recording).
+    /// Compare with the next engine under the same rules (again: back to comparing rule sets;
+    /// in a replay file, then back to its recording).
     CompareEngines,
     /// Put the scenario's own rules back.
     ResetRules,

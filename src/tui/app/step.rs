@@ -431,7 +431,7 @@ impl App {
         ));
     }
 
-    /// Compares the two engines under the same rules, or (again) rule sets.
+    /// Compares with the next engine under the same rules, or (again) rule sets.
     pub(super) fn compare_engines(&mut self) {
         self.session.toggle_compare_engines();
         if self.session.comparing_recording() {

@@ -41,7 +41,7 @@ fn quoted_strings(dir: &Path, out: &mut Vec<String>) {
 
 #[test]
 fn reads_the_scenario_files_orders_as_the_parser_does() {
-    let map = Map::standard();
+    let map = Map::standard_arc();
     let texts = scenario_strings();
     // Each distinct text read once both ways; counted over the files' own texts.
     let mut seen: std::collections::HashMap<&str, (bool, bool)> = Default::default();
@@ -65,7 +65,7 @@ fn reads_the_scenario_files_orders_as_the_parser_does() {
 
 #[test]
 fn reads_the_scenario_files_units_as_the_parser_does() {
-    let map = Map::standard();
+    let map = Map::standard_arc();
     let mut texts = scenario_strings();
     let parse = |t: &str| unit_by_parser(&map, t).ok();
     let base = texts.len();
@@ -129,7 +129,7 @@ fn reads_the_scenario_files_units_as_the_parser_does() {
 
 #[test]
 fn reads_plain_orders_and_leaves_the_rest() {
-    let map = Map::standard();
+    let map = Map::standard_arc();
     for t in [
         "A Paris - Burgundy",
         "A par - bur",
@@ -221,7 +221,7 @@ fn leaves_a_unit_letter_that_names_a_power() {
 /// A word of a generated order: a unit word, a name (full, abbreviated, in part), a
 /// keyword of any list, or something else.
 fn piece() -> impl Strategy<Value = String> {
-    let map = Map::standard();
+    let map = Map::standard_arc();
     let mut names: Vec<String> = map
         .provinces
         .iter()
@@ -269,7 +269,7 @@ proptest! {
         pieces in proptest::collection::vec(piece(), 1..12),
         spaces in proptest::collection::vec(proptest::sample::select(vec![" ", " ", " ", "  ", ""]), 12),
     ) {
-        let map = Map::standard();
+        let map = Map::standard_arc();
         let mut text = String::new();
         for (i, p) in pieces.iter().enumerate() {
             if i > 0 {
@@ -286,7 +286,7 @@ proptest! {
 /// Structured orders, so that many are plain: the agreement holds on them too.
 fn plain_like() -> impl Strategy<Value = String> {
     let names = || {
-        let map = Map::standard();
+        let map = Map::standard_arc();
         let names: Vec<String> = map
             .provinces
             .iter()
@@ -350,7 +350,7 @@ proptest! {
     /// The same agreement on orders built like real ones.
     #[test]
     fn agrees_with_the_parser_on_orders_like_real_ones(text in plain_like()) {
-        let map = Map::standard();
+        let map = Map::standard_arc();
         if let Some(fast) = order(&map, &text) {
             prop_assert_eq!(Some(fast), parsed(&map, &text), "{:?}", text);
         }

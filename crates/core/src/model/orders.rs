@@ -810,15 +810,15 @@ impl Banded {
         for (i, &ca) in a.iter().enumerate() {
             let i = i + 1;
             let lo = i.saturating_sub(limit).max(1);
-            let hi = (i + limit).min(m);
-            // Row i: cells outside the band stay far.
-            r0.iter_mut().for_each(|c| *c = FAR);
-            if i <= limit
-                && let Some(c) = r0.get_mut(0)
-            {
-                *c = i;
+            let hi = i.saturating_add(limit).min(m);
+            // Row i writes its band and the cell left of it (column 0 is i deletions while that
+            // is within the limit); nothing else of the row is read. The cells right of the
+            // band have never been written since the rows were made far, and the cells left of
+            // it are not read again: a row costs its band, not the whole name.
+            if let Some(c) = r0.get_mut(lo - 1) {
+                *c = if lo == 1 && i <= limit { i } else { FAR };
             }
-            let mut row_min = r0.first().copied().unwrap_or(FAR);
+            let mut row_min = r0.get(lo - 1).copied().unwrap_or(FAR);
             for j in lo..=hi {
                 let (Some(&cb), Some(&up), Some(&diag), Some(&left)) =
                     (b.get(j - 1), r1.get(j), r1.get(j - 1), r0.get(j - 1))

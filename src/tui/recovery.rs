@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::session::DiskStamp;
-use dipsandbox_core::model::scenario::{Scenario, write_atomic};
+use dipsandbox_core::model::scenario::Scenario;
 
 const HEADER: &str = "// dipsandbox recovery of ";
 const NEW: &str = "a new scenario";
@@ -135,16 +135,17 @@ pub fn write(
         let text = abs.to_str()?.to_string();
         (!text.contains(['\n', '\r'])).then_some((text, stamp))
     });
-    let mut text = format!(
+    let mut header = format!(
         "{HEADER}{}\n// process {}\n",
         named.as_ref().map_or(NEW, |(p, _)| p.as_str()),
         std::process::id(),
     );
     if let Some((_, Some(stamp))) = &named {
-        text.push_str(&format!("{STAMP}{}\n", stamp.to_text()));
+        header.push_str(&format!("{STAMP}{}\n", stamp.to_text()));
     }
-    text.push_str(&scenario.placed_at(file).to_ron());
-    write_atomic(file, &text).map_err(|e| e.to_string())
+    scenario
+        .save_below(file, &header)
+        .map_err(|e| e.to_string())
 }
 
 /// The newest recovery file in `dir` left by a process that is no longer running.

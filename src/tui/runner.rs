@@ -9,7 +9,7 @@ use super::browser::Browser;
 use super::effect::{Done, Effect};
 use super::session::compare;
 use super::session::{DiskStamp, Session};
-use dipsandbox_core::model::scenario::{Scenario, write_atomic};
+use dipsandbox_core::model::scenario::Scenario;
 
 /// Carries out one effect; what it came to, if anything, goes back to `update`.
 pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
@@ -121,8 +121,7 @@ fn save(app: &App, path: PathBuf, force: bool, or_save_as: bool) -> Done {
         .as_deref()
         .and_then(compare::kept_header)
         .unwrap_or_default();
-    let text = header + &app.session.scenario().placed_at(&path).to_ron();
-    match write_atomic(&path, &text) {
+    match app.session.scenario().save_below(&path, &header) {
         Ok(()) => {
             let stamp = DiskStamp::of(&path);
             Done::Saved(path, stamp)

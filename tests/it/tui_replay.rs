@@ -340,16 +340,7 @@ fn freezing_the_result_leaves_the_recording() {
 /// too), and a replay file is no versus file.
 #[test]
 fn a_versus_file_still_opens_on_its_engines() {
-    let dir = temp_dir("replay-versus");
-    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
-    let file = dir.join("class.ron");
-    std::fs::write(
-        &file,
-        format!(
-            "// dipsandbox versus decisions dpjudge --seed 1 --mix paradox: position 7\n{body}"
-        ),
-    )
-    .expect("write");
+    let file = common::versus_class_file(&temp_dir("replay-versus"), common::VERSUS_LINE);
     let mut a = app(file.to_str(), "replay-versus");
     assert!(a.session.replay.is_none());
     assert!(!a.session.comparing_recording());
@@ -486,15 +477,12 @@ fn saving_a_replay_or_versus_file_keeps_its_header() {
     );
 
     // A versus file: its comment lines come back as they were, above the scenario.
-    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
-    let lines = "// dipsandbox versus decisions dpjudge --seed 1 --mix paradox: position 7\n\
-                 // rules of the run: datc\n";
-    let versus = dir.join("class.ron");
-    std::fs::write(&versus, format!("{lines}{body}")).expect("write");
+    let lines = format!("{}// rules of the run: datc\n", common::VERSUS_LINE);
+    let versus = common::versus_class_file(&dir, &lines);
     let mut v = app(versus.to_str(), "replay-save-versus");
     run(&mut v, 120, 40, "ctrl-s");
     let text = std::fs::read_to_string(&versus).expect("read");
-    assert!(text.starts_with(lines), "{text}");
+    assert!(text.starts_with(&lines), "{text}");
     let v = app(versus.to_str(), "replay-save-versus-again");
     assert_eq!(
         v.session.versus,

@@ -474,15 +474,7 @@ fn the_command_prints_a_table_and_json() {
 #[test]
 fn a_versus_file_opens_with_both_engines_side_by_side() {
     let dir = common::temp_dir("versus-tui");
-    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
-    let file = dir.join("class.ron");
-    std::fs::write(
-        &file,
-        format!(
-            "// dipsandbox versus decisions dpjudge --seed 1 --mix paradox: position 7\n{body}"
-        ),
-    )
-    .expect("write");
+    let file = common::versus_class_file(&dir, common::VERSUS_LINE);
     let mut a = common::app(file.to_str(), "versus-tui");
     assert_eq!(
         a.session.versus,
@@ -500,8 +492,8 @@ fn a_versus_file_opens_with_both_engines_side_by_side() {
         screen.contains("versus file: decisions (left) against dpjudge (right)"),
         "{screen}"
     );
-    let plain = dir.join("plain.ron");
-    std::fs::write(&plain, &body).expect("write");
+    // The same scenario without the header.
+    let plain = common::versus_class_file(&common::temp_dir("versus-tui-plain"), "");
     let b = common::app(plain.to_str(), "versus-tui-plain");
     assert_eq!(b.session.versus, None);
     assert_eq!(b.session.compare_engine.name(), b.session.engine.name());

@@ -110,3 +110,16 @@ pub fn ron_files(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The first line of a `versus` class file comparing the decision engine with DPjudge.
+pub const VERSUS_LINE: &str =
+    "// dipsandbox versus decisions dpjudge --seed 1 --mix paradox: position 7\n";
+
+/// A `versus` class file `class.ron` in `dir`: `header` (comment lines, each ending in a line
+/// break) above DATC 6.F.16.
+pub fn versus_class_file(dir: &Path, header: &str) -> PathBuf {
+    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
+    let file = dir.join("class.ron");
+    std::fs::write(&file, format!("{header}{body}")).expect("write");
+    file
+}

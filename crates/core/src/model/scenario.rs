@@ -353,7 +353,13 @@ impl Scenario {
     /// Saves the scenario atomically (temporary file in the same folder, then rename); a map
     /// loaded from a file is named by a path that resolves from the new location.
     pub fn save(&self, path: &Path) -> Result<(), ScenarioError> {
-        write_atomic(path, &self.placed_at(path).to_ron())
+        self.save_below(path, "")
+    }
+
+    /// [`Scenario::save`] with `header` (comment lines, each ending in a line break) above the
+    /// scenario: what a `versus` or `replay` file says it compares, a recovery file's origin.
+    pub fn save_below(&self, path: &Path, header: &str) -> Result<(), ScenarioError> {
+        write_atomic(path, &(header.to_string() + &self.placed_at(path).to_ron()))
     }
 
     /// The scenario as it should be written at `path`: when its map came from a file that its

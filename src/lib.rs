@@ -8,6 +8,9 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// The module maps of this crate link its private modules: they are for maintainers, and
+// `cargo doc --document-private-items` renders them.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod cli;
 pub mod tui;

@@ -171,7 +171,8 @@ pub fn import(
 }
 
 /// The map `import --map` names (a file, or NAME in maps/ of the current folder: the file
-/// [`Map::locate`] finds and [`Map::load`] reads) with its canonical path; None for the
+/// [`Map::locate`](dipsandbox_core::model::map::Map::locate) finds and
+/// [`Map::load`](dipsandbox_core::model::map::Map::load) reads) with its canonical path; None for the
 /// standard map.
 fn variant_map(
     map: Option<&str>,

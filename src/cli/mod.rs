@@ -408,7 +408,7 @@ enum MapCommand {
         /// jDip: the variant to read, by name or alias (needed when the file holds several).
         #[arg(long, value_name = "NAME")]
         variant: Option<String>,
-        /// jDip: the adjacency file (default: the one the variant's <MAP adjacencyURI> names,
+        /// jDip: the adjacency file (default: the one the variant's `<MAP adjacencyURI>` names,
         /// beside the variants.xml).
         #[arg(long, value_name = "FILE")]
         adjacency: Option<PathBuf>,

@@ -11,11 +11,12 @@
 //! step 6 after a bounce, step 9 returns to step 6 after a cut — then step 10 moves every unmarked
 //! unit, running the unbounce procedure on each space it vacates. The procedures cutSupport,
 //! checkDisruptions, bounce and unbounce are the text's. The game options of the text are rule
-//! options ([`Rules::dpjudge_phantom_orders`], [`Rules::dpjudge_beleaguered_disrupts`]); the
+//! options ([`Rules::dpjudge_phantom_orders`](crate::model::rules::Rules::dpjudge_phantom_orders),
+//! [`Rules::dpjudge_beleaguered_disrupts`](crate::model::rules::Rules::dpjudge_beleaguered_disrupts)); the
 //! decision engine ignores them.
 //!
 //! The engine shares only the legality step with the decision engine
-//! ([`legality::prepare`]): illegal orders (DATC 4.E.1, geography, coasts, several orders to a
+//! ([`legality::prepare`](crate::engine::legality::prepare)): illegal orders (DATC 4.E.1, geography, coasts, several orders to a
 //! unit) are ignored and the unit holds, as the DPjudge refuses such orders when they are
 //! submitted; the route of an army's move (over land or by convoy, DATC 4.A.3 under the rules in
 //! use) is taken from it — a route that may fall back to the land (the 1971 rule,
@@ -73,7 +74,7 @@
 //!
 //! # Outcomes
 //!
-//! One [`OrderOutcome`] per submitted order, indexed as the decision engine's. A move succeeds
+//! One [`OrderOutcome`](crate::engine::outcome::OrderOutcome) per submitted order, indexed as the decision engine's. A move succeeds
 //! when it is made in step 10; a support succeeds unless it is void or cut; a convoy succeeds
 //! unless it is void or the fleet is dislodged; a hold succeeds unless dislodged. The reason names
 //! the step and the mark: `bounced in step 7: support count 1 is not greater than 1 of A War - Sil`.

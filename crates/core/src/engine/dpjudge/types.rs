@@ -279,7 +279,7 @@ pub enum StepVia {
 }
 
 /// One event of the procedure's trace. Every event that changes the state carries what it
-/// replaced, so that [`DpStepper`] undoes it exactly.
+/// replaced, so that [`DpStepper`](super::DpStepper) undoes it exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DpEvent {
     /// The first event: the size of the position.

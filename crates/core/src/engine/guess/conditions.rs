@@ -1,5 +1,5 @@
 //! `adjudicate(order)` of DATC 5.C: one order's success from the conditions of 5.B, reading
-//! the other orders only through [`Reads::resolve`] (their current resolutions).
+//! the other orders only through `Reads::resolve` (their current resolutions).
 //!
 //! The functions are deterministic: given the same answers from `resolve`, in the same order,
 //! they make the same calls and return the same result. [`super::resolver`] relies on that to

@@ -2,7 +2,7 @@
 //! on an explicit stack.
 //!
 //! The text's `resolve` is recursive: `adjudicate(order)` calls `resolve` on the orders it
-//! reads, which call `adjudicate` on theirs. Here a [`Frame`] stands for one running
+//! reads, which call `adjudicate` on theirs. Here a `Frame` stands for one running
 //! `resolve(order)`, and the frames live in a `Vec`, so the depth of the recursion costs heap,
 //! not machine stack. An adjudication ([`super::conditions`]) is a deterministic function of
 //! the answers its `resolve` calls get. When it calls `resolve` on an order that needs a frame

@@ -2,7 +2,7 @@
 //! `i` of a run depends only on the seed and `i`), each adjudicated by two engines; every
 //! disagreement shrunk to a minimal position that still disagrees the same way ([`Way`]),
 //! classified by its shape and by the single rule options that explain it, and kept as one
-//! scenario file per class ([`Class`]), with a count of the positions that fell in each.
+//! scenario file per class (a [`ClassRow`] of the [`Summary`]), with a count of the positions that fell in each.
 //!
 //! The library prints nothing and starts no thread: [`Versus::run`] takes a [`Parallel`] (the
 //! command line gives a rayon pool), a stop flag and a progress callback.

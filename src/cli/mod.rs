@@ -895,16 +895,9 @@ fn not_a_command(f: &Path) -> Result<()> {
         .map(|c| c.get_name().to_string())
         .filter(|n| n != "help")
         .collect();
-    // A name whose length differs by more than two is more than two edits away: no distance
-    // table for it (an argument of any length costs nothing).
-    let len = word.chars().count();
-    let close = names
-        .iter()
-        .filter(|n| n.chars().count().abs_diff(len) <= 2)
-        .map(|n| (dipsandbox_core::model::orders::edit_distance(&word, n), n))
-        .filter(|(d, _)| *d <= 2)
-        .min()
-        .map(|(_, n)| n);
+    // Within two edits; an argument of any length costs nothing (`near` skips names out of
+    // reach by length).
+    let close = dipsandbox_core::base::near::closest(&word, names.iter().map(String::as_str), 2);
     let hint = close.map_or(String::new(), |n| {
         format!(" (did you mean `dipsandbox {n}`?)")
     });

@@ -352,19 +352,9 @@ fn action_named(name: &str) -> Result<Action, String> {
     Action::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Action::all().map(Action::name).collect();
         // The nearest name first, so the status bar shows what to write before it is cut;
-        // the help (?) lists every action's name beside its keys.
-        // A name whose length differs by more than 3 is more than 3 edits away: those are
-        // left out before the distance is computed (a token of 200,000 characters costs no
-        // edit-distance table).
-        let len = name.chars().count();
-        let near = names
-            .iter()
-            .copied()
-            .filter(|n| n.chars().count().abs_diff(len) <= 3)
-            .map(|n| (n, distance(n, name)))
-            .min_by_key(|&(_, d)| d)
-            .filter(|&(_, d)| d <= 3)
-            .map(|(n, _)| n)
+        // the help (?) lists every action's name beside its keys. A token of 200,000
+        // characters costs nothing (`near` skips names out of reach by length).
+        let near = dipsandbox_core::base::near::closest(name, names.iter().copied(), 3)
             .map(|n| format!(" (did you mean {n:?}?)"))
             .unwrap_or_default();
         format!(
@@ -404,26 +394,4 @@ fn read_keys(
         at.push(k_at);
     }
     Ok((keys, at))
-}
-
-/// The edit distance between two names (insertions, deletions, substitutions).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row.first().copied().unwrap_or(0);
-        if let Some(f) = row.first_mut() {
-            *f = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let up = row.get(j + 1).copied().unwrap_or(0);
-            let left = row.get(j).copied().unwrap_or(0);
-            let v = (diag + usize::from(ca != *cb)).min(up + 1).min(left + 1);
-            diag = up;
-            if let Some(c) = row.get_mut(j + 1) {
-                *c = v;
-            }
-        }
-    }
-    row.last().copied().unwrap_or(0)
 }

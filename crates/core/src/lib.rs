@@ -22,7 +22,7 @@
 //! # Module map (layers, bottom up; a module imports only from its own layer or those below)
 //! - [`base`]: text, files and positions — reading files with limits ([`base::source`]),
 //!   writing them safely ([`base::output`]), text made safe to print ([`base::text`]), the fast
-//!   RON subset reader ([`base::ron_subset`]).
+//!   RON subset reader ([`base::ron_subset`]), the edit distance of "did you mean" ([`base::near`]).
 //! - [`model`]: the game's data — maps and their board art, units and phases, order notation,
 //!   the DATC rule options, scenarios as RON files, and their located errors.
 //! - [`engine`]: the adjudicators — movement (legality, the DATC chapter 5 decisions, the

@@ -2,6 +2,7 @@
 //! `model::map`): the core is not compiled a second time as its own test harness. What they
 //! need that the core does not export is behind its `test-hooks` feature.
 
+mod base_near;
 mod base_output;
 mod base_ron_subset;
 mod base_text;

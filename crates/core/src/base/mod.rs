@@ -6,10 +6,12 @@
 //!   link, never an existing file unless asked, atomic), and many files written all at once.
 //! - [`text`]: text from files made safe to print (control characters escaped, long text cut).
 //! - [`calendar`]: the years a game may have.
+//! - [`near`]: how close two names are (edit distance), for "did you mean" suggestions.
 //! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
 //!   behind it for everything else and for every error.
 
 pub mod calendar;
+pub mod near;
 pub mod output;
 pub mod position;
 pub mod ron_subset;

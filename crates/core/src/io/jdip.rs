@@ -477,15 +477,13 @@ fn power_and_rest<'a>(map: &Map, line: &'a str) -> Option<(PowerId, &'a str)> {
 fn misspelled_power<'a>(map: &Map, line: &'a str) -> Option<(PowerId, &'a str, String)> {
     let (p, rest) = line.split_once(':')?;
     let word = p.trim().to_lowercase();
-    let len = word.chars().count();
-    // Names whose length differs by more than two are more than two edits away: no distance
-    // table is made for them (a stray word of 200,000 characters costs nothing).
+    // A stray word of 200,000 characters costs nothing: `near` skips names out of reach by
+    // length.
     let close: Vec<PowerId> = map
         .power_ids()
         .filter(|id| {
             let name = map.power(*id).name.to_lowercase();
-            name.chars().count().abs_diff(len) <= 2
-                && crate::model::orders::edit_distance(&word, &name) <= 2
+            crate::base::near::within(&word, &name, 2).is_some()
         })
         .collect();
     match close.as_slice() {

@@ -21,6 +21,7 @@ use keywords::{
 };
 pub use types::{LocSpec, NameStyle, Order, OrderKind, Submitted, UnitRef, UnitSpec};
 
+use crate::base::near::Banded;
 use crate::model::error::OrderError;
 use crate::model::map::{Coast, Map, PowerId, ProvinceId, UnitKind};
 
@@ -777,107 +778,6 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
     best.map(|(_, _, _, pid)| format!("{} ({})", map.province(pid).name, map.province(pid).abbr))
 }
 
-/// Buffers for [`Banded::distance_within`], reused from one name to the next.
-#[derive(Default)]
-struct Banded {
-    b: Vec<char>,
-    rows: [Vec<usize>; 3],
-}
-
-impl Banded {
-    /// [`edit_distance`] of `a` and `b` when it is at most `limit`, else `None`: only the cells
-    /// within `limit` of the diagonal are computed, and the search stops at the first row whose
-    /// every cell is over the limit (time O(len × limit) instead of O(len²)).
-    fn distance_within(&mut self, a: &[char], b: &str, limit: usize) -> Option<usize> {
-        self.b.clear();
-        self.b.extend(b.chars());
-        let (a, b) = (a, &self.b[..]);
-        let (n, m) = (a.len(), b.len());
-        if n.abs_diff(m) > limit {
-            return None;
-        }
-        const FAR: usize = usize::MAX / 2;
-        let [r2, r1, r0] = &mut self.rows;
-        for r in [&mut *r2, &mut *r1, &mut *r0] {
-            r.clear();
-            r.resize(m + 1, FAR);
-        }
-        // Row 0: j insertions.
-        for (j, cell) in r1.iter_mut().enumerate().take(limit.min(m) + 1) {
-            *cell = j;
-        }
-        let mut prev_a: Option<char> = None;
-        for (i, &ca) in a.iter().enumerate() {
-            let i = i + 1;
-            let lo = i.saturating_sub(limit).max(1);
-            let hi = i.saturating_add(limit).min(m);
-            // Row i writes its band and the cell left of it (column 0 is i deletions while that
-            // is within the limit); nothing else of the row is read. The cells right of the
-            // band have never been written since the rows were made far, and the cells left of
-            // it are not read again: a row costs its band, not the whole name.
-            if let Some(c) = r0.get_mut(lo - 1) {
-                *c = if lo == 1 && i <= limit { i } else { FAR };
-            }
-            let mut row_min = r0.get(lo - 1).copied().unwrap_or(FAR);
-            for j in lo..=hi {
-                let (Some(&cb), Some(&up), Some(&diag), Some(&left)) =
-                    (b.get(j - 1), r1.get(j), r1.get(j - 1), r0.get(j - 1))
-                else {
-                    continue;
-                };
-                let mut v = (up + 1).min(left + 1).min(diag + usize::from(ca != cb));
-                // An adjacent transposition: a[i-2..i] is b[j-1], b[j-2] swapped.
-                if j > 1
-                    && prev_a == Some(cb)
-                    && b.get(j - 2) == Some(&ca)
-                    && let Some(&d2) = r2.get(j - 2)
-                {
-                    v = v.min(d2 + 1);
-                }
-                if let Some(c) = r0.get_mut(j) {
-                    *c = v;
-                }
-                row_min = row_min.min(v);
-            }
-            if row_min > limit {
-                return None;
-            }
-            prev_a = Some(ca);
-            // Rotate: r2 <- r1 <- r0 (r0 is overwritten next row).
-            std::mem::swap(r2, r1);
-            std::mem::swap(r1, r0);
-        }
-        r1.get(m).copied().filter(|&d| d <= limit)
-    }
-}
-
-/// Edit distance counting an adjacent transposition as one edit (optimal string alignment).
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
-}
-
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.
 pub fn parse_order(map: &Map, text: &str) -> Result<Order, OrderError> {
     // Most orders are written the plain way, which one pass reads; the parser reads the rest.
@@ -1062,8 +962,8 @@ pub fn format_order(map: &Map, o: &Order, style: NameStyle) -> String {
 #[cfg(feature = "test-hooks")]
 pub mod hooks {
     use super::{
-        BUILD_KW, Banded, CONVOY_KW, DISBAND_KW, HOLD_KW, MOVE_KW, Map, Order, OrderError,
-        REMOVE_KW, SUPPORT_KW, Tok, UnitSpec, WAIVE_KW,
+        BUILD_KW, CONVOY_KW, DISBAND_KW, HOLD_KW, MOVE_KW, Map, Order, OrderError, REMOVE_KW,
+        SUPPORT_KW, Tok, UnitSpec, WAIVE_KW,
     };
 
     /// The keys of every keyword list: move, support, convoy, hold, disband, build, remove,
@@ -1085,11 +985,6 @@ pub mod hooks {
     /// Whether the token `text` is one of the keywords `kws`.
     pub fn is_kw(text: &str, kws: &[u64]) -> bool {
         super::is_kw(&Tok::new(text, 1), kws)
-    }
-
-    /// The banded edit distance of `a` and `b` when it is at most `limit`.
-    pub fn banded_distance_within(a: &[char], b: &str, limit: usize) -> Option<usize> {
-        Banded::default().distance_within(a, b, limit)
     }
 
     /// An order by the parser alone (no fast path).

@@ -450,6 +450,35 @@ fn small_wrong_things() {
     assert_eq!(Key::of(&k).to_string(), "ctrl-\\");
 }
 
+/// The tab bar keeps the phase, the rules and a second engine whole: the title is cut to make
+/// room, then the words go, and the title goes last.
+#[test]
+fn the_tab_bar_keeps_the_phase_the_rules_and_the_engine_whole() {
+    let mut a = app(None, "tab-bar");
+    let first_row = |buf: &Buffer| text(buf).lines().next().unwrap_or_default().to_string();
+    for (w, keys, want) in [
+        (
+            120,
+            "",
+            "Pandin's paradox · Spring 1901 Movement · rules: datc",
+        ),
+        (80, "", "Pandin's paradox · Spring 1901 Movement · datc"),
+        (60, "", "Pandin's … · S1901M · datc"),
+        (50, "", "S1901M · datc"),
+        // Another engine than the default one is named beside the rules.
+        (
+            120,
+            "E",
+            "Pandin's paradox · Spring 1901 Movement · rules: datc · engine: dpjudge",
+        ),
+        (80, "", "Pandin's paradox · S1901M · datc · dpjudge"),
+        (60, "", "S1901M · datc · dpjudge"),
+    ] {
+        let row = first_row(&run(&mut a, w, 24, keys));
+        assert!(row.ends_with(want), "{w} columns: {row}");
+    }
+}
+
 #[test]
 fn the_restore_question_names_the_scenario() {
     let f = common::folders("restore-title");

@@ -9,6 +9,8 @@ use ratatui::widgets::Paragraph;
 
 use super::model::ViewModel;
 use super::parts::fit;
+use dipsandbox_core::model::board::Phase;
+
 use crate::tui::layout::TABS;
 use crate::tui::session::Session;
 use crate::tui::state::Popup;
@@ -39,24 +41,57 @@ pub fn draw_tabs(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let s = vm.session;
     let default = s.registry().default_engine().map(|e| e.name());
-    let engine = if default == Some(s.engine.name()) {
-        String::new()
-    } else {
-        format!(" · engine: {}", s.engine.name())
-    };
-    let right = format!(
-        "{}{} · {} · rules: {}{engine} ",
-        if s.is_dirty() { "* " } else { "" },
-        s.scenario().title,
-        s.scenario().phase,
-        Session::rules_name(&s.rules)
-    );
+    let engine = (default != Some(s.engine.name())).then(|| s.engine.name());
     let room = (area.width as usize).saturating_sub(used + 1);
-    let right = fit(&right, room);
+    let right = tab_bar_right(
+        if s.is_dirty() { "* " } else { "" },
+        &s.scenario().title,
+        &s.scenario().phase,
+        &Session::rules_name(&s.rules),
+        engine,
+        room,
+    );
     let pad = room.saturating_sub(right.chars().count());
     spans.push(Span::raw(" ".repeat(pad + 1)));
     spans.push(Span::styled(right, vm.theme.dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The right of the tab bar in `room` columns. The phase, the rules and the engine, which
+/// every panel's results are under, stay whole while they fit; the title is cut to make room,
+/// then the words go (`rules:`, then the phase's long form: `Pandin's paradox · S1901M · datc`),
+/// and the title goes last.
+fn tab_bar_right(
+    dirty: &str,
+    title: &str,
+    phase: &Phase,
+    rules: &str,
+    engine: Option<&str>,
+    room: usize,
+) -> String {
+    let engine_words = engine.map_or(String::new(), |e| format!(" · engine: {e}"));
+    let engine_short = engine.map_or(String::new(), |e| format!(" · {e}"));
+    let tails = [
+        format!("{phase} · rules: {rules}{engine_words} "),
+        format!("{phase} · {rules}{engine_short} "),
+        format!("{} · {rules}{engine_short} ", phase.short()),
+    ];
+    let fixed = |tail: &str| dirty.chars().count() + 3 + tail.chars().count();
+    let title_len = title.chars().count();
+    // The title whole, else cut to at least 16 characters, else to at least 8.
+    for least in [title_len, 16, 8] {
+        for tail in &tails {
+            if fixed(tail) + title_len.min(least) <= room {
+                let shown = fit(title, room - fixed(tail));
+                return format!("{dirty}{shown} · {tail}");
+            }
+        }
+    }
+    let words = tails
+        .iter()
+        .map(|t| format!("{dirty}{t}"))
+        .find(|t| t.chars().count() <= room);
+    words.unwrap_or_else(|| fit(&format!("{dirty}{}", tails[2]), room))
 }
 
 /// The stepper's position and the event at the cursor.

@@ -51,3 +51,23 @@ fn phase_separators_are_the_same_by_bytes_and_by_characters() {
         assert_eq!(by_byte, by_char, "byte {b:#04x}");
     }
 }
+
+/// The short form is the one game records use: every phase reads back as itself.
+#[test]
+fn the_short_form_reads_back() {
+    use dipsandbox_core::io::games::python::parse_name;
+    for season in [Season::Spring, Season::Fall, Season::Winter] {
+        for kind in [
+            PhaseKind::Movement,
+            PhaseKind::Retreat,
+            PhaseKind::Adjustment,
+        ] {
+            for year in [1, 1901, 9999] {
+                let p = Phase { season, year, kind };
+                assert_eq!(parse_name(&p.short()), Ok(p), "{}", p.short());
+            }
+        }
+    }
+    let p = Phase::parse("Fall 1903 Movement").expect("a phase");
+    assert_eq!(p.short(), "F1903M");
+}

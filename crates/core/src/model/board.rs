@@ -195,6 +195,24 @@ impl Phase {
     }
 }
 
+impl Phase {
+    /// The short form game records use: `S1901M`, `F1901R`, `W1901A` (the season's and the
+    /// kind's initials around the year).
+    pub fn short(&self) -> String {
+        let season = match self.season {
+            Season::Spring => 'S',
+            Season::Fall => 'F',
+            Season::Winter => 'W',
+        };
+        let kind = match self.kind {
+            PhaseKind::Movement => 'M',
+            PhaseKind::Retreat => 'R',
+            PhaseKind::Adjustment => 'A',
+        };
+        format!("{season}{}{kind}", self.year)
+    }
+}
+
 impl fmt::Display for Phase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let season = match self.season {

@@ -222,10 +222,11 @@ pub fn age(t: Option<SystemTime>) -> String {
         return "recently".into();
     };
     let s = d.as_secs();
-    match s {
-        0..=59 => "less than a minute ago".into(),
-        60..=3599 => format!("{} minute(s) ago", s / 60),
-        3600..=86_399 => format!("{} hour(s) ago", s / 3600),
-        _ => format!("{} day(s) ago", s / 86_400),
-    }
+    let (n, unit) = match s {
+        0..=59 => return "less than a minute ago".into(),
+        60..=3599 => (s / 60, "minute"),
+        3600..=86_399 => (s / 3600, "hour"),
+        _ => (s / 86_400, "day"),
+    };
+    format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" })
 }

@@ -671,3 +671,17 @@ fn an_error_quoting_much_of_a_file_is_cut_in_the_status_bar() {
         m.text.len()
     );
 }
+
+/// The restore question says how long ago the edits were kept, in words a person writes.
+#[test]
+fn the_age_of_kept_edits_reads_as_words() {
+    let ago = |secs: u64| {
+        recovery::age(std::time::SystemTime::now().checked_sub(Duration::from_secs(secs)))
+    };
+    assert_eq!(ago(5), "less than a minute ago");
+    assert_eq!(ago(60), "1 minute ago");
+    assert_eq!(ago(3 * 60 + 5), "3 minutes ago");
+    assert_eq!(ago(3600), "1 hour ago");
+    assert_eq!(ago(2 * 86_400), "2 days ago");
+    assert_eq!(recovery::age(None), "recently");
+}

@@ -311,15 +311,15 @@ pub fn check(
         let mut why = Vec::new();
         if !what.is_empty() {
             why.push(format!(
-                "{} path(s) could not be read: {}",
-                what.len(),
+                "{} could not be read: {}",
+                dipsandbox_core::base::text::count(what.len(), "path"),
                 what.join(", ")
             ));
         }
         if !not_loaded.is_empty() {
             why.push(format!(
-                "{} file(s) could not be loaded (see ERROR above): {}",
-                not_loaded.len(),
+                "{} could not be loaded (see ERROR above): {}",
+                dipsandbox_core::base::text::count(not_loaded.len(), "file"),
                 not_loaded.join(", ")
             ));
         }

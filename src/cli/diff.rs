@@ -251,7 +251,10 @@ fn print_diff(
         outln!("{file} ({title}): {a} and {b} give the same result")?;
         return Ok(());
     }
-    outln!("{file} ({title}): {a} vs {b}: {} difference(s)", d.len())?;
+    outln!(
+        "{file} ({title}): {a} vs {b}: {}",
+        dipsandbox_core::base::text::count(d.len(), "difference")
+    )?;
     let w = a.chars().count().max(b.chars().count());
     let orders = |heading: &str,
                   list: &[dipsandbox_core::tools::diff::OrderDiff]|
@@ -455,13 +458,13 @@ fn deciding(files: &[PathBuf], folder: bool, json: bool) -> Result<ExitCode> {
     if folder {
         outln!()?;
         outln!(
-            "{decided} of {} case(s) change under a single option; by option:",
-            files.len()
+            "{decided} of {} change under a single option; by option:",
+            dipsandbox_core::base::text::count(files.len(), "case")
         )?;
         for (key, issue, cases) in &by_option {
             outln!(
-                "  {key} ({issue}): {} case(s): {}",
-                cases.len(),
+                "  {key} ({issue}): {}: {}",
+                dipsandbox_core::base::text::count(cases.len(), "case"),
                 cases.join(" ")
             )?;
         }

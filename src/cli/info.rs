@@ -180,7 +180,7 @@ pub fn map_import(
         .map_err(|e| eyre!("{e}"))?;
     let s = imported.map.summary();
     outln!(
-        "imported {} from {}: {} provinces ({} sea, {} inland, {} coastal), {} supply centres, {} powers; {} note(s); written to {}",
+        "imported {} from {}: {} provinces ({} sea, {} inland, {} coastal), {} supply centres, {} powers; {}; written to {}",
         one_line(&name),
         file.display(),
         s.provinces,
@@ -189,7 +189,7 @@ pub fn map_import(
         s.coastal,
         s.supply_centers,
         imported.map.powers.len(),
-        imported.notes.len(),
+        dipsandbox_core::base::text::count(imported.notes.len(), "note"),
         target.display()
     )?;
     Ok(ExitCode::SUCCESS)

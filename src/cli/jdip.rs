@@ -154,13 +154,16 @@ pub fn import(
         errln!("{p}");
     }
     outln!(
-        "{} case(s) written to {}{}",
-        jf.cases.len(),
+        "{} written to {}{}",
+        dipsandbox_core::base::text::count(jf.cases.len(), "case"),
         to.display(),
         if jf.problems.is_empty() {
             String::new()
         } else {
-            format!("; {} problem(s) reported", jf.problems.len())
+            format!(
+                "; {} reported",
+                dipsandbox_core::base::text::count(jf.problems.len(), "problem")
+            )
         }
     )?;
     Ok(if jf.problems.is_empty() {
@@ -282,7 +285,8 @@ pub fn export(
         Some(t) => {
             t.write(&out).map_err(|e| eyre!("{e}"))?;
             errln!(
-                "{written} case(s) written to {}; {skipped} skipped",
+                "{} written to {}; {skipped} skipped",
+                dipsandbox_core::base::text::count(written, "case"),
                 t.path.display()
             );
         }

@@ -570,12 +570,15 @@ impl Walk {
         }
         if self.deep > 0 {
             parts.push(format!(
-                "{} folder(s) deeper than {MAX_DEPTH} levels not listed",
-                self.deep
+                "{} deeper than {MAX_DEPTH} levels not listed",
+                dipsandbox_core::base::text::count(self.deep, "folder")
             ));
         }
         if self.links > 0 {
-            parts.push(format!("{} linked folder(s) not followed", self.links));
+            parts.push(format!(
+                "{} not followed",
+                dipsandbox_core::base::text::count(self.links, "linked folder")
+            ));
         }
         (!parts.is_empty()).then(|| parts.join("; "))
     }

@@ -113,7 +113,7 @@ fn print_flag_prints_a_file_and_bad_files_are_located() {
 fn diff_two_rule_sets_lists_each_differing_order_with_both_reasons() {
     let (code, out, _) = dipsandbox(&["diff", "scenarios/datc/6.F.16.ron", "--rules", "1982"]);
     assert_eq!(code, 1, "something differs: {out}");
-    assert!(out.contains("own rules vs 1982: 3 difference(s)"), "{out}");
+    assert!(out.contains("own rules vs 1982: 3 differences"), "{out}");
     let convoy = out
         .find("France: F Eng C A Bre - Lon")
         .expect("the convoy differs");
@@ -207,12 +207,12 @@ fn diff_over_a_folder_says_which_option_decides_which_case() {
     // DATC 6.G.10, 6.G.14 and 6.G.15 are the cases 4.A.7 decides (their "-Always" variants the
     // other way round).
     assert!(
-        out.contains("dislodged_no_effect=Always (4.A.7): 3 case(s): 6.G.10 6.G.14 6.G.15"),
+        out.contains("dislodged_no_effect=Always (4.A.7): 3 cases: 6.G.10 6.G.14 6.G.15"),
         "{out}"
     );
     assert!(
         out.contains(
-            "retreat_after_convoy=Allowed (4.A.5): 2 case(s): 6.H.11-Forbidden 6.H.12-Forbidden"
+            "retreat_after_convoy=Allowed (4.A.5): 2 cases: 6.H.11-Forbidden 6.H.12-Forbidden"
         ),
         "{out}"
     );
@@ -724,7 +724,7 @@ fn newcomer_papercuts() {
     assert_eq!(code, 2);
     assert!(
         out.ends_with(
-            "1 passed, 0 failed; 1 path(s) could not be read: nope (no such file or folder)\n"
+            "1 passed, 0 failed; 1 path could not be read: nope (no such file or folder)\n"
         ),
         "{out}"
     );
@@ -736,7 +736,7 @@ fn newcomer_papercuts() {
     assert_eq!(code, 2);
     assert!(
         out.ends_with(&format!(
-            "1 passed, 1 failed; 1 file(s) could not be loaded (see ERROR above): {bad}\n"
+            "1 passed, 1 failed; 1 file could not be loaded (see ERROR above): {bad}\n"
         )),
         "{out}"
     );

@@ -208,7 +208,7 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
         t.contains("Compare engines under datc: dpjudge (left) vs guess"),
         "{t}"
     );
-    assert!(t.contains("1 difference(s): 1 order(s)"), "{t}");
+    assert!(t.contains("1 difference: 1 order"), "{t}");
     // On to the guess engine, and back to the decision model.
     let t = text(&run(&mut a, 120, 40, "E 2"));
     assert_eq!(a.session.engine.name(), "guess");

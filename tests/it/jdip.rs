@@ -235,7 +235,7 @@ fn export_then_import_round_trips_and_import_writes_scenarios_that_check() {
     let to = dir.join("imported");
     let (code, stdout, err) = dipsandbox(&["import", FILE, "--to", to.to_str().expect("utf-8")]);
     assert_eq!(code, 0, "{stdout}{err}");
-    assert!(stdout.starts_with("167 case(s) written"), "{stdout}");
+    assert!(stdout.starts_with("167 cases written"), "{stdout}");
     let (code, stdout, _) = dipsandbox(&["check", to.to_str().expect("utf-8")]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.ends_with("167 passed, 0 failed\n"), "{stdout}");

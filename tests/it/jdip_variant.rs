@@ -332,7 +332,7 @@ fn map_import_reads_a_jdip_variant_from_the_command_line() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stdout.starts_with("imported std from tests/data/maps/jdip/variants.xml: 75 provinces (19 sea, 14 inland, 42 coastal), 34 supply centres, 7 powers; 4 note(s)"),
+        stdout.starts_with("imported std from tests/data/maps/jdip/variants.xml: 75 provinces (19 sea, 14 inland, 42 coastal), 34 supply centres, 7 powers; 4 notes"),
         "{stdout}"
     );
     assert!(

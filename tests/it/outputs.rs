@@ -265,7 +265,7 @@ fn import_names(count: usize, name: &str) {
     let to = dir.join("cases");
     let (code, out, err) = dipsandbox(&["import", arg(&file), "--to", arg(&to)]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains(&format!("{count} case(s) written")), "{out}");
+    assert!(out.contains(&format!("{count} cases written")), "{out}");
     assert_eq!(std::fs::read_dir(&to).expect("dir").count(), count);
     let last = format!("same-{count}.ron");
     for n in ["same.ron", "same-2.ron", "same-3.ron", &last] {
@@ -402,7 +402,7 @@ fn export_writes_only_what_the_jdip_format_can_say() {
         err.contains("seven.ron: skipped: it is on the map \"test7\""),
         "{err}"
     );
-    assert!(err.contains("3 case(s) written"), "{err}");
+    assert!(err.contains("3 cases written"), "{err}");
     let exported = read(&out);
     let case_lines: Vec<&str> = exported.lines().filter(|l| l.starts_with("CASE")).collect();
     assert_eq!(case_lines.len(), 3, "{exported}");

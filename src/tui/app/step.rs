@@ -288,7 +288,10 @@ impl App {
                 Session::rules_name(&r),
                 match n {
                     0 => "the recorded result".to_string(),
-                    n => format!("{n} difference(s) from the recording (3: Rules view)"),
+                    n => format!(
+                        "{} from the recording (3: Rules view)",
+                        dipsandbox_core::base::text::count(n, "difference")
+                    ),
                 }
             ));
             return;
@@ -306,7 +309,8 @@ impl App {
                     Session::rules_name(&self.session.compare_rules)
                 ),
                 n => format!(
-                    "{n} difference(s) from {} (3: Rules view)",
+                    "{} from {} (3: Rules view)",
+                    dipsandbox_core::base::text::count(n, "difference"),
                     Session::rules_name(&self.session.compare_rules)
                 ),
             }

@@ -333,29 +333,38 @@ fn compare_lines(vm: &ViewModel, (a, b): (&Side, &Side)) -> Vec<Line<'static>> {
     lines
 }
 
-/// The count line: `3 difference(s): 3 order(s), 1 dislodgement(s)` (the count is
+/// The count line: `4 differences: 3 orders, 1 dislodgement` (the count is
 /// [`RuleDiff::len`], the one `dipsandbox diff` prints).
 pub fn summary(d: &RuleDiff) -> String {
     if d.is_empty() {
         return "the same result: no verdict, reason, dislodgement or position differs".into();
     }
     let mut parts = Vec::new();
-    let mut part = |n: usize, what: &str| {
+    let mut part = |n: usize, what: &str, note: &str| {
         if n > 0 {
-            parts.push(format!("{n} {what}"));
+            parts.push(format!(
+                "{}{note}",
+                dipsandbox_core::base::text::count(n, what)
+            ));
         }
     };
-    part(d.orders.len(), "order(s) (verdict or reason)");
+    part(d.orders.len(), "order", " (verdict or reason)");
     part(
         d.dislodged.only_a.len() + d.dislodged.only_b.len(),
-        "dislodgement(s)",
+        "dislodgement",
+        "",
     );
     part(
         d.positions.only_a.len() + d.positions.only_b.len(),
-        "position(s)",
+        "position",
+        "",
     );
-    part(d.retreats.len(), "retreat(s)");
-    format!("{} difference(s): {}", d.len(), parts.join(", "))
+    part(d.retreats.len(), "retreat", "");
+    format!(
+        "{}: {}",
+        dipsandbox_core::base::text::count(d.len(), "difference"),
+        parts.join(", ")
+    )
 }
 
 /// One differing order: the order, then each side's verdict and reason.

@@ -207,7 +207,10 @@ pub fn expectations(s: &Session) -> Option<(String, bool)> {
     });
     Some(if bad.is_empty() && unchecked > 0 {
         (
-            format!("expectations: all {n} met; {unchecked} order(s) unchecked (e freezes)"),
+            format!(
+                "expectations: all {n} met; {} unchecked (e freezes)",
+                dipsandbox_core::base::text::count(unchecked, "order")
+            ),
             true,
         )
     } else if bad.is_empty() {

@@ -76,3 +76,11 @@ fn bounded_cuts_long_messages() {
         "short… (cut: the message has 6 characters)"
     );
 }
+
+#[test]
+fn a_count_takes_the_plural_unless_it_is_one() {
+    use dipsandbox_core::base::text::count;
+    assert_eq!(count(0, "file"), "0 files");
+    assert_eq!(count(1, "file"), "1 file");
+    assert_eq!(count(3, "linked folder"), "3 linked folders");
+}

@@ -12,6 +12,7 @@
 //! - [`quoted`]: user text quoted in a message, `"…"`, escaped and cut to its first
 //!   [`SHOWN`] characters with its length when long.
 //! - [`cut`]: the same without the quotes (for text shown between backticks).
+//! - [`count`]: a count with its noun, singular or plural (`1 case`, `3 cases`).
 //! - [`bounded`]: a whole message that may hold user text the program did not quote itself
 //!   (another crate's message), cut when it is far longer than a message needs to be.
 //!
@@ -21,6 +22,16 @@
 //! set the terminal UI's widgets drop.
 
 use std::borrow::Cow;
+
+/// A count and its noun, the noun in the plural unless the count is one: `1 case`, `3 cases`,
+/// `0 files` (every noun the program counts takes an `s`).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
 
 /// Characters of user text quoted in a message before it is cut short.
 pub const SHOWN: usize = 60;

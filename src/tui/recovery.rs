@@ -228,5 +228,6 @@ pub fn age(t: Option<SystemTime>) -> String {
         3600..=86_399 => (s / 3600, "hour"),
         _ => (s / 86_400, "day"),
     };
-    format!("{n} {unit}{} ago", if n == 1 { "" } else { "s" })
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    format!("{} ago", dipsandbox_core::base::text::count(n, unit))
 }

@@ -133,8 +133,9 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Adjudicate a scenario and explain every outcome; optionally the resolver's trace and the
-    /// decision graph.
+    /// Adjudicate a scenario and explain every outcome.
+    ///
+    /// Optionally the engine's trace (`--trace`) and the decision graph (`--dot FILE`).
     Explain {
         /// The scenario file.
         file: PathBuf,
@@ -148,7 +149,7 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Adjudicate a scenario's phase and write the next phase as a scenario with empty orders.
+    /// Adjudicate a phase and write the next phase as a scenario, ready for orders.
     ///
     /// Spring movement → retreat (if anyone was dislodged) → Fall movement → retreat → Winter
     /// adjustment (if anyone must adjust) → Spring of the next year. Supply centres change hands
@@ -163,9 +164,11 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Count the solutions of a movement phase's DATC 5.B equations by exhaustive search (no
-    /// backup rule), show the decisions on which they differ, and check the resolver against
-    /// them: one solution must be taken as it is, none or several need a backup rule.
+    /// Count the solutions of the DATC 5.B equations and check the resolver against them.
+    ///
+    /// The equations of a movement phase are searched exhaustively (no backup rule), and the
+    /// decisions on which the solutions differ are shown. One solution must be taken as it is;
+    /// none or several need a backup rule.
     ///
     /// Exit status: 0 the resolver does what DATC 5.B.9 asks, 1 it does not, 2 an input could not
     /// be read (or is not a movement phase), 3 too large to search within --limit.
@@ -176,10 +179,11 @@ enum Command {
         #[arg(long, value_name = "GUESSES", default_value_t = Limits::default().steps)]
         limit: u64,
     },
-    /// Compare a scenario's result under two rule sets (`--rules A --rules B`, or the
-    /// scenario's own and `--rules B`), under every preset (`--all-presets`), or, with no
-    /// rules given, list the single options that change each case (a folder: summarized by
-    /// option).
+    /// Compare results under two rule sets, every preset, or each single option.
+    ///
+    /// Two rule sets: `--rules A --rules B`, or the scenario's own and `--rules B`. Every preset:
+    /// `--all-presets`. With no rules given, the single options that change each case (a
+    /// folder: summarized by option). Between engines: `--engines`.
     ///
     /// Exit status: 0 nothing differs, 1 something does, 2 an input could not be read.
     Diff {
@@ -202,11 +206,13 @@ enum Command {
         )]
         engines: Option<String>,
     },
-    /// Replay games recorded by other programs phase by phase with an engine (`--engine`): the
-    /// Python `diplomacy` package's saved games (JSON) and godip's game files. Each phase whose
-    /// result differs from the recording is written to --out as a scenario whose expectations
-    /// are the recorded result, with the rule options that explain it. A folder of games runs
-    /// on every core, one summary line per game.
+    /// Replay games recorded by other programs and show where an engine differs.
+    ///
+    /// Phase by phase, with any engine (`--engine`): the Python `diplomacy` package's saved
+    /// games (JSON) and godip's game files. Each phase whose result differs from the recording
+    /// is written to --out as a scenario whose expectations are the recorded result, with the
+    /// rule options that explain it. A folder of games runs on every core, one summary line per
+    /// game.
     ///
     /// Exit status: 0 every replayed phase agrees, 1 one differs, 2 a game or one of its phases
     /// could not be read.
@@ -225,9 +231,11 @@ enum Command {
         #[arg(long, value_name = "MAP")]
         map: Option<String>,
     },
-    /// Run an engine — an outside adjudicator, `cmd:PROGRAM ARGS` — through a folder of cases
-    /// (default: scenarios/datc): every answer is checked against the protocol (docs/json.md),
-    /// and each case is compared with its expectations and with the decision engine.
+    /// Run an outside adjudicator through a folder of cases and check its answers.
+    ///
+    /// The engine is `cmd:PROGRAM ARGS` or a name from engines.ron; the cases default to
+    /// scenarios/datc. Every answer is checked against the protocol (docs/json.md), and each
+    /// case is compared with its expectations and with the decision engine.
     ///
     /// Exit status: 0 every answer valid, 1 some phase got no valid answer, 2 an input could
     /// not be read.
@@ -262,7 +270,7 @@ enum Command {
         #[arg(long, value_name = "MAP")]
         map: Option<String>,
     },
-    /// Export scenarios to another format (jdip), so that other adjudicators can run them.
+    /// Export scenarios as a jDip test file, for other adjudicators to run.
     ///
     /// A scenario is exported when its own rules meet its expectations (or it has none); the
     /// expected position is the adjudicated one.
@@ -280,9 +288,11 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Remove units and orders (delta debugging), then make orders holds, while every
-    /// `--keep` property still holds; write the smallest scenario with its expectations
-    /// re-derived under the rules in use (which it carries).
+    /// Shrink a scenario while every `--keep` property still holds.
+    ///
+    /// Removes units and orders (delta debugging), then makes orders holds, and writes the
+    /// smallest scenario with its expectations re-derived under the rules in use (which it
+    /// carries).
     ///
     /// Properties: `backup` (a backup rule is applied; or `backup:circular`, `backup:szykman`,
     /// `backup:all-hold`, `backup:all-fail`); `outcome:ORDER=VERDICT` (the order, matched by its
@@ -322,10 +332,12 @@ enum Command {
         #[arg(long)]
         progress: bool,
     },
-    /// The differential bench: random legal positions (seeded: `--seed`, `--count`), each
-    /// adjudicated by engines A and B; every disagreement shrunk to a minimal position that
-    /// disagrees the same way, classed by its shape and by the single rule options that explain
-    /// it, and written as one scenario file per class (both engines' results as comments, the
+    /// The differential bench: two engines on random positions, disagreements classed.
+    ///
+    /// Random legal positions (seeded: `--seed`, `--count`), each adjudicated by engines A and
+    /// B; every disagreement shrunk to a minimal position that disagrees the same way, classed
+    /// by its shape and by the single rule options that explain it, and written as one scenario
+    /// file per class (both engines' results as comments, the
     /// DATC rules' results as expectations) in `-o DIR`, with `summary.versus`; a table of the
     /// classes at the end. Runs on every core; ctrl-c stops with the classes so far written
     /// (exit status 3). Exit status 0 when the engines agreed on every position, 1 when not.
@@ -369,14 +381,16 @@ enum Command {
         #[command(subcommand)]
         merge: Option<VersusCommand>,
     },
-    /// Print a shell completion script: `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
+    /// Print a shell completion script.
+    ///
+    /// `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
     Completions {
         /// The shell (bash, zsh, fish, elvish, powershell).
         shell: clap_complete::Shell,
     },
     /// List the maps and their summaries.
     Maps,
-    /// Map files: `map import FILE` reads another adjudicator's map into a dipsandbox map.
+    /// Map files: import another adjudicator's map, board art, an opening position.
     Map {
         #[command(subcommand)]
         action: MapCommand,
@@ -388,9 +402,11 @@ enum Command {
 /// `map …`.
 #[derive(Subcommand, Debug)]
 enum MapCommand {
-    /// Import a DPjudge-style `.map` file (the DPjudge, the Python `diplomacy` package) or a
-    /// jDip `variants.xml` (with the adjacency file it names) into a dipsandbox map file; what it
-    /// reads but does not support is listed on stderr.
+    /// Import another adjudicator's map into a dipsandbox map file.
+    ///
+    /// A DPjudge-style `.map` file (the DPjudge, the Python `diplomacy` package) or a jDip
+    /// `variants.xml` (with the adjacency file it names); what it reads but does not support is
+    /// listed on stderr.
     Import {
         /// The map file (the files it includes are read from its folder), or a jDip
         /// variants.xml.
@@ -417,9 +433,10 @@ enum MapCommand {
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
     },
-    /// Write generated board art into a map file (an `anchor` per province and the `art`
-    /// list), for its author to touch up; a map with art of its own is left alone without
-    /// --force.
+    /// Write generated board art into a map file, for its author to touch up.
+    ///
+    /// An `anchor` per province and the `art` list; a map with art of its own is left alone
+    /// without --force.
     Art {
         /// The map file.
         file: PathBuf,
@@ -430,8 +447,10 @@ enum MapCommand {
         #[arg(long)]
         force: bool,
     },
-    /// Write a map's opening position (each power's starting units, Spring of the map's first
-    /// year) as a scenario: to FILE with -o, else to stdout.
+    /// Write a map's opening position as a scenario.
+    ///
+    /// Each power's starting units, Spring of the map's first year: to FILE with -o, else to
+    /// stdout.
     Opening {
         /// The map: `standard`, a name in maps/, or a path to a map file.
         map: String,

@@ -820,3 +820,23 @@ fn a_write_killed_midway_leaves_the_old_file_and_nothing_else() {
     assert_eq!(written.phase.to_string(), "Fall 1901 Movement");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `dipsandbox --help` lists each command on one line a terminal holds: the details are in the
+/// command's own `--help`.
+#[test]
+fn the_command_list_is_one_short_line_each() {
+    for args in [&["--help"][..], &["map", "--help"], &["versus", "--help"]] {
+        let (code, out, err) = dipsandbox(args);
+        assert_eq!(code, 0, "{err}");
+        let list: Vec<&str> = out
+            .lines()
+            .skip_while(|l| *l != "Commands:")
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(list.len() >= 2, "{args:?}: {out}");
+        for line in list {
+            assert!(line.chars().count() <= 100, "{args:?}: {line}");
+        }
+    }
+}

@@ -108,7 +108,7 @@ fn scenario_cases() -> Vec<(&'static str, String)> {
         // RON-level mistakes.
         (
             "unknown_field.ron",
-            "5:5: unknown field `unitz`; expected one of: `title`, `description`, `source`, `map`, `phase`, `rules`, `units`, `dislodged`, `contested`, `owners`, `orders`, `expect`, `retreats`".into(),
+            "5:5: unknown field `unitz` (did you mean `units`?); expected one of: `title`, `description`, `source`, `map`, `phase`, `rules`, `units`, `dislodged`, `contested`, `owners`, `orders`, `expect`, `retreats`".into(),
         ),
         ("missing_title.ron", "4:1: missing field `title`".into()),
         (
@@ -147,7 +147,7 @@ fn scenario_cases() -> Vec<(&'static str, String)> {
         ),
         (
             "unknown_rule_option.ron",
-            format!("5:13: unknown field `paradoks`; expected one of: {RULE_FIELDS}"),
+            format!("5:13: unknown field `paradoks` (did you mean `paradox`?); expected one of: {RULE_FIELDS}"),
         ),
         // The map.
         (
@@ -870,7 +870,7 @@ fn jdip_cases() -> Vec<(&'static str, Vec<String>)> {
         (
             "bad_rules_directive.txt",
             one(
-                ":3:21: case rules: dipsandbox-rules: paradoks=Szykman: unknown rule option \"paradoks\"; expected one of multi_route_disruption, paradox, paradox_fallback, adjacent_convoy, adjacent_convoy_fallback, convoyed_attack_on_supporter, retreat_after_convoy, path_specification, dislodged_no_effect, one_coast_omitted, impossible_coast, support_coast, wrong_unit_coast, irrelevant_coast, missing_unit_type, wrong_unit_type, build_missing_type, fleet_build_on_land, missing_nationality, wrong_nationality, multiple_orders, too_many_builds, same_province_builds, too_many_disbands, civil_disorder, illegal_orders, dpjudge_phantom_orders, dpjudge_beleaguered_disrupts, dpjudge_own_victim, dpjudge_no_convoy_list",
+                ":3:21: case rules: dipsandbox-rules: paradoks=Szykman: unknown rule option \"paradoks\" (did you mean \"paradox\"?); expected one of multi_route_disruption, paradox, paradox_fallback, adjacent_convoy, adjacent_convoy_fallback, convoyed_attack_on_supporter, retreat_after_convoy, path_specification, dislodged_no_effect, one_coast_omitted, impossible_coast, support_coast, wrong_unit_coast, irrelevant_coast, missing_unit_type, wrong_unit_type, build_missing_type, fleet_build_on_land, missing_nationality, wrong_nationality, multiple_orders, too_many_builds, same_province_builds, too_many_disbands, civil_disorder, illegal_orders, dpjudge_phantom_orders, dpjudge_beleaguered_disrupts, dpjudge_own_victim, dpjudge_no_convoy_list",
             ),
         ),
         // The pairing file's problems name the pairing file and its lines.

@@ -313,7 +313,7 @@ fn rules_spec() {
         .to_string();
     assert!(
         e.starts_with(
-            "unknown rule option \"paradoks\"; expected one of multi_route_disruption, paradox,"
+            "unknown rule option \"paradoks\" (did you mean \"paradox\"?); expected one of multi_route_disruption, paradox,"
         ),
         "{e}"
     );

@@ -1,6 +1,6 @@
 //! The unit tests of the core's `base::near` (the edit distance of "did you mean").
 
-use dipsandbox_core::base::near::{closest, edit_distance, within};
+use dipsandbox_core::base::near::{closest, did_you_mean, edit_distance, unique_any_case, within};
 use proptest::prelude::*;
 
 /// The whole optimal-string-alignment table, written the plain way: what the banded search is
@@ -77,4 +77,39 @@ fn a_long_token_is_out_of_reach_at_once() {
     let long = "x".repeat(200_000);
     assert_eq!(within(&long, "paris", 3), None);
     assert_eq!(closest(&long, ["paris", "quit"], 3), None);
+}
+
+proptest! {
+    /// `unique_any_case` answers exactly when one name, in lower case, is nearer than every
+    /// other within the limit, and then names it as written.
+    #[test]
+    fn unique_any_case_is_the_one_nearest_name(
+        word in "[aAbB]{0,6}",
+        names in proptest::collection::vec("[aAbB]{0,6}", 0..6),
+        limit in 0usize..4,
+    ) {
+        let w = word.to_lowercase();
+        let ds: Vec<usize> = names.iter().map(|n| full_table(&w, &n.to_lowercase())).collect();
+        let best = ds.iter().copied().filter(|&d| d <= limit).min();
+        let want = best.and_then(|b| {
+            let at: Vec<usize> = (0..ds.len()).filter(|&i| ds[i] == b).collect();
+            (at.len() == 1).then(|| names[at[0]].as_str())
+        });
+        prop_assert_eq!(unique_any_case(&word, names.iter().map(String::as_str), limit), want);
+    }
+}
+
+#[test]
+fn did_you_mean_names_one_close_name_or_nothing() {
+    let values = ["Szykman", "Rule1971", "Rule1982", "Rule2000", "AllHold"];
+    assert_eq!(
+        did_you_mean("szykmann", values),
+        " (did you mean \"Szykman\"?)"
+    );
+    // As near one year as another: no guess.
+    assert_eq!(did_you_mean("Rule1999", values), "");
+    assert_eq!(
+        did_you_mean("oracle", ["decisions", "dpjudge", "guess"]),
+        ""
+    );
 }

@@ -1,7 +1,8 @@
 //! How close two names are, for "did you mean" suggestions: the edit distance counting an
 //! adjacent transposition as one edit (optimal string alignment), whole ([`edit_distance`]) or
-//! only when it is within a limit ([`within`], [`Banded`]), and the closest of a list of names
-//! ([`closest`]).
+//! only when it is within a limit ([`within`], [`Banded`]), the closest of a list of names
+//! ([`closest`], or the one closest in any case: [`unique_any_case`]), and the tail of an
+//! "unknown …" message ([`did_you_mean`]).
 //!
 //! The limited forms cost O(length × limit), and nothing for a name whose length alone puts it
 //! out of reach: a 200,000-character token from a file is compared with every name at no cost.
@@ -105,18 +106,70 @@ pub fn closest<'n>(
     names: impl IntoIterator<Item = &'n str>,
     limit: usize,
 ) -> Option<&'n str> {
+    search(word, names, limit, false).map(|(n, _)| n)
+}
+
+/// The one name of `names` closest to `word` within `limit` edits, the letters compared in
+/// lower case (`szykmann` finds `Szykman`; the name is returned as written). None when no name
+/// is within the limit, or when two are equally close (`Rule1999` is as near `Rule1971` as
+/// `Rule1982`: no guess is better than a wrong one).
+pub fn unique_any_case<'n>(
+    word: &str,
+    names: impl IntoIterator<Item = &'n str>,
+    limit: usize,
+) -> Option<&'n str> {
+    match search(&word.to_lowercase(), names, limit, true) {
+        Some((n, false)) => Some(n),
+        _ => None,
+    }
+}
+
+/// The first closest name, and whether another name is as close (only when `fold`: the search
+/// for [`unique_any_case`] folds case and looks for ties).
+fn search<'n>(
+    word: &str,
+    names: impl IntoIterator<Item = &'n str>,
+    limit: usize,
+    fold: bool,
+) -> Option<(&'n str, bool)> {
     let w: Vec<char> = word.chars().collect();
     let mut scratch = Banded::default();
     let mut best: Option<(usize, &str)> = None;
+    let mut tied = false;
+    let mut folded = String::new();
     for name in names {
-        // Only a name strictly closer than the best so far can replace it.
-        let reach = best.map_or(limit, |(d, _)| d.saturating_sub(1));
-        if best.is_some_and(|(d, _)| d == 0) {
+        // Only a name strictly closer than the best so far can replace it; when ties are
+        // looked for, one as close is computed too.
+        let reach = best.map_or(limit, |(d, _)| if fold { d } else { d.saturating_sub(1) });
+        if !fold && best.is_some_and(|(d, _)| d == 0) {
             break;
         }
-        if let Some(d) = scratch.distance_within(&w, name, reach) {
-            best = Some((d, name));
+        let b = if fold {
+            folded.clear();
+            folded.extend(name.chars().flat_map(char::to_lowercase));
+            folded.as_str()
+        } else {
+            name
+        };
+        if let Some(d) = scratch.distance_within(&w, b, reach) {
+            match best {
+                Some((bd, _)) if d == bd => tied = true,
+                _ => {
+                    best = Some((d, name));
+                    tied = false;
+                }
+            }
         }
     }
-    best.map(|(_, n)| n)
+    best.map(|(_, n)| (n, tied))
+}
+
+/// ` (did you mean "NAME"?)` for the one name of `names` closest to `word` (any case, within
+/// two edits, or a third of the word's length when that is more), or nothing: the tail of an
+/// "unknown …" message.
+pub fn did_you_mean<'n>(word: &str, names: impl IntoIterator<Item = &'n str>) -> String {
+    let limit = (word.chars().count() / 3).max(2);
+    unique_any_case(word, names, limit)
+        .map(|n| format!(" (did you mean {}?)", crate::base::text::quoted(n)))
+        .unwrap_or_default()
 }

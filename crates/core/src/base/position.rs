@@ -280,8 +280,9 @@ pub fn ron_message(code: &ron::error::Error) -> String {
         E::NoSuchStructField {
             expected, found, ..
         } => format!(
-            "unknown field `{}`; expected one of: {}",
+            "unknown field `{}`{}; expected one of: {}",
             crate::base::text::cut(found),
+            near_hint(found, expected),
             expected
                 .iter()
                 .map(|s| format!("`{s}`"))
@@ -299,8 +300,9 @@ pub fn ron_message(code: &ron::error::Error) -> String {
         E::NoSuchEnumVariant {
             expected, found, ..
         } => format!(
-            "unknown value `{}`; expected one of: {}",
+            "unknown value `{}`{}; expected one of: {}",
             crate::base::text::cut(found),
+            near_hint(found, expected),
             expected
                 .iter()
                 .map(|s| format!("`{s}`"))
@@ -316,4 +318,13 @@ pub fn ron_message(code: &ron::error::Error) -> String {
             .into_owned()
         }
     }
+}
+
+/// ` (did you mean `NAME`?)` for the one expected name closest to what was found (as
+/// [`crate::base::near::did_you_mean`] finds it), or nothing.
+fn near_hint(found: &str, expected: &[&str]) -> String {
+    let limit = (found.chars().count() / 3).max(2);
+    crate::base::near::unique_any_case(found, expected.iter().copied(), limit)
+        .map(|n| format!(" (did you mean `{n}`?)"))
+        .unwrap_or_default()
 }

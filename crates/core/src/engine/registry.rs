@@ -13,6 +13,10 @@
 //!     r.parse("oracle").unwrap_err().to_string(),
 //!     "unknown engine \"oracle\"; expected decisions or dpjudge or guess"
 //! );
+//! assert_eq!(
+//!     r.parse("dpjudg").unwrap_err().to_string(),
+//!     "unknown engine \"dpjudg\" (did you mean \"dpjudge\"?); expected decisions or dpjudge or guess"
+//! );
 //! ```
 
 use std::sync::Arc;
@@ -30,10 +34,12 @@ pub struct Registry {
 
 /// A name no engine of the registry has.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine {quoted}; expected {expected}")]
+#[error("unknown engine {quoted}{hint}; expected {expected}")]
 pub struct UnknownEngine {
     /// The name as given, quoted for printing.
     pub quoted: String,
+    /// ` (did you mean "NAME"?)` when a name is close, else empty.
+    pub hint: String,
     /// The names there are, joined with "or".
     pub expected: String,
 }
@@ -78,6 +84,7 @@ impl Registry {
     pub fn parse(&self, name: &str) -> Result<Arc<dyn Engine>, UnknownEngine> {
         self.get(name).cloned().ok_or_else(|| UnknownEngine {
             quoted: crate::base::text::quoted(name),
+            hint: crate::base::near::did_you_mean(name, self.names()),
             expected: self.names().join(" or "),
         })
     }

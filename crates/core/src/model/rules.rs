@@ -640,8 +640,9 @@ impl Rules {
         ) -> Result<T, RulesError> {
             parse(value).ok_or_else(|| {
                 RulesError(format!(
-                    "unknown value {} for {field}; expected one of {}",
+                    "unknown value {} for {field}{}; expected one of {}",
                     crate::model::error::quoted(value),
+                    crate::base::near::did_you_mean(value, all.iter().copied()),
                     all.join(", ")
                 ))
             })
@@ -709,8 +710,9 @@ impl Rules {
             "dpjudge_no_convoy_list" => set!(dpjudge_no_convoy_list, NoConvoyList),
             _ => {
                 return Err(RulesError(format!(
-                    "unknown rule option {}; expected one of {}",
+                    "unknown rule option {}{}; expected one of {}",
                     crate::model::error::quoted(field),
+                    crate::base::near::did_you_mean(field, Rules::FIELDS.iter().copied()),
                     Rules::FIELDS.join(", ")
                 )));
             }

@@ -421,7 +421,7 @@ fn from_ron_uses_the_given_name() {
     );
 }
 
-// ## Maps: `Map::load` (src/map.rs `build`, src/art.rs `MapArt::new`), files in
+// ## Maps: `Map::load` (crates/core/src/model/map/load.rs `build`, model/art.rs `MapArt::new`), files in
 // tests/invalid/maps/
 //
 // Site (where the message is made)                          File (or test below)

@@ -7,10 +7,10 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::model::ViewModel;
-use super::parts::fit;
 use dipsandbox_core::model::board::Phase;
 
+use super::model::ViewModel;
+use super::parts::fit;
 use crate::tui::layout::TABS;
 use crate::tui::session::Session;
 use crate::tui::state::Popup;

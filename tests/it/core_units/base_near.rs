@@ -70,6 +70,9 @@ fn a_transposition_counts_once() {
     assert_eq!(within("prais", "paris", 2), Some(1));
     assert_eq!(within("prais", "paris", 0), None);
     assert_eq!(closest("qiut", ["help", "quit", "quiet"], 3), Some("quit"));
+    // Equally close (3 edits each): the first (a case the property test once shrank to).
+    assert_eq!(closest("cb", ["aaba", "aaacb"], 3), Some("aaba"));
+    assert_eq!(closest("cb", ["aaacb", "aaba"], 3), Some("aaacb"));
 }
 
 #[test]

@@ -12,7 +12,7 @@ use common::{app, goto, run, run_script, text};
 use dipsandbox::tui::app::{App, Message, Pending, Popup, View};
 use dipsandbox::tui::browser::{Browser, Folders, Rank};
 use dipsandbox::tui::event::{Input, Script};
-use dipsandbox::tui::keymap::{Context, Key};
+use dipsandbox::tui::keymap::{Context, Key, Keymap};
 use dipsandbox::tui::layout::decisions_split;
 use dipsandbox::tui::run_app;
 use dipsandbox::tui::state::MESSAGE_TIME;
@@ -572,5 +572,36 @@ fn the_search_words_are_what_loading_reads() {
     assert_eq!(
         dipsandbox_core::model::scenario::words("not a scenario"),
         None
+    );
+}
+
+/// The line under the board names the keys the keymap binds (each alternative), in words when
+/// they fit and shorter when not: nothing of it is cut at 80×24.
+#[test]
+fn the_hint_under_the_board_names_the_keymap_s_keys_and_fits() {
+    let mut a = app(None, "board-hint");
+    // An empty board: no province selected yet.
+    run(&mut a, 80, 24, "ctrl-n down enter");
+    let t = text(&run(&mut a, 80, 24, ""));
+    assert!(
+        t.contains("│←↓↑→ / hjkl select · / find · HJKL pan "),
+        "{t}"
+    );
+    let t = text(&run(&mut a, 120, 40, ""));
+    assert!(
+        t.contains("│←↓↑→ / hjkl select a province, / finds one by name "),
+        "{t}"
+    );
+    // A user's keys.ron moves them: the hint follows.
+    let patch = Keymap::parse_patch(
+        "{ \"left\": [\"left\"], \"goto\": [\"ctrl-f\"] }",
+        "keys.ron",
+    )
+    .expect("a patch");
+    a.keymap.apply(&patch);
+    let t = text(&run(&mut a, 120, 40, ""));
+    assert!(
+        t.contains("│←↓↑→ / jkl select a province, ctrl-f finds one by name "),
+        "{t}"
     );
 }

@@ -330,32 +330,9 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
             }
             Line::from(fit_spans(spans, foot.width as usize))
         }
-        // A board larger than its panel says how to see the rest.
-        // The pan keys as the keymap binds them (a user's keys.ron may move them).
-        None if pans => {
-            let keys: Vec<String> = [
-                Action::PanLeft,
-                Action::PanDown,
-                Action::PanUp,
-                Action::PanRight,
-            ]
-            .into_iter()
-            .filter_map(|a| vm.keymap.key_for(a).map(|k| k.to_string()))
-            .collect();
-            let pan = if keys.is_empty() {
-                String::new()
-            } else {
-                format!(", {} pan", keys.join(" "))
-            };
-            Line::styled(
-                format!("arrows / hjkl select a province, / finds one by name{pan}"),
-                t.dim(),
-            )
-        }
-        None => Line::styled(
-            "arrows / hjkl select a province, / finds one by name",
-            t.dim(),
-        ),
+        // How to select (and, on a board larger than its panel, to see the rest), with the
+        // keys the keymap binds (a user's keys.ron may move them).
+        None => Line::styled(board_hint(vm, pans, foot.width as usize), t.dim()),
     };
     lines.push(sel);
     // The legend: power colours, then the marks.
@@ -428,4 +405,68 @@ fn fit_spans(spans: Vec<Span<'static>>, width: usize) -> Vec<Span<'static>> {
         }
     }
     out
+}
+
+/// The line under the board before a province is selected: the keys that select one (each
+/// alternative: `←↓↑→ / hjkl`), the one that finds one by name, and the pan keys when the board
+/// is larger than its panel — in words when they fit in `width`, else shorter.
+fn board_hint(vm: &ViewModel, pans: bool, width: usize) -> String {
+    let board_keys = |a: Action| -> Vec<String> {
+        vm.keymap
+            .bindings()
+            .iter()
+            .find(|b| b.context == Context::Board && b.action == a)
+            .map(|b| b.keys.iter().map(ToString::to_string).collect())
+            .unwrap_or_default()
+    };
+    // Single-character keys read as one word (`hjkl`); longer ones are spaced.
+    let join = |keys: Vec<&String>| {
+        let sep = if keys.iter().all(|k| k.chars().count() == 1) {
+            ""
+        } else {
+            " "
+        };
+        keys.into_iter().cloned().collect::<Vec<_>>().join(sep)
+    };
+    let moves = [Action::Left, Action::Down, Action::Up, Action::Right].map(board_keys);
+    let alternatives: Vec<String> = (0..moves.iter().map(Vec::len).max().unwrap_or(0))
+        .map(|i| join(moves.iter().filter_map(|m| m.get(i)).collect()))
+        .collect();
+    let find = vm
+        .keymap
+        .key_for(Action::Goto)
+        .map(|k| k.to_string())
+        .unwrap_or_default();
+    let pan_keys = [
+        Action::PanLeft,
+        Action::PanDown,
+        Action::PanUp,
+        Action::PanRight,
+    ]
+    .map(|a| vm.keymap.key_for(a).map(|k| k.to_string()));
+    let pan_keys: Vec<&String> = pan_keys.iter().flatten().collect();
+    let pan = (pans && !pan_keys.is_empty()).then(|| join(pan_keys));
+    let select = alternatives.join(" / ");
+    let first = alternatives.first().cloned().unwrap_or_default();
+    let candidates = [
+        format!(
+            "{select} select a province, {find} finds one by name{}",
+            pan.as_ref().map_or(String::new(), |p| format!(", {p} pan"))
+        ),
+        format!(
+            "{select} select · {find} find{}",
+            pan.as_ref()
+                .map_or(String::new(), |p| format!(" · {p} pan"))
+        ),
+        format!(
+            "{first} select · {find} find{}",
+            pan.as_ref()
+                .map_or(String::new(), |p| format!(" · {p} pan"))
+        ),
+    ];
+    let last = candidates[2].clone();
+    candidates
+        .into_iter()
+        .find(|c| c.chars().count() <= width)
+        .unwrap_or_else(|| super::parts::fit(&last, width))
 }

@@ -488,4 +488,19 @@ fn saving_a_replay_or_versus_file_keeps_its_header() {
         v.session.versus,
         Some(("decisions".to_string(), "dpjudge".to_string()))
     );
+
+    // A header longer than the 16 KiB read first comes back whole too.
+    let long = format!(
+        "{}{}",
+        common::VERSUS_LINE,
+        "// a note on the run, kept as it is\n".repeat(800)
+    );
+    assert!(long.len() > 16 * 1024);
+    let long_dir = dir.join("long");
+    std::fs::create_dir_all(&long_dir).expect("folder");
+    let versus = common::versus_class_file(&long_dir, &long);
+    let mut v = app(versus.to_str(), "replay-save-versus-long");
+    run(&mut v, 120, 40, "ctrl-s");
+    let text = std::fs::read_to_string(&versus).expect("read");
+    assert!(text.starts_with(&long), "{}", &text[..200]);
 }

@@ -219,8 +219,16 @@ pub fn kept_header(path: &Path) -> Option<String> {
     if !first.starts_with("// dipsandbox versus ") && first.trim_end() != ReplayHeader::MAGIC {
         return None;
     }
-    // The whole file: a header may be longer than the first 16 KiB.
-    let text = std::fs::read_to_string(path).ok()?;
+    // The header ends at the first whole line that is not a comment; when the first 16 KiB
+    // hold none, the header may go on past them: then the whole file.
+    let ends_in_head = text
+        .split_inclusive('\n')
+        .any(|l| l.ends_with('\n') && !l.starts_with("//"));
+    let text = if ends_in_head {
+        text
+    } else {
+        std::fs::read_to_string(path).ok()?
+    };
     let mut out = String::new();
     for line in text.lines().take_while(|l| l.starts_with("//")) {
         out.push_str(line);

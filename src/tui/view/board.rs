@@ -448,25 +448,13 @@ fn board_hint(vm: &ViewModel, pans: bool, width: usize) -> String {
     let pan = (pans && !pan_keys.is_empty()).then(|| join(pan_keys));
     let select = alternatives.join(" / ");
     let first = alternatives.first().cloned().unwrap_or_default();
-    let candidates = [
-        format!(
-            "{select} select a province, {find} finds one by name{}",
-            pan.as_ref().map_or(String::new(), |p| format!(", {p} pan"))
-        ),
-        format!(
-            "{select} select · {find} find{}",
-            pan.as_ref()
-                .map_or(String::new(), |p| format!(" · {p} pan"))
-        ),
-        format!(
-            "{first} select · {find} find{}",
-            pan.as_ref()
-                .map_or(String::new(), |p| format!(" · {p} pan"))
-        ),
+    let (pan_words, pan_short) = pan.map_or_else(Default::default, |p| {
+        (format!(", {p} pan"), format!(" · {p} pan"))
+    });
+    let forms = [
+        format!("{select} select a province, {find} finds one by name{pan_words}"),
+        format!("{select} select · {find} find{pan_short}"),
+        format!("{first} select · {find} find{pan_short}"),
     ];
-    let last = candidates[2].clone();
-    candidates
-        .into_iter()
-        .find(|c| c.chars().count() <= width)
-        .unwrap_or_else(|| super::parts::fit(&last, width))
+    super::parts::first_fitting(forms, width)
 }

@@ -33,6 +33,18 @@ pub fn fit(s: &str, width: usize) -> String {
     out
 }
 
+/// The first of `forms` (longest first) that fits in `width`, else the last cut to it with `…`.
+pub fn first_fitting(forms: impl IntoIterator<Item = String>, width: usize) -> String {
+    let mut last = String::new();
+    for f in forms {
+        if f.chars().count() <= width {
+            return f;
+        }
+        last = f;
+    }
+    fit(&last, width)
+}
+
 /// A panel's title cut to the panel's width (its corners left), with `…` when cut.
 pub fn title(s: &str, area: Rect) -> String {
     fit(s, usize::from(area.width.saturating_sub(2)))

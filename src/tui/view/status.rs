@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use dipsandbox_core::model::board::Phase;
 
 use super::model::ViewModel;
-use super::parts::fit;
+use super::parts::{first_fitting, fit};
 use crate::tui::layout::TABS;
 use crate::tui::session::Session;
 use crate::tui::state::Popup;
@@ -87,11 +87,7 @@ fn tab_bar_right(
             }
         }
     }
-    let words = tails
-        .iter()
-        .map(|t| format!("{dirty}{t}"))
-        .find(|t| t.chars().count() <= room);
-    words.unwrap_or_else(|| fit(&format!("{dirty}{}", tails[2]), room))
+    first_fitting(tails.iter().map(|t| format!("{dirty}{t}")), room)
 }
 
 /// The stepper's position and the event at the cursor.

@@ -196,25 +196,8 @@ impl Phase {
 }
 
 impl Phase {
-    /// The short form game records use: `S1901M`, `F1901R`, `W1901A` (the season's and the
-    /// kind's initials around the year).
-    pub fn short(&self) -> String {
-        let season = match self.season {
-            Season::Spring => 'S',
-            Season::Fall => 'F',
-            Season::Winter => 'W',
-        };
-        let kind = match self.kind {
-            PhaseKind::Movement => 'M',
-            PhaseKind::Retreat => 'R',
-            PhaseKind::Adjustment => 'A',
-        };
-        format!("{season}{}{kind}", self.year)
-    }
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The season's and the kind's words: `("Spring", "Movement")`.
+    fn words(&self) -> (&'static str, &'static str) {
         let season = match self.season {
             Season::Spring => "Spring",
             Season::Fall => "Fall",
@@ -225,6 +208,21 @@ impl fmt::Display for Phase {
             PhaseKind::Retreat => "Retreat",
             PhaseKind::Adjustment => "Adjustment",
         };
+        (season, kind)
+    }
+
+    /// The short form game records use: `S1901M`, `F1901R`, `W1901A` (the season's and the
+    /// kind's initials around the year).
+    pub fn short(&self) -> String {
+        let (season, kind) = self.words();
+        let initial = |w: &str| w.chars().next().unwrap_or('?');
+        format!("{}{}{}", initial(season), self.year, initial(kind))
+    }
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (season, kind) = self.words();
         write!(f, "{season} {} {kind}", self.year)
     }
 }

@@ -1,8 +1,8 @@
 //! How close two names are, for "did you mean" suggestions: the edit distance counting an
 //! adjacent transposition as one edit (optimal string alignment), whole ([`edit_distance`]) or
 //! only when it is within a limit ([`within`], [`Banded`]), the closest of a list of names
-//! ([`closest`], or the one closest in any case: [`unique_any_case`]), and the tail of an
-//! "unknown …" message ([`did_you_mean`]).
+//! ([`closest`], or the one closest in any case: [`unique_any_case`], [`meant`]), and the tail
+//! of an "unknown …" message ([`did_you_mean`]).
 //!
 //! The limited forms cost O(length × limit), and nothing for a name whose length alone puts it
 //! out of reach: a 200,000-character token from a file is compared with every name at no cost.
@@ -164,12 +164,17 @@ fn search<'n>(
     best.map(|(_, n)| (n, tied))
 }
 
-/// ` (did you mean "NAME"?)` for the one name of `names` closest to `word` (any case, within
-/// two edits, or a third of the word's length when that is more), or nothing: the tail of an
-/// "unknown …" message.
-pub fn did_you_mean<'n>(word: &str, names: impl IntoIterator<Item = &'n str>) -> String {
+/// The name an unknown `word` most likely meant: the one of `names` closest to it in any case,
+/// within two edits or a third of the word's length when that is more.
+pub fn meant<'n>(word: &str, names: impl IntoIterator<Item = &'n str>) -> Option<&'n str> {
     let limit = (word.chars().count() / 3).max(2);
     unique_any_case(word, names, limit)
+}
+
+/// ` (did you mean "NAME"?)` for the name [`meant`], or nothing: the tail of an "unknown …"
+/// message.
+pub fn did_you_mean<'n>(word: &str, names: impl IntoIterator<Item = &'n str>) -> String {
+    meant(word, names)
         .map(|n| format!(" (did you mean {}?)", crate::base::text::quoted(n)))
         .unwrap_or_default()
 }

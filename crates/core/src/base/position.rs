@@ -320,11 +320,9 @@ pub fn ron_message(code: &ron::error::Error) -> String {
     }
 }
 
-/// ` (did you mean `NAME`?)` for the one expected name closest to what was found (as
-/// [`crate::base::near::did_you_mean`] finds it), or nothing.
+/// ` (did you mean `NAME`?)` for the expected name [`crate::base::near::meant`], or nothing.
 fn near_hint(found: &str, expected: &[&str]) -> String {
-    let limit = (found.chars().count() / 3).max(2);
-    crate::base::near::unique_any_case(found, expected.iter().copied(), limit)
+    crate::base::near::meant(found, expected.iter().copied())
         .map(|n| format!(" (did you mean `{n}`?)"))
         .unwrap_or_default()
 }

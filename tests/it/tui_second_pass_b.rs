@@ -479,6 +479,65 @@ fn the_tab_bar_keeps_the_phase_the_rules_and_the_engine_whole() {
     }
 }
 
+/// The legend under the board shows every mark with its meaning whole: one row per group on a
+/// wide panel, flowing (and with shorter words) on a narrow one, cut with `…` only when even that
+/// does not fit.
+#[test]
+fn the_board_legend_keeps_every_mark_whole_where_it_can() {
+    let mut a = app(None, "legend");
+    // The board panel's rows from the powers' row down, inside its borders.
+    let legend = |buf: &Buffer| -> Vec<String> {
+        let screen = text(buf);
+        let rows: Vec<&str> = screen.lines().collect();
+        let Some(first) = rows.iter().position(|r| r.contains("│Aus Eng Fra")) else {
+            return Vec::new();
+        };
+        rows[first..]
+            .iter()
+            .take_while(|r| !r.starts_with('└'))
+            .map(|r| {
+                r.split('│')
+                    .nth(1)
+                    .unwrap_or_default()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    };
+    let marks = [
+        "A/F army/fleet",
+        "* centre",
+        "a dislodged",
+        "BUR standoff",
+        "mov moved",
+        "bnc failed",
+        "tgt target",
+        "why cause",
+    ];
+    for (w, h) in [(120, 40), (100, 30), (80, 24)] {
+        let rows = legend(&run(&mut a, w, h, ""));
+        assert_eq!(rows.len(), 3, "{w}x{h}: {rows:?}");
+        let all = rows.join("\n");
+        for m in marks {
+            assert!(all.contains(m), "{w}x{h}: {m:?} not whole in {rows:?}");
+        }
+        assert!(
+            all.contains("sup supported") || all.contains("sup helped"),
+            "{w}x{h}: {rows:?}"
+        );
+        assert!(!all.contains('…'), "{w}x{h}: {rows:?}");
+    }
+    // Wide: the powers, the units' marks and the results' marks on a row each.
+    let rows = legend(&run(&mut a, 120, 40, ""));
+    assert!(rows[0].ends_with("Tur"), "{rows:?}");
+    assert!(rows[1].starts_with("A/F army/fleet  * centre"), "{rows:?}");
+    assert!(rows[2].starts_with("mov moved  bnc failed"), "{rows:?}");
+    // Narrower than the legend can fit: the last row says it is cut.
+    let rows = legend(&run(&mut a, 70, 24, ""));
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert!(rows[2].ends_with('…'), "{rows:?}");
+}
+
 #[test]
 fn the_restore_question_names_the_scenario() {
     let f = common::folders("restore-title");

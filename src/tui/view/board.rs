@@ -335,45 +335,125 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
         None => Line::styled(board_hint(vm, pans, foot.width as usize), t.dim()),
     };
     lines.push(sel);
-    // The legend: power colours, then the marks.
-    let mut legend = Vec::new();
-    for (i, p) in map.powers.iter().enumerate() {
-        legend.push(Span::styled(
-            p.name.chars().take(3).collect::<String>(),
-            t.power(i),
-        ));
-        legend.push(Span::raw(" "));
-    }
+    // The legend: power colours, then the marks, in the rows left under the selection line.
+    let mut powers: Vec<Entry> = map
+        .powers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = Span::styled(p.name.chars().take(3).collect::<String>(), t.power(i));
+            [vec![name.clone()], vec![name]]
+        })
+        .collect();
     // Neutral units (white, underlined: readable without colour) where the map or the
     // position has any.
     if !map.neutral_units.is_empty() || s.scenario().units.iter().any(|u| u.power.is_neutral()) {
-        legend.push(Span::styled("Neu", t.neutral_unit()));
-        legend.push(Span::raw(" "));
+        let neu = Span::styled("Neu", t.neutral_unit());
+        powers.push([vec![neu.clone()], vec![neu]]);
     }
-    lines.push(Line::from(legend));
-    lines.push(Line::from(vec![
-        Span::raw("A/F army/fleet  * centre  "),
-        Span::styled(
+    // A sample as the board draws it and its meaning, in words and (where a narrow panel needs
+    // it) shorter.
+    let mark = |sample: &'static str, style: Style, meaning: &'static str, short: &'static str| {
+        [meaning, short].map(|m| vec![Span::styled(sample, style), Span::raw(m)])
+    };
+    let plain = |text: &'static str| [vec![Span::raw(text)], vec![Span::raw(text)]];
+    let units = vec![
+        plain("A/F army/fleet"),
+        plain("* centre"),
+        mark(
             "a",
             t.power(0).add_modifier(ratatui::style::Modifier::REVERSED),
+            " dislodged",
+            " dislodged",
         ),
-        Span::raw(" dislodged  "),
-        Span::styled("BUR", t.standoff()),
-        Span::raw(" standoff"),
-    ]));
-    lines.push(Line::from(vec![
-        Span::styled("mov", t.moved()),
-        Span::raw(" moved  "),
-        Span::styled("bnc", t.failed()),
-        Span::raw(" failed  "),
-        Span::styled("tgt", t.target()),
-        Span::raw(" target  "),
-        Span::styled("sup", t.helped()),
-        Span::raw(" supported  "),
-        Span::styled("why", t.cause()),
-        Span::raw(" cause"),
-    ]));
+        mark("BUR", t.standoff(), " standoff", " standoff"),
+    ];
+    let results = vec![
+        mark("mov", t.moved(), " moved", " moved"),
+        mark("bnc", t.failed(), " failed", " failed"),
+        mark("tgt", t.target(), " target", " target"),
+        mark("sup", t.helped(), " supported", " helped"),
+        mark("why", t.cause(), " cause", " cause"),
+    ];
+    let rows = (foot.height as usize).saturating_sub(1);
+    lines.extend(legend_lines(
+        [(" ", powers), ("  ", units), ("  ", results)],
+        foot.width as usize,
+        rows,
+    ));
     frame.render_widget(Paragraph::new(lines), foot);
+}
+
+/// One legend entry: its spans in words, and shorter for a narrow panel.
+type Entry = [Vec<Span<'static>>; 2];
+
+/// The legend's groups (each with the gap between its entries) in at most `rows` lines of
+/// `width` cells. One line per group when each fits. Else the entries flow from line to line,
+/// never split: two spaces between groups and marks, then with the shorter meanings, then one
+/// space. What still does not fit is cut with `…` on the last line.
+fn legend_lines<const N: usize>(
+    groups: [(&'static str, Vec<Entry>); N],
+    width: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
+    let span_width = |e: &[Span]| e.iter().map(Span::width).sum::<usize>();
+    if rows == 0 {
+        return Vec::new();
+    }
+    let whole = |(gap, entries): &(&'static str, Vec<Entry>)| -> Vec<Span<'static>> {
+        let mut line = Vec::new();
+        for (k, [e, _]) in entries.iter().enumerate() {
+            if k > 0 {
+                line.push(Span::raw(*gap));
+            }
+            line.extend(e.iter().cloned());
+        }
+        line
+    };
+    if N <= rows && groups.iter().all(|g| span_width(&whole(g)) <= width) {
+        return groups.iter().map(|g| Line::from(whole(g))).collect();
+    }
+    // The entries in order, a new line where the next one does not fit (while `limit` allows).
+    let flow = |wide: bool, short: bool, limit: usize| -> Vec<Vec<Span<'static>>> {
+        let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+        let mut used = 0;
+        for (gi, (gap, entries)) in groups.iter().enumerate() {
+            for (k, entry) in entries.iter().enumerate() {
+                let e = &entry[usize::from(short)];
+                let gap = match (wide, k) {
+                    (false, _) => " ",
+                    (true, 0) if gi > 0 => "  ",
+                    (true, _) => *gap,
+                };
+                let w = span_width(e);
+                if used > 0 && used + gap.len() + w > width && lines.len() < limit {
+                    lines.push(Vec::new());
+                    used = 0;
+                }
+                if let Some(line) = lines.last_mut() {
+                    if used > 0 {
+                        line.push(Span::raw(gap));
+                        used += gap.len();
+                    }
+                    line.extend(e.iter().cloned());
+                    used += w;
+                }
+            }
+        }
+        lines
+    };
+    let fits = |lines: &[Vec<Span<'static>>]| lines.iter().all(|l| span_width(l) <= width);
+    for (wide, short) in [(true, false), (true, true), (false, true)] {
+        let lines = flow(wide, short, usize::MAX);
+        if lines.len() <= rows && fits(&lines) {
+            return lines.into_iter().map(Line::from).collect();
+        }
+    }
+    // Too little room: the last line takes the rest and is cut.
+    flow(false, true, rows)
+        .into_iter()
+        .map(|l| Line::from(fit_spans(l, width)))
+        .collect()
 }
 
 /// Spans cut to `width` characters, the last one kept ending in "…" when anything is cut.

@@ -1,35 +1,32 @@
 //! `maps`, `map import` and `rules`: what the program knows, and other programs' maps.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox_core::base::text::one_line;
-use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::map::{Map, MapSource};
 use dipsandbox_core::model::rules::{PRESETS, Rules};
 
-/// `maps`: the standard map and every other map file under `maps/`.
+/// `maps`: every map a name finds from here: the built-in ones and each file in `maps/` (a
+/// file there stands in for the built-in map of its name), with where each comes from.
 pub fn maps() -> Result<ExitCode> {
-    let mut maps = vec![Map::standard()];
-    if let Ok(dir) = std::fs::read_dir("maps") {
-        let mut files: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        files.sort();
-        for f in files {
-            if f.extension().is_some_and(|e| e == "ron")
-                && f.file_stem().is_some_and(|s| s != "standard")
-            {
-                match Map::load(&f.display().to_string()) {
-                    Ok(m) => maps.push(m),
-                    Err(e) => errln!("{e}"),
-                }
-            }
+    let mut maps = Vec::new();
+    for (name, source) in dipsandbox_core::model::map::available() {
+        let (loaded, from) = match &source {
+            MapSource::BuiltIn => (Map::load(&name), "built in".to_string()),
+            MapSource::File(f) => (Map::load(&f.display().to_string()), f.display().to_string()),
+        };
+        match loaded {
+            Ok(m) => maps.push((m, from)),
+            Err(e) => errln!("{e}"),
         }
     }
-    for m in maps {
+    for (m, from) in maps {
         let s = m.summary();
         let (name, title) = (one_line(&m.name), one_line(&m.title));
-        outln!("{name:<10} {title}")?;
+        outln!("{name:<10} {title} · {}", one_line(&from))?;
         outln!(
             "           {} provinces ({} sea, {} inland, {} coastal), {} supply centres ({} home), {} powers: {}",
             s.provinces,

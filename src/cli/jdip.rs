@@ -99,7 +99,7 @@ pub fn import(
         None => super::check::parse_jdip(file, &text, pairing_text.as_ref()),
         Some((m, _)) => super::check::parse_jdip_on(file, &text, pairing_text.as_ref(), m.clone()),
     };
-    if let Some((_, path)) = &map {
+    if let Some((_, Some(path))) = &map {
         // The scenarios name the map by a path from the folder they are written to.
         for c in &mut jf.cases {
             c.scenario.map_file = Some(path.clone());
@@ -173,16 +173,17 @@ pub fn import(
     })
 }
 
-/// The map `import --map` names (a file, or NAME in maps/ of the current folder: the file
+/// The map `import --map` names (a file; NAME in maps/ of the current folder, the file
 /// [`Map::locate`](dipsandbox_core::model::map::Map::locate) finds and
-/// [`Map::load`](dipsandbox_core::model::map::Map::load) reads) with its canonical path; None for the
-/// standard map.
+/// [`Map::load`](dipsandbox_core::model::map::Map::load) reads; else a built-in map) with its
+/// file's canonical path (None for a built-in map: the scenarios name it); None for the standard
+/// map.
 fn variant_map(
     map: Option<&str>,
 ) -> Result<
     Option<(
         std::sync::Arc<dipsandbox_core::model::map::Map>,
-        std::path::PathBuf,
+        Option<std::path::PathBuf>,
     )>,
 > {
     use dipsandbox_core::model::map::Map;
@@ -190,9 +191,13 @@ fn variant_map(
         return Ok(None);
     };
     let m = Map::load(name).map_err(|e| eyre!("--map {name}: {e}"))?;
-    let file = Map::locate(name)
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .ok_or_else(|| eyre!("--map {name}: the map's file cannot be found again"))?;
+    let file = match Map::locate(name) {
+        Some(p) => Some(
+            std::fs::canonicalize(p)
+                .map_err(|e| eyre!("--map {name}: the map's file cannot be found again: {e}"))?,
+        ),
+        None => None,
+    };
     Ok(Some((std::sync::Arc::new(m), file)))
 }
 

@@ -12,6 +12,10 @@
 
 use std::path::Path;
 
+/// The built-in maps, as the "no map named" message lists them.
+const BUILT_IN_MAPS: &str =
+    "standard, 1898, ancmed, chaos, garrisons, hundred, modern, pure, test7, world, youngstown";
+
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::scenario::Scenario;
 
@@ -152,7 +156,7 @@ fn scenario_cases() -> Vec<(&'static str, String)> {
         // The map.
         (
             "unknown_map.ron",
-            "4:10: map \"atlantis\": no map named \"atlantis\": expected `standard`, a file maps/<name>.ron, or a path to a .ron map file".into(),
+            format!("4:10: map \"atlantis\": no map named \"atlantis\": expected a built-in map ({BUILT_IN_MAPS}), a file maps/<name>.ron, or a path to a .ron map file"),
         ),
         (
             "map_invalid.ron",

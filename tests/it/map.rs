@@ -2,7 +2,7 @@
 //! loading another map from a file, and the error messages for malformed map files.
 
 use dipsandbox_core::model::map::{
-    Coast, LocId, Map, MapSummary, ProvinceId, ProvinceKind, UnitKind,
+    BUILT_IN, Coast, LocId, Map, MapSummary, ProvinceId, ProvinceKind, UnitKind, built_in,
 };
 use dipsandbox_core::model::orders::{NameStyle, format_order, parse_order};
 
@@ -438,9 +438,106 @@ fn unknown_map_name() {
     let e = Map::load("atlantis").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "no map named \"atlantis\": expected `standard`, a file maps/<name>.ron, or a path to a .ron map file"
+        "no map named \"atlantis\": expected a built-in map (standard, 1898, ancmed, chaos, garrisons, hundred, modern, pure, test7, world, youngstown), a file maps/<name>.ron, or a path to a .ron map file"
     );
     assert_eq!(Map::load("standard").unwrap().summary().provinces, 75);
+    // A near miss is named.
+    let e = Map::load("wrold").unwrap_err().to_string();
+    assert!(
+        e.starts_with("no map named \"wrold\" (did you mean \"world\"?): expected"),
+        "{e}"
+    );
+}
+
+/// Every map the repository ships in maps/ is built in, with the same text, under the name
+/// its file and its own `name` field give (a saved scenario names the map so).
+#[test]
+fn the_built_in_maps_are_the_shipped_files() {
+    let mut files: Vec<(String, String)> = std::fs::read_dir("maps")
+        .expect("maps/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .map(|p| {
+            let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
+            (stem, std::fs::read_to_string(&p).expect("reads"))
+        })
+        .collect();
+    files.sort();
+    let mut built: Vec<(String, String)> = BUILT_IN
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+    built.sort();
+    let names = |v: &[(String, String)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&built), names(&files));
+    for ((name, text), (_, file)) in built.iter().zip(&files) {
+        assert!(
+            text == file,
+            "maps/{name}.ron differs from the built-in text"
+        );
+        let m = Map::from_ron(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(&m.name, name, "maps/{name}.ron names itself otherwise");
+        assert_eq!(built_in(name), Some(text.as_str()));
+    }
+}
+
+/// From a folder without maps/, every built-in map is listed, its opening written and checked,
+/// and a scenario naming a built-in map loads; a file maps/NAME.ron there stands in for the
+/// built-in map of its name.
+#[test]
+fn the_built_in_maps_serve_any_folder() {
+    let dir = crate::common::temp_dir("built-in-maps");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+            .args(args)
+            .current_dir(&dir)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .expect("runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&["maps"]);
+    assert_eq!(code, 0, "{err}");
+    for (name, _) in BUILT_IN {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("{name} ")) && l.ends_with(" · built in")),
+            "{name} not listed as built in:\n{out}"
+        );
+    }
+    let (code, _, err) = run(&["map", "opening", "youngstown", "-o", "y.ron"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.join("y.ron")).expect("written");
+    assert!(text.contains("map: \"youngstown\""), "{text}");
+    let (code, out, err) = run(&["check", "y.ron"]);
+    assert_eq!(
+        (code, out.lines().last()),
+        (0, Some("1 passed, 0 failed")),
+        "{out}{err}"
+    );
+    // A map file here takes the built-in map's place (and says so).
+    std::fs::create_dir_all(dir.join("maps")).expect("maps/");
+    std::fs::copy("maps/test7.ron", dir.join("maps/test7.ron")).expect("copied");
+    let (code, out, _) = run(&["maps"]);
+    assert_eq!(code, 0);
+    let test7 = out
+        .lines()
+        .find(|l| l.starts_with("test7 "))
+        .expect("test7 listed");
+    assert!(
+        test7.ends_with(&format!(
+            " · {}",
+            std::path::Path::new("maps").join("test7.ron").display()
+        )),
+        "{test7}"
+    );
+    let (code, _, err) = run(&["map", "opening", "wrold", "-o", "w.ron"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("(did you mean \"world\"?)"), "{err}");
 }
 
 // The malformed maps in tests/invalid/maps, each with its exact message, are in tests/invalid.rs.

@@ -359,19 +359,13 @@ impl App {
                 choice: Choice::New(NewKind::Copy),
             },
         ];
-        // Every other map: the standard one and each map file in maps/ (as `maps` lists them).
+        // Every other map a name finds from here (as `maps` lists them): the built-in ones and
+        // each file in maps/.
         let current = self.session.scenario().map.name.clone();
-        let mut names = vec!["standard".to_string()];
-        if let Ok(dir) = std::fs::read_dir("maps") {
-            let mut found: Vec<String> = dir
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-                .filter(|n| n != "standard")
-                .collect();
-            found.sort();
-            names.extend(found);
-        }
+        let names: Vec<String> = dipsandbox_core::model::map::available()
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
         for name in names.into_iter().filter(|n| *n != current) {
             items.push(MenuItem {
                 label: format!("the opening position on the map {name}"),

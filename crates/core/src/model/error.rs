@@ -18,12 +18,16 @@ pub enum MapError {
     },
     /// No map of that name.
     #[error(
-        "no map named {}: expected `standard`, a file maps/<name>.ron, or a path to a .ron map file",
+        "no map named {}{hint}: expected a built-in map ({built_in}), a file maps/<name>.ron, or a path to a .ron map file",
         quoted(.name)
     )]
     NotFound {
         /// What was asked for.
         name: String,
+        /// ` (did you mean "NAME"?)` when a built-in name is close, else empty.
+        hint: String,
+        /// The built-in maps' names, joined with commas.
+        built_in: String,
     },
     /// The RON did not parse into a map.
     #[error("{pos}: {message}")]

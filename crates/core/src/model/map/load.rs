@@ -9,6 +9,7 @@
 
 use serde::Deserialize;
 
+use super::builtin::{BUILT_IN, built_in};
 use super::names::{BATCH, KeyBatch, NameClash, NameIndex, normalize_into, normalize_name};
 use super::types::*;
 use crate::base::source::Locator;
@@ -39,18 +40,29 @@ impl Map {
             .clone()
     }
 
-    /// Loads a map by name (`standard`, or a file in `maps/`) or path.
+    /// Loads a map by name or path: `standard` (built in); a path; a name, from the file
+    /// `maps/NAME.ron` of the current folder, else the built-in map of that name ([`BUILT_IN`]).
     pub fn load(name_or_path: &str) -> Result<Map, MapError> {
         if name_or_path == "standard" {
             return Ok(Map::standard());
         }
-        match Map::locate(name_or_path) {
-            Some(path) => {
-                let text = crate::base::source::read_text(&path)?;
-                Map::from_ron(&text, &path.display().to_string())
-            }
+        if let Some(path) = Map::locate(name_or_path) {
+            let text = crate::base::source::read_text(&path)?;
+            return Map::from_ron(&text, &path.display().to_string());
+        }
+        match built_in(name_or_path) {
+            Some(text) => Map::from_ron(text, &format!("{name_or_path} (built in)")),
             None => Err(MapError::NotFound {
                 name: name_or_path.to_string(),
+                hint: crate::base::near::did_you_mean(
+                    name_or_path,
+                    BUILT_IN.iter().map(|(n, _)| *n),
+                ),
+                built_in: BUILT_IN
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
             }),
         }
     }

@@ -15,12 +15,15 @@
 //!
 //! - `types.rs`: the types and [`Map`]'s queries;
 //! - `names.rs`: the name index and name normalization;
-//! - `load.rs`: reading and checking a map file (or lists) into a [`Map`].
+//! - `load.rs`: reading and checking a map file (or lists) into a [`Map`];
+//! - `builtin.rs`: the maps compiled in (every map in the repository's `maps/`).
 
+mod builtin;
 mod load;
 mod names;
 mod types;
 
+pub use builtin::{BUILT_IN, MapSource, available, built_in};
 pub use load::ProvinceSpec;
 pub(crate) use names::ALNUM_LOWER;
 pub use names::{NameEntry, normalize_into, normalize_name};

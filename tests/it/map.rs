@@ -487,19 +487,7 @@ fn the_built_in_maps_are_the_shipped_files() {
 #[test]
 fn the_built_in_maps_serve_any_folder() {
     let dir = crate::common::temp_dir("built-in-maps");
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
-            .args(args)
-            .current_dir(&dir)
-            .env("RUST_BACKTRACE", "0")
-            .output()
-            .expect("runs");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| crate::common::dipsandbox_in(&dir, args);
     let (code, out, err) = run(&["maps"]);
     assert_eq!(code, 0, "{err}");
     for (name, _) in BUILT_IN {

@@ -83,8 +83,14 @@ pub fn order(province: &str, text: &str) -> Script {
 
 /// Runs the real binary: exit status, stdout, stderr.
 pub fn dipsandbox(args: &[&str]) -> (i32, String, String) {
+    dipsandbox_in(Path::new("."), args)
+}
+
+/// Runs the real binary in the folder `dir`: exit status, stdout, stderr.
+pub fn dipsandbox_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
         .args(args)
+        .current_dir(dir)
         .env("RUST_BACKTRACE", "0")
         .output()
         .expect("binary runs");

@@ -181,10 +181,13 @@ pub fn scroll(selected: usize, len: usize, height: usize) -> usize {
 /// Rows under the board for the selection and the legend.
 const BOARD_FOOTER: u16 = 4;
 
-/// The board panel's map area and the footer under it.
+/// The board panel's map area and the footer under it. On a short panel the footer gives way
+/// first: it takes at most a third of the rows past the selection line, so the map keeps at
+/// least two thirds of them.
 pub fn board_area(area: Rect) -> (Rect, Rect) {
     let inner = area.inner(Margin::new(1, 1));
-    let footer = BOARD_FOOTER.min(inner.height.saturating_sub(1));
+    let rows = inner.height.saturating_sub(1);
+    let footer = BOARD_FOOTER.min(1 + rows / 3).min(rows);
     let map = Rect::new(inner.x, inner.y, inner.width, inner.height - footer);
     let foot = Rect::new(inner.x, inner.y + map.height, inner.width, footer);
     (map, foot)

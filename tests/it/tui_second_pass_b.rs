@@ -481,7 +481,7 @@ fn the_tab_bar_keeps_the_phase_the_rules_and_the_engine_whole() {
 
 /// The legend under the board shows every mark with its meaning whole: one row per group on a
 /// wide panel, flowing (and with shorter words) on a narrow one, cut with `…` only when even that
-/// does not fit.
+/// does not fit; on a short panel it gives way to the map.
 #[test]
 fn the_board_legend_keeps_every_mark_whole_where_it_can() {
     let mut a = app(None, "legend");
@@ -536,6 +536,27 @@ fn the_board_legend_keeps_every_mark_whole_where_it_can() {
     let rows = legend(&run(&mut a, 70, 24, ""));
     assert_eq!(rows.len(), 3, "{rows:?}");
     assert!(rows[2].ends_with('…'), "{rows:?}");
+    // On a short terminal the legend gives way to the map: the map keeps at least twice its
+    // rows.
+    for (w, h) in [(48, 14), (60, 16), (80, 12)] {
+        let screen = text(&run(&mut a, w, h, ""));
+        let lines: Vec<&str> = screen.lines().collect();
+        let top = lines
+            .iter()
+            .position(|r| r.starts_with("┌ Board"))
+            .expect("board panel");
+        let powers = lines
+            .iter()
+            .position(|r| r.contains("│Aus Eng Fra"))
+            .unwrap_or_else(|| panic!("{w}x{h}: no legend\n{screen}"));
+        let rows = legend(&run(&mut a, w, h, "")).len();
+        // The rows between the top border and the selection line above the legend.
+        let map = powers - top - 2;
+        assert!(
+            map >= 2 * rows,
+            "{w}x{h}: {map} map rows, {rows} legend rows\n{screen}"
+        );
+    }
 }
 
 #[test]

@@ -265,8 +265,9 @@ enum Command {
         /// Replace scenario files that already exist in the folder.
         #[arg(long)]
         force: bool,
-        /// The map of the file's variant (`VARIANT_ALL`): a map file, or a NAME in maps/ (e.g.
-        /// one written by `map import variants.xml --variant DATC_Chaos`); default standard.
+        /// The map of the file's variant (`VARIANT_ALL`): a map file, a NAME in maps/ (e.g.
+        /// one written by `map import variants.xml --variant DATC_Chaos`) or a built-in map's
+        /// name (`dipsandbox maps`); default standard.
         #[arg(long, value_name = "MAP")]
         map: Option<String>,
     },
@@ -388,7 +389,7 @@ enum Command {
         /// The shell (bash, zsh, fish, elvish, powershell).
         shell: clap_complete::Shell,
     },
-    /// List the maps and their summaries.
+    /// List the maps and their summaries: the built-in ones and each file in maps/.
     Maps,
     /// Map files: import another adjudicator's map, board art, an opening position.
     Map {
@@ -452,7 +453,8 @@ enum MapCommand {
     /// Each power's starting units, Spring of the map's first year: to FILE with -o, else to
     /// stdout.
     Opening {
-        /// The map: `standard`, a name in maps/, or a path to a map file.
+        /// The map: a built-in map's name (`dipsandbox maps`), a name in maps/, or a path to a
+        /// map file.
         map: String,
         /// Where to write the scenario (refuses to overwrite).
         #[arg(long, short = 'o', value_name = "FILE")]

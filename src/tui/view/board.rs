@@ -336,97 +336,104 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
     };
     lines.push(sel);
     // The legend: power colours, then the marks, in the rows left under the selection line.
-    let mut powers: Vec<Entry> = map
+    let mut powers: Vec<Key> = map
         .powers
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            let name = Span::styled(p.name.chars().take(3).collect::<String>(), t.power(i));
-            [vec![name.clone()], vec![name]]
-        })
+        .map(|(i, p)| Key::new(p.name.chars().take(3).collect::<String>(), t.power(i), ""))
         .collect();
     // Neutral units (white, underlined: readable without colour) where the map or the
     // position has any.
     if !map.neutral_units.is_empty() || s.scenario().units.iter().any(|u| u.power.is_neutral()) {
-        let neu = Span::styled("Neu", t.neutral_unit());
-        powers.push([vec![neu.clone()], vec![neu]]);
+        powers.push(Key::new("Neu", t.neutral_unit(), ""));
     }
-    // A sample as the board draws it and its meaning, in words and (where a narrow panel needs
-    // it) shorter.
-    let mark = |sample: &'static str, style: Style, meaning: &'static str, short: &'static str| {
-        [meaning, short].map(|m| vec![Span::styled(sample, style), Span::raw(m)])
-    };
-    let plain = |text: &'static str| [vec![Span::raw(text)], vec![Span::raw(text)]];
     let units = vec![
-        plain("A/F army/fleet"),
-        plain("* centre"),
-        mark(
+        Key::new("A/F", Style::new(), " army/fleet"),
+        Key::new("*", Style::new(), " centre"),
+        Key::new(
             "a",
             t.power(0).add_modifier(ratatui::style::Modifier::REVERSED),
             " dislodged",
-            " dislodged",
         ),
-        mark("BUR", t.standoff(), " standoff", " standoff"),
+        Key::new("BUR", t.standoff(), " standoff"),
     ];
     let results = vec![
-        mark("mov", t.moved(), " moved", " moved"),
-        mark("bnc", t.failed(), " failed", " failed"),
-        mark("tgt", t.target(), " target", " target"),
-        mark("sup", t.helped(), " supported", " helped"),
-        mark("why", t.cause(), " cause", " cause"),
+        Key::new("mov", t.moved(), " moved"),
+        Key::new("bnc", t.failed(), " failed"),
+        Key::new("tgt", t.target(), " target"),
+        Key::new("sup", t.helped(), " supported").or_short(" helped"),
+        Key::new("why", t.cause(), " cause"),
     ];
     let rows = (foot.height as usize).saturating_sub(1);
     lines.extend(legend_lines(
-        [(" ", powers), ("  ", units), ("  ", results)],
+        &[(" ", powers), ("  ", units), ("  ", results)],
         foot.width as usize,
         rows,
     ));
     frame.render_widget(Paragraph::new(lines), foot);
 }
 
-/// One legend entry: its spans in words, and shorter for a narrow panel.
-type Entry = [Vec<Span<'static>>; 2];
+/// One legend entry: a sample drawn as the board draws it, and what it means (in fewer letters
+/// where a narrow panel needs it).
+struct Key {
+    sample: Span<'static>,
+    meaning: &'static str,
+    short: &'static str,
+}
+
+impl Key {
+    fn new(
+        sample: impl Into<std::borrow::Cow<'static, str>>,
+        style: Style,
+        meaning: &'static str,
+    ) -> Key {
+        Key {
+            sample: Span::styled(sample, style),
+            meaning,
+            short: meaning,
+        }
+    }
+
+    fn or_short(self, short: &'static str) -> Key {
+        Key { short, ..self }
+    }
+
+    fn spans(&self, short: bool) -> [Span<'static>; 2] {
+        let meaning = if short { self.short } else { self.meaning };
+        [self.sample.clone(), Span::raw(meaning)]
+    }
+}
 
 /// The legend's groups (each with the gap between its entries) in at most `rows` lines of
-/// `width` cells. One line per group when each fits. Else the entries flow from line to line,
-/// never split: two spaces between groups and marks, then with the shorter meanings, then one
-/// space. What still does not fit is cut with `…` on the last line.
-fn legend_lines<const N: usize>(
-    groups: [(&'static str, Vec<Entry>); N],
+/// `width` cells, in the first of these forms that fits: a line per group; the entries flowing
+/// from line to line, never split, two spaces between groups and marks; the same with the
+/// shorter meanings; then one space apart. What still does not fit is cut with `…` on the last
+/// line.
+fn legend_lines(
+    groups: &[(&'static str, Vec<Key>)],
     width: usize,
     rows: usize,
 ) -> Vec<Line<'static>> {
-    let span_width = |e: &[Span]| e.iter().map(Span::width).sum::<usize>();
     if rows == 0 {
         return Vec::new();
     }
-    let whole = |(gap, entries): &(&'static str, Vec<Entry>)| -> Vec<Span<'static>> {
-        let mut line = Vec::new();
-        for (k, [e, _]) in entries.iter().enumerate() {
-            if k > 0 {
-                line.push(Span::raw(*gap));
-            }
-            line.extend(e.iter().cloned());
-        }
-        line
-    };
-    if N <= rows && groups.iter().all(|g| span_width(&whole(g)) <= width) {
-        return groups.iter().map(|g| Line::from(whole(g))).collect();
-    }
-    // The entries in order, a new line where the next one does not fit (while `limit` allows).
-    let flow = |wide: bool, short: bool, limit: usize| -> Vec<Vec<Span<'static>>> {
+    let span_width = |e: &[Span]| e.iter().map(Span::width).sum::<usize>();
+    // The entries in order: a new line for each group (`own_lines`) or where the next entry
+    // does not fit, while `limit` allows.
+    let flow = |own_lines: bool, wide: bool, short: bool, limit: usize| {
         let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new()];
         let mut used = 0;
-        for (gi, (gap, entries)) in groups.iter().enumerate() {
-            for (k, entry) in entries.iter().enumerate() {
-                let e = &entry[usize::from(short)];
+        for (gi, (gap, keys)) in groups.iter().enumerate() {
+            for (k, key) in keys.iter().enumerate() {
+                let e = key.spans(short);
                 let gap = match (wide, k) {
                     (false, _) => " ",
                     (true, 0) if gi > 0 => "  ",
                     (true, _) => *gap,
                 };
-                let w = span_width(e);
-                if used > 0 && used + gap.len() + w > width && lines.len() < limit {
+                let w = span_width(&e);
+                let new_group = own_lines && k == 0 && gi > 0;
+                if used > 0 && (new_group || used + gap.len() + w > width) && lines.len() < limit {
                     lines.push(Vec::new());
                     used = 0;
                 }
@@ -435,7 +442,7 @@ fn legend_lines<const N: usize>(
                         line.push(Span::raw(gap));
                         used += gap.len();
                     }
-                    line.extend(e.iter().cloned());
+                    line.extend(e);
                     used += w;
                 }
             }
@@ -443,14 +450,19 @@ fn legend_lines<const N: usize>(
         lines
     };
     let fits = |lines: &[Vec<Span<'static>>]| lines.iter().all(|l| span_width(l) <= width);
-    for (wide, short) in [(true, false), (true, true), (false, true)] {
-        let lines = flow(wide, short, usize::MAX);
+    for (own_lines, wide, short) in [
+        (true, true, false),
+        (false, true, false),
+        (false, true, true),
+        (false, false, true),
+    ] {
+        let lines = flow(own_lines, wide, short, usize::MAX);
         if lines.len() <= rows && fits(&lines) {
             return lines.into_iter().map(Line::from).collect();
         }
     }
     // Too little room: the last line takes the rest and is cut.
-    flow(false, true, rows)
+    flow(false, false, true, rows)
         .into_iter()
         .map(|l| Line::from(fit_spans(l, width)))
         .collect()

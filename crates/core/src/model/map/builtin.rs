@@ -33,6 +33,11 @@ pub fn built_in(name: &str) -> Option<&'static str> {
     BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
+/// The built-in maps' names, `standard` first.
+pub fn built_in_names() -> impl Iterator<Item = &'static str> {
+    BUILT_IN.iter().map(|(n, _)| *n)
+}
+
 /// Where a map that a name finds comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MapSource {
@@ -46,9 +51,8 @@ pub enum MapSource {
 /// `maps/NAME.ron` here, and the built-in maps no such file stands in for. (`standard` is
 /// always the built-in one, as [`Map::load`](super::Map::load) reads it.)
 pub fn available() -> Vec<(String, MapSource)> {
-    let mut out: Vec<(String, MapSource)> = BUILT_IN
-        .iter()
-        .map(|(n, _)| (n.to_string(), MapSource::BuiltIn))
+    let mut out: Vec<(String, MapSource)> = built_in_names()
+        .map(|n| (n.to_string(), MapSource::BuiltIn))
         .collect();
     if let Ok(dir) = std::fs::read_dir("maps") {
         for path in dir.filter_map(|e| e.ok().map(|e| e.path())) {

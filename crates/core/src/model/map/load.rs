@@ -9,7 +9,7 @@
 
 use serde::Deserialize;
 
-use super::builtin::{BUILT_IN, built_in};
+use super::builtin::{built_in, built_in_names};
 use super::names::{BATCH, KeyBatch, NameClash, NameIndex, normalize_into, normalize_name};
 use super::types::*;
 use crate::base::source::Locator;
@@ -41,7 +41,8 @@ impl Map {
     }
 
     /// Loads a map by name or path: `standard` (built in); a path; a name, from the file
-    /// `maps/NAME.ron` of the current folder, else the built-in map of that name ([`BUILT_IN`]).
+    /// `maps/NAME.ron` of the current folder, else the built-in map of that name
+    /// ([`BUILT_IN`](super::BUILT_IN)).
     pub fn load(name_or_path: &str) -> Result<Map, MapError> {
         if name_or_path == "standard" {
             return Ok(Map::standard());
@@ -54,15 +55,8 @@ impl Map {
             Some(text) => Map::from_ron(text, &format!("{name_or_path} (built in)")),
             None => Err(MapError::NotFound {
                 name: name_or_path.to_string(),
-                hint: crate::base::near::did_you_mean(
-                    name_or_path,
-                    BUILT_IN.iter().map(|(n, _)| *n),
-                ),
-                built_in: BUILT_IN
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                hint: crate::base::near::did_you_mean(name_or_path, built_in_names()),
+                built_in: built_in_names().collect::<Vec<_>>().join(", "),
             }),
         }
     }

@@ -23,7 +23,7 @@ mod load;
 mod names;
 mod types;
 
-pub use builtin::{BUILT_IN, MapSource, available, built_in};
+pub use builtin::{BUILT_IN, MapSource, available, built_in, built_in_names};
 pub use load::ProvinceSpec;
 pub(crate) use names::ALNUM_LOWER;
 pub use names::{NameEntry, normalize_into, normalize_name};

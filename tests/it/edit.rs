@@ -176,7 +176,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Any sequence of edits undone gives back the original, redone gives back the result, and
-    /// the result saves and loads as itself.
+    /// the result saves and loads as itself (its text, its orders and their expectations).
     #[test]
     fn undo_all_gives_back_the_original(raws in proptest::collection::vec(any::<(u8, u16, u16, u8)>(), 0..40)) {
         let start = Scenario::load(std::path::Path::new("scenarios/datc/6.F.16.ron")).expect("loads");
@@ -192,7 +192,15 @@ proptest! {
         let after = e.scenario().to_ron();
         let reloaded = Scenario::from_ron(&after, "after.ron");
         prop_assert!(reloaded.is_ok(), "{:?}\n{}", reloaded.err().map(|x| x.to_string()), after);
-        prop_assert_eq!(reloaded.expect("loads").to_ron(), after.clone());
+        let reloaded = reloaded.expect("loads");
+        prop_assert_eq!(reloaded.to_ron(), after.clone());
+        // Not only the text: the orders load back in the order the edits left them (an order
+        // added to a power goes where the file lists it), and so do the expectations.
+        prop_assert_eq!(&reloaded.orders, &e.scenario().orders);
+        prop_assert_eq!(
+            reloaded.expect.as_ref().map(|x| &x.results),
+            e.scenario().expect.as_ref().map(|x| &x.results)
+        );
         for _ in 0..applied {
             prop_assert!(e.undo());
         }

@@ -241,14 +241,16 @@ fn a_power_listed_twice_keeps_its_results_through_a_save() {
     );
 }
 
-/// The case left open by the fix above: orders added in the editor (as the TUI adds them) are
-/// appended, so two powers' orders can interleave in memory, while saving writes each power's
-/// orders together. A result keyed by a text another power's order shares ("Build A Berlin")
-/// then named that other order after a save and reload. Saving now prefixes such a key with its
-/// order's power, and only such a key.
+/// The case left open by the fix above: two powers' orders interleaved in memory, while saving
+/// writes each power's orders together. A result keyed by a text another power's order shares
+/// ("Build A Berlin") then named that other order after a save and reload. Saving now prefixes
+/// such a key with its order's power, and only such a key. (The editor used to interleave
+/// orders by appending an added one; it now puts it after its power's last order, so the
+/// interleaving is made here by hand, as a program holding a `Scenario` can.)
 #[test]
 fn results_keep_their_orders_when_edited_orders_interleave() {
-    use dipsandbox_core::model::scenario::{Expect, Expected};
+    use dipsandbox_core::model::orders::parse_order;
+    use dipsandbox_core::model::scenario::{Expect, Expected, OrderEntry};
     use dipsandbox_core::tools::edit::{Edit, Editor};
     let text = r#"Scenario(
     title: "interleaved",
@@ -258,10 +260,15 @@ fn results_keep_their_orders_when_edited_orders_interleave() {
         "Germany": ["Build A Berlin"],
     },
 )"#;
-    let mut ed = Editor::new(Scenario::from_ron(text, "interleaved.ron").expect("loads"));
-    let england = ed.scenario().map.find_power("England").expect("England");
-    ed.apply(Edit::AddOrder(england, "Build A Berlin".into()))
-        .expect("adds");
+    let mut s = Scenario::from_ron(text, "interleaved.ron").expect("loads");
+    let england = s.map.find_power("England").expect("England");
+    let order = parse_order(&s.map, "Build A Berlin").expect("parses");
+    s.orders.push(OrderEntry {
+        power: england,
+        text: "Build A Berlin".into(),
+        order,
+    });
+    let mut ed = Editor::new(s);
     // In memory: England, Germany, England. Germany's order is expected to fail, England's
     // Build A Berlin to succeed.
     let expect = Expect {

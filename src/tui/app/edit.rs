@@ -249,12 +249,14 @@ impl App {
             }
             None => Edit::AddOrder(power, text.clone()),
         };
-        let added = matches!(edit, Edit::AddOrder(..));
+        // Where an added order goes: after its power's last order.
+        let added = matches!(edit, Edit::AddOrder(..)).then(|| {
+            dipsandbox_core::tools::edit::added_order_index(&self.session.scenario().orders, power)
+        });
         if self.apply(edit) {
             self.popup = None;
-            let n = self.session.scenario().orders.len();
-            if added {
-                self.orders.order = n.saturating_sub(1);
+            if let Some(at) = added {
+                self.orders.order = at;
             }
             let verdict = self
                 .session

@@ -27,7 +27,8 @@ pub enum Edit {
     RemoveUnit(ProvinceId),
     /// Set a supply centre's owner (None: neutral).
     Owner(ProvinceId, Option<PowerId>),
-    /// Add an order for a power, as text (an illegal or odd order is fine; it must parse).
+    /// Add an order for a power, as text (an illegal or odd order is fine; it must parse). It
+    /// goes where a saved file has it: after that power's last order ([`added_order_index`]).
     AddOrder(PowerId, String),
     /// Replace the text of the order at an index.
     ReplaceOrder(usize, String),
@@ -44,6 +45,16 @@ pub enum Edit {
     Contested(ProvinceId, bool),
     /// Replace the whole scenario (a new scenario, the next phase); undo brings the old back.
     Replace(Box<Scenario>),
+}
+
+/// Where [`Edit::AddOrder`] puts a new order of `power`: after that power's last order, else
+/// at the end. A file lists each power's orders together (the powers in the order they first
+/// appear), so the orders stay in the order a save writes them and a reload reads them back.
+pub fn added_order_index(orders: &[OrderEntry], power: PowerId) -> usize {
+    orders
+        .iter()
+        .rposition(|o| o.power == power)
+        .map_or(orders.len(), |i| i + 1)
 }
 
 /// Why an edit was refused.
@@ -183,7 +194,16 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
             }
             let order = parse_order(&map, &text)
                 .map_err(|e| EditError(format!("column {}: {}", e.col, e.message)))?;
-            s.orders.push(OrderEntry { power, text, order });
+            let at = added_order_index(&s.orders, power);
+            s.orders.insert(at, OrderEntry { power, text, order });
+            // Expectations name orders by index: those after the new order move up one.
+            if let Some(e) = &mut s.expect {
+                for (k, _, _) in &mut e.results {
+                    if *k >= at {
+                        *k += 1;
+                    }
+                }
+            }
         }
         Edit::ReplaceOrder(i, text) => {
             let order = parse_order(&map, &text)

@@ -48,7 +48,9 @@ pub struct Expect {
     /// Per order (by index into the phase's orders): the key as written — empty when it is the
     /// order's own text, as keys usually are — and the expected result.
     pub results: Vec<(usize, String, Expected)>,
-    /// Units expected to be dislodged, if stated.
+    /// Units expected to be dislodged, if stated. They are compared by unit type and place only,
+    /// as files write them (`"A ruh"`, no power): a loaded list holds `PowerId(0)` as each
+    /// owner; a frozen one holds the real owners.
     pub dislodged: Option<Vec<Unit>>,
     /// Every non-dislodged unit at the end of the phase, if stated.
     pub positions: Option<Vec<Unit>>,

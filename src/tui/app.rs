@@ -35,6 +35,7 @@ use super::session::{DiskStamp, Session, next_preset};
 use super::state::{BoardPane, OrdersPane, RulesPane, SPEEDS, StepperPane};
 use super::theme::Theme;
 use super::view::model::ViewModel;
+use dipsandbox_core::model::map::ProvinceId;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 
@@ -312,8 +313,31 @@ impl App {
         {
             fx.push(Effect::Preview(p));
         }
+        self.keep_on_the_map();
         self.refresh_art();
         fx
+    }
+
+    /// Keeps what the board points at on the scenario's map: an undo, a redo or a new
+    /// scenario can bring another map (the world's 170 provinces, then the standard 75), and a
+    /// selected province, a unit being moved or the last power placed for may not exist on it.
+    fn keep_on_the_map(&mut self) {
+        let map = &self.session.scenario().map;
+        let provinces = map.province_count();
+        let on_map = |p: &Option<ProvinceId>| p.is_some_and(|p| (p.0 as usize) < provinces);
+        if !on_map(&self.board.province) {
+            self.board.province = None;
+        }
+        if !on_map(&self.board.carry) {
+            self.board.carry = None;
+        }
+        if self
+            .board
+            .last_power
+            .is_some_and(|p| p.0 as usize >= map.powers.len())
+        {
+            self.board.last_power = None;
+        }
     }
 
     /// Time passed (it is `now`): the next autoplay step, and the message goes when its time

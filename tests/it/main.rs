@@ -54,6 +54,7 @@ mod toy_engine;
 mod trace;
 mod tui;
 mod tui_files;
+mod tui_random;
 mod tui_replay;
 mod tui_second_pass_a;
 mod tui_second_pass_b;

@@ -213,9 +213,29 @@ fn play(name: &str, start: usize, runs: &[Run]) -> App {
                 dispatch(&mut app, Msg::Done(done));
             }
             draw(&mut terminal, &mut app);
+            selections_are_on_the_scenario(&app, s);
         }
     }
     app
+}
+
+/// What the panes point at exists: the selected province on the map, the selected order among
+/// the orders.
+fn selections_are_on_the_scenario(app: &App, after: &Step) {
+    let s = app.session.scenario();
+    if let Some(p) = app.board.province {
+        assert!(
+            (p.0 as usize) < s.map.province_count(),
+            "after {after:?}: province {p:?} of a map of {}",
+            s.map.province_count()
+        );
+    }
+    assert!(
+        app.orders.order < s.orders.len().max(1),
+        "after {after:?}: order {} of {}",
+        app.orders.order,
+        s.orders.len()
+    );
 }
 
 /// Every file under `dir`.

@@ -1,9 +1,10 @@
 //! Random sessions, as a newcomer trying keys gives them: every bound key of every context,
 //! typed text, keys that nothing binds, clicks and wheel turns anywhere (off the screen too),
 //! ticks, and the terminal resized between runs (from 1×1 to 160×50), on scenarios of every
-//! phase, on a variant map and on a file of the user's own. Nothing panics; every file the session wrote (saved scenarios, the
-//! recovery file) loads back; the scenario it ends with saves, loads back the same and saves to
-//! the same text.
+//! phase, on a variant map and on a file of the user's own; a third of them crash (no quit)
+//! and start again, offered their edits back. Nothing panics; the recovery file holds the
+//! crashed session's edits; every file a session wrote (saved scenarios, the recovery file)
+//! loads back; the scenario it ends with saves, loads back the same and saves to the same text.
 //!
 //! The loop is the main loop's ([`dipsandbox::tui::run_app`]: draw, resize, input, dispatch,
 //! recovery file) with one guard: Enter on a save-as path outside the session's own folders
@@ -12,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use dipsandbox::tui::action::Msg;
-use dipsandbox::tui::app::{App, Popup};
+use dipsandbox::tui::app::{App, Pending, Popup};
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::Keymap;
 use dipsandbox::tui::theme::Theme;
@@ -137,11 +138,20 @@ fn size() -> impl Strategy<Value = (u16, u16)> {
 /// A run of steps at one terminal size.
 type Run = ((u16, u16), Vec<Step>);
 
-/// Runs of steps, each at its own size (the terminal resized between them).
-fn session(steps: usize, runs: usize) -> impl Strategy<Value = (usize, Vec<Run>)> {
+/// Where a session starts, its runs of steps, and (when `Some`) a crash after them: the
+/// process ends without a quit, and the next start (with the runs given) is offered the edits
+/// back from the recovery file.
+type Session = (usize, Vec<Run>, Option<Vec<Run>>);
+
+/// Runs of steps, each at its own size (the terminal resized between them); a third of the
+/// sessions crash and start again.
+fn session(steps: usize, runs: usize) -> impl Strategy<Value = Session> {
+    let runs =
+        move || prop::collection::vec((size(), prop::collection::vec(step(), 0..steps)), 1..=runs);
     (
         0..STARTS.len(),
-        prop::collection::vec((size(), prop::collection::vec(step(), 0..steps)), 1..=runs),
+        runs(),
+        prop::option::weighted(0.33, runs()),
     )
 }
 
@@ -180,11 +190,12 @@ fn draw(terminal: &mut Terminal<TestBackend>, app: &mut App) {
         .expect("draws");
 }
 
-/// Plays a session from `STARTS[start]` in folders named after `name`.
-fn play(name: &str, start: usize, runs: &[Run]) -> App {
+/// Plays a session from `STARTS[start]` in folders named after `name`: its runs, then, if it
+/// is to crash and has unsaved edits, a restart from the recovery file and the runs after it.
+fn play(name: &str, (start, runs, after_crash): &Session) -> App {
     let folders = common::folders(name);
     let user = folders.user.clone().expect("a scenario folder");
-    let file = match STARTS[start] {
+    let file = match STARTS[*start] {
         (Some(f), true) => {
             let own = user.join("own.ron");
             std::fs::copy(f, &own).expect("copied");
@@ -192,31 +203,61 @@ fn play(name: &str, start: usize, runs: &[Run]) -> App {
         }
         (f, _) => f.map(PathBuf::from),
     };
-    let mut app = App::open(file.as_deref(), None, folders).expect("opens");
-    app.theme = Theme::new(true);
-    'runs: for ((w, h), steps) in runs {
+    let open = || {
+        let mut app = App::open(file.as_deref(), None, folders.clone()).expect("opens");
+        app.theme = Theme::new(true);
+        app
+    };
+    let mut app = open();
+    play_runs(&mut app, runs, &user);
+    if let Some(more) = after_crash
+        && !app.quit
+        && app.session.is_dirty()
+    {
+        // The crash: this process's recovery file is left as a dead process's (no process
+        // has a number this high), and the app is gone without a quit.
+        let ours = app.recovery.file().expect("a recovery folder");
+        let theirs = ours.with_file_name("recovery-4000000000.ron");
+        std::fs::rename(&ours, &theirs).expect("the edits are in the recovery file");
+        let kept = Scenario::load(&theirs).expect("the recovery file loads");
+        assert_eq!(kept.units, app.session.scenario().units);
+        assert_eq!(kept.orders, app.session.scenario().orders);
+        drop(app);
+        app = open();
+        assert!(
+            matches!(app.popup, Some(Popup::Confirm(_, Pending::Restore(_)))),
+            "the next start offers the edits back: {:?}",
+            app.popup
+        );
+        play_runs(&mut app, more, &user);
+    }
+    app
+}
+
+/// Plays runs of steps: the main loop's work for each input, the terminal resized between runs.
+fn play_runs(app: &mut App, runs: &[Run], user: &Path) {
+    for ((w, h), steps) in runs {
         let mut terminal = Terminal::new(TestBackend::new(*w, *h)).expect("terminal");
-        draw(&mut terminal, &mut app);
+        draw(&mut terminal, app);
         for s in steps {
             if app.quit {
-                break 'runs;
+                return;
             }
             let mut i = input(s);
             if let Input::Key(k) = i
                 && k.code == KeyCode::Enter
-                && saves_outside(&app, &user)
+                && saves_outside(app, user)
             {
                 i = Input::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
             }
-            dispatch(&mut app, i);
-            if let Some(done) = runner::autosave(&mut app) {
-                dispatch(&mut app, Msg::Done(done));
+            dispatch(app, i);
+            if let Some(done) = runner::autosave(app) {
+                dispatch(app, Msg::Done(done));
             }
-            draw(&mut terminal, &mut app);
-            selections_are_on_the_scenario(&app, s);
+            draw(&mut terminal, app);
+            selections_are_on_the_scenario(app, s);
         }
     }
-    app
 }
 
 /// What the panes point at exists: the selected province on the map, the selected order among
@@ -330,8 +371,8 @@ proptest! {
 
     /// A dozen random sessions of up to three runs of up to 40 inputs.
     #[test]
-    fn random_sessions_never_panic_and_keep_what_they_write((start, runs) in session(40, 3)) {
-        let app = play("random", start, &runs);
+    fn random_sessions_never_panic_and_keep_what_they_write(session in session(40, 3)) {
+        let app = play("random", &session);
         check_what_is_left(&app, "random-final")?;
     }
 }
@@ -342,8 +383,8 @@ proptest! {
     /// The same, 400 sessions of up to four runs of up to 120 inputs.
     #[test]
     #[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
-    fn many_long_random_sessions_never_panic_and_keep_what_they_write((start, runs) in session(120, 4)) {
-        let app = play("random-long", start, &runs);
+    fn many_long_random_sessions_never_panic_and_keep_what_they_write(session in session(120, 4)) {
+        let app = play("random-long", &session);
         check_what_is_left(&app, "random-long-final")?;
     }
 }

@@ -1,7 +1,7 @@
 //! Random sessions, as a newcomer trying keys gives them: every bound key of every context,
 //! typed text, keys that nothing binds, clicks and wheel turns anywhere (off the screen too),
 //! ticks, and the terminal resized between runs (from 1×1 to 160×50), on scenarios of every
-//! phase, on a variant map and on a file of the user's own; a third of them crash (no quit)
+//! phase, on variant maps and on a file of the user's own; a third of them crash (no quit)
 //! and start again, offered their edits back. Nothing panics; the recovery file holds the
 //! crashed session's edits; every file a session wrote (saved scenarios, the recovery file)
 //! loads back; the scenario it ends with saves, loads back the same and saves to the same text.
@@ -28,23 +28,31 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::common;
 
-/// The scenarios the sessions start on: the built-in one, a retreat and an adjustment phase, a
-/// variant map with a two-coast province, a convoy paradox, and (`true`) a copy of a DATC case
-/// in the user's scenario folder, which ctrl-s saves in place (a bundled file is never
-/// overwritten: saving it asks where).
-const STARTS: [(Option<&str>, bool); 6] = [
-    (None, false),
-    (Some("scenarios/year-1901/3-fall-1901-retreat.ron"), false),
-    (
-        Some("scenarios/year-1901/4-winter-1901-adjustment.ron"),
-        false,
-    ),
-    (
-        Some("scenarios/variants/youngstown-two-coasts-egypt.ron"),
-        false,
-    ),
-    (Some("scenarios/examples/math-figure-5.ron"), false),
-    (Some("scenarios/datc/6.F.16.ron"), true),
+/// Where a session starts.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// The built-in scenario.
+    BuiltIn,
+    /// A bundled file (never overwritten: saving it asks where).
+    Bundled(&'static str),
+    /// A copy of a bundled file in the user's scenario folder, which ctrl-s saves in place.
+    Own(&'static str),
+}
+
+/// The scenarios the sessions start on: the built-in one, a retreat and an adjustment phase,
+/// variant maps (a two-coast province; 170 provinces without hand-drawn art; 34 powers; neutral
+/// units; an island), a convoy paradox, and a file of the user's own.
+const STARTS: [Start; 10] = [
+    Start::BuiltIn,
+    Start::Bundled("scenarios/year-1901/3-fall-1901-retreat.ron"),
+    Start::Bundled("scenarios/year-1901/4-winter-1901-adjustment.ron"),
+    Start::Bundled("scenarios/variants/youngstown-two-coasts-egypt.ron"),
+    Start::Bundled("scenarios/variants/world-opening.ron"),
+    Start::Bundled("scenarios/variants/chaos-first-builds-two-coasts.ron"),
+    Start::Bundled("scenarios/variants/garrisons-neutral-dislodged-disbanded.ron"),
+    Start::Bundled("scenarios/variants/ancmed-island-convoy-dislodged.ron"),
+    Start::Bundled("scenarios/examples/math-figure-5.ron"),
+    Start::Own("scenarios/datc/6.F.16.ron"),
 ];
 
 /// One input of a random session.
@@ -196,12 +204,13 @@ fn play(name: &str, (start, runs, after_crash): &Session) -> Result<App, TestCas
     let folders = common::folders(name);
     let user = folders.user.clone().expect("a scenario folder");
     let file = match STARTS[*start] {
-        (Some(f), true) => {
+        Start::BuiltIn => None,
+        Start::Bundled(f) => Some(PathBuf::from(f)),
+        Start::Own(f) => {
             let own = user.join("own.ron");
             std::fs::copy(f, &own).expect("copied");
             Some(own)
         }
-        (f, _) => f.map(PathBuf::from),
     };
     let open = || {
         let mut app = App::open(file.as_deref(), None, folders.clone()).expect("opens");

@@ -107,10 +107,14 @@ fn map_arc(map: &Map) -> std::sync::Arc<Map> {
     std::sync::Arc::new(map.clone())
 }
 
-/// A random edit, drawn from raw choices interpreted against the standard map.
+/// A random edit, drawn from raw choices interpreted against `map`. A whole new scenario is
+/// on `map` (its opening or an empty board), or now and then the standard opening: another
+/// map than the one edited.
 fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
     let (kind, a, b, c) = raw;
-    let p = ProvinceId(u32::from(a % map.province_count() as u16));
+    let n = map.province_count() as u16;
+    let other = ProvinceId(u32::from(b % n));
+    let p = ProvinceId(u32::from(a % n));
     let prov = map.province(p);
     let loc = if prov.coasts.is_empty() {
         prov.main
@@ -135,23 +139,16 @@ fn edit_from(map: &Map, raw: (u8, u16, u16, u8)) -> Edit {
         5 => Edit::Owner(p, (b % 2 == 0).then_some(power)),
         6 => Edit::AddOrder(
             power,
-            format!(
-                "A {} - {}",
-                prov.abbr,
-                map.province(ProvinceId(u32::from(b % 75))).abbr
-            ),
+            format!("A {} - {}", prov.abbr, map.province(other).abbr),
         ),
         7 => Edit::RemoveOrder(b as usize % 4),
-        8 => Edit::MoveUnit(ProvinceId(u32::from(b % 75)), loc),
-        9 => Edit::Dislodge(
-            p,
-            (b % 3 != 0).then_some((ProvinceId(u32::from(b % 75)), b % 2 == 0)),
-        ),
+        8 => Edit::MoveUnit(other, loc),
+        9 => Edit::Dislodge(p, (b % 3 != 0).then_some((other, b % 2 == 0))),
         10 => Edit::Contested(p, b % 2 == 0),
-        11 => Edit::Replace(Box::new(if b % 2 == 0 {
-            Scenario::opening(map_arc(map), "standard")
-        } else {
-            Scenario::empty(map_arc(map), "standard")
+        11 => Edit::Replace(Box::new(match b % 5 {
+            0 | 1 => Scenario::opening(map_arc(map), &map.name),
+            2 | 3 => Scenario::empty(map_arc(map), &map.name),
+            _ => Scenario::opening(Map::standard_arc(), "standard"),
         })),
         12 => Edit::Phase(
             Phase::parse(if b % 2 == 0 {
@@ -180,35 +177,111 @@ proptest! {
     #[test]
     fn undo_all_gives_back_the_original(raws in proptest::collection::vec(any::<(u8, u16, u16, u8)>(), 0..40)) {
         let start = Scenario::load(std::path::Path::new("scenarios/datc/6.F.16.ron")).expect("loads");
-        let original = start.to_ron();
-        let map = start.map.clone();
-        let mut e = Editor::new(start);
-        let mut applied = 0;
-        for raw in raws {
-            if e.apply(edit_from(&map, raw)).is_ok() {
-                applied += 1;
-            }
+        edits_keep_their_history_and_reload(start, raws)?;
+    }
+}
+
+/// Applies random edits to `start`: undone, they give back `start`; redone, the result; the
+/// result saves and loads as itself (its text, and not only the text: its orders in the order
+/// the edits left them, an added order going where the file lists it, and their expectations).
+fn edits_keep_their_history_and_reload(
+    start: Scenario,
+    raws: Vec<(u8, u16, u16, u8)>,
+) -> Result<(), TestCaseError> {
+    let original = start.to_ron();
+    let map = start.map.clone();
+    let mut e = Editor::new(start);
+    let mut applied = 0;
+    for raw in raws {
+        if e.apply(edit_from(&map, raw)).is_ok() {
+            applied += 1;
         }
-        let after = e.scenario().to_ron();
-        let reloaded = Scenario::from_ron(&after, "after.ron");
-        prop_assert!(reloaded.is_ok(), "{:?}\n{}", reloaded.err().map(|x| x.to_string()), after);
-        let reloaded = reloaded.expect("loads");
-        prop_assert_eq!(reloaded.to_ron(), after.clone());
-        // Not only the text: the orders load back in the order the edits left them (an order
-        // added to a power goes where the file lists it), and so do the expectations.
-        prop_assert_eq!(&reloaded.orders, &e.scenario().orders);
-        prop_assert_eq!(
-            reloaded.expect.as_ref().map(|x| &x.results),
-            e.scenario().expect.as_ref().map(|x| &x.results)
-        );
-        for _ in 0..applied {
-            prop_assert!(e.undo());
-        }
-        prop_assert!(!e.undo());
-        prop_assert_eq!(e.scenario().to_ron(), original);
-        for _ in 0..applied {
-            prop_assert!(e.redo());
-        }
-        prop_assert_eq!(e.scenario().to_ron(), after);
+    }
+    let after = e.scenario().to_ron();
+    let reloaded = Scenario::from_ron(&after, "after.ron");
+    prop_assert!(
+        reloaded.is_ok(),
+        "{:?}\n{}",
+        reloaded.err().map(|x| x.to_string()),
+        after
+    );
+    let reloaded = reloaded.expect("loads");
+    prop_assert_eq!(reloaded.to_ron(), after.clone());
+    prop_assert_eq!(&reloaded.orders, &e.scenario().orders);
+    prop_assert_eq!(
+        reloaded.expect.as_ref().map(|x| &x.results),
+        e.scenario().expect.as_ref().map(|x| &x.results)
+    );
+    for _ in 0..applied {
+        prop_assert!(e.undo());
+    }
+    prop_assert!(!e.undo());
+    prop_assert_eq!(e.scenario().to_ron(), original);
+    for _ in 0..applied {
+        prop_assert!(e.redo());
+    }
+    prop_assert_eq!(e.scenario().to_ron(), after);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The same on every built-in map's opening (two-coast provinces, islands, neutral units,
+    /// 34 powers, 170 provinces), with whole new scenarios on the standard map among the edits.
+    #[test]
+    fn edits_on_every_built_in_map_undo_redo_and_reload(
+        which in any::<prop::sample::Index>(),
+        raws in proptest::collection::vec(any::<(u8, u16, u16, u8)>(), 0..40),
+    ) {
+        let names: Vec<&str> = dipsandbox_core::model::map::built_in_names().collect();
+        let name = names[which.index(names.len())];
+        let map = std::sync::Arc::new(Map::load(name).expect("a built-in map loads"));
+        edits_keep_their_history_and_reload(Scenario::opening(map, name), raws)?;
+    }
+}
+
+/// Found by the edits on every map: after a new scenario on the standard map replaced one on
+/// the world map, an edit naming a world province (an id past the standard map's 75) made the
+/// editor panic. Every edit that names a province, a place or a power not on the scenario's map
+/// is refused, and changes nothing.
+#[test]
+fn ids_from_another_map_are_refused() {
+    let world = std::sync::Arc::new(Map::load("world").expect("world"));
+    let far = ProvinceId(world.province_count() as u32 - 1);
+    let far_loc = world.province(far).main;
+    let mut e = Editor::new(Scenario::opening(Map::standard_arc(), "standard"));
+    let before = e.scenario().to_ron();
+    let army = |power: u8, loc| Unit {
+        power: PowerId(power),
+        kind: UnitKind::Army,
+        loc,
+    };
+    let par = e.scenario().map.find_province("par").expect("par");
+    let par_loc = e.scenario().map.province(par).main;
+    for edit in [
+        Edit::RemoveUnit(far),
+        Edit::Contested(far, true),
+        Edit::Owner(far, None),
+        Edit::Owner(par, Some(PowerId(30))),
+        Edit::PlaceUnit(army(0, far_loc)),
+        Edit::PlaceUnit(army(30, par_loc)),
+        Edit::MoveUnit(far, par_loc),
+        Edit::MoveUnit(par, far_loc),
+        Edit::Dislodge(far, None),
+        Edit::Dislodge(par, Some((far, false))),
+        Edit::Expectations(
+            Some(dipsandbox_core::model::scenario::Expect {
+                results: Vec::new(),
+                dislodged: None,
+                positions: Some(vec![army(0, far_loc)]),
+            }),
+            None,
+        ),
+    ] {
+        let what = format!("{edit:?}");
+        let refused = e.apply(edit).expect_err(&what);
+        assert!(refused.0.contains("no such"), "{what}: {refused}");
+        assert_eq!(e.scenario().to_ron(), before, "{what} changed the scenario");
     }
 }

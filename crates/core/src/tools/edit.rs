@@ -139,7 +139,48 @@ impl Editor {
     }
 }
 
+/// Refuses an edit that names a province, place or power the scenario's map does not have (an
+/// id is an index into one map: one from another map, or from before a new scenario replaced
+/// this one, would point past it), or an expectation of an order the phase does not have.
+fn check_ids(s: &Scenario, edit: &Edit) -> Result<(), EditError> {
+    let map = &s.map;
+    let province = |p: ProvinceId| (p.0 as usize) < map.provinces.len();
+    let place = |l: LocId| (l.0 as usize) < map.locations.len();
+    let power = |p: PowerId| (p.0 as usize) < map.powers.len() || p.is_neutral();
+    let units_on_map = |e: &Option<Expect>, orders: usize| {
+        e.as_ref().is_none_or(|e| {
+            e.results.iter().all(|(i, _, _)| *i < orders)
+                && [&e.positions, &e.dislodged]
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .all(|u| power(u.power) && place(u.loc))
+        })
+    };
+    let ok = match edit {
+        Edit::PlaceUnit(u) => power(u.power) && place(u.loc),
+        Edit::RemoveUnit(p) | Edit::Contested(p, _) => province(*p),
+        Edit::Owner(p, owner) => province(*p) && owner.is_none_or(power),
+        Edit::MoveUnit(p, to) => province(*p) && place(*to),
+        Edit::Dislodge(p, by) => province(*p) && by.is_none_or(|(from, _)| province(from)),
+        Edit::Expectations(phase, retreats) => {
+            units_on_map(phase, s.orders.len())
+                && units_on_map(retreats, s.retreats.as_ref().map_or(0, |r| r.orders.len()))
+        }
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(EditError(format!(
+            "no such province, place, power or order in this scenario (map {})",
+            map.name
+        )))
+    }
+}
+
 fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
+    check_ids(s, &edit)?;
     let map = s.map.clone();
     let err = |m: String| Err(EditError(m));
     match edit {

@@ -394,9 +394,9 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// The same, 400 sessions of up to four runs of up to 120 inputs.
+    /// The same, 300 sessions of up to four runs of up to 120 inputs.
     #[test]
     #[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
     fn many_long_random_sessions_never_panic_and_keep_what_they_write(session in session(120, 4)) {

@@ -8,6 +8,7 @@ mod art;
 mod authoring;
 mod board_art;
 mod cli;
+mod cli_random;
 mod common;
 mod completeness;
 mod convoy_routes;

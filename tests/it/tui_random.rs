@@ -270,7 +270,7 @@ fn play_runs(app: &mut App, runs: &[Run], user: &Path) {
 }
 
 /// What the panes point at exists: the selected province on the map, the selected order among
-/// the orders.
+/// the orders, the selected decision among the stepper's rows, the trace cursor within the trace.
 fn selections_are_on_the_scenario(app: &App, after: &Step) {
     let s = app.session.scenario();
     if let Some(p) = app.board.province {
@@ -286,6 +286,30 @@ fn selections_are_on_the_scenario(app: &App, after: &Step) {
         app.orders.order,
         s.orders.len()
     );
+    // The stepper's list: the decision graph's nodes, or (DPjudge) a row per unit.
+    let decisions = if app.session.dp().is_some() {
+        s.units.len()
+    } else {
+        app.session
+            .run
+            .result
+            .decisions()
+            .as_ref()
+            .map_or(0, |m| m.graph.nodes.len())
+    };
+    assert!(
+        app.stepper.decision < decisions.max(1),
+        "after {after:?}: decision {} of {decisions}",
+        app.stepper.decision
+    );
+    if let Some(c) = app.session.cursor() {
+        assert!(
+            c.cursor() <= c.len(),
+            "after {after:?}: step {} of {}",
+            c.cursor(),
+            c.len()
+        );
+    }
 }
 
 /// Every file under `dir`.

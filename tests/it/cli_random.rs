@@ -4,8 +4,8 @@
 //! `tests/invalid`, on a missing file, a folder, an empty file and `/dev/null`, with valid and
 //! invalid rules and engines. Whatever the line, the program ends with a documented status (0
 //! done, 1 failures or differences reported, 2 an error, 3 a time limit), never with a panic;
-//! an error says what it is (on stderr, or in `check`'s report); and nothing is written next to the inputs (outputs go
-//! where `-o` / `--to` say).
+//! an error says what it is (on stderr, or in `check`'s report); and nothing is written in the
+//! current folder or next to the inputs (outputs go where `-o` / `--to` say).
 
 use std::path::{Path, PathBuf};
 
@@ -100,7 +100,7 @@ fn line() -> impl Strategy<Value = Line> {
 
 /// The malformed scenario files, sorted.
 fn invalid_files() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir("tests/invalid/scenarios")
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo("tests/invalid/scenarios"))
         .expect("tests/invalid/scenarios")
         .map(|e| e.expect("entry").path())
         .collect();
@@ -108,12 +108,23 @@ fn invalid_files() -> Vec<PathBuf> {
     v
 }
 
+/// A path of the repository, absolute (the commands run in a folder of their own).
+fn repo(path: &str) -> String {
+    if path.starts_with('/') {
+        return path.to_string();
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
 /// The arguments of a line, writing into `out`.
 fn args(l: &Line, invalid: &[PathBuf], out: &Path) -> Vec<String> {
     let file = match &l.file {
-        FileArg::Good(i) => GOOD[*i].to_string(),
+        FileArg::Good(i) => repo(GOOD[*i]),
         FileArg::Invalid(i) => invalid[i.index(invalid.len())].display().to_string(),
-        FileArg::Odd(i) => ODD[*i].to_string(),
+        FileArg::Odd(i) => repo(ODD[*i]),
         FileArg::Empty => {
             let p = out.join("empty.ron");
             std::fs::write(&p, "").expect("an empty file");
@@ -183,12 +194,10 @@ fn args(l: &Line, invalid: &[PathBuf], out: &Path) -> Vec<String> {
     a
 }
 
-/// The entries of the folders a command could write next to its input by mistake: the
-/// repository's root and the folders of the input files.
+/// The entries of the folders that hold the inputs (a command may not write next to them).
 fn entries() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for dir in [
-        ".",
         "scenarios",
         "scenarios/datc",
         "scenarios/year-1901",
@@ -197,7 +206,7 @@ fn entries() -> Vec<PathBuf> {
         "tests/invalid/scenarios",
     ] {
         v.extend(
-            std::fs::read_dir(dir)
+            std::fs::read_dir(repo(dir))
                 .expect("a folder of the repository")
                 .map(|e| e.expect("entry").path()),
         );
@@ -206,19 +215,17 @@ fn entries() -> Vec<PathBuf> {
     v
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 250, failure_persistence: None, ..ProptestConfig::default() })]
-
-    /// 250 random command lines.
-    #[test]
-    #[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
-    fn random_command_lines_end_with_a_documented_status_and_no_panic(l in line()) {
-        let out = common::temp_dir("cli-random");
+/// Runs a command line in the output folder `name`, and checks how it ended.
+fn run_line(l: &Line, name: &str) -> Result<(), TestCaseError> {
+    {
+        let out = common::temp_dir(name);
         let invalid = invalid_files();
-        let a = args(&l, &invalid, &out);
+        let a = args(l, &invalid, &out);
         let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        // The command runs in an empty folder of its own, which it must leave empty.
+        let cwd = common::temp_dir(&format!("{name}-cwd"));
         let before = entries();
-        let (code, stdout, stderr) = common::dipsandbox(&a);
+        let (code, stdout, stderr) = common::dipsandbox_in(&cwd, &a);
         prop_assert!(
             [0, 1, 2, 3].contains(&code),
             "{a:?}: exit {code}\nstdout: {stdout}\nstderr: {stderr}"
@@ -231,11 +238,46 @@ proptest! {
             // Most errors go to stderr; `check` lists an unreadable file in its report (its
             // JSON as an `error` field).
             prop_assert!(
-                !stderr.trim().is_empty() || stdout.contains("ERROR") || stdout.contains("\"error\""),
+                !stderr.trim().is_empty()
+                    || stdout.contains("ERROR")
+                    || stdout.contains("\"error\""),
                 "{a:?}: an error without a word\nstdout: {stdout}"
             );
         }
-        // What was written went where the line said: nothing new in the repository's folders.
+        // What was written went where the line said: nothing in the current folder, nothing
+        // next to the inputs.
+        let left: Vec<PathBuf> = std::fs::read_dir(&cwd)
+            .expect("the command's folder")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        prop_assert!(
+            left.is_empty(),
+            "{:?} wrote {:?} in the current folder",
+            a,
+            left
+        );
         prop_assert_eq!(entries(), before, "{:?} wrote next to its input", a);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// 16 random command lines.
+    #[test]
+    fn random_command_lines_end_with_a_documented_status_and_no_panic(l in line()) {
+        run_line(&l, "cli-random")?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 250, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// 250 random command lines.
+    #[test]
+    #[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
+    fn many_random_command_lines_end_with_a_documented_status_and_no_panic(l in line()) {
+        run_line(&l, "cli-random-many")?;
     }
 }

@@ -179,6 +179,7 @@ fn check_ids(s: &Scenario, edit: &Edit) -> Result<(), EditError> {
     }
 }
 
+/// Applies an edit whose ids [`check_ids`] has let through: every id below is on the map.
 fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
     check_ids(s, &edit)?;
     let map = s.map.clone();
@@ -216,9 +217,7 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
             }
         }
         Edit::Owner(p, owner) => {
-            let Some(prov) = map.provinces.get(p.0 as usize) else {
-                return err("no such province".into());
-            };
+            let prov = map.province(p);
             if !prov.supply_center {
                 return err(format!("{} is not a supply centre", prov.name));
             }
@@ -289,9 +288,6 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
             let Some(i) = s.units.iter().position(|x| map.province_of(x.loc) == from) else {
                 return err(format!("no unit in {}", name(&map, from)));
             };
-            if to.0 as usize >= map.locations.len() {
-                return err("no such place on this map".into());
-            }
             let Some(&unit) = s.units.get(i) else {
                 return err(format!("no unit in {}", name(&map, from)));
             };
@@ -315,7 +311,7 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
             let here = name(&map, p);
             match by {
                 Some((from, by_convoy)) => {
-                    if from.0 as usize >= map.provinces.len() || from == p {
+                    if from == p {
                         return err(format!(
                             "a unit in {here} is dislodged from another province"
                         ));
@@ -365,9 +361,6 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
                     s.phase
                 ));
             }
-            if p.0 as usize >= map.provinces.len() {
-                return err("no such province".into());
-            }
             let has = s.contested.contains(&p);
             if on && !has {
                 s.contested.push(p);
@@ -387,9 +380,7 @@ fn apply(s: &mut Scenario, edit: Edit) -> Result<(), EditError> {
 }
 
 fn name(map: &Map, p: ProvinceId) -> String {
-    map.provinces
-        .get(p.0 as usize)
-        .map_or_else(|| "no such province".into(), |x| x.name.clone())
+    map.province(p).name.clone()
 }
 
 /// Whether a unit can stand where it is: no army at sea or on a coast, no fleet inland, a fleet

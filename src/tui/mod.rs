@@ -87,6 +87,29 @@ pub fn dispatch(app: &mut App, msg: impl Into<Msg>) {
     }
 }
 
+/// Draws one frame of the main loop: a resize first when the terminal's size changed, then the
+/// views from this frame's view-model.
+pub fn draw_frame<B: Backend>(terminal: &mut Terminal<B>, app: &mut App) -> Result<(), TuiError> {
+    if let Ok(size) = terminal.size()
+        && app.size != (size.width, size.height)
+    {
+        dispatch(app, Msg::Resize(size.width, size.height));
+    }
+    terminal
+        .draw(|f| view::draw(f, &app.view_model(f.area())))
+        .map_err(|e| TuiError::Draw(e.to_string()))?;
+    Ok(())
+}
+
+/// Handles one input as the main loop does: [`dispatch`] it, then bring the recovery file up to
+/// date.
+pub fn handle_input(app: &mut App, input: event::Input) {
+    dispatch(app, input);
+    if let Some(done) = runner::autosave(app) {
+        dispatch(app, Msg::Done(done));
+    }
+}
+
 /// Runs the app until the user quits or the event source ends. Draws a frame, waits for input
 /// (at most one autoplay interval), handles it, brings the recovery file up to date.
 pub fn run_app<B: Backend, E: EventSource>(
@@ -95,14 +118,7 @@ pub fn run_app<B: Backend, E: EventSource>(
     events: &mut E,
 ) -> Result<(), TuiError> {
     loop {
-        if let Ok(size) = terminal.size()
-            && app.size != (size.width, size.height)
-        {
-            dispatch(app, Msg::Resize(size.width, size.height));
-        }
-        terminal
-            .draw(|f| view::draw(f, &app.view_model(f.area())))
-            .map_err(|e| TuiError::Draw(e.to_string()))?;
+        draw_frame(terminal, app)?;
         if app.quit {
             return Ok(());
         }
@@ -112,11 +128,8 @@ pub fn run_app<B: Backend, E: EventSource>(
             Duration::from_millis(500)
         };
         match events.next(timeout)? {
-            Some(input) => dispatch(app, input),
+            Some(input) => handle_input(app, input),
             None => return Ok(()),
-        }
-        if let Some(done) = runner::autosave(app) {
-            dispatch(app, Msg::Done(done));
         }
         if app.stop_requested() {
             // SIGTERM / SIGHUP: keep the edits, then end like a quit.

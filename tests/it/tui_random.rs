@@ -6,18 +6,17 @@
 //! crashed session's edits; every file a session wrote (saved scenarios, the recovery file)
 //! loads back; the scenario it ends with saves, loads back the same and saves to the same text.
 //!
-//! The loop is the main loop's ([`dipsandbox::tui::run_app`]: draw, resize, input, dispatch,
-//! recovery file) with one guard: Enter on a save-as path outside the session's own folders
+//! The loop is the main loop's ([`dipsandbox::tui::run_app`]'s `draw_frame` and
+//! `handle_input`) with one guard: Enter on a save-as path outside the session's own folders
 //! is pressed as Esc, so that a random path never writes into the repository or elsewhere.
 
 use std::path::{Path, PathBuf};
 
-use dipsandbox::tui::action::Msg;
 use dipsandbox::tui::app::{App, Pending, Popup};
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::Keymap;
 use dipsandbox::tui::theme::Theme;
-use dipsandbox::tui::{dispatch, run_app, runner, view};
+use dipsandbox::tui::{draw_frame, handle_input, run_app};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::map::PowerId;
 use dipsandbox_core::model::scenario::{Expect, Scenario};
@@ -187,17 +186,6 @@ fn saves_outside(app: &App, user: &Path) -> bool {
     (p.is_absolute() || t.starts_with('.')) && !p.starts_with(user) || t.contains("..")
 }
 
-/// Draws a frame of the app, as the main loop does (a resize first when the size changed).
-fn draw(terminal: &mut Terminal<TestBackend>, app: &mut App) {
-    let area = terminal.size().expect("size");
-    if app.size != (area.width, area.height) {
-        dispatch(app, Msg::Resize(area.width, area.height));
-    }
-    terminal
-        .draw(|f| view::draw(f, &app.view_model(f.area())))
-        .expect("draws");
-}
-
 /// Plays a session from `STARTS[start]` in folders named after `name`: its runs, then, if it
 /// is to crash and has unsaved edits, a restart from the recovery file and the runs after it.
 fn play(name: &str, (start, runs, after_crash): &Session) -> Result<App, TestCaseError> {
@@ -247,7 +235,7 @@ fn play(name: &str, (start, runs, after_crash): &Session) -> Result<App, TestCas
 fn play_runs(app: &mut App, runs: &[Run], user: &Path) {
     for ((w, h), steps) in runs {
         let mut terminal = Terminal::new(TestBackend::new(*w, *h)).expect("terminal");
-        draw(&mut terminal, app);
+        draw_frame(&mut terminal, app).expect("draws");
         for s in steps {
             if app.quit {
                 return;
@@ -259,11 +247,8 @@ fn play_runs(app: &mut App, runs: &[Run], user: &Path) {
             {
                 i = Input::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
             }
-            dispatch(app, i);
-            if let Some(done) = runner::autosave(app) {
-                dispatch(app, Msg::Done(done));
-            }
-            draw(&mut terminal, app);
+            handle_input(app, i);
+            draw_frame(&mut terminal, app).expect("draws");
             selections_are_on_the_scenario(app, s);
         }
     }

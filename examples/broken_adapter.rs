@@ -10,7 +10,18 @@
 //! - `wrong-id`: answers for another request;
 //! - `counter`: answers every order `fails` with the reason `process PID answer N` (for the
 //!   line-mode test: one process, answers counted);
-//! - `ok-then-crash`: answers the first request like `counter`, then exits.
+//! - `ok-then-crash`: answers the first request like `counter`, then exits (status 0) on the
+//!   next one without answering it;
+//! - `answer-exit`: answers each request like `counter`, then exits at once (one process per
+//!   phase in line mode);
+//! - `blank-flood`: answers every request with blank lines, without end;
+//! - `child`: starts a child process (`sleep 600`), writes its own process id and the child's on
+//!   a line to the file `$BROKEN_ADAPTER_PIDS` (if set), then hangs;
+//! - `two-units`: answers properly but gives the units after the phase as two in London;
+//! - `fleet-inland`: answers properly but gives a fleet in Moscow as the units after the phase;
+//! - `newline-reason`: answers properly, with a reason that holds line ends, an ESC sequence
+//!   and a right-to-left override;
+//! - `long`: writes 256 MiB and one byte without a line end.
 
 use std::io::{BufRead, Write};
 
@@ -80,6 +91,62 @@ fn main() {
                 "results": results(&request, n),
             }),
             "ok-then-crash" if n > 1 => std::process::exit(0),
+            "answer-exit" => {
+                let a = json!({ "protocol": 1, "id": id, "results": results(&request, n) });
+                let _ = writeln!(out, "{a}");
+                let _ = out.flush();
+                std::process::exit(0);
+            }
+            "blank-flood" => loop {
+                if out.write_all(b"\n\n\n\n\n\n\n\n").is_err() {
+                    std::process::exit(0);
+                }
+            },
+            "child" => {
+                let child = std::process::Command::new("sleep").arg("600").spawn();
+                if let (Ok(path), Ok(c)) = (std::env::var("BROKEN_ADAPTER_PIDS"), &child) {
+                    let _ = std::fs::write(path, format!("{} {}\n", std::process::id(), c.id()));
+                }
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(60));
+                }
+            }
+            "two-units" => json!({
+                "protocol": 1,
+                "id": id,
+                "results": results(&request, n),
+                "units": [
+                    { "power": "England", "unit": "A Lon" },
+                    { "power": "England", "unit": "F Lon" },
+                ],
+            }),
+            "fleet-inland" => json!({
+                "protocol": 1,
+                "id": id,
+                "results": results(&request, n),
+                "units": [{ "power": "Russia", "unit": "F Mos" }],
+            }),
+            "newline-reason" => {
+                let r: Vec<Value> = results(&request, n)
+                    .into_iter()
+                    .map(|mut r| {
+                        r["reason"] = json!("bounced\r\nFORGED LINE \u{1b}[2J\u{202e}desrever");
+                        r
+                    })
+                    .collect();
+                json!({ "protocol": 1, "id": id, "results": r })
+            }
+            "long" => {
+                let chunk = vec![b'x'; 1 << 20];
+                for _ in 0..256 {
+                    if out.write_all(&chunk).is_err() {
+                        std::process::exit(0);
+                    }
+                }
+                let _ = out.write_all(b"x");
+                let _ = out.flush();
+                std::process::exit(0);
+            }
             _ => json!({ "protocol": 1, "id": id, "results": results(&request, n) }),
         };
         if writeln!(out, "{answer}")

@@ -130,7 +130,9 @@ pub fn outside(name: &str) -> Result<Option<Arc<dyn Engine>>, String> {
     let Some(path) = config_dir().map(|d| d.join(FILE)) else {
         return Ok(None);
     };
-    if !path.is_file() {
+    // No file: no names. Anything else there is read with the usual checks, so a FIFO, a
+    // folder or a device is an error that says so, never silently passed over.
+    if std::fs::metadata(&path).is_err() {
         return Ok(None);
     }
     let file = path.display().to_string();

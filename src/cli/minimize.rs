@@ -3,8 +3,6 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use color_eyre::eyre::{Result, eyre};
@@ -168,17 +166,6 @@ impl Observer for Shown {
     }
 }
 
-/// Ctrl-c sets the returned flag, which stops the search; a second ctrl-c ends the program at
-/// once (exit status 130), as an unhandled one would.
-pub(super) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let sig = signal_hook::consts::SIGINT;
-    // The order matters: the first ctrl-c finds the flag clear (no exit), then sets it.
-    let _ = signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&stop));
-    let _ = signal_hook::flag::register(sig, Arc::clone(&stop));
-    stop
-}
-
 /// `minimize`: steps and progress on stderr, then what was kept, the sizes and where the result
 /// went (stdout; stderr when the scenario itself goes to stdout). A search that a bound or
 /// ctrl-c stopped still writes its result, says so on stderr, and ends with [`STOPPED`].
@@ -228,7 +215,9 @@ pub fn run(
     let bounds = Bounds {
         max_runs: search.max_runs,
         max_time: search.max_time,
-        stop: Some(stop_on_ctrl_c()),
+        // ctrl-c or SIGTERM: the search stops and writes the smallest scenario so far; an
+        // outside engine judging a candidate is interrupted at once.
+        stop: Some(super::signals::graceful(vec![engine.engine.clone()])),
     };
     let tty = std::io::stderr().is_terminal();
     let started = Instant::now();

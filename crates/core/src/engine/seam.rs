@@ -132,6 +132,13 @@ pub trait Engine: Send + Sync + 'static {
         self.movement(input, false).map(|a| a.phase)
     }
 
+    /// Asks the engine, from any thread, to stop as soon as it can: the phase in progress and
+    /// every later one end with an error that says so. A program run outside (an outside
+    /// adjudicator) is killed at once, with everything it started; the built-in engines, which
+    /// finish a phase in milliseconds, do nothing (the default). `ctrl-c` and SIGTERM call it in
+    /// `versus`, so that a hanging adjudicator does not keep the run waiting.
+    fn interrupt(&self) {}
+
     /// Any phase's result alone ([`Engine::movement_verdicts`] for movement phases; retreats and
     /// adjustments as [`Engine::adjudicate`] gives them).
     fn verdicts(&self, input: &PhaseInput<'_>) -> Result<PhaseResult, EngineError> {

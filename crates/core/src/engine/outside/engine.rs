@@ -4,12 +4,13 @@
 //! engines give.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::base::text::cut;
 use crate::engine::seam::{Adjudication, Engine, EngineError, PhaseInput};
 
-use super::process::{self, Live, Mode, Program};
+use super::process::{self, Failure, INTERRUPTED, Live, Mode, Program};
 use super::protocol::{Answer, answer_to_result, request};
 
 /// How long one phase may take unless the configuration says otherwise.
@@ -34,6 +35,8 @@ pub struct OutsideEngine {
     title: String,
     program: Program,
     state: Mutex<State>,
+    /// Set by [`Engine::interrupt`]: every wait ends, and every later phase fails.
+    stop: AtomicBool,
 }
 
 impl std::fmt::Debug for OutsideEngine {
@@ -133,6 +136,7 @@ impl OutsideEngine {
             name: name.to_string(),
             program,
             state: Mutex::new(State::default()),
+            stop: AtomicBool::new(false),
         }
     }
 
@@ -204,28 +208,46 @@ impl OutsideEngine {
         let id = st.next_id;
         let req = request(input, id);
         let line = serde_json::to_vec(&req).map_err(|e| format!("the request: {e}"))?;
+        let failed = |f: Failure| match f {
+            Failure::Ended(m) | Failure::Other(m) => m,
+            Failure::Interrupted => INTERRUPTED.to_string(),
+        };
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(INTERRUPTED.into());
+        }
         let text = match self.program.mode {
             Mode::Once => {
                 st.started += 1;
-                process::once(&self.program, &line)?
+                process::once(&self.program, &line, &self.stop).map_err(failed)?
             }
             Mode::Lines => {
-                if st.live.as_mut().is_some_and(|l| l.ended()) {
-                    st.live = None;
-                }
-                if st.live.is_none() {
-                    st.started += 1;
-                    st.live = Some(Live::start(&self.program)?);
-                }
-                let live = st
-                    .live
-                    .as_mut()
-                    .ok_or_else(|| "the process could not be started".to_string())?;
-                match live.exchange(&line, self.program.timeout) {
-                    Ok(t) => t,
-                    Err(e) => {
+                // A program that answered and then ended (or ends now, before reading this
+                // request) is started again, once, for this phase: the documented way for a
+                // program to answer one phase and exit.
+                let mut tries = 0;
+                loop {
+                    tries += 1;
+                    if st.live.as_mut().is_some_and(|l| l.ended()) {
                         st.live = None;
-                        return Err(e);
+                    }
+                    if st.live.is_none() {
+                        st.started += 1;
+                        st.live = Some(Live::start(&self.program)?);
+                    }
+                    let live = st
+                        .live
+                        .as_mut()
+                        .ok_or_else(|| "the process could not be started".to_string())?;
+                    let answered_before = live.answered > 0;
+                    match live.exchange(&line, self.program.timeout, &self.stop) {
+                        Ok(t) => break t,
+                        Err(Failure::Ended(_)) if answered_before && tries == 1 => {
+                            st.live = None;
+                        }
+                        Err(e) => {
+                            st.live = None;
+                            return Err(failed(e));
+                        }
                     }
                 }
             }
@@ -254,6 +276,10 @@ impl OutsideEngine {
 impl Engine for OutsideEngine {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn interrupt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
     }
 
     fn title(&self) -> &str {

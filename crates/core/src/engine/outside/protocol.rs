@@ -15,14 +15,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::text::cut;
+use crate::base::text::{bounded, cut, one_line};
 use crate::engine::adjust::adjudicate_adjustments;
 use crate::engine::legality::{self, UnitOrder};
 use crate::engine::outcome::{OrderOutcome, PhaseResult, Verdict};
 use crate::engine::retreat::adjudicate_retreats;
 use crate::engine::seam::PhaseInput;
 use crate::model::board::{Dislodged, PhaseKind, Unit};
-use crate::model::map::{LocId, Map, ProvinceId, UnitKind};
+use crate::model::map::{LocId, Map, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{LocSpec, NameStyle, OrderKind, UnitSpec, format_order, parse_loc};
 use crate::model::orders::{UnitRef, parse_unit};
 
@@ -373,6 +373,9 @@ fn loc_of(map: &Map, kind: UnitKind, l: &LocSpec) -> Result<LocId, String> {
     }
 }
 
+/// A unit of an answer's board, checked as a scenario's units are: a power of the map, a place
+/// of the map where this kind of unit can stand (an army on land, in a province and not on a
+/// coast; a fleet at sea or on a coast, on a two-coast province with its coast).
 fn parse_board_unit(map: &Map, u: &UnitJson) -> Result<Unit, String> {
     let power = map
         .find_power(&u.power)
@@ -382,7 +385,47 @@ fn parse_board_unit(map: &Map, u: &UnitJson) -> Result<Unit, String> {
         .kind
         .ok_or_else(|| format!("unit {}: no unit letter", cut(&u.unit)))?;
     let loc = loc_of(map, kind, &spec.loc).map_err(|e| format!("unit {}: {e}", cut(&u.unit)))?;
+    let prov = map.province(spec.loc.province);
+    let cannot = match (kind, prov.kind) {
+        (UnitKind::Army, ProvinceKind::Sea) => {
+            Some(format!("an army cannot stand in {}, a sea", prov.name))
+        }
+        (UnitKind::Fleet, ProvinceKind::Land) => Some(format!(
+            "a fleet cannot stand in {}, an inland province",
+            prov.name
+        )),
+        (UnitKind::Army, _) if spec.loc.coast.is_some() => Some(format!(
+            "an army stands in {}, not on one of its coasts",
+            prov.name
+        )),
+        _ => None,
+    };
+    if let Some(why) = cannot {
+        return Err(format!("unit {}: {why}", cut(&u.unit)));
+    }
     Ok(Unit { power, kind, loc })
+}
+
+/// The units of an answer's board, each checked ([`parse_board_unit`]), at most one in a
+/// province.
+fn parse_board(map: &Map, units: &[UnitJson]) -> Result<Vec<Unit>, String> {
+    let mut held: rustc_hash::FxHashMap<ProvinceId, usize> = rustc_hash::FxHashMap::default();
+    let mut out = Vec::with_capacity(units.len());
+    for (i, u) in units.iter().enumerate() {
+        let unit = parse_board_unit(map, u)?;
+        let p = map.province_of(unit.loc);
+        if let Some(&j) = held.get(&p) {
+            let other = units.get(j).map_or_else(String::new, |o| cut(&o.unit));
+            return Err(format!(
+                "two units in {}: {other} and {}; a province holds one unit",
+                map.province(p).name,
+                cut(&u.unit)
+            ));
+        }
+        held.insert(p, i);
+        out.push(unit);
+    }
+    Ok(out)
 }
 
 fn verdict_of(v: VerdictJson) -> Verdict {
@@ -393,6 +436,9 @@ fn verdict_of(v: VerdictJson) -> Verdict {
         VerdictJson::Void => Verdict::Void,
     }
 }
+
+/// The longest reason kept from an answer, in characters (a longer one is cut, with its length).
+pub const MAX_REASON: usize = 1000;
 
 /// The reason written for an order the program gave no reason for.
 pub const NO_REASON: &str = "no reason given";
@@ -459,10 +505,12 @@ pub fn answer_to_result(
                 order_label(input, r.id)
             ));
         }
-        let reason = r
-            .reason
-            .filter(|s| !s.trim().is_empty())
-            .unwrap_or_else(|| NO_REASON.to_string());
+        // A reason is one line of text, however the program wrote it: control characters
+        // (line ends among them) and invisible format characters escaped, a long one cut.
+        let reason = r.reason.filter(|s| !s.trim().is_empty()).map_or_else(
+            || NO_REASON.to_string(),
+            |s| one_line(&bounded(&s, MAX_REASON)).into_owned(),
+        );
         *slot = Some((verdict_of(r.result), reason));
     }
     let mut outcomes = Vec::with_capacity(n);
@@ -477,13 +525,9 @@ pub fn answer_to_result(
     }
     let movement = input.phase.kind == PhaseKind::Movement;
     let given_units = match answer.units {
-        Some(units) => Some(
-            units
-                .iter()
-                .map(|u| parse_board_unit(map, u))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("the answer's units: {e}"))?,
-        ),
+        Some(units) => {
+            Some(parse_board(map, &units).map_err(|e| format!("the answer's units: {e}"))?)
+        }
         None if movement => None,
         None => {
             return Err(format!(
@@ -513,6 +557,16 @@ pub fn answer_to_result(
             .map_err(|e| format!("the answer's dislodged units: {e}"))?,
         None => Vec::new(),
     };
+    let mut seen = rustc_hash::FxHashSet::default();
+    for d in &dislodged {
+        let p = map.province_of(d.unit.loc);
+        if !seen.insert(p) {
+            return Err(format!(
+                "the answer's dislodged units: {} is dislodged twice; a unit is dislodged once",
+                d.unit.describe(map)
+            ));
+        }
+    }
     let final_units = match given_units {
         Some(u) => u,
         None => moves.final_units(&dislodged),

@@ -16,6 +16,8 @@
 use std::fmt;
 use std::io::Write;
 
+use dipsandbox_core::base::text::is_invisible;
+
 /// Writing to standard output failed.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write to standard output: {0}")]
@@ -81,15 +83,17 @@ pub fn line(args: fmt::Arguments) -> Result<(), StdoutError> {
 
 /// Writes a JSON document and a newline to standard output. `serde_json` escapes the control
 /// characters below U+0020 but not DEL and the C1 controls (U+007F to U+009F), which a terminal
-/// obeys as well: they are written `\u007f`…`\u009f` here. They can only stand inside a JSON
+/// obeys as well, nor the invisible ones ([`is_invisible`]: bidirectional overrides,
+/// zero-width characters): they are written `\u007f`…`\u009f`, `\u202e` here. They can only stand inside a JSON
 /// string, where that escape means the same character: the document stays the same JSON.
 pub fn json(doc: &serde_json::Value) -> Result<(), StdoutError> {
     let text = format!("{doc:#}");
     let mut out = std::io::stdout().lock();
-    if text.chars().any(char::is_control) {
+    let unsafe_char = |c: char| (c.is_control() && c != '\n') || is_invisible(c);
+    if text.chars().any(unsafe_char) {
         let mut safe = String::with_capacity(text.len() + 16);
         for c in text.chars() {
-            if c.is_control() && c != '\n' {
+            if unsafe_char(c) {
                 use fmt::Write as _;
                 let _ = write!(safe, "\\u{:04x}", u32::from(c));
             } else {

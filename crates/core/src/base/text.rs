@@ -19,7 +19,9 @@
 //! The escaping is Rust's, one way everywhere: `\u{1b}` for ESC, `\0` for NUL, `\u{7}` for BEL,
 //! `\n`, `\r` and `\t`, `\u{7f}` for DEL, `\u{9b}` for the C1 controls (U+0080 to U+009F),
 //! which terminals also obey. The control characters are those of [`char::is_control`], the
-//! set the terminal UI's widgets drop.
+//! set the terminal UI's widgets drop; the [invisible](is_invisible) ones (bidirectional
+//! overrides, zero-width characters) are escaped the same way (`\u{202e}`), since they change
+//! what a line appears to say.
 
 use std::borrow::Cow;
 
@@ -39,22 +41,54 @@ pub const SHOWN: usize = 60;
 /// Characters a message of another crate may have before it is cut ([`bounded`]).
 pub const MESSAGE_CHARS: usize = 1000;
 
+/// Whether `c` is an invisible character that changes how the text around it reads: the
+/// bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069: a
+/// right-to-left override makes `A Par - Bur` show as something else), the zero-width ones
+/// (U+200B to U+200D, U+2060, U+FEFF: two names that look alike but differ), the line and
+/// paragraph separators (U+2028, U+2029: a line end to some programs) and the soft hyphen
+/// (U+00AD). They are escaped like control characters (`\u{202e}`), and refused in the
+/// names of maps.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// The first character of `s` that is not plain text (a control character or an
+/// [invisible](is_invisible) one), with its byte offset.
+pub fn first_unprintable(s: &str) -> Option<(usize, char)> {
+    if !may_need(s, false) {
+        return None;
+    }
+    s.char_indices()
+        .find(|(_, c)| c.is_control() || is_invisible(*c))
+}
+
 /// Whether `c` is escaped in text shown on one line.
 fn escaped_on_one_line(c: char) -> bool {
-    c.is_control()
+    c.is_control() || is_invisible(c)
 }
 
 /// Whether `c` is escaped in text that may span lines.
 fn escaped_in_lines(c: char) -> bool {
-    c.is_control() && c != '\n' && c != '\t'
+    (c.is_control() && c != '\n' && c != '\t') || is_invisible(c)
 }
 
 /// Whether some byte of `s` may start a character that `escape` escapes: a byte below 0x20,
-/// DEL, or 0xC2 (the first byte of U+0080 to U+00BF, the C1 controls among them). One pass
-/// over the bytes, so that clean text (nearly all of it) is not copied.
+/// DEL, 0xC2 (the first byte of U+0080 to U+00BF: the C1 controls and the soft hyphen), 0xD8
+/// (U+061C), 0xE2 (U+2000 to U+2FFF: the zero-width and bidirectional ones) or 0xEF (U+FEFF).
+/// One pass over the bytes, so that clean text (nearly all of it) is not copied.
 fn may_need(s: &str, keep_lines: bool) -> bool {
     s.bytes().any(|b| {
-        (b < 0x20 && !(keep_lines && (b == b'\n' || b == b'\t'))) || b == 0x7f || b == 0xc2
+        (b < 0x20 && !(keep_lines && (b == b'\n' || b == b'\t')))
+            || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xef)
     })
 }
 
@@ -64,7 +98,9 @@ fn escape(s: &str, keep_lines: bool, is_escaped: fn(char) -> bool) -> Cow<'_, st
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if is_escaped(c) {
+        if is_invisible(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else if is_escaped(c) {
             out.extend(c.escape_debug());
         } else {
             out.push(c);

@@ -3,6 +3,7 @@
 //! are the recorded result) with the rule options that explain it; a folder of games runs on
 //! every core, one summary line per game.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,10 +12,11 @@ use color_eyre::eyre::{Result, eyre};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use dipsandbox_core::base::output::{Batch, FolderLock, Inputs};
 use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::engine::Engine;
 use dipsandbox_core::io::games::{godip, python};
-use dipsandbox_core::model::map::Map;
+use dipsandbox_core::model::map::{Map, built_in_names};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::replay::{
     PhaseReport, PhaseVerdict, RecordedGame, ReplayHeader, ReplayOptions, replay,
@@ -32,6 +34,8 @@ pub struct Request<'a> {
     pub all: bool,
     /// Where the scenarios of the phases that differ go.
     pub out: &'a Path,
+    /// Replace files that are there already.
+    pub force: bool,
     /// The map of godip games (their files do not name it), if not found from the folder.
     pub map: Option<&'a str>,
     /// JSON output.
@@ -88,9 +92,10 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
             }),
         })
         .collect();
-    let mut written = Vec::new();
     let mut bad_input = false;
-    let mut differs = false;
+    // The phases that differ, each with the file it is written to: every name made first, so
+    // that two games of one name (a/game.json, b/game.json) and two phases never share a file.
+    let mut to_write: Vec<(&GameRun, &RecordedGame, &PhaseReport, &[String])> = Vec::new();
     for r in &runs {
         match &r.outcome {
             Err(_) => bad_input = true,
@@ -100,12 +105,55 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
                     .any(|p| matches!(p.verdict, PhaseVerdict::Unreadable(_)));
                 for rep in reports {
                     if let PhaseVerdict::Differs { explained_by, .. } = &rep.verdict {
-                        differs = true;
-                        let path = write_phase(req, &r.file, game, rep, explained_by)?;
-                        written.push((r.file.clone(), rep.name.clone(), path));
+                        to_write.push((r, game, rep, explained_by));
                     }
                 }
             }
+        }
+    }
+    let differs = !to_write.is_empty();
+    let stems = game_stems(runs.iter().map(|r| r.file.as_path()));
+    let mut names: Vec<String> = Vec::with_capacity(to_write.len());
+    let mut taken: HashSet<String> = HashSet::new();
+    for (r, _, rep, _) in &to_write {
+        let stem = stems.get(r.file.as_path()).map_or("game", String::as_str);
+        names.push(unique_name(&format!("{stem}-{}", rep.name), &mut taken));
+    }
+    let mut written = Vec::new();
+    if differs {
+        let out = req.out;
+        let made = !out.exists();
+        // Held while the files are written: a second replay into the folder is refused.
+        let lock = FolderLock::take(out, "replay").map_err(|e| eyre!("replay: {e}"))?;
+        let mut inputs = Inputs::new();
+        inputs.add_all(files.iter().map(PathBuf::as_path));
+        // All or nothing: every name checked first (an existing file only with --force),
+        // then the files written together.
+        let wrote = (|| -> Result<()> {
+            let mut batch = Batch::begin(
+                out,
+                names.clone(),
+                &inputs,
+                req.force,
+                "give --force to replace the files; no file was written",
+            )
+            .map_err(|e| eyre!("replay: {e}"))?;
+            for (k, (r, game, rep, explained_by)) in to_write.iter().enumerate() {
+                let text = phase_text(req, &r.file, game, rep, explained_by, &batch.path(k))?;
+                batch.add(&text).map_err(|e| eyre!("replay: {e}"))?;
+            }
+            batch.commit().map_err(|e| eyre!("replay: {e}"))
+        })();
+        drop(lock);
+        if let Err(e) = wrote {
+            if made {
+                // The folder this run made, empty again.
+                let _ = std::fs::remove_dir(out);
+            }
+            return Err(e);
+        }
+        for ((r, _, rep, _), name) in to_write.iter().zip(&names) {
+            written.push((r.file.clone(), rep.name.clone(), out.join(name)));
         }
     }
     if req.json {
@@ -154,10 +202,21 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
 fn read_game(f: &Path, map: Option<&str>) -> std::result::Result<RecordedGame, String> {
     let name = f.display().to_string();
     let text = dipsandbox_core::base::source::read_text(f).map_err(|e| e.to_string())?;
+    // The map the user named with --map may be a file; a map a game names (or its godip
+    // folder's name) is only ever a built-in map's name: a game file never opens a file.
     let map_for = |m: &str| -> std::result::Result<Arc<Map>, String> {
-        Map::load(map.unwrap_or(m)).map(Arc::new).map_err(|e| {
-            format!("{e} (variant maps come with issue 27; `maps` lists the known ones)")
-        })
+        match map {
+            Some(user) => Map::load(user)
+                .map(Arc::new)
+                .map_err(|e| format!("{e} (`maps` lists the known ones)")),
+            None => Map::load_built_in(m).map(Arc::new).map_err(|_| {
+                format!(
+                    "not a built-in map{}: a recorded game's map is one of the built-in maps ({}); give --map NAME_OR_FILE for another",
+                    dipsandbox_core::base::near::did_you_mean(m, built_in_names()),
+                    built_in_names().collect::<Vec<_>>().join(", ")
+                )
+            }),
+        }
     };
     if python::looks_like(&text) {
         return python::read(&text, &name, &map_for).map_err(|e| e.to_string());
@@ -174,7 +233,13 @@ fn read_game(f: &Path, map: Option<&str>) -> std::result::Result<RecordedGame, S
             .map(str::to_string)
             .or(from_folder)
             .unwrap_or_else(|| "standard".into());
-        let m = map_for(&map_name).map_err(|e| format!("{name}: map {map_name:?}: {e}"))?;
+        let m = map_for(&map_name).map_err(|e| {
+            format!(
+                "{}: map {}: {e}",
+                one_line(&name),
+                dipsandbox_core::base::text::quoted(&map_name)
+            )
+        })?;
         return godip::read(&text, &name, m, &map_name).map_err(|e| e.to_string());
     }
     Err(format!(
@@ -182,37 +247,76 @@ fn read_game(f: &Path, map: Option<&str>) -> std::result::Result<RecordedGame, S
     ))
 }
 
-/// Writes a phase that differs as a scenario: `OUT/GAME-PHASE.ron`, whose expectations are the
-/// recorded result, with what differs and what explains it in its description, after a
-/// [`ReplayHeader`] (the game, its recorder, the engine, the explaining options) that the TUI
-/// opens it by.
-fn write_phase(
+/// Each game file's stem for the names of its phases' files: the file's name without its
+/// extension, with its folder's name in front where two games share a name
+/// (`a/game.json`, `b/game.json` → `a-game`, `b-game`).
+fn game_stems<'p>(files: impl Iterator<Item = &'p Path>) -> HashMap<&'p Path, String> {
+    let files: Vec<&Path> = files.collect();
+    let stem = |f: &Path| {
+        f.file_stem()
+            .map_or_else(|| "game".to_string(), |s| s.to_string_lossy().to_string())
+    };
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for f in &files {
+        *count.entry(stem(f)).or_default() += 1;
+    }
+    files
+        .into_iter()
+        .map(|f| {
+            let s = stem(f);
+            let named = if count.get(&s).copied().unwrap_or(0) > 1 {
+                let folder = f
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default();
+                format!("{folder}-{s}")
+            } else {
+                s
+            };
+            (f, named)
+        })
+        .collect()
+}
+
+/// A file name from `base`: letters, digits, `-` and `_` kept (anything else becomes `-`), cut
+/// to 100 bytes, `.ron` added; `-2`, `-3`… where a name is taken already.
+fn unique_name(base: &str, taken: &mut HashSet<String>) -> String {
+    let mut safe = String::new();
+    for c in base.chars() {
+        let c = if c.is_alphanumeric() || c == '-' || c == '_' {
+            c
+        } else {
+            '-'
+        };
+        if safe.len() + c.len_utf8() > 100 {
+            break;
+        }
+        safe.push(c);
+    }
+    let mut name = format!("{safe}.ron");
+    let mut k = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{safe}-{k}.ron");
+        k += 1;
+    }
+    name
+}
+
+/// The scenario of a phase that differs, written to `path`: its expectations are the recorded
+/// result, with what differs and what explains it in its description, after a [`ReplayHeader`]
+/// (the game, its recorder, the engine, the explaining options) that the TUI opens it by.
+fn phase_text(
     req: &Request<'_>,
     file: &Path,
     game: &RecordedGame,
     rep: &PhaseReport,
     explained_by: &[String],
-) -> Result<PathBuf> {
+    path: &Path,
+) -> Result<String> {
     let Some(phase) = game.phases.get(rep.index) else {
         return Err(eyre!("phase {} is not in the game", rep.index));
     };
-    let out = req.out;
-    std::fs::create_dir_all(out).map_err(|e| eyre!("{}: {e}", out.display()))?;
-    let stem = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_else(|| "game".into());
-    let safe: String = format!("{stem}-{}", rep.name)
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let path = out.join(format!("{safe}.ron"));
     let mut s = phase.scenario.clone();
     let why = if explained_by.is_empty() {
         "no single rule option explains it".to_string()
@@ -232,14 +336,16 @@ fn write_phase(
         s.description = format!(
             "Phase {} of {}: the expectations are the recorded result, which dipsandbox's default rules do not give ({why}). {}",
             rep.name,
-            file.display(),
+            one_line(&file.display().to_string()),
             differences.join("; ")
         );
         header.differences.clone_from(differences);
     }
-    let text = format!("{}{}", header.to_comment(), s.placed_at(&path).to_ron());
-    dipsandbox_core::model::scenario::write_atomic(&path, &text).map_err(|e| eyre!("{e}"))?;
-    Ok(path)
+    Ok(format!(
+        "{}{}",
+        header.to_comment(),
+        s.placed_at(path).to_ron()
+    ))
 }
 
 /// Rules as `--rules` takes them: a preset's name, else the options that differ from the

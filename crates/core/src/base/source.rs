@@ -193,6 +193,81 @@ pub enum ReadError {
     },
 }
 
+/// A file named inside another file (a jDip variant's adjacency file, a DPjudge map's `USE`, a
+/// versus summary's class files) that may not be read: it would lead out of the named file's
+/// folder. The one rule for such names: a relative path of plain names, inside the folder,
+/// never through `..`, an absolute path or a symbolic link that leads out.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+#[error(
+    "{what} `{name}`: only a file inside {dir} is read ({why}); nothing outside the folder of the file you named is opened"
+)]
+pub struct OutsideError {
+    /// What names it (`USE`, `adjacencyURI`, `file`).
+    pub what: String,
+    /// The name, cut and escaped for the message.
+    pub name: String,
+    /// The folder it must stay in.
+    pub dir: String,
+    /// Why it is refused.
+    pub why: &'static str,
+}
+
+/// The path of `name`, a file that a file in `dir` names, if it lies inside `dir`: `name` must
+/// be relative, made of plain names (no `..`, no root, no drive), and its real path (symbolic
+/// links followed, when it exists) inside the real path of `dir`. `what` names the field for the
+/// message (`USE`, `adjacencyURI`); the caller says where it was read. A name that does not
+/// exist is returned joined (reading it then says it is missing).
+pub fn inside(
+    dir: &std::path::Path,
+    name: &str,
+    what: &str,
+) -> Result<std::path::PathBuf, OutsideError> {
+    use std::path::{Component, Path};
+    let refuse = |why: &'static str| OutsideError {
+        what: what.to_string(),
+        name: crate::base::text::cut(name),
+        dir: if dir.as_os_str().is_empty() {
+            "its folder".to_string()
+        } else {
+            crate::base::text::cut(&dir.display().to_string())
+        },
+        why,
+    };
+    if name.trim().is_empty() {
+        return Err(refuse("the name is empty"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(refuse("the name holds a control character"));
+    }
+    let rel = Path::new(name);
+    for c in rel.components() {
+        match c {
+            Component::Normal(_) | Component::CurDir => {}
+            Component::ParentDir => return Err(refuse("it goes up through `..`")),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(refuse("it is an absolute path"));
+            }
+        }
+    }
+    let joined = dir.join(rel);
+    // A link anywhere on the way (the file itself, or a folder under `dir`) may lead out: the
+    // real paths decide.
+    if std::fs::symlink_metadata(&joined).is_ok() {
+        let base = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        match (base.canonicalize(), joined.canonicalize()) {
+            (Ok(b), Ok(j)) if j.starts_with(&b) => {}
+            (Ok(_), Ok(_)) => return Err(refuse("a symbolic link leads out of the folder")),
+            // A dangling link: where it leads cannot be checked.
+            _ => return Err(refuse("it is a symbolic link that leads nowhere")),
+        }
+    }
+    Ok(joined)
+}
+
 /// Reads a text file with the checks every loader needs: a regular file (a FIFO or a device such
 /// as `/dev/zero` is refused before it is opened for reading), at most [`MAX_FILE_BYTES`] (also
 /// when the file grows while it is read), and UTF-8 (the first bad byte is located by line and

@@ -139,7 +139,12 @@ struct Reader {
     build_any: bool,
     notes: Vec<ImportNote>,
     read: HashSet<PathBuf>,
+    /// How deep the file being read is included (0: the file named).
+    depth: usize,
 }
+
+/// How deep `USE` may nest files (each include is read on the stack of the one that names it).
+pub const MAX_INCLUDE_DEPTH: usize = 32;
 
 /// Reads the DPjudge-style map file `path` (and the files it includes) into a dipsandbox map
 /// named `name`.
@@ -241,16 +246,35 @@ impl Reader {
                 }
                 "USE" | "USES" | "MAP" => {
                     for w in &words[1..] {
-                        let mut f = dir.join(w);
-                        if f.extension().is_none() {
-                            f.set_extension("map");
-                        }
+                        // Only files in the folder of the map named (DPjudge's own includes are
+                        // siblings): never through `..`, an absolute path or a link out.
+                        let named = if Path::new(w).extension().is_none() {
+                            format!("{w}.map")
+                        } else {
+                            (*w).to_string()
+                        };
+                        let f = crate::base::source::inside(dir, &named, &up)
+                            .map_err(|e| syntax(file, n, col_of(line, w), e.to_string()))?;
                         let canonical = f.canonicalize().unwrap_or_else(|_| f.clone());
                         if self.read.contains(&canonical) {
                             self.note(file, n, format!("{up} {w}: already read; not read again"));
                             continue;
                         }
-                        self.read_file(&f)?;
+                        if self.depth >= MAX_INCLUDE_DEPTH {
+                            return Err(syntax(
+                                file,
+                                n,
+                                col_of(line, w),
+                                format!(
+                                    "{up} {}: includes nest more than {MAX_INCLUDE_DEPTH} files deep; expected at most {MAX_INCLUDE_DEPTH}",
+                                    crate::base::text::cut(w)
+                                ),
+                            ));
+                        }
+                        self.depth += 1;
+                        let read = self.read_file(&f);
+                        self.depth -= 1;
+                        read?;
                     }
                 }
                 "BEGIN" => {

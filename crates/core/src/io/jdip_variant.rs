@@ -38,6 +38,7 @@ use adjacency::Adjacency;
 use xml::Element;
 
 use crate::base::position::SourcePos;
+use crate::base::text::cut;
 use crate::io::dpjudge_map::{ImportError, ImportNote, Imported};
 use crate::model::map::{Map, normalize_name};
 
@@ -134,16 +135,18 @@ pub fn import(
                     .map_or_else(|| SourcePos::start(&shown), |e| e.pos.clone());
                 return Err(located(&at, "no <MAP adjacencyURI=\"…\"> in the variant: expected the adjacency file's name (or give --adjacency FILE)".into()));
             };
+            let at = || map.map_or_else(|| SourcePos::start(&shown), |e| e.pos.clone());
             if uri.contains(':') {
-                let at = map.map_or_else(|| SourcePos::start(&shown), |e| e.pos.clone());
                 return Err(located(
-                    &at,
+                    &at(),
                     format!(
-                        "adjacencyURI=\"{uri}\": only a file beside variants.xml is read (give --adjacency FILE)"
+                        "adjacencyURI=\"{}\": only a file in the folder of variants.xml is read, not a URL (give --adjacency FILE)",
+                        cut(uri)
                     ),
                 ));
             }
-            path.parent().unwrap_or(Path::new("")).join(uri)
+            crate::base::source::inside(path.parent().unwrap_or(Path::new("")), uri, "adjacencyURI")
+                .map_err(|e| located(&at(), format!("{e} (give --adjacency FILE)")))?
         }
     };
     let adj_shown = adj_path.display().to_string();

@@ -187,7 +187,9 @@ impl ReplayHeader {
 
     /// The header as comment lines, each ending in a line break.
     pub fn to_comment(&self) -> String {
-        let one = |s: &str| s.replace(['\n', '\r'], " ");
+        // Each field one line of plain text: control and invisible characters escaped, so a
+        // game file's name cannot end the comment or reach a terminal raw.
+        let one = |s: &str| crate::base::text::one_line(s).into_owned();
         let mut out = format!("{}\n", Self::MAGIC);
         for (k, v) in [
             ("game", &self.game),

@@ -27,7 +27,7 @@ use crate::model::board::{Phase, PhaseKind, Unit};
 use crate::model::map::{Map, PowerId, UnitKind};
 use crate::tools::replay::RecordedGame;
 
-use super::{GameError, PhaseParts, RecordedOrder, place, scenarios};
+use super::{GameError, PhaseParts, RecordedOrder, check_phase_names, place, scenarios};
 
 /// Whether a text looks like a godip game file (a `PHASE` line, then `POSITIONS`).
 pub fn looks_like(text: &str) -> bool {
@@ -96,7 +96,8 @@ pub fn read(
                         n,
                         1,
                         format!(
-                            "{line:?} before the first PHASE line; expected PHASE <year> <season> <kind>"
+                            "{} before the first PHASE line; expected PHASE <year> <season> <kind>",
+                            crate::base::text::quoted(line)
                         ),
                     ));
                 };
@@ -108,7 +109,8 @@ pub fn read(
                             n,
                             1,
                             format!(
-                                "{line:?} outside POSITIONS and ORDERS; expected one of them after PHASE"
+                                "{} outside POSITIONS and ORDERS; expected one of them after PHASE",
+                                crate::base::text::quoted(line)
                             ),
                         ));
                     }
@@ -167,6 +169,7 @@ pub fn read(
         }
         parts.push(PhaseParts {
             name: b.name.clone(),
+            line: b.line,
             phase,
             units,
             dislodged_units: dislodged,
@@ -176,6 +179,7 @@ pub fn read(
             terminal: false,
         });
     }
+    check_phase_names(&mut parts, file)?;
     Ok(RecordedGame {
         source: file.to_string(),
         recorder: "godip".into(),
@@ -192,7 +196,7 @@ fn parse_phase(rest: &str) -> Result<Phase, String> {
             format!("{m} (godip writes PHASE <year> <season> <kind>; a season other than Spring, Fall or Winter is a variant's calendar, which this map does not have)")
         }),
         _ => Err(format!(
-            "phase {rest:?}; expected PHASE <year> <season> <kind>, e.g. PHASE 1901 Spring Movement"
+            "phase {}; expected PHASE <year> <season> <kind>, e.g. PHASE 1901 Spring Movement", crate::base::text::quoted(rest)
         )),
     }
 }
@@ -205,12 +209,15 @@ enum Position {
 
 /// `England: fleet lon`, `England: army/dislodged yor`, `England: supply lon`.
 fn position(map: &Map, line: &str) -> Result<Position, String> {
-    let (power, rest) = line
-        .split_once(':')
-        .ok_or_else(|| format!("{line:?}; expected Power: army|fleet|supply place"))?;
+    let (power, rest) = line.split_once(':').ok_or_else(|| {
+        format!(
+            "{}; expected Power: army|fleet|supply place",
+            crate::base::text::quoted(line)
+        )
+    })?;
     let pid = map
         .find_power(power.trim())
-        .ok_or_else(|| format!("unknown power {:?}", power.trim()))?;
+        .ok_or_else(|| format!("unknown power {}", crate::base::text::quoted(power.trim())))?;
     let mut words = rest.split_whitespace();
     let (what, at) = (
         words.next().unwrap_or_default(),
@@ -224,7 +231,7 @@ fn position(map: &Map, line: &str) -> Result<Position, String> {
     if what == "supply" {
         let p = map
             .find_province(at)
-            .ok_or_else(|| format!("unknown supply centre {at:?}"))?;
+            .ok_or_else(|| format!("unknown supply centre {}", crate::base::text::quoted(at)))?;
         return Ok(Position::Centre(pid, p));
     }
     if let Some(k) = what.strip_suffix("/dislodged").and_then(kind) {
@@ -233,7 +240,9 @@ fn position(map: &Map, line: &str) -> Result<Position, String> {
     match kind(what) {
         Some(k) => place(map, pid, k, at).map(Position::Unit),
         None => Err(format!(
-            "{what:?} in {line:?}; expected army, fleet, army/dislodged, fleet/dislodged or supply"
+            "{} in {}; expected army, fleet, army/dislodged, fleet/dislodged or supply",
+            crate::base::text::quoted(what),
+            crate::base::text::quoted(line)
         )),
     }
 }
@@ -252,7 +261,13 @@ fn order(
     // A place may name its coast (`stp/sc`); the unit is found by its province.
     let province = |at: &str| map.find_province(at.split('/').next().unwrap_or(at));
     let unit_at = |at: &str| -> Result<Unit, String> {
-        let p = province(at).ok_or_else(|| format!("unknown province {at:?} in {line:?}"))?;
+        let p = province(at).ok_or_else(|| {
+            format!(
+                "unknown province {} in {}",
+                crate::base::text::quoted(at),
+                crate::base::text::quoted(line)
+            )
+        })?;
         let pool: Vec<&Unit> = if kind == PhaseKind::Retreat {
             dislodged.iter().chain(units).collect()
         } else {
@@ -261,7 +276,13 @@ fn order(
         pool.into_iter()
             .find(|u| map.province_of(u.loc) == p)
             .copied()
-            .ok_or_else(|| format!("no unit in {at:?} for {line:?}"))
+            .ok_or_else(|| {
+                format!(
+                    "no unit in {} for {}",
+                    crate::base::text::quoted(at),
+                    crate::base::text::quoted(line)
+                )
+            })
     };
     let letter = |u: &Unit| match u.kind {
         UnitKind::Army => "A",
@@ -270,12 +291,19 @@ fn order(
     let named = |u: &Unit| format!("{} {}", letter(u), map.loc_abbr(u.loc));
     match w.as_slice() {
         ["build", kind_word, at] => {
-            let p = province(at).ok_or_else(|| format!("unknown province {at:?} in {line:?}"))?;
-            let power = owners
-                .get(p.0 as usize)
-                .copied()
-                .flatten()
-                .ok_or_else(|| format!("{at:?} is owned by nobody; a build needs its owner"))?;
+            let p = province(at).ok_or_else(|| {
+                format!(
+                    "unknown province {} in {}",
+                    crate::base::text::quoted(at),
+                    crate::base::text::quoted(line)
+                )
+            })?;
+            let power = owners.get(p.0 as usize).copied().flatten().ok_or_else(|| {
+                format!(
+                    "{} is owned by nobody; a build needs its owner",
+                    crate::base::text::quoted(at)
+                )
+            })?;
             let l = if kind_word.eq_ignore_ascii_case("army") {
                 "A"
             } else {
@@ -316,7 +344,8 @@ fn order(
             Ok((u.power, format!("{} C {} - {to}", named(&u), named(&t))))
         }
         _ => Err(format!(
-            "order {line:?}; expected PLACE hold|move|support|convoy|disband …, build KIND PLACE or remove PLACE"
+            "order {}; expected PLACE hold|move|support|convoy|disband …, build KIND PLACE or remove PLACE",
+            crate::base::text::quoted(line)
         )),
     }
 }

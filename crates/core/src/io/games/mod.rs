@@ -103,7 +103,10 @@ pub(crate) struct RecordedOrder {
 /// What a reader gathered for one phase.
 #[derive(Clone, Debug)]
 pub(crate) struct PhaseParts {
+    /// The phase's name as the file gives it (made safe to show by [`check_phase_names`]).
     pub name: String,
+    /// The line it starts on (1 where the format does not say).
+    pub line: usize,
     pub phase: Phase,
     pub units: Vec<Unit>,
     pub dislodged_units: Vec<Unit>,
@@ -114,6 +117,37 @@ pub(crate) struct PhaseParts {
     /// The state after the last phase (the Python package's `COMPLETED`): the expected result
     /// of the phase before it, not a phase to replay.
     pub terminal: bool,
+}
+
+/// The longest phase name kept as it is (longer ones are cut, with their length).
+pub const MAX_PHASE_NAME: usize = crate::base::text::SHOWN;
+
+/// Makes each phase's name safe to print and to put in a file name's place (control and
+/// invisible characters escaped, cut to [`MAX_PHASE_NAME`] characters) and refuses a game that
+/// names one phase twice: a recorded game passes through each phase once, and the phases of
+/// one name would be written to one file.
+pub(crate) fn check_phase_names(parts: &mut [PhaseParts], file: &str) -> Result<(), GameError> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, p) in parts.iter_mut().enumerate() {
+        p.name = crate::base::text::cut(&p.name);
+        if p.terminal {
+            continue;
+        }
+        if let Some(first) = seen.insert(p.name.clone(), i) {
+            return Err(GameError {
+                file: file.to_string(),
+                line: p.line,
+                col: 1,
+                message: format!(
+                    "phase {} is phase {} and phase {} of the game; a recorded game passes through each phase once",
+                    crate::base::text::quoted(&p.name),
+                    first + 1,
+                    i + 1
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The scenarios of a game's phases: each phase's position and orders, with the next phase's
@@ -146,9 +180,9 @@ pub(crate) fn scenarios(
                 Err(e) => {
                     unreadable.get_or_insert_with(|| {
                         format!(
-                            "{} order {:?}: column {}: {}",
+                            "{} order {}: column {}: {}",
                             map.power(o.power).name,
-                            o.text,
+                            crate::base::text::quoted(&o.text),
                             e.col,
                             e.message
                         )

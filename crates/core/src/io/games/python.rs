@@ -21,7 +21,7 @@ use crate::model::map::{Map, UnitKind};
 use crate::model::scenario::Expected;
 use crate::tools::replay::RecordedGame;
 
-use super::{GameError, PhaseParts, RecordedOrder, place, scenarios};
+use super::{GameError, PhaseParts, RecordedOrder, check_phase_names, place, scenarios};
 
 /// Whether a text looks like a saved game of the Python package (a JSON object with `phases`).
 pub fn looks_like(text: &str) -> bool {
@@ -55,7 +55,13 @@ pub fn read(
         .and_then(Value::as_str)
         .unwrap_or("standard")
         .to_string();
-    let map = map_for(&map_name).map_err(|m| fail(1, 1, format!("map {map_name:?}: {m}")))?;
+    let map = map_for(&map_name).map_err(|m| {
+        fail(
+            1,
+            1,
+            format!("map {}: {m}", crate::base::text::quoted(&map_name)),
+        )
+    })?;
     let Some(phases) = v.get("phases").and_then(Value::as_array) else {
         return Err(fail(
             1,
@@ -104,7 +110,10 @@ pub fn read(
         if let Some(by_power) = p.get("orders").and_then(Value::as_object) {
             for (power, list) in by_power {
                 let Some(pid) = map.find_power(power) else {
-                    unreadable.get_or_insert(format!("unknown power {power:?}"));
+                    unreadable.get_or_insert(format!(
+                        "unknown power {}",
+                        crate::base::text::quoted(power)
+                    ));
                     continue;
                 };
                 for o in list.as_array().map(Vec::as_slice).unwrap_or_default() {
@@ -128,6 +137,7 @@ pub fn read(
         }
         parts.push(PhaseParts {
             name,
+            line: 1,
             phase,
             units,
             dislodged_units,
@@ -137,6 +147,7 @@ pub fn read(
             terminal,
         });
     }
+    check_phase_names(&mut parts, file)?;
     Ok(RecordedGame {
         source: file.to_string(),
         recorder: "diplomacy package".into(),
@@ -149,7 +160,8 @@ pub fn read(
 pub fn parse_name(name: &str) -> Result<Phase, String> {
     let bad = || {
         format!(
-            "phase name {name:?}; expected a season letter (S, F, W), a year and a kind letter (M, R, A), e.g. S1901M"
+            "phase name {}; expected a season letter (S, F, W), a year and a kind letter (M, R, A), e.g. S1901M",
+            crate::base::text::quoted(name)
         )
     };
     let mut chars = name.chars();
@@ -186,20 +198,28 @@ fn units_of(map: &Map, v: Option<&Value>) -> Result<(Vec<Unit>, Vec<Unit>), Stri
     for (power, list) in by_power {
         let pid = map
             .find_power(power)
-            .ok_or_else(|| format!("unknown power {power:?}"))?;
+            .ok_or_else(|| format!("unknown power {}", crate::base::text::quoted(power)))?;
         for u in list.as_array().map(Vec::as_slice).unwrap_or_default() {
             let Some(text) = u.as_str() else { continue };
             let (star, text) = match text.strip_prefix('*') {
                 Some(t) => (true, t),
                 None => (false, text),
             };
-            let (letter, at) = text
-                .split_once(' ')
-                .ok_or_else(|| format!("unit {text:?}; expected A or F and a place"))?;
+            let (letter, at) = text.split_once(' ').ok_or_else(|| {
+                format!(
+                    "unit {}; expected A or F and a place",
+                    crate::base::text::quoted(text)
+                )
+            })?;
             let kind = match letter {
                 "A" | "a" => UnitKind::Army,
                 "F" | "f" => UnitKind::Fleet,
-                _ => return Err(format!("unit {text:?}; expected A or F and a place")),
+                _ => {
+                    return Err(format!(
+                        "unit {}; expected A or F and a place",
+                        crate::base::text::quoted(text)
+                    ));
+                }
             };
             let unit = place(map, pid, kind, at.trim())?;
             if star {
@@ -221,12 +241,12 @@ fn owners_of(map: &Map, v: &Value) -> Result<Vec<Option<crate::model::map::Power
     for (power, list) in by_power {
         let pid = map
             .find_power(power)
-            .ok_or_else(|| format!("unknown power {power:?}"))?;
+            .ok_or_else(|| format!("unknown power {}", crate::base::text::quoted(power)))?;
         for c in list.as_array().map(Vec::as_slice).unwrap_or_default() {
             let Some(c) = c.as_str() else { continue };
             let p = map
                 .find_province(c)
-                .ok_or_else(|| format!("unknown supply centre {c:?}"))?;
+                .ok_or_else(|| format!("unknown supply centre {}", crate::base::text::quoted(c)))?;
             if let Some(slot) = owners.get_mut(p.0 as usize) {
                 *slot = Some(pid);
             }

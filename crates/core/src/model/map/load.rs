@@ -61,6 +61,23 @@ impl Map {
         }
     }
 
+    /// The built-in map `name` ([`BUILT_IN`](super::BUILT_IN)) and nothing else: for a map
+    /// that a file names (a recorded game's `"map"`), which must never open a file of its own
+    /// choosing.
+    pub fn load_built_in(name: &str) -> Result<Map, MapError> {
+        if name == "standard" {
+            return Ok(Map::standard());
+        }
+        match built_in(name) {
+            Some(text) => Map::from_ron(text, &format!("{name} (built in)")),
+            None => Err(MapError::NotFound {
+                name: name.to_string(),
+                hint: crate::base::near::did_you_mean(name, built_in_names()),
+                built_in: built_in_names().collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+
     /// The file [`Map::load`] reads for a name or path other than `standard`: the path itself,
     /// else `maps/NAME.ron` in the current folder. None when neither is a file.
     pub fn locate(name_or_path: &str) -> Option<std::path::PathBuf> {
@@ -444,20 +461,23 @@ fn raw_abbr<'a>(raw: &'a impl ProvinceSource, built: &'a Province) -> &'a str {
     }
 }
 
-/// For a name (of a province or a power) that holds a control character, what to say about
-/// it: names are written in orders, shown on one line and saved back into scenario files, and
-/// a line end, an ESC sequence or a NUL can do none of that.
+/// For a name (of a province or a power) that holds a control character or an invisible one
+/// (a bidirectional override, a zero-width character), what to say about it: names are written
+/// in orders, shown on one line and saved back into scenario files, and a line end, an ESC
+/// sequence or a NUL can do none of that; an invisible character makes two names look alike
+/// or a line read backwards.
 /// Also the name as the file has it up to that character (`"Dunmere`), to find it by.
 fn control_in_name(n: &str) -> Option<(String, String)> {
-    // The bytes that can start a control character: below 0x20, DEL, and 0xC2 (U+0080–U+009F).
-    if !n.bytes().any(|b| b < 0x20 || b == 0x7f || b == 0xc2) {
-        return None;
-    }
-    let (i, c) = n.char_indices().find(|(_, c)| c.is_control())?;
+    let (i, c) = crate::base::text::first_unprintable(n)?;
+    let what = if c.is_control() {
+        "control"
+    } else {
+        "invisible"
+    };
     let message = format!(
-        "{} holds the control character {}; names are plain text",
+        "{} holds the {what} character {}; names are plain text",
         quoted(n),
-        c.escape_debug()
+        crate::base::text::one_line(c.encode_utf8(&mut [0; 4]))
     );
     Some((format!("\"{}", n.get(..i).unwrap_or_default()), message))
 }

@@ -52,6 +52,7 @@ mod minimize;
 mod out;
 mod replay;
 mod show;
+mod signals;
 mod solve;
 mod versus;
 
@@ -226,10 +227,14 @@ enum Command {
         /// The folder for the scenarios of the phases that differ.
         #[arg(short, long, value_name = "DIR", default_value = "replay-out")]
         out: PathBuf,
-        /// The map of godip games (default: the NAME of the variants/NAME/games folder they are
+        /// The map of the games: a map's name or a map file (default: the map a game names, which
+        /// must be built in; for godip games the NAME of the variants/NAME/games folder they are
         /// in, else standard).
         #[arg(long, value_name = "MAP")]
         map: Option<String>,
+        /// Replace files that are in the folder already (none is written otherwise).
+        #[arg(long)]
+        force: bool,
     },
     /// Run an outside adjudicator through a folder of cases and check its answers.
     ///
@@ -376,7 +381,7 @@ enum Command {
         /// Report progress on stderr even when it is not a terminal (a line a second).
         #[arg(long)]
         progress: bool,
-        /// Worker threads (default: one per core).
+        /// Worker threads (default: one per core; at most 256).
         #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
         jobs: usize,
         #[command(subcommand)]
@@ -473,6 +478,9 @@ enum VersusCommand {
         /// The merged folder.
         #[arg(short, long, value_name = "DIR")]
         output: PathBuf,
+        /// Replace the files of a run the merged folder holds already.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -577,7 +585,16 @@ pub fn main_with(registry: Registry) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
-    match run(cli, &registry).and_then(|code| out::flush().map(|()| code).map_err(Into::into)) {
+    // The headless commands end outside adjudicators on ctrl-c, SIGTERM and SIGHUP; the TUI
+    // handles its signals itself.
+    if !opens_the_tui(&cli) {
+        signals::watch();
+    }
+    let result =
+        run(cli, &registry).and_then(|code| out::flush().map(|()| code).map_err(Into::into));
+    // No outside program outlives the command (nor anything it started).
+    dipsandbox_core::engine::outside::process::end_all();
+    match result {
         Ok(code) => code,
         Err(e) => match e.downcast_ref::<out::StdoutError>() {
             // The reader went away: end quietly, as a process killed by SIGPIPE would.
@@ -662,6 +679,15 @@ fn rules_arg(specs: &[String]) -> Result<Option<Rules>> {
     }
 }
 
+/// Whether the command line opens the TUI: no command, no `--print`, and a terminal on both
+/// standard input and output.
+fn opens_the_tui(cli: &Cli) -> bool {
+    cli.command.is_none()
+        && !cli.print
+        && std::io::stdout().is_terminal()
+        && std::io::stdin().is_terminal()
+}
+
 /// Carries out a parsed command line, with the engines of `registry`.
 pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
     // `diff` and `minimize` take up to two rule sets; every other command one.
@@ -693,9 +719,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
     }
     match cli.command {
         None => {
-            let interactive =
-                !cli.print && std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
-            if interactive {
+            if opens_the_tui(&cli) {
                 crate::tui::run(
                     cli.file.as_deref(),
                     rules,
@@ -784,12 +808,14 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             all,
             out,
             map,
+            force,
         }) => replay::run(&replay::Request {
             paths: &paths,
             engine: cli.engine.engine.clone(),
             rules,
             all,
             out: &out,
+            force,
             map: map.as_deref(),
             json: cli.json,
         }),
@@ -832,9 +858,14 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             &cli.engine,
         ),
         Some(Command::Versus {
-            merge: Some(VersusCommand::Merge { dirs, output }),
+            merge:
+                Some(VersusCommand::Merge {
+                    dirs,
+                    output,
+                    force,
+                }),
             ..
-        }) => versus::run_merge(&dirs, &output, cli.json),
+        }) => versus::run_merge(&dirs, &output, force, cli.json),
         Some(Command::Versus {
             engines,
             count,

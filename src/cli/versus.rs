@@ -13,12 +13,17 @@ use color_eyre::eyre::{Result, eyre};
 use rayon::prelude::*;
 use serde_json::json;
 
+use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::engine::{Engine, Registry};
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::versus::{
-    BATCH, Mix, Parallel, Progress, SUMMARY_FILE, Shard, Summary, Versus, merge,
+    BATCH, Mix, Parallel, Progress, Shard, Summary, Versus, merge, open_output,
 };
+
+/// The most worker threads `-j` gives (each holds a position and, for an outside adjudicator,
+/// a program's turn).
+pub const MAX_JOBS: usize = 256;
 
 use super::input::EngineArg;
 
@@ -133,12 +138,15 @@ pub fn run(
         Some(s) => Shard::parse(s)
             .ok_or_else(|| eyre!("--shard {s}: expected I/N with 0 ≤ I < N, e.g. --shard 0/4"))?,
     };
-    if args.output.join(SUMMARY_FILE).exists() && !args.force {
+    if args.jobs > MAX_JOBS {
         return Err(eyre!(
-            "{}: holds a versus run already; give --force to write into it, or another -o DIR",
-            args.output.display()
+            "-j {}: at most {MAX_JOBS} worker threads (0, the default, is one per core)",
+            args.jobs
         ));
     }
+    // Held until the run ends: a second run into the folder is refused and told who holds it.
+    let _lock = open_output(&args.output, &format!("versus {a} {b}"), args.force)
+        .map_err(|e| eyre!("versus: {e}"))?;
     let v = Versus {
         map: Map::standard_arc(),
         a: &*ea,
@@ -153,7 +161,9 @@ pub fn run(
         .num_threads(args.jobs)
         .build()
         .map_err(|e| eyre!("versus: cannot start the worker threads: {e}"))?;
-    let stop = super::minimize::stop_on_ctrl_c();
+    // ctrl-c or SIGTERM: the batch in flight is dropped, its engines interrupted (an outside
+    // adjudicator that hangs is killed at once), the summary written; a second one ends at once.
+    let stop = super::signals::graceful(vec![ea.clone(), eb.clone()]);
     let tty = std::io::stderr().is_terminal();
     let shown = tty || args.progress;
     let started = Instant::now();
@@ -203,7 +213,7 @@ pub fn run(
     }
     if summary.interrupted || stop.load(Ordering::Relaxed) {
         note(format_args!(
-            "interrupted (ctrl-c) after {} positions: the classes so far are written\n",
+            "interrupted after {} positions (the batch in flight was dropped): the classes so far are written\n",
             summary.positions
         ));
         return Ok(ExitCode::from(super::minimize::STOPPED));
@@ -221,13 +231,13 @@ fn exit_status(s: &Summary) -> ExitCode {
 }
 
 /// `versus merge DIR… -o DIR`.
-pub fn run_merge(dirs: &[PathBuf], output: &Path, json_out: bool) -> Result<ExitCode> {
+pub fn run_merge(dirs: &[PathBuf], output: &Path, force: bool, json_out: bool) -> Result<ExitCode> {
     if dirs.is_empty() {
         return Err(eyre!(
             "versus merge takes the output folders of shards: versus merge DIR… -o DIR"
         ));
     }
-    let summary = merge(dirs, output).map_err(|e| eyre!("versus merge: {e}"))?;
+    let summary = merge(dirs, output, force).map_err(|e| eyre!("versus merge: {e}"))?;
     if json_out {
         super::out::json(&summary_json(&summary, output, None))?;
     } else {
@@ -289,16 +299,20 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
     let shards = if s.shards.is_empty() {
         String::new()
     } else {
-        format!(", shards {}", s.shards.join(" "))
+        format!(", shards {}", one_line(&s.shards.join(" ")))
+    };
+    let (a, b) = (one_line(&s.a), one_line(&s.b));
+    let stopped = if s.interrupted {
+        " — interrupted: not every position was run"
+    } else {
+        ""
     };
     outln!(
-        "versus {} {}: {} positions (mix {}, seed {}, rules {}{shards}){rate}",
-        s.a,
-        s.b,
+        "versus {a} {b}: {} positions (mix {}, seed {}, rules {}{shards}){rate}{stopped}",
         s.positions,
-        s.mix,
+        one_line(&s.mix),
         s.seed,
-        s.rules
+        one_line(&s.rules)
     )?;
     outln!(
         "{} disagreements in {} classes{}",
@@ -308,7 +322,7 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
             0 => String::new(),
             n => format!(
                 "; {n} positions without a result ({})",
-                s.first_error.as_deref().unwrap_or("")
+                one_line(s.first_error.as_deref().unwrap_or(""))
             ),
         }
     )?;
@@ -316,7 +330,7 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
         let w = s
             .classes
             .iter()
-            .map(|c| c.shape.len())
+            .map(|c| one_line(&c.shape).chars().count())
             .max()
             .unwrap_or(5)
             .max(5);
@@ -325,13 +339,18 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
             outln!(
                 "{:>8}  {:<w$}  {}",
                 c.count,
-                c.shape,
-                c.explains(&s.a, &s.b)
+                one_line(&c.shape),
+                one_line(&c.explains(&s.a, &s.b))
             )?;
-            outln!("{:>8}  {:<w$}  {}", "", "", c.way)?;
-            outln!("{:>8}  {:<w$}  {}", "", "", out.join(&c.file).display())?;
+            outln!("{:>8}  {:<w$}  {}", "", "", one_line(&c.way))?;
+            outln!(
+                "{:>8}  {:<w$}  {}",
+                "",
+                "",
+                one_line(&out.join(&c.file).display().to_string())
+            )?;
         }
     }
-    outln!("written to {}", out.display())?;
+    outln!("written to {}", one_line(&out.display().to_string()))?;
     Ok(())
 }

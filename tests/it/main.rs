@@ -21,6 +21,7 @@ mod freeze;
 mod fuzz_regressions;
 mod fuzz_replay;
 mod guess;
+mod hostile;
 mod import_names;
 mod invalid;
 mod invariants;

@@ -136,7 +136,7 @@ fn shards_union(count: u64, tag: &str) {
         dirs.push(d);
     }
     let merged_dir = format!("{tag}merged");
-    let merged = merge(&dirs, &out_dir(&merged_dir)).expect("merges");
+    let merged = merge(&dirs, &out_dir(&merged_dir), false).expect("merges");
     assert_eq!(merged.positions, whole.positions);
     assert_eq!(merged.disagreements, whole.disagreements);
     assert!(

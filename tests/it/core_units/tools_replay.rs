@@ -23,14 +23,15 @@ fn a_header_reads_back_as_written() {
     };
     assert!(none.to_comment().contains("// explained by: none\n"));
     assert_eq!(ReplayHeader::parse(&none.to_comment()), Some(none));
-    // A line break in a value does not end the header.
+    // A line break in a value does not end the header, nor does an ESC reach the file: both
+    // are escaped, as everything written is (base::text::one_line).
     let odd = ReplayHeader {
-        game: "a\nb".into(),
+        game: "a\nb\u{1b}[2J".into(),
         ..ReplayHeader::default()
     };
     assert_eq!(
         ReplayHeader::parse(&odd.to_comment()).map(|h| h.game),
-        Some("a b".into())
+        Some("a\\nb\\u{1b}[2J".into())
     );
     assert_eq!(ReplayHeader::parse("// dipsandbox versus a b\n"), None);
     assert_eq!(ReplayHeader::parse(""), None);

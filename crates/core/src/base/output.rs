@@ -16,6 +16,9 @@
 //!   is there), written in full and synced, then renamed over the target, then the folder
 //!   synced; so the target is always the old file or the new one.
 //!
+//! [`FolderLock`] holds an output folder for one run (`versus`, `versus merge`, `replay`): a
+//! second run into the same folder is refused and told which process holds it.
+//!
 //! [`Batch`] writes many files into one folder all at once (`import`): each into a temporary
 //! folder inside the destination, one sync for them all, then renamed into place; any failure
 //! leaves the folder as it was.
@@ -72,6 +75,16 @@ pub enum WriteError {
         /// The path.
         file: String,
     },
+    /// Another run is writing the folder ([`FolderLock`]).
+    #[error(
+        "{file}: another dipsandbox is writing this folder ({holder}); wait for it to end, or write to another folder"
+    )]
+    Locked {
+        /// The folder.
+        file: String,
+        /// Who holds it, as its lock file says: `process 4242, versus decisions dpjudge, for 12 s`.
+        holder: String,
+    },
     /// The operating system refused.
     #[error("{file}: cannot write: {message}")]
     Io {
@@ -92,6 +105,7 @@ impl WriteError {
             | WriteError::ReadOnly { file }
             | WriteError::NotAFolder { file }
             | WriteError::Exists { file, .. }
+            | WriteError::Locked { file, .. }
             | WriteError::Io { file, .. } => file,
         }
     }
@@ -703,5 +717,113 @@ pub mod hooks {
     /// The write under `write_atomic` (temporary file, then rename) without its checks.
     pub fn write_unchecked(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
         super::write_unchecked(path, bytes)
+    }
+}
+
+/// The lock file of an output folder ([`FolderLock`]).
+pub const LOCK_FILE: &str = ".dipsandbox.lock";
+
+/// An output folder held by this process while a run writes it: the file [`LOCK_FILE`] inside
+/// it, locked with the operating system's advisory lock, which the system releases when the
+/// process ends however it ends (a `kill -9` leaves a file that the next run simply takes). The
+/// file says who holds it (`process 4242, versus decisions dpjudge`), for the message of a run
+/// that finds it held. Dropping the lock removes the file.
+#[derive(Debug)]
+pub struct FolderLock {
+    path: PathBuf,
+    file: std::fs::File,
+}
+
+impl FolderLock {
+    /// Takes the folder `dir` (created if missing) for `what` (`versus decisions dpjudge`), or
+    /// says who holds it.
+    pub fn take(dir: &Path, what: &str) -> Result<FolderLock, WriteError> {
+        let shown = dir.display().to_string();
+        let io = |e: std::io::Error| WriteError::Io {
+            file: shown.clone(),
+            message: e.to_string(),
+        };
+        match std::fs::symlink_metadata(dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() && dir.is_dir() => {}
+            Ok(_) => return Err(WriteError::NotAFolder { file: shown }),
+            Err(_) => std::fs::create_dir_all(dir).map_err(io)?,
+        }
+        let path = dir.join(LOCK_FILE);
+        // A lock file removed by its holder between our open and our lock is a file no one
+        // will look at again: try again on the new one.
+        for _ in 0..8 {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(io)?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    let holder = crate::base::source::read_head(&path, 512)
+                        .map(|h| crate::base::text::cut(h.text.lines().next().unwrap_or("")))
+                        .unwrap_or_default();
+                    return Err(WriteError::Locked {
+                        file: shown,
+                        holder: if holder.is_empty() {
+                            "a process that has not said who it is yet".into()
+                        } else {
+                            holder_words(&holder)
+                        },
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+            }
+            let same = match (file.metadata(), std::fs::symlink_metadata(&path)) {
+                (Ok(a), Ok(b)) => file_id(&a, &path) == file_id(&b, &path),
+                _ => false,
+            };
+            if !same {
+                continue;
+            }
+            let started = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            let line = format!(
+                "process {}, {}, started {started}\n",
+                std::process::id(),
+                crate::base::text::cut(what)
+            );
+            let mut f = &file;
+            f.set_len(0)
+                .and_then(|()| f.write_all(line.as_bytes()))
+                .map_err(io)?;
+            return Ok(FolderLock { path, file });
+        }
+        Err(io(std::io::Error::other(
+            "its lock file kept changing under this run",
+        )))
+    }
+}
+
+/// `process 4242, versus decisions dpjudge, started 1764358800` as a message says it: `process
+/// 4242, versus decisions dpjudge, for 12 s`.
+fn holder_words(line: &str) -> String {
+    let Some((head, started)) = line.rsplit_once(", started ") else {
+        return line.to_string();
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    match started.trim().parse::<u64>() {
+        Ok(t) if t <= now => format!("{head}, for {} s", now - t),
+        _ => head.to_string(),
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // Removed while still locked: a run that opened the file and waits for it finds it gone
+        // and opens the new one.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
     }
 }

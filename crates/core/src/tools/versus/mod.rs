@@ -17,6 +17,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::output::{FolderLock, LOCK_FILE};
+use crate::base::text::one_line;
 use crate::engine::decision::engine::DecisionEngine;
 use crate::engine::outcome::{PhaseResult, Verdict};
 use crate::engine::seam::{Engine, PhaseInput};
@@ -894,8 +896,11 @@ impl Versus<'_> {
     ) -> String {
         let (an, bn) = (self.a.name(), self.b.name());
         let mut out = String::new();
+        // Engine names are one line here, whatever was typed: the comment cannot end early.
+        let (an, bn) = (one_line(an), one_line(bn));
+        let (explained, way_words) = (one_line(explained), one_line(way_words));
         out.push_str(&format!(
-            "// dipsandbox versus {an} {bn} --seed {} --mix {}: position {}\n",
+            "{CLASS_HEADER}{an} {bn} --seed {} --mix {}: position {}\n",
             self.seed,
             self.mix.name(),
             f.index
@@ -906,7 +911,7 @@ impl Versus<'_> {
         ));
         out.push_str(&format!("// shape: {shape}\n// explained: {explained}\n"));
         out.push_str(&format!("// the way: {way_words}\n"));
-        for (e, name) in [(self.a, an), (self.b, bn)] {
+        for (e, name) in [(self.a, &an), (self.b, &bn)] {
             out.push_str(&format!("// {name}:\n"));
             match result_of(e, s, &self.rules) {
                 Ok(r) => {
@@ -926,7 +931,7 @@ impl Versus<'_> {
                         ));
                     }
                 }
-                Err(m) => out.push_str(&format!("//   no result: {m}\n")),
+                Err(m) => out.push_str(&format!("//   no result: {}\n", one_line(&m))),
             }
         }
         let mut file = s.clone();
@@ -948,9 +953,14 @@ impl Versus<'_> {
         out
     }
 
-    /// Runs positions `0..count` (those of `shard`) into `out`: class files as they are found,
-    /// `summary.versus` between batches and at the end. Stops between batches when `stop` is set
-    /// (the summary then says `interrupted`). `progress` hears after each batch.
+    /// Runs positions `0..count` (those of `shard`) into `out`, a folder made ready by
+    /// [`open_output`]: class files as they are found, `summary.versus` at the start, after
+    /// every batch that found a class (else every two seconds) and at the end. Until the end
+    /// the saved summary says `interrupted`, so a run killed at any moment leaves a folder that
+    /// `merge` reads and says is incomplete. Stops between batches when `stop` is set; a batch
+    /// during which it was set is dropped whole (not counted, nothing of it written), since an
+    /// interrupted engine ([`Engine::interrupt`]) answers it with errors: the positions counted
+    /// are always the first ones of the shard. `progress` hears after each batch.
     pub fn run<P: Parallel>(
         &self,
         count: u64,
@@ -961,41 +971,73 @@ impl Versus<'_> {
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Summary, VersusError> {
         std::fs::create_dir_all(out).map_err(|e| io_err(out, e))?;
+        let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let total = shard.len(count);
         let mut tally = Tally::new(self, count, shard);
+        tally.summary.interrupted = true;
+        tally.save(out)?;
         let mut done = 0u64;
         let mut saved = Instant::now();
+        let mut ended = true;
         while done < total {
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                tally.summary.interrupted = true;
+            if stopped() {
+                ended = false;
                 break;
             }
             let end = (done + self.batch.max(1)).min(total);
             let idx: Vec<u64> = (done..end).map(|k| shard.nth(k)).collect();
             let checked = par.map(idx, &|i| self.check(i));
-            tally.summary.positions += end - done;
-            let mut found = Vec::new();
-            for c in checked {
-                match c {
-                    Checked::Agree => {}
-                    Checked::Error(m) => {
-                        tally.summary.errors += 1;
-                        tally.summary.first_error.get_or_insert(m);
-                    }
-                    Checked::Differs(f) => {
-                        tally.summary.disagreements += 1;
-                        found.push(*f);
-                    }
-                }
-            }
-            let admitted: Vec<bool> = found.iter().map(|f| tally.admit(&f.way)).collect();
+            let found: Vec<&Found> = checked
+                .iter()
+                .filter_map(|c| match c {
+                    Checked::Differs(f) => Some(&**f),
+                    _ => None,
+                })
+                .collect();
+            // Which disagreements are shrunk (in index order), decided on a copy of the counts:
+            // the tally changes only once the batch is kept.
+            let mut shrunk: HashMap<&Way, usize> = HashMap::new();
+            let admitted: Vec<bool> = found
+                .iter()
+                .map(|f| {
+                    let n = shrunk
+                        .entry(&f.way)
+                        .or_insert_with(|| tally.shrunk.get(&f.way).copied().unwrap_or(0));
+                    *n += 1;
+                    tally.limit == 0 || *n <= tally.limit
+                })
+                .collect();
             let to_shrink: Vec<&Found> = found
                 .iter()
                 .zip(&admitted)
                 .filter(|(_, a)| **a)
-                .map(|(f, _)| f)
+                .map(|(f, _)| *f)
                 .collect();
-            let mut cases = par.map(to_shrink, &|f| self.case(f)).into_iter();
+            let cases = if stopped() {
+                Vec::new()
+            } else {
+                par.map(to_shrink, &|f| self.case(f))
+            };
+            if stopped() {
+                ended = false;
+                break;
+            }
+            for (w, n) in shrunk {
+                tally.shrunk.insert(w.clone(), n);
+            }
+            tally.summary.positions += end - done;
+            for c in checked.iter() {
+                match c {
+                    Checked::Agree => {}
+                    Checked::Error(m) => {
+                        tally.summary.errors += 1;
+                        tally.summary.first_error.get_or_insert_with(|| m.clone());
+                    }
+                    Checked::Differs(_) => tally.summary.disagreements += 1,
+                }
+            }
+            let mut cases = cases.into_iter();
+            let mut new_class = false;
             for (f, a) in found.iter().zip(&admitted) {
                 if *a {
                     if let Some(c) = cases.next()
@@ -1003,6 +1045,7 @@ impl Versus<'_> {
                     {
                         let path = out.join(&file);
                         write_atomic(&path, &text).map_err(|e| io_err(&path, e))?;
+                        new_class = true;
                     }
                 } else {
                     tally.add_unshrunk(&f.way, f.index);
@@ -1015,15 +1058,78 @@ impl Versus<'_> {
                 disagreements: tally.summary.disagreements,
                 classes: tally.rows.len(),
             });
-            if saved.elapsed().as_secs() >= 2 {
+            if new_class || saved.elapsed().as_secs() >= 2 {
                 tally.save(out)?;
                 saved = Instant::now();
             }
         }
+        tally.summary.interrupted = !ended;
         tally.save(out)?;
         Ok(tally.summary())
     }
 }
+
+/// Makes `out` ready for a run (`what`: `versus decisions dpjudge`) and holds it: locked against
+/// a second run ([`FolderLock`]), and holding no earlier run's files unless `force` is given,
+/// in which case the earlier run's `summary.versus` and class files (the `.ron` files that
+/// begin with this bench's header) are removed; other files are left alone.
+pub fn open_output(out: &Path, what: &str, force: bool) -> Result<FolderLock, VersusError> {
+    let lock = FolderLock::take(out, what).map_err(|e| VersusError::Io {
+        path: out.to_path_buf(),
+        message: e.reason(),
+    })?;
+    let entries = std::fs::read_dir(out).map_err(|e| io_err(out, e))?;
+    let mut ours = Vec::new();
+    let mut others = 0usize;
+    for e in entries {
+        let e = e.map_err(|e| io_err(out, e))?;
+        let name = e.file_name();
+        let Some(name) = name.to_str() else {
+            others += 1;
+            continue;
+        };
+        if name == LOCK_FILE {
+            continue;
+        }
+        let path = e.path();
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        let from_a_run = is_file
+            && (name == SUMMARY_FILE
+                || (name.ends_with(".ron")
+                    && crate::base::source::read_head(&path, 64)
+                        .is_ok_and(|h| h.text.starts_with(CLASS_HEADER))));
+        if from_a_run {
+            ours.push(path);
+        } else {
+            others += 1;
+        }
+    }
+    if !ours.is_empty() && !force {
+        return Err(VersusError::Io {
+            path: out.to_path_buf(),
+            message: format!(
+                "holds a versus run already ({}); give --force to replace its files, or another -o DIR",
+                crate::base::text::count(ours.len(), "file")
+            ),
+        });
+    }
+    if others > 0 && !force {
+        return Err(VersusError::Io {
+            path: out.to_path_buf(),
+            message: format!(
+                "holds other files ({}); give --force to write into it anyway (they are left alone), or another -o DIR",
+                others
+            ),
+        });
+    }
+    for p in ours {
+        std::fs::remove_file(&p).map_err(|e| io_err(&p, e))?;
+    }
+    Ok(lock)
+}
+
+/// How a class file of this bench begins: the header [`Versus::case`] writes.
+pub const CLASS_HEADER: &str = "// dipsandbox versus ";
 
 /// The rules in words: `datc`, or the options that differ from it.
 pub fn rules_words(r: &Rules) -> String {
@@ -1096,13 +1202,6 @@ impl Tally {
         }
     }
 
-    /// Whether a disagreement of this way is shrunk (in index order).
-    fn admit(&mut self, w: &Way) -> bool {
-        let n = self.shrunk.entry(w.clone()).or_insert(0);
-        *n += 1;
-        self.limit == 0 || *n <= self.limit
-    }
-
     /// Counts a shrunk case; the file name and text when its class is new.
     fn add_case(&mut self, c: &Case) -> Option<(String, String)> {
         self.class_of_way
@@ -1172,50 +1271,251 @@ pub fn load_summary(dir: &Path) -> Result<Summary, VersusError> {
     })
 }
 
-/// `versus merge`: unions the output folders of shards into `out`: counts summed per class
-/// file, one file per class kept (the first folder's), positions and disagreements summed,
-/// the shards listed.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Summary, VersusError> {
-    std::fs::create_dir_all(out).map_err(|e| io_err(out, e))?;
-    let mut total: Option<Summary> = None;
-    let mut rows: BTreeMap<String, ClassRow> = BTreeMap::new();
+/// The shards a summary covers, read back; an error names what is wrong.
+fn shards_of(s: &Summary) -> Result<Vec<Shard>, String> {
+    s.shards
+        .iter()
+        .map(|t| {
+            Shard::parse(t).ok_or_else(|| {
+                format!(
+                    "shard {}: expected I/N with 0 ≤ I < N",
+                    crate::base::text::quoted(t)
+                )
+            })
+        })
+        .collect()
+}
+
+/// Whether `name` can be a class file of an output folder: one plain file name ending in `.ron`
+/// (no folder, no `..`, nothing unprintable), as [`Versus::case`] makes them.
+fn class_file_ok(name: &str) -> bool {
+    use std::path::Component;
+    let mut parts = Path::new(name).components();
+    matches!(parts.next(), Some(Component::Normal(_)))
+        && parts.next().is_none()
+        && name.ends_with(".ron")
+        && !name.contains(['/', '\\'])
+        && crate::base::text::first_unprintable(name).is_none()
+}
+
+/// Checks what a summary says of itself: its shards readable and of one N, its counts
+/// possible (no more positions than its shards hold, no more disagreements and errors than
+/// positions, no more in its classes than disagreements), its class files plain names.
+fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
+    let shards = shards_of(s)?;
+    if let Some(first) = shards.first()
+        && let Some(other) = shards.iter().find(|x| x.of != first.of)
+    {
+        return Err(format!(
+            "shards {}/{} and {}/{} are of different runs",
+            first.index, first.of, other.index, other.of
+        ));
+    }
+    let room = if shards.is_empty() {
+        s.count
+    } else {
+        shards
+            .iter()
+            .try_fold(0u64, |t, x| t.checked_add(x.len(s.count)))
+            .ok_or("its shards hold more positions than can be counted")?
+    };
+    if s.positions > room {
+        return Err(format!(
+            "{} positions, but its {} of a run of {} hold {room}",
+            s.positions,
+            if shards.is_empty() {
+                "whole run".to_string()
+            } else {
+                crate::base::text::count(shards.len(), "shard")
+            },
+            s.count
+        ));
+    }
+    let bad = s
+        .disagreements
+        .checked_add(s.errors)
+        .is_none_or(|n| n > s.positions);
+    if bad {
+        return Err(format!(
+            "{} disagreements and {} errors in {} positions",
+            s.disagreements, s.errors, s.positions
+        ));
+    }
+    let classed = s
+        .classes
+        .iter()
+        .try_fold(0u64, |t, c| t.checked_add(c.count));
+    if classed.is_none_or(|n| n > s.disagreements) {
+        return Err(format!(
+            "its classes count more than its {} disagreements",
+            s.disagreements
+        ));
+    }
+    if let Some(c) = s.classes.iter().find(|c| !class_file_ok(&c.file)) {
+        return Err(format!(
+            "class file {}: expected a file name ending in .ron, in the folder itself",
+            crate::base::text::quoted(&c.file)
+        ));
+    }
+    Ok(shards)
+}
+
+/// The run a summary is of, in words: `versus decisions dpjudge --seed 0 --mix all --count 300
+/// (rules datc)`.
+fn run_words(s: &Summary) -> String {
+    format!(
+        "versus {} {} --seed {} --mix {} --count {} (rules {})",
+        one_line(&s.a),
+        one_line(&s.b),
+        s.seed,
+        one_line(&s.mix),
+        s.count,
+        one_line(&s.rules)
+    )
+}
+
+/// `versus merge`: unions the output folders of the shards of one run into `out` (made ready by
+/// [`open_output`] with `force`): counts summed per class file, one file per class kept (the
+/// first folder's), positions and disagreements summed, the shards listed. The shards must be
+/// of one run (the same engines, rules, seed, mix and count), each given once, none the output;
+/// every summary is checked ([`check_summary`]) and every sum is checked for overflow. A class
+/// file is read only inside its own folder.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, VersusError> {
+    let bad = |path: &Path, message: String| VersusError::Summary {
+        path: path.join(SUMMARY_FILE),
+        message,
+    };
+    let out_real = out.canonicalize().ok();
+    let mut real: HashMap<PathBuf, &PathBuf> = HashMap::new();
+    for d in dirs {
+        let r = d.canonicalize().map_err(|e| io_err(d, e))?;
+        if out_real.as_ref() == Some(&r) {
+            return Err(io_err(
+                d,
+                "it is the output folder too; merge into another -o DIR",
+            ));
+        }
+        if let Some(other) = real.insert(r, d) {
+            return Err(io_err(
+                d,
+                format!(
+                    "given twice (also as {}); each shard is merged once",
+                    other.display()
+                ),
+            ));
+        }
+    }
+    let mut loaded: Vec<(&PathBuf, Summary, Vec<Shard>)> = Vec::with_capacity(dirs.len());
     for d in dirs {
         let s = load_summary(d)?;
+        let shards = check_summary(&s).map_err(|m| bad(d, m))?;
+        loaded.push((d, s, shards));
+    }
+    let Some((d0, first, _)) = loaded.first() else {
+        return Err(io_err(out, "no folder to merge"));
+    };
+    let mut taken: HashMap<u64, &PathBuf> = HashMap::new();
+    let mut of: Option<u64> = None;
+    for (d, s, shards) in &loaded {
+        if run_words(s) != run_words(first) {
+            return Err(bad(
+                d,
+                format!(
+                    "a run of `{}`, not of `{}` as {} is; only the shards of one run merge",
+                    run_words(s),
+                    run_words(first),
+                    d0.display()
+                ),
+            ));
+        }
+        if shards.is_empty() && loaded.len() > 1 {
+            return Err(bad(
+                d,
+                "a whole run (no --shard): it holds every position already, and merges with no other folder".into(),
+            ));
+        }
+        for x in shards {
+            if of.is_some_and(|n| n != x.of) {
+                return Err(bad(
+                    d,
+                    format!(
+                        "shard {}/{} is of a run cut in {} shards, the others in {}",
+                        x.index,
+                        x.of,
+                        x.of,
+                        of.unwrap_or(0)
+                    ),
+                ));
+            }
+            of = Some(x.of);
+            if let Some(other) = taken.insert(x.index, d) {
+                return Err(bad(
+                    d,
+                    format!(
+                        "shard {}/{} is in {} too; each shard is merged once",
+                        x.index,
+                        x.of,
+                        other.display()
+                    ),
+                ));
+            }
+        }
+    }
+    let overflow = |d: &Path| bad(d, "counts too large to add up (past 2^64)".into());
+    let mut total: Option<Summary> = None;
+    let mut rows: BTreeMap<String, (ClassRow, &PathBuf)> = BTreeMap::new();
+    for (d, s, _) in &loaded {
         for r in &s.classes {
             match rows.get_mut(&r.file) {
-                Some(have) => {
-                    have.count += r.count;
+                Some((have, _)) => {
+                    have.count = have.count.checked_add(r.count).ok_or_else(|| overflow(d))?;
                     have.first = have.first.min(r.first);
                 }
                 None => {
-                    let from = d.join(&r.file);
-                    let to = out.join(&r.file);
-                    if from != to {
-                        let text = std::fs::read_to_string(&from).map_err(|e| io_err(&from, e))?;
-                        write_atomic(&to, &text).map_err(|e| io_err(&to, e))?;
-                    }
-                    rows.insert(r.file.clone(), r.clone());
+                    rows.insert(r.file.clone(), (r.clone(), d));
                 }
             }
         }
         match &mut total {
-            None => total = Some(s),
+            None => total = Some(s.clone()),
             Some(t) => {
-                t.positions += s.positions;
-                t.disagreements += s.disagreements;
-                t.errors += s.errors;
+                let add = |x: u64, y: u64| x.checked_add(y).ok_or_else(|| overflow(d));
+                t.positions = add(t.positions, s.positions)?;
+                t.disagreements = add(t.disagreements, s.disagreements)?;
+                t.errors = add(t.errors, s.errors)?;
                 if t.first_error.is_none() {
-                    t.first_error = s.first_error;
+                    t.first_error.clone_from(&s.first_error);
                 }
                 t.interrupted |= s.interrupted;
-                t.shards.extend(s.shards);
+                t.shards.extend(s.shards.iter().cloned());
             }
         }
     }
     let mut t = total.unwrap_or_default();
-    t.shards.sort();
-    t.shards.dedup();
-    t.classes = sorted_rows(rows.into_values().collect());
+    // A shard that left positions out (stopped early, killed) makes the merge incomplete.
+    t.interrupted |= loaded.iter().any(|(_, s, shards)| {
+        let room = if shards.is_empty() {
+            s.count
+        } else {
+            shards.iter().map(|x| x.len(s.count)).sum()
+        };
+        s.positions < room
+    });
+    let _lock = open_output(out, "versus merge", force)?;
+    for (file, (_, d)) in &rows {
+        let from =
+            crate::base::source::inside(d, file, "file").map_err(|e| bad(d, e.to_string()))?;
+        let to = out.join(file);
+        let text = crate::base::source::read_text(&from).map_err(|e| io_err(&from, e))?;
+        write_atomic(&to, &text).map_err(|e| io_err(&to, e))?;
+    }
+    let mut shards = shards_of(&t).unwrap_or_default();
+    shards.sort_by_key(|x| x.index);
+    t.shards = shards
+        .iter()
+        .map(|x| format!("{}/{}", x.index, x.of))
+        .collect();
+    t.classes = sorted_rows(rows.into_values().map(|(r, _)| r).collect());
     save_summary(out, &t)?;
     Ok(t)
 }

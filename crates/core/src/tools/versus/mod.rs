@@ -1261,14 +1261,16 @@ pub fn save_summary(out: &Path, s: &Summary) -> Result<(), VersusError> {
     write_atomic(&path, &format!("{text}\n")).map_err(|e| io_err(&path, e))
 }
 
-/// Reads `summary.versus` from a folder.
+/// Reads `summary.versus` from a folder (a regular file of at most the file limit).
 pub fn load_summary(dir: &Path) -> Result<Summary, VersusError> {
     let path = dir.join(SUMMARY_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| io_err(&path, e))?;
-    ron::from_str(&text).map_err(|e| VersusError::Summary {
-        path,
-        message: e.to_string(),
-    })
+    let text = crate::base::source::read_text(&path).map_err(|e| io_err(&path, e))?;
+    summary_from_ron(&text).map_err(|message| VersusError::Summary { path, message })
+}
+
+/// A summary from its text (what `summary.versus` holds); the error is the reader's, cut.
+pub fn summary_from_ron(text: &str) -> Result<Summary, String> {
+    ron::from_str(text).map_err(|e| crate::base::text::bounded(&e.to_string(), 1000).into_owned())
 }
 
 /// The shards a summary covers, read back; an error names what is wrong.
@@ -1301,7 +1303,7 @@ fn class_file_ok(name: &str) -> bool {
 /// Checks what a summary says of itself: its shards readable and of one N, its counts
 /// possible (no more positions than its shards hold, no more disagreements and errors than
 /// positions, no more in its classes than disagreements), its class files plain names.
-fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
+pub fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
     let shards = shards_of(s)?;
     if let Some(first) = shards.first()
         && let Some(other) = shards.iter().find(|x| x.of != first.of)
@@ -1374,17 +1376,120 @@ fn run_words(s: &Summary) -> String {
     )
 }
 
-/// `versus merge`: unions the output folders of the shards of one run into `out` (made ready by
-/// [`open_output`] with `force`): counts summed per class file, one file per class kept (the
-/// first folder's), positions and disagreements summed, the shards listed. The shards must be
-/// of one run (the same engines, rules, seed, mix and count), each given once, none the output;
-/// every summary is checked ([`check_summary`]) and every sum is checked for overflow. A class
-/// file is read only inside its own folder.
-pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, VersusError> {
-    let bad = |path: &Path, message: String| VersusError::Summary {
-        path: path.join(SUMMARY_FILE),
-        message,
+/// The summaries of the shards of one run merged, without touching a file: counts summed per
+/// class file, positions, disagreements and errors summed, the shards listed in order. The
+/// parts must be of one run (the same engines, rules, seed, mix and count), each shard once,
+/// each summary possible ([`check_summary`]); every sum is checked for overflow. Besides the
+/// merged summary, for each of its classes (in its order) the part whose class file is kept
+/// (the first that has it). An error names the part (its index) and what is wrong with it.
+pub fn merge_summaries(parts: &[Summary]) -> Result<(Summary, Vec<usize>), (usize, String)> {
+    let mut checked: Vec<Vec<Shard>> = Vec::with_capacity(parts.len());
+    for (i, s) in parts.iter().enumerate() {
+        checked.push(check_summary(s).map_err(|m| (i, m))?);
+    }
+    let Some(first) = parts.first() else {
+        return Err((0, "no summary to merge".into()));
     };
+    let mut taken: HashMap<u64, usize> = HashMap::new();
+    let mut of: Option<u64> = None;
+    for (i, (s, shards)) in parts.iter().zip(&checked).enumerate() {
+        if run_words(s) != run_words(first) {
+            return Err((
+                i,
+                format!(
+                    "a run of `{}`, not of `{}` as the first is; only the shards of one run merge",
+                    run_words(s),
+                    run_words(first)
+                ),
+            ));
+        }
+        if shards.is_empty() && parts.len() > 1 {
+            return Err((
+                i,
+                "a whole run (no --shard): it holds every position already, and merges with no other"
+                    .into(),
+            ));
+        }
+        for x in shards {
+            if let Some(n) = of
+                && n != x.of
+            {
+                return Err((
+                    i,
+                    format!(
+                        "shard {}/{} is of a run cut in {} shards, the others in {n}",
+                        x.index, x.of, x.of
+                    ),
+                ));
+            }
+            of = Some(x.of);
+            if let Some(other) = taken.insert(x.index, i) {
+                return Err((
+                    i,
+                    format!(
+                        "shard {}/{} is in summary {} too; each shard is merged once",
+                        x.index,
+                        x.of,
+                        other + 1
+                    ),
+                ));
+            }
+        }
+    }
+    let overflow = |i: usize| (i, "counts too large to add up (past 2^64)".to_string());
+    let mut t = first.clone();
+    let mut rows: BTreeMap<&str, (ClassRow, usize)> = BTreeMap::new();
+    for (i, s) in parts.iter().enumerate() {
+        for r in &s.classes {
+            match rows.get_mut(r.file.as_str()) {
+                Some((have, _)) => {
+                    have.count = have.count.checked_add(r.count).ok_or_else(|| overflow(i))?;
+                    have.first = have.first.min(r.first);
+                }
+                None => {
+                    rows.insert(&r.file, (r.clone(), i));
+                }
+            }
+        }
+        if i > 0 {
+            let add = |x: u64, y: u64| x.checked_add(y).ok_or_else(|| overflow(i));
+            t.positions = add(t.positions, s.positions)?;
+            t.disagreements = add(t.disagreements, s.disagreements)?;
+            t.errors = add(t.errors, s.errors)?;
+            if t.first_error.is_none() {
+                t.first_error.clone_from(&s.first_error);
+            }
+            t.interrupted |= s.interrupted;
+        }
+    }
+    // A shard that left positions out (stopped early, killed) makes the merge incomplete.
+    t.interrupted |= parts.iter().zip(&checked).any(|(s, shards)| {
+        let room = if shards.is_empty() {
+            s.count
+        } else {
+            shards.iter().map(|x| x.len(s.count)).sum()
+        };
+        s.positions < room
+    });
+    let mut shards: Vec<Shard> = checked.into_iter().flatten().collect();
+    shards.sort_by_key(|x| x.index);
+    t.shards = shards
+        .iter()
+        .map(|x| format!("{}/{}", x.index, x.of))
+        .collect();
+    let mut kept: Vec<(ClassRow, usize)> = rows.into_values().collect();
+    kept.sort_by(|(x, _), (y, _)| y.count.cmp(&x.count).then_with(|| x.file.cmp(&y.file)));
+    let from = kept.iter().map(|(_, i)| *i).collect();
+    t.classes = kept.into_iter().map(|(r, _)| r).collect();
+    Ok((t, from))
+}
+
+/// `versus merge`: the output folders of the shards of one run merged into `out` (made ready by
+/// [`open_output`] with `force`, and locked while it is written): their summaries by
+/// [`merge_summaries`], each class file copied from the first folder that has it. The folders
+/// must be distinct (by their real paths) and none the output; a class file is read only
+/// inside its own folder.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, VersusError> {
     let out_real = out.canonicalize().ok();
     let mut real: HashMap<PathBuf, &PathBuf> = HashMap::new();
     for d in dirs {
@@ -1405,117 +1510,29 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, Versu
             ));
         }
     }
-    let mut loaded: Vec<(&PathBuf, Summary, Vec<Shard>)> = Vec::with_capacity(dirs.len());
-    for d in dirs {
-        let s = load_summary(d)?;
-        let shards = check_summary(&s).map_err(|m| bad(d, m))?;
-        loaded.push((d, s, shards));
-    }
-    let Some((d0, first, _)) = loaded.first() else {
-        return Err(io_err(out, "no folder to merge"));
-    };
-    let mut taken: HashMap<u64, &PathBuf> = HashMap::new();
-    let mut of: Option<u64> = None;
-    for (d, s, shards) in &loaded {
-        if run_words(s) != run_words(first) {
-            return Err(bad(
-                d,
-                format!(
-                    "a run of `{}`, not of `{}` as {} is; only the shards of one run merge",
-                    run_words(s),
-                    run_words(first),
-                    d0.display()
-                ),
-            ));
-        }
-        if shards.is_empty() && loaded.len() > 1 {
-            return Err(bad(
-                d,
-                "a whole run (no --shard): it holds every position already, and merges with no other folder".into(),
-            ));
-        }
-        for x in shards {
-            if of.is_some_and(|n| n != x.of) {
-                return Err(bad(
-                    d,
-                    format!(
-                        "shard {}/{} is of a run cut in {} shards, the others in {}",
-                        x.index,
-                        x.of,
-                        x.of,
-                        of.unwrap_or(0)
-                    ),
-                ));
-            }
-            of = Some(x.of);
-            if let Some(other) = taken.insert(x.index, d) {
-                return Err(bad(
-                    d,
-                    format!(
-                        "shard {}/{} is in {} too; each shard is merged once",
-                        x.index,
-                        x.of,
-                        other.display()
-                    ),
-                ));
-            }
-        }
-    }
-    let overflow = |d: &Path| bad(d, "counts too large to add up (past 2^64)".into());
-    let mut total: Option<Summary> = None;
-    let mut rows: BTreeMap<String, (ClassRow, &PathBuf)> = BTreeMap::new();
-    for (d, s, _) in &loaded {
-        for r in &s.classes {
-            match rows.get_mut(&r.file) {
-                Some((have, _)) => {
-                    have.count = have.count.checked_add(r.count).ok_or_else(|| overflow(d))?;
-                    have.first = have.first.min(r.first);
-                }
-                None => {
-                    rows.insert(r.file.clone(), (r.clone(), d));
-                }
-            }
-        }
-        match &mut total {
-            None => total = Some(s.clone()),
-            Some(t) => {
-                let add = |x: u64, y: u64| x.checked_add(y).ok_or_else(|| overflow(d));
-                t.positions = add(t.positions, s.positions)?;
-                t.disagreements = add(t.disagreements, s.disagreements)?;
-                t.errors = add(t.errors, s.errors)?;
-                if t.first_error.is_none() {
-                    t.first_error.clone_from(&s.first_error);
-                }
-                t.interrupted |= s.interrupted;
-                t.shards.extend(s.shards.iter().cloned());
-            }
-        }
-    }
-    let mut t = total.unwrap_or_default();
-    // A shard that left positions out (stopped early, killed) makes the merge incomplete.
-    t.interrupted |= loaded.iter().any(|(_, s, shards)| {
-        let room = if shards.is_empty() {
-            s.count
-        } else {
-            shards.iter().map(|x| x.len(s.count)).sum()
-        };
-        s.positions < room
-    });
+    let parts = dirs
+        .iter()
+        .map(|d| load_summary(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (t, from) = merge_summaries(&parts).map_err(|(i, message)| VersusError::Summary {
+        path: dirs
+            .get(i)
+            .map_or_else(PathBuf::new, |d| d.join(SUMMARY_FILE)),
+        message,
+    })?;
     let _lock = open_output(out, "versus merge", force)?;
-    for (file, (_, d)) in &rows {
-        let from =
-            crate::base::source::inside(d, file, "file").map_err(|e| bad(d, e.to_string()))?;
-        let to = out.join(file);
+    for (row, i) in t.classes.iter().zip(from) {
+        let Some(d) = dirs.get(i) else { continue };
+        let from = crate::base::source::inside(d, &row.file, "file").map_err(|e| {
+            VersusError::Summary {
+                path: d.join(SUMMARY_FILE),
+                message: e.to_string(),
+            }
+        })?;
+        let to = out.join(&row.file);
         let text = crate::base::source::read_text(&from).map_err(|e| io_err(&from, e))?;
         write_atomic(&to, &text).map_err(|e| io_err(&to, e))?;
     }
-    let mut shards = shards_of(&t).unwrap_or_default();
-    shards.sort_by_key(|x| x.index);
-    t.shards = shards
-        .iter()
-        .map(|x| format!("{}/{}", x.index, x.of))
-        .collect();
-    t.classes = sorted_rows(rows.into_values().map(|(r, _)| r).collect());
     save_summary(out, &t)?;
     Ok(t)
 }

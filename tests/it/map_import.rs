@@ -158,3 +158,150 @@ fn a_bad_map_file_is_a_located_error() {
         assert!(e.contains(want), "{text:?}: {e}");
     }
 }
+
+/// What the directives that change what was read do, in the order read (issue 38 made each a
+/// look-up instead of a scan; this holds them to what they did): `UNITS` and a unit line (one
+/// unit a province, of whichever power), `HOME`/`HOMES`/`INHABITS` and `-LOC`, `UNOWNED`,
+/// `UNPLAYED` (by name, and `ALL EXCEPT`), `AMEND` with `-LOC` (by prefix: `-I` takes `III`),
+/// `DROP` (by prefix: `DROP GGG` takes `GGGX`), `SHUT`, a fleets-only border (`Ttt`), a province
+/// with coasts, and one redefined in upper case (`kkk`, then `KKK`, which takes its coasts).
+#[test]
+fn directives_apply_in_the_order_read() {
+    let text = "BEGIN SPRING 1901 MOVEMENT
+ALPHA (ALPHAN) AAA BBB CCC
+A AAA
+F BBB
+A CCC
+BETA (BETAN) DDD EEE
+A DDD
+A AAA
+GAMMA (GAMMAN) FFF
+F FFF/NC
+DELTA (DELTAN) GGG
+A GGG
+HOME GGG -GGG EEE
+UNOWNED GGG CCC XXX
+ALPHA
+HOMES AAA BBB -CCC
+INHABITS CCC
+UNITS
+A BBB
+A CCC
+UNPLAYED DELTA
+EPSILON (EPSILONIC) HHH
+ZETA (ZETAN) III
+UNPLAYED ALL EXCEPT ALPHA BETA GAMMA ZETA
+Alpha Land = aaa alp alpha+land
+Beta Land = bbb bet
+Gamma = ccc gam
+Delta = ddd
+Epsilon = eee
+Fjord = fff fjo
+Fjord (north coast) = fff/nc
+Fjord (south coast) = fff/sc
+Gone = ggg
+Gone Too = gggx
+Sea = sss sea
+Other Sea = ttt
+Hill = hhh
+Isle = iii
+Kettle = kkk
+Lake = lll
+LAND AAA ABUTS BBB CCC DDD XXX GGG
+COAST BBB ABUTS AAA CCC SSS fff EEE
+LAND CCC ABUTS AAA BBB DDD
+LAND DDD ABUTS AAA CCC EEE
+COAST EEE ABUTS BBB DDD SSS fff
+COAST fff ABUTS BBB EEE SSS TTT
+COAST FFF/NC ABUTS SSS
+COAST FFF/SC ABUTS TTT
+WATER SSS ABUTS BBB EEE FFF/NC TTT GGG
+WATER TTT ABUTS SSS FFF/SC Hhh
+LAND GGG ABUTS AAA SSS
+LAND GGGX ABUTS GGG
+COAST HHH ABUTS III Ttt
+LAND III ABUTS HHH
+AMEND AAA ABUTS -XXX -G III -I
+AMEND SSS ABUTS -GG -T TTT
+DROP GGG
+SHUT QQQ ABUTS AAA
+COAST kkk ABUTS LLL
+COAST KKK/NC ABUTS LLL
+COAST KKK/SC ABUTS LLL
+COAST KKK ABUTS LLL
+COAST LLL ABUTS KKK
+";
+    let got = dpjudge_map::import_text(text, "d.map", Path::new("."), "d").expect("imports");
+    let ron = &got.ron;
+    for (power, home, start) in [
+        ("Alpha", r#"["aaa", "bbb", "ccc"]"#, r#"["A bbb", "A ccc"]"#),
+        ("Beta", r#"["ddd", "eee"]"#, r#"["A ddd", "A aaa"]"#),
+        ("Gamma", r#"["fff"]"#, r#"["F fff/nc"]"#),
+        ("Zeta", r#"["iii"]"#, "[]"),
+    ] {
+        let want = format!(
+            "name: \"{power}\",\n            adjective: \"{power}n\",\n            home: {home},\n            start: {start},\n"
+        );
+        assert!(ron.contains(&want), "{want}\nnot in\n{ron}");
+    }
+    let m = &got.map;
+    let powers: Vec<&str> = m.power_ids().map(|w| m.power(w).name.as_str()).collect();
+    assert_eq!(powers, ["Alpha", "Beta", "Gamma", "Zeta"]);
+    let abbrs: Vec<&str> = m
+        .province_ids()
+        .map(|p| m.province(p).abbr.as_str())
+        .collect();
+    assert_eq!(
+        abbrs,
+        [
+            "bbb", "ccc", "ddd", "eee", "fff", "ttt", "hhh", "iii", "aaa", "sss", "kkk", "lll"
+        ]
+    );
+    let borders = |abbr: &str| {
+        let p = m.find_province(abbr).expect(abbr);
+        let army: Vec<&str> = m
+            .army_neighbours(p)
+            .iter()
+            .map(|&q| m.province(q).abbr.as_str())
+            .collect();
+        let fleet: Vec<Vec<String>> = m
+            .locations_of(p)
+            .map(|l| {
+                let mut v: Vec<String> = m
+                    .fleet_neighbours(l)
+                    .iter()
+                    .map(|&q| {
+                        m.loc_abbr(q)
+                            .to_ascii_lowercase()
+                            .replace('(', "/")
+                            .replace(')', "")
+                    })
+                    .collect();
+                v.sort();
+                v
+            })
+            .collect();
+        (army, fleet)
+    };
+    assert_eq!(borders("aaa").0, ["bbb", "ccc", "ddd"]);
+    assert_eq!(borders("sss").1, [["bbb", "eee", "fff/nc", "ttt"]]);
+    assert_eq!(borders("hhh"), (vec!["iii"], vec![vec!["ttt".to_string()]]));
+    assert_eq!(borders("fff").1, [vec![], vec!["sss"], vec!["ttt"]]);
+    // KKK replaced kkk, and took its coasts.
+    assert_eq!(borders("kkk").1, [["lll"]]);
+    let centres: Vec<&str> = m
+        .province_ids()
+        .filter(|&p| m.province(p).supply_center)
+        .map(|p| m.province(p).abbr.as_str())
+        .collect();
+    assert_eq!(centres, ["bbb", "ccc", "ddd", "eee", "fff", "iii", "aaa"]);
+    let notes: Vec<String> = got
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.pos, n.text))
+        .collect();
+    assert_eq!(
+        notes,
+        ["d.map:58:1: SHUT QQQ: an impassable place (no unit may enter it); left out of the map"]
+    );
+}

@@ -25,11 +25,17 @@
 //!   reported as not supported (the notes), never dropped silently.
 
 // Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): `words` is a line's
-// non-empty list of words (`words[1..]` is then in range), a power index comes from a search of
-// `powers` or its last element, and a unit is a string this module built as `A LOC` / `F LOC`.
+// non-empty list of words (`words[1..]` is then in range), a power index comes from `by_name`
+// or `current`, which hold only indices of `powers` (a power is never removed from it, only from
+// `live`), and a unit is a string this module built as `A LOC` / `F LOC`.
 #![allow(clippy::indexing_slicing)]
 
-use std::collections::{BTreeMap, HashSet};
+// Every look-up below is by a hash or an ordered set, never a scan of a list: a file of 10^5
+// provinces, borders, names, homes, units or powers is read and written in time n log n (issue
+// 38; it was quadratic: 20,000 provinces took 7.8 s in release, 100,000 more than 400 s). The
+// hashes are std's (keyed SipHash): the keys are the file's words.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::base::position::SourcePos;
@@ -103,32 +109,275 @@ impl Terrain {
 }
 
 /// A place as the file gives it: `BUL/EC`, `bul`, `ADR`.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Place {
     key: String,
     terrain: Terrain,
-    abuts: Vec<String>,
+    /// Its borders as written, in order; `-LOC` takes out those that start with `LOC`.
+    abuts: Abuts,
     /// Where it was defined.
     pos: SourcePos,
 }
 
-#[derive(Clone, Debug, Default)]
+/// A list in the order things were added, whose entries are taken out by a prefix of their
+/// key in upper case (`DROP BUL`, a province redefined in upper case taking its coasts) through
+/// an ordered index, never by a scan. The index is made at the first such removal and kept from
+/// then on, so a file that removes nothing does not pay for it. A taken entry leaves an empty
+/// slot, so a slot's number stays its place in the order.
+#[derive(Debug)]
+struct Listed<T> {
+    slots: Vec<Option<T>>,
+    /// (key in upper case, slot) of every entry still in the list, once a removal needed it.
+    by_upper: Option<BTreeSet<(String, usize)>>,
+}
+
+impl<T> Default for Listed<T> {
+    fn default() -> Self {
+        Listed {
+            slots: Vec::new(),
+            by_upper: None,
+        }
+    }
+}
+
+/// The key an entry of a [`Listed`] is found by.
+trait HasKey {
+    fn key(&self) -> &str;
+}
+
+impl HasKey for Place {
+    fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+impl HasKey for NameDef {
+    fn key(&self) -> &str {
+        &self.1
+    }
+}
+
+impl<T: HasKey> Listed<T> {
+    /// Adds `item` at the end; its slot.
+    fn push(&mut self, item: T) -> usize {
+        let slot = self.slots.len();
+        if let Some(ix) = &mut self.by_upper {
+            ix.insert((item.key().to_ascii_uppercase(), slot));
+        }
+        self.slots.push(Some(item));
+        slot
+    }
+
+    fn get(&self, slot: usize) -> Option<&T> {
+        self.slots.get(slot).and_then(Option::as_ref)
+    }
+
+    /// Takes out the entry at `slot`.
+    fn take(&mut self, slot: usize) -> Option<T> {
+        let item = self.slots.get_mut(slot).and_then(Option::take)?;
+        if let Some(ix) = &mut self.by_upper {
+            ix.remove(&(item.key().to_ascii_uppercase(), slot));
+        }
+        Some(item)
+    }
+
+    /// Takes out every entry whose key in upper case starts with `prefix` (upper case).
+    fn take_prefix(&mut self, prefix: &str) -> Vec<T> {
+        let slots = &self.slots;
+        let ix = self.by_upper.get_or_insert_with(|| {
+            slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, t)| Some((t.as_ref()?.key().to_ascii_uppercase(), i)))
+                .collect()
+        });
+        let hits: Vec<(String, usize)> = ix
+            .range((prefix.to_string(), 0)..)
+            .take_while(|(u, _)| u.starts_with(prefix))
+            .cloned()
+            .collect();
+        let mut out = Vec::with_capacity(hits.len());
+        for h in hits {
+            let slot = h.1;
+            ix.remove(&h);
+            if let Some(t) = self.slots.get_mut(slot).and_then(Option::take) {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().flatten()
+    }
+}
+
+/// A place's borders as written, in order. The index by upper case that `-LOC` needs is made
+/// at the first `-LOC` and kept (an `AMEND` moves it along), so a file without removals pays
+/// nothing for it and one with many pays a look-up each.
+#[derive(Debug, Default)]
+struct Abuts {
+    list: Vec<Option<String>>,
+    /// (border in upper case, its index in `list`) of each border still in the list.
+    index: Option<BTreeSet<(String, usize)>>,
+}
+
+impl Abuts {
+    fn push(&mut self, a: &str) {
+        if let Some(ix) = &mut self.index {
+            ix.insert((a.to_ascii_uppercase(), self.list.len()));
+        }
+        self.list.push(Some(a.to_string()));
+    }
+
+    /// Takes out every border that starts with `prefix` (upper case) in upper case.
+    fn take_prefix(&mut self, prefix: &str) {
+        let list = &self.list;
+        let ix = self.index.get_or_insert_with(|| {
+            list.iter()
+                .enumerate()
+                .filter_map(|(i, a)| Some((a.as_ref()?.to_ascii_uppercase(), i)))
+                .collect()
+        });
+        let hits: Vec<(String, usize)> = ix
+            .range((prefix.to_string(), 0)..)
+            .take_while(|(u, _)| u.starts_with(prefix))
+            .cloned()
+            .collect();
+        for h in hits {
+            let i = h.1;
+            ix.remove(&h);
+            if let Some(a) = self.list.get_mut(i) {
+                *a = None;
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &String> {
+        self.list.iter().flatten()
+    }
+}
+
+/// The places read so far, by their key as written and by its upper case.
+#[derive(Default)]
+struct Places {
+    list: Listed<Place>,
+    by_key: HashMap<String, usize>,
+}
+
+impl Places {
+    fn get(&self, key: &str) -> Option<&Place> {
+        self.by_key.get(key).and_then(|&slot| self.list.get(slot))
+    }
+
+    fn take(&mut self, key: &str) -> Option<Place> {
+        let slot = self.by_key.remove(key)?;
+        self.list.take(slot)
+    }
+
+    /// Takes out every place whose key in upper case starts with `prefix` (upper case).
+    fn take_prefix(&mut self, prefix: &str) {
+        for p in self.list.take_prefix(prefix) {
+            self.by_key.remove(&p.key);
+        }
+    }
+
+    /// Adds a place (no place of its key is in the list: the caller took it out).
+    fn push(&mut self, p: Place) {
+        let key = p.key.clone();
+        let slot = self.list.push(p);
+        self.by_key.insert(key, slot);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Place> {
+        self.list.iter()
+    }
+}
+
+/// Strings in the order added, each under a key that occurs once: a power's homes (the key is
+/// the home) or units (the key is the province). Adding a key again moves it to the end, as the
+/// format's `LOC` after `-LOC` does.
+#[derive(Debug, Default)]
+struct Keyed {
+    slots: Vec<Option<String>>,
+    at: HashMap<String, usize>,
+}
+
+impl Keyed {
+    fn remove(&mut self, key: &str) {
+        if let Some(slot) = self.at.remove(key)
+            && let Some(s) = self.slots.get_mut(slot)
+        {
+            *s = None;
+        }
+    }
+
+    /// Puts `value` under `key` at the end, taking out what `key` held.
+    fn push_last(&mut self, key: String, value: String) {
+        self.remove(&key);
+        self.at.insert(key, self.slots.len());
+        self.slots.push(Some(value));
+    }
+
+    /// Empties it; the keys it held.
+    fn clear(&mut self) -> Vec<String> {
+        self.slots.clear();
+        self.at.drain().map(|(k, _)| k).collect()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &String> {
+        self.slots.iter().flatten()
+    }
+}
+
+#[derive(Debug, Default)]
 struct PowerDef {
     /// Upper case, as the file's keyword.
     name: String,
     adjective: String,
-    homes: Vec<String>,
-    units: Vec<String>,
+    homes: Keyed,
+    /// `A LOC` / `F LOC` by province (upper case, no coast).
+    units: Keyed,
+}
+
+/// A place's name line: full name, abbreviation, aliases.
+type NameDef = (String, String, Vec<String>);
+
+/// A province as [`Reader::render`] writes it.
+struct Prov<'a> {
+    /// Its key in upper case (`BUL`).
+    key: String,
+    /// The terrain of its last main place.
+    terrain: Terrain,
+    /// Its first main place, whose borders are the province's (`bul` for a province with
+    /// coasts: armies).
+    first: &'a Place,
+    /// Its coasts' places, in the order given.
+    coasts: Vec<&'a Place>,
+    /// The first name line of its abbreviation.
+    name: Option<&'a NameDef>,
+    /// A home or unowned centre.
+    centre: bool,
 }
 
 /// Everything read from the file and its includes.
 #[derive(Default)]
 struct Reader {
-    places: Vec<Place>,
-    /// Full name, abbreviation, aliases, where.
-    names: Vec<(String, String, Vec<String>)>,
+    places: Places,
+    /// Name lines, by abbreviation.
+    names: Listed<NameDef>,
+    /// Every power read; those `UNPLAYED` removed are left out of `live` and `by_name` (an index
+    /// into `powers` stays valid).
     powers: Vec<PowerDef>,
-    unowned: Vec<String>,
+    /// The powers not removed, in the order first read.
+    live: BTreeSet<usize>,
+    /// A live power's index by its name (upper case).
+    by_name: HashMap<String, usize>,
+    /// The powers a home was given to (maybe since taken back): where `DROP` looks.
+    home_powers: HashMap<String, Vec<usize>>,
+    /// The power whose unit stands in a province (upper case, no coast), if any.
+    unit_at: HashMap<String, usize>,
+    unowned: Keyed,
     /// The power the lines are about (an index into `powers`), if any.
     current: Option<usize>,
     /// The year of `BEGIN`, if read.
@@ -342,14 +591,19 @@ impl Reader {
                             format!("{up} before any power line: expected a power's name first"),
                         ));
                     };
-                    let reset = up != "INHABITS" || !self.powers[p].homes.is_empty();
-                    if reset && up != "INHABITS" {
+                    if up != "INHABITS" {
                         self.powers[p].homes.clear();
                     }
-                    add_homes(&mut self.powers[p].homes, &words[1..]);
+                    self.add_homes(Some(p), &words[1..]);
                 }
                 "UNITS" => match self.current {
-                    Some(p) => self.powers[p].units.clear(),
+                    Some(p) => {
+                        for prov in self.powers[p].units.clear() {
+                            if self.unit_at.get(&prov) == Some(&p) {
+                                self.unit_at.remove(&prov);
+                            }
+                        }
+                    }
                     None => {
                         return Err(syntax(
                             file,
@@ -376,12 +630,16 @@ impl Reader {
                             format!("unit line {:?}: expected `A LOC` or `F LOC`", line.trim()),
                         ));
                     };
+                    // One unit a province: one there already (of any power) is replaced.
                     let loc = loc.to_ascii_uppercase();
-                    let province = |l: &str| l.split('/').next().unwrap_or(l).to_string();
-                    for pw in &mut self.powers {
-                        pw.units.retain(|u| province(&u[2..]) != province(&loc));
+                    let province = loc.split('/').next().unwrap_or(&loc).to_string();
+                    if let Some(q) = self.unit_at.remove(&province) {
+                        self.powers[q].units.remove(&province);
                     }
-                    self.powers[p].units.push(format!("{up} {loc}"));
+                    self.powers[p]
+                        .units
+                        .push_last(province.clone(), format!("{up} {loc}"));
+                    self.unit_at.insert(province, p);
                 }
                 "DUMMY" | "DUMMIES" => self.note(
                     file,
@@ -390,15 +648,15 @@ impl Reader {
                 ),
                 "DROP" => {
                     for w in &words[1..] {
+                        // Places and names by prefix (`DROP SPA` drops `spa/nc` too), homes
+                        // by the whole word, as the Python package's `drop` does.
                         let w = w.to_ascii_uppercase();
-                        self.places
-                            .retain(|p| !p.key.to_ascii_uppercase().starts_with(&w));
-                        self.names
-                            .retain(|(_, abbr, _)| !abbr.to_ascii_uppercase().starts_with(&w));
-                        for pw in &mut self.powers {
-                            pw.homes.retain(|h| *h != w);
+                        self.places.take_prefix(&w);
+                        self.names.take_prefix(&w);
+                        for p in self.home_powers.remove(&w).unwrap_or_default() {
+                            self.powers[p].homes.remove(&w);
                         }
-                        self.unowned.retain(|h| *h != w);
+                        self.unowned.remove(&w);
                     }
                 }
                 "AMEND" | "WATER" | "LAND" | "COAST" | "PORT" | "SHUT" if words.len() > 1 => {
@@ -410,20 +668,24 @@ impl Reader {
                             .map(|p| vec![self.powers[p].name.clone()])
                             .unwrap_or_default()
                     } else if words[1].eq_ignore_ascii_case("ALL") {
-                        let except: Vec<String> = words
+                        let except: HashSet<String> = words
                             .iter()
                             .skip(3)
                             .map(|w| w.to_ascii_uppercase())
                             .collect();
-                        self.powers
+                        self.live
                             .iter()
-                            .map(|p| p.name.clone())
+                            .map(|&p| self.powers[p].name.clone())
                             .filter(|p| !except.contains(p))
                             .collect()
                     } else {
                         words[1..].iter().map(|w| w.to_ascii_uppercase()).collect()
                     };
-                    self.powers.retain(|p| !gone.contains(&p.name));
+                    for name in gone {
+                        if let Some(p) = self.by_name.remove(&name) {
+                            self.live.remove(&p);
+                        }
+                    }
                     self.current = None;
                 }
                 _ => self.power_line(&words, file, n)?,
@@ -491,16 +753,13 @@ impl Reader {
             })
             .collect();
         let mut old = None;
-        if let Some(i) = self.places.iter().position(|p| p.key == other) {
-            old = Some(self.places.remove(i));
+        if let Some(p) = self.places.take(&other) {
+            old = Some(p);
             if key.chars().all(|c| !c.is_ascii_lowercase()) {
-                let prefix = format!("{key}/");
-                self.places
-                    .retain(|p| !p.key.to_ascii_uppercase().starts_with(&prefix));
+                self.places.take_prefix(&format!("{key}/"));
             }
         }
-        if let Some(i) = self.places.iter().position(|p| p.key == key) {
-            let p = self.places.remove(i);
+        if let Some(p) = self.places.take(&key) {
             old = old.or(Some(p));
         }
         let (terrain, mut abuts) = if kind == "AMEND" {
@@ -517,14 +776,13 @@ impl Reader {
             let Some(t) = Terrain::parse(&kind) else {
                 return Err(syntax(file, n, 1, format!("{kind}: expected a terrain")));
             };
-            (t, Vec::new())
+            (t, Abuts::default())
         };
         for dest in words.iter().skip(3) {
             if let Some(gone) = dest.strip_prefix('-') {
-                let gone = gone.to_ascii_uppercase();
-                abuts.retain(|a| !a.to_ascii_uppercase().starts_with(&gone));
+                abuts.take_prefix(&gone.to_ascii_uppercase());
             } else {
-                abuts.push((*dest).to_string());
+                abuts.push(dest);
             }
         }
         self.places.push(Place {
@@ -570,17 +828,20 @@ impl Reader {
         let mut rest = &words[1..];
         if up == "UNOWNED" {
             self.current = None;
-            add_homes(&mut self.unowned, rest);
+            self.add_homes(None, rest);
             return Ok(());
         }
-        let p = match self.powers.iter().position(|p| p.name == up) {
-            Some(p) => p,
+        let p = match self.by_name.get(&up) {
+            Some(&p) => p,
             None => {
+                let p = self.powers.len();
                 self.powers.push(PowerDef {
                     name: up.clone(),
                     ..PowerDef::default()
                 });
-                self.powers.len() - 1
+                self.by_name.insert(up.clone(), p);
+                self.live.insert(p);
+                p
             }
         };
         self.current = Some(p);
@@ -598,72 +859,127 @@ impl Reader {
             rest = &rest[1..];
         }
         self.powers[p].homes.clear();
-        add_homes(&mut self.powers[p].homes, rest);
+        self.add_homes(Some(p), rest);
         Ok(())
+    }
+
+    /// `-LOC` removes a home, `LOC` adds one (upper case, no repeats), to power `who`'s homes
+    /// or, without one, to the unowned centres.
+    fn add_homes(&mut self, who: Option<usize>, words: &[&str]) {
+        for w in words {
+            let w = w.to_ascii_uppercase();
+            let (remove, loc) = match w.strip_prefix('-') {
+                Some(l) => (true, l.trim_start_matches('-').to_string()),
+                None => (false, w),
+            };
+            if loc.is_empty() {
+                continue;
+            }
+            let homes = match who {
+                Some(p) => &mut self.powers[p].homes,
+                None => &mut self.unowned,
+            };
+            if remove {
+                homes.remove(&loc);
+            } else {
+                homes.push_last(loc.clone(), loc.clone());
+                if let Some(p) = who {
+                    self.home_powers.entry(loc).or_default().push(p);
+                }
+            }
+        }
     }
 
     fn finish(mut self, name: &str, file: &str) -> Result<Imported, ImportError> {
         let ron = self.render(name, file);
+        // What was read is not needed any more: freed before the map is built from the text.
+        let notes = std::mem::take(&mut self.notes);
+        drop(self);
         let map = Map::from_ron(&ron, &format!("{file} (imported)"))?;
-        Ok(Imported {
-            map,
-            ron,
-            notes: self.notes,
-        })
+        Ok(Imported { map, ron, notes })
     }
 
     /// The map as a dipsandbox map file.
     fn render(&mut self, name: &str, file: &str) -> String {
-        let prov_of =
-            |key: &str| -> String { key.split('/').next().unwrap_or(key).to_ascii_uppercase() };
-        // Provinces, in the order their main places are given; SHUT ones left out.
-        let mut terrain: BTreeMap<String, Terrain> = BTreeMap::new();
-        let mut order: Vec<String> = Vec::new();
-        for p in &self.places {
-            if !p.key.contains('/') {
-                let k = p.key.to_ascii_uppercase();
-                if !terrain.contains_key(&k) {
-                    order.push(k.clone());
+        let places = &self.places;
+        let mut notes = Vec::new();
+        // The provinces, in the order their main places (keys without `/`, in any case) are
+        // first given, each looked up once here: the table below holds what the provinces'
+        // lines need, and the loop over them looks up only their borders.
+        let mut provs: Vec<Prov<'_>> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::with_capacity(places.by_key.len());
+        for p in places.iter().filter(|p| !p.key.contains('/')) {
+            let k = p.key.to_ascii_uppercase();
+            match index.get(&k) {
+                // A later main place of the same province gives its terrain.
+                Some(&i) => {
+                    if let Some(pr) = provs.get_mut(i) {
+                        pr.terrain = p.terrain;
+                    }
                 }
-                terrain.insert(k, p.terrain);
+                None => {
+                    index.insert(k.clone(), provs.len());
+                    provs.push(Prov {
+                        key: k,
+                        terrain: p.terrain,
+                        first: p,
+                        coasts: Vec::new(),
+                        name: None,
+                        centre: false,
+                    });
+                }
             }
         }
-        let mut shut = Vec::new();
-        order.retain(|k| {
-            let keep = terrain.get(k) != Some(&Terrain::Shut);
-            if !keep {
-                shut.push(k.clone());
+        // Its coasts: the places `K/…` in any case.
+        for p in places.iter() {
+            if let Some((prov, _)) = p.key.split_once('/')
+                && let Some(&i) = index.get(&prov.to_ascii_uppercase())
+                && let Some(pr) = provs.get_mut(i)
+            {
+                pr.coasts.push(p);
             }
-            keep
-        });
-        for k in &shut {
-            let pos = self
-                .places
-                .iter()
-                .find(|p| p.key.eq_ignore_ascii_case(k))
-                .map_or_else(|| SourcePos::start(file), |p| p.pos.clone());
-            self.notes.push(ImportNote {
-                pos,
+        }
+        // Its name: the first name line of its abbreviation.
+        for nd in self.names.iter() {
+            if let Some(&i) = index.get(&nd.1.to_ascii_uppercase())
+                && let Some(pr) = provs.get_mut(i)
+                && pr.name.is_none()
+            {
+                pr.name = Some(nd);
+            }
+        }
+        // Supply centres: the homes and the unowned centres.
+        let homes = self.live.iter().flat_map(|&p| self.powers[p].homes.iter());
+        for h in self.unowned.iter().chain(homes) {
+            if let Some(&i) = index.get(h)
+                && let Some(pr) = provs.get_mut(i)
+            {
+                pr.centre = true;
+            }
+        }
+        // SHUT provinces are left out, and said.
+        for pr in provs.iter().filter(|pr| pr.terrain == Terrain::Shut) {
+            notes.push(ImportNote {
+                pos: pr.first.pos.clone(),
                 text: format!(
-                    "SHUT {k}: an impassable place (no unit may enter it); left out of the map"
+                    "SHUT {}: an impassable place (no unit may enter it); left out of the map",
+                    pr.key
                 ),
             });
         }
-        let known: HashSet<&String> = order.iter().collect();
+        let terrain = |q: &str| {
+            index
+                .get(q)
+                .and_then(|&i| provs.get(i))
+                .map(|pr| pr.terrain)
+        };
+        // A province of the map (read, and not SHUT).
+        let known = |q: &str| matches!(terrain(q), Some(t) if t != Terrain::Shut);
+        // Names in borders that no place has, in the order met (the set says which are in).
         let mut unknown: Vec<String> = Vec::new();
-        let place = |key: &str| self.places.iter().find(|p| p.key == key);
-        // A place's borders: its own list, looked up as written, else in lower case.
-        let abut_list = |key: &str| -> Vec<String> {
-            place(key)
-                .or_else(|| place(&key.to_ascii_lowercase()))
-                .map(|p| p.abuts.clone())
-                .unwrap_or_default()
-        };
-        let upper_place = |key: &str| {
-            self.places
-                .iter()
-                .find(|p| p.key == key && key == key.to_ascii_uppercase())
-        };
+        let mut unknown_set: HashSet<String> = HashSet::new();
+        // A place written in upper case (`key` is).
+        let upper_place = |key: &str| places.get(key);
         let mut out = String::new();
         out.push_str(&format!(
             "// Imported by `dipsandbox map import` from the DPjudge-style map file {}.\n",
@@ -689,9 +1005,7 @@ impl Reader {
         }
         out.push_str("    powers: [\n");
         let lower = |s: &str| s.to_ascii_lowercase();
-        let mut centres: HashSet<String> = self.unowned.iter().cloned().collect();
-        for pw in &self.powers {
-            centres.extend(pw.homes.iter().cloned());
+        for pw in self.live.iter().map(|&p| &self.powers[p]) {
             let title = title_case(&pw.name);
             let adjective = if pw.adjective.is_empty() {
                 title.clone()
@@ -714,26 +1028,24 @@ impl Reader {
         }
         out.push_str("    ],\n    provinces: [\n");
         // Names and aliases; an alias that another name already takes is left out.
-        let mut taken: HashSet<String> = HashSet::new();
-        for k in &order {
-            taken.insert(normalize_name(k));
+        let order: Vec<&Prov<'_>> = provs
+            .iter()
+            .filter(|pr| pr.terrain != Terrain::Shut)
+            .collect();
+        // (Sized for an abbreviation, a name and an alias each: no growing, no hashing again.)
+        let mut taken: HashSet<String> = HashSet::with_capacity(order.len() * 3);
+        for pr in &order {
+            taken.insert(normalize_name(&pr.key));
         }
-        for k in &order {
-            let Some((full, _, _)) = self
-                .names
-                .iter()
-                .find(|(_, a, _)| a.eq_ignore_ascii_case(k))
-            else {
-                continue;
-            };
-            taken.insert(normalize_name(full));
+        for pr in &order {
+            if let Some((full, _, _)) = pr.name {
+                taken.insert(normalize_name(full));
+            }
         }
-        for k in &order {
-            let t = terrain.get(k).copied().unwrap_or(Terrain::Land);
-            let named = self
-                .names
-                .iter()
-                .find(|(_, a, _)| a.eq_ignore_ascii_case(k));
+        for pr in &order {
+            let k = &pr.key;
+            let t = pr.terrain;
+            let named = pr.name;
             let full = named.map_or_else(|| k.clone(), |(f, _, _)| f.clone());
             let mut aliases = Vec::new();
             if let Some((_, _, al)) = named {
@@ -754,41 +1066,39 @@ impl Reader {
                 Terrain::Land => "Land",
                 Terrain::Coast | Terrain::Port | Terrain::Shut => "Coast",
             };
-            // The main place as written: lower case for a province with coasts.
-            let main_key = self
-                .places
-                .iter()
-                .find(|p| !p.key.contains('/') && p.key.eq_ignore_ascii_case(k))
-                .map(|p| p.key.clone())
-                .unwrap_or_else(|| k.clone());
             // Armies: every border of the main place that is not water, not shut, and not
             // written for fleets only.
             let mut army: Vec<String> = Vec::new();
             if t != Terrain::Water {
-                for a in abut_list(&main_key) {
-                    let q = prov_of(&a);
-                    if !known.contains(&q) {
-                        if !terrain.contains_key(&q) && !unknown.contains(&q) {
-                            unknown.push(q.clone());
+                let mut q = String::new();
+                for a in pr.first.abuts.iter() {
+                    q.clear();
+                    q.push_str(prov_part(a));
+                    q.make_ascii_uppercase();
+                    match terrain(&q) {
+                        None => {
+                            if unknown_set.insert(q.clone()) {
+                                unknown.push(q.clone());
+                            }
+                            continue;
                         }
+                        Some(Terrain::Shut | Terrain::Water) => continue,
+                        Some(_) => {}
+                    }
+                    let fleets_only = is_title_case(a) && a.bytes().any(|b| b.is_ascii_lowercase());
+                    if fleets_only || q == *k {
                         continue;
                     }
-                    let fleets_only = a == title_case(&a) && a != a.to_ascii_uppercase();
-                    if fleets_only || terrain.get(&q) == Some(&Terrain::Water) || q == *k {
-                        continue;
-                    }
-                    let q = lower(&q);
-                    if !army.contains(&q) {
-                        army.push(q);
-                    }
+                    army.push(lower(&q));
                 }
             }
             army.sort();
+            army.dedup();
             // Fleets: from each place a fleet may stand on (the coasts of a province with coasts,
             // else the main place), to each upper-case place that is not land.
-            let fleet_from = |key: &str| -> Vec<String> {
+            let fleet_from = |place: &Place| -> Vec<String> {
                 let mut v: Vec<String> = Vec::new();
-                for a in abut_list(key) {
+                for a in place.abuts.iter() {
                     if !a.starts_with(|c: char| c.is_ascii_uppercase()) {
                         continue;
                     }
@@ -796,29 +1106,22 @@ impl Reader {
                     let Some(tp) = upper_place(&target) else {
                         continue;
                     };
-                    if matches!(tp.terrain, Terrain::Land | Terrain::Shut)
-                        || !known.contains(&prov_of(&target))
-                        || prov_of(&target) == *k
-                    {
+                    let q = prov_part(&target);
+                    if matches!(tp.terrain, Terrain::Land | Terrain::Shut) || !known(q) || q == k {
                         continue;
                     }
-                    let t = lower(&target);
-                    if !v.contains(&t) {
-                        v.push(t);
-                    }
+                    v.push(lower(&target));
                 }
                 v.sort();
+                v.dedup();
                 v
             };
-            let coasts: Vec<&Place> = self
-                .places
-                .iter()
-                .filter(|p| p.key.contains('/') && prov_of(&p.key) == *k)
-                .collect();
+            let coasts = &pr.coasts;
+            // From the main place as written (lower case for a province with coasts).
             let fleet = if t == Terrain::Land || !coasts.is_empty() {
                 Vec::new()
             } else {
-                fleet_from(&main_key)
+                fleet_from(pr.first)
             };
             let list = |v: &[String]| v.iter().map(|s| ron_str(s)).collect::<Vec<_>>().join(", ");
             out.push_str(&format!(
@@ -826,7 +1129,7 @@ impl Reader {
                 ron_str(&lower(k)),
                 ron_str(&full),
                 aliases.join(", "),
-                centres.contains(k),
+                pr.centre,
                 list(&army),
                 list(&fleet),
             ));
@@ -836,7 +1139,7 @@ impl Reader {
                     .iter()
                     .map(|c| {
                         let coast = c.key.split('/').nth(1).unwrap_or("").to_ascii_lowercase();
-                        (coast, fleet_from(&c.key))
+                        (coast, fleet_from(c))
                     })
                     .collect();
                 cs.sort();
@@ -853,33 +1156,38 @@ impl Reader {
         }
         out.push_str("    ],\n)\n");
         for q in unknown {
-            self.notes.push(ImportNote {
+            notes.push(ImportNote {
                 pos: SourcePos::start(file),
                 text: format!(
                     "{q}: named in borders but never defined; those borders are left out"
                 ),
             });
         }
+        self.notes.extend(notes);
         out
     }
 }
 
-/// `-LOC` removes a home, `LOC` adds one (upper case, no repeats).
-fn add_homes(homes: &mut Vec<String>, words: &[&str]) {
-    for w in words {
-        let w = w.to_ascii_uppercase();
-        let (remove, loc) = match w.strip_prefix('-') {
-            Some(l) => (true, l.trim_start_matches('-').to_string()),
-            None => (false, w),
+/// The province part of a place's key (`BUL` of `BUL/EC`), as written.
+fn prov_part(key: &str) -> &str {
+    key.split('/').next().unwrap_or(key)
+}
+
+/// Whether `s` is its own [`title_case`] (`Smy`, `North-Africa`), without building it.
+fn is_title_case(s: &str) -> bool {
+    let mut start = true;
+    for c in s.chars() {
+        let same = if start {
+            c.to_uppercase().eq(std::iter::once(c))
+        } else {
+            c.to_lowercase().eq(std::iter::once(c))
         };
-        if loc.is_empty() {
-            continue;
+        if !same {
+            return false;
         }
-        homes.retain(|h| *h != loc);
-        if !remove {
-            homes.push(loc);
-        }
+        start = !c.is_alphanumeric();
     }
+    true
 }
 
 /// `AUSTRIA` → `Austria`; `NORTH-AFRICA` → `North-Africa`.

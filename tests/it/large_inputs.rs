@@ -949,3 +949,39 @@ fn dpjudge_map_import(n: usize, name: &str) {
     assert!(map.find_province("q1").is_none());
     assert!(!text.contains("\"z3\""));
 }
+
+/// A map whose one power has 100,000 home centres, all listed as `unowned_homes` (twice): each
+/// was looked for in the list of those already read (100,000²/2 steps; 3.3 s in release for
+/// the map alone). Each is listed once, and none is owned at the start.
+/// Slow tier (its size is what it guards); `unowned_homes_of_1000_centres` runs the same on 1,000.
+#[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
+fn unowned_homes_of_100000_centres() {
+    unowned_homes(100_000);
+}
+
+#[test]
+fn unowned_homes_of_1000_centres() {
+    unowned_homes(1_000);
+}
+
+fn unowned_homes(n: usize) {
+    let list: Vec<String> = (0..n).map(|i| format!("\"p{i}\"")).collect();
+    let list = list.join(", ");
+    let mut s = format!(
+        "Map(name: \"uh\", title: \"UH\", powers: [Power(name: \"Alpha\", adjective: \"Alphan\", home: [{list}], unowned_homes: [{list}, {list}], start: [])], provinces: [\n"
+    );
+    for (abbr, army) in ring(n) {
+        let _ = writeln!(
+            s,
+            "  Province(abbr: \"{abbr}\", name: \"Province {abbr}\", kind: Land, supply_center: true, army: [\"{}\", \"{}\"]),",
+            army[0], army[1]
+        );
+    }
+    s.push_str("])\n");
+    let map = dipsandbox_core::model::map::Map::from_ron(&s, "uh.ron").expect("loads");
+    let alpha = map.power(map.find_power("Alpha").expect("Alpha"));
+    assert_eq!(alpha.home.len(), n);
+    assert_eq!(alpha.unowned_homes, alpha.home);
+    assert!(map.start_owners().iter().all(Option::is_none));
+}

@@ -1082,7 +1082,9 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     ),
                 ));
             };
-            if !powers[pi].unowned_homes.contains(&id) {
+            // Listed once however often it is written: the first time, the centre is still
+            // its home power's in `owned_by` (a look-up, not a search of the list so far).
+            if owned_by[id.0 as usize].is_some() {
                 powers[pi].unowned_homes.push(id);
             }
             owned_by[id.0 as usize] = None;

@@ -158,7 +158,7 @@ pub fn map_import(
         errln!("note: {}: {}", n.pos, one_line(&n.text));
     }
     if let Some(svg) = svg {
-        imported.ron = super::map_art::with_svg_positions(&imported.ron, svg)?;
+        imported.ron = super::map_art::with_svg_positions(&imported.map, &imported.ron, svg)?;
     }
     let target = out.map_or_else(
         || Path::new("maps").join(format!("{name}.ron")),

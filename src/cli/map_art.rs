@@ -9,14 +9,18 @@ use color_eyre::eyre::{Result, eyre};
 use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::tools::art_gen;
 
-/// A map file's text with the positions of the SVG map `svg` (jDip-style) in it; a province the
-/// SVG does not place is said on stderr.
-pub fn with_svg_positions(ron: &str, svg: &Path) -> Result<String> {
+/// A map file's text (`ron`, which loads as `map`) with the positions of the SVG map `svg`
+/// (jDip-style) in it; a province the SVG does not place is said on stderr.
+pub fn with_svg_positions(
+    map: &dipsandbox_core::model::map::Map,
+    ron: &str,
+    svg: &Path,
+) -> Result<String> {
     let text = dipsandbox_core::base::source::read_text(svg).map_err(|e| eyre!("{e}"))?;
     let positions = dipsandbox_core::io::svg_positions::svg_positions(&text)
         .map_err(|e| eyre!("{}:{e}", svg.display()))?;
     let (out, missing) =
-        dipsandbox_core::io::svg_positions::add_positions(ron, "imported map", &positions)
+        dipsandbox_core::io::svg_positions::add_positions_to(map, ron, "imported map", &positions)
             .map_err(|e| eyre!("{e}"))?;
     for abbr in &missing {
         errln!(

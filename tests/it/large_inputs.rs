@@ -985,3 +985,67 @@ fn unowned_homes(n: usize) {
     assert_eq!(alpha.unowned_homes, alpha.home);
     assert!(map.start_owners().iter().all(Option::is_none));
 }
+
+/// `map import --svg` of a 20,000-province map with an SVG of 120,000 `PROVINCE` entries (issue
+/// 38): each unit position computed its line and column by counting the lines from the start of
+/// the SVG, for an error message it only needed on an error (quadratic in entries: 20,000 on the
+/// standard map took 17 s in release), each province searched the whole list for its position,
+/// and each `abbr` line every abbreviation (quadratic in provinces: 20,000 took 30 s). Every
+/// province gets its point: its own, or for a province of two coasts the first coast's in
+/// the file.
+/// Slow tier (its size is what it guards); `map_import_with_an_svg_of_2500_entries` runs the
+/// same on 500 provinces and 2,000 more entries.
+#[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
+fn map_import_with_an_svg_of_120000_entries() {
+    map_import_with_svg(20_000, 100_000, "svg");
+}
+
+#[test]
+fn map_import_with_an_svg_of_2500_entries() {
+    map_import_with_svg(500, 2_000, "svg-small");
+}
+
+/// Province `i`'s point in the SVG below (x, y) (whole numbers once rounded).
+fn svg_point(i: usize) -> (usize, usize) {
+    (i % 1000, i / 1000)
+}
+
+fn map_import_with_svg(n: usize, extra: usize, name: &str) {
+    let d = dir(name);
+    let m = DpMap::new(n);
+    let src = write(&d, "big.map", &m.text);
+    let mut svg = String::from("<svg xmlns:jdipNS=\"svg.dtd\">\n<jdipNS:PROVINCE_DATA>\n");
+    let entry = |s: &mut String, name: &str, (x, y): (usize, usize)| {
+        let _ = writeln!(
+            s,
+            "  <jdipNS:PROVINCE name=\"{name}\">\n    <jdipNS:UNIT x=\"{x}.25\" y=\"{y}.0\"/>\n    <jdipNS:DISLODGED_UNIT x=\"1\" y=\"2\"/>\n  </jdipNS:PROVINCE>"
+        );
+    };
+    for k in 0..extra {
+        entry(&mut svg, &format!("elsewhere{k}"), (k, k));
+    }
+    for i in 0..n {
+        if DpMap::two_coasts(i) {
+            // Placed by its coasts only: the first in the file is its point.
+            entry(&mut svg, &format!("p{i}-sc"), svg_point(i));
+            entry(&mut svg, &format!("p{i}-nc"), (0, 0));
+        } else {
+            entry(&mut svg, &format!("P{i}"), svg_point(i));
+        }
+    }
+    svg.push_str("</jdipNS:PROVINCE_DATA></svg>\n");
+    let svg_file = write(&d, "big.svg", &svg);
+    let out = d.join("big.ron");
+    let o = out.to_str().expect("utf-8 path");
+    let (code, _, stderr) = dipsandbox(&["map", "import", &src, "--svg", &svg_file, "-o", o]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.is_empty(), "{}", &stderr[..stderr.len().min(2000)]);
+    let text = std::fs::read_to_string(&out).expect("written");
+    let map = dipsandbox_core::model::map::Map::from_ron(&text, "big.ron").expect("loads");
+    for i in 0..n {
+        let p = map.find_province(&format!("p{i}")).expect("on the map");
+        let (x, y) = svg_point(i);
+        assert_eq!(map.position(p), Some((x as i32, y as i32)), "p{i}");
+    }
+}

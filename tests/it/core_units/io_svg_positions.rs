@@ -32,3 +32,69 @@ fn a_bad_number_is_located() {
     assert_eq!((e.line, e.col), (3, 3));
     assert!(e.message.contains("\"7a\""), "{}", e.message);
 }
+
+/// What `position_of` was before issue 38: a search of the whole list. The index must answer
+/// as it did.
+fn position_by_search(positions: &[(String, (f64, f64))], abbr: &str) -> Option<(f64, f64)> {
+    let own = positions
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(abbr))
+        .map(|(_, p)| *p);
+    own.or_else(|| {
+        positions
+            .iter()
+            .find(|(n, _)| {
+                n.get(..abbr.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(abbr))
+                    && matches!(n.as_bytes().get(abbr.len()), Some(b'-' | b'/'))
+            })
+            .map(|(_, p)| *p)
+    })
+}
+
+#[test]
+fn a_province_without_a_point_of_its_own_takes_its_first_coasts() {
+    let p: Vec<(String, (f64, f64))> = [
+        ("spain", 1.0),
+        ("SPA-sc", 2.0),
+        ("spa/nc", 3.0),
+        ("spa-nc", 4.0),
+        ("bul-ec-x", 5.0),
+        ("stp", 6.0),
+        ("STP", 7.0),
+    ]
+    .iter()
+    .map(|&(n, x)| (n.to_string(), (x, 0.0)))
+    .collect();
+    let index = PositionIndex::new(&p);
+    // The first coast in the file, whatever its separator or case; not `spain`.
+    assert_eq!(index.get("spa"), Some((2.0, 0.0)));
+    assert_eq!(index.get("bul"), Some((5.0, 0.0)));
+    assert_eq!(index.get("bul-ec"), Some((5.0, 0.0)));
+    // Its own point first, the first of that name.
+    assert_eq!(index.get("Stp"), Some((6.0, 0.0)));
+    assert_eq!(index.get("sp"), None);
+    assert_eq!(index.get(""), None);
+    assert_eq!(PositionIndex::new(&[]).get("spa"), None);
+}
+
+proptest::proptest! {
+    /// The index answers as the search did, for names of few letters (so that names, their
+    /// coasts and their cases collide often).
+    #[test]
+    fn the_index_answers_as_the_search_did(
+        names in proptest::collection::vec("[aAbB]{0,3}([-/][aAbB]{0,2}){0,2}", 0..40),
+        abbrs in proptest::collection::vec("[aAbB]{0,3}(-[ab])?", 1..10),
+    ) {
+        let p: Vec<(String, (f64, f64))> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), (i as f64, 0.0)))
+            .collect();
+        let index = PositionIndex::new(&p);
+        for a in &abbrs {
+            proptest::prop_assert_eq!(index.get(a), position_by_search(&p, a), "{}", a);
+            proptest::prop_assert_eq!(position_of(&p, a), position_by_search(&p, a));
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! Only those coordinates are read; the drawing itself is not. A plain scan of the tags, no XML
 //! library and no recursion.
 
+use std::collections::HashMap;
 use std::fmt;
 
 /// Why an SVG's positions could not be read.
@@ -96,25 +97,26 @@ pub fn svg_positions(text: &str) -> Result<Vec<Placed>, SvgError> {
                 let Some(name) = &current else {
                     continue;
                 };
-                let num = |attr: &str| -> Result<f64, SvgError> {
+                // Where the tag is, worked out only for an error: it counts the lines from the
+                // start of the text (for every unit, that was quadratic; issue 38).
+                let error = |message: String| {
                     let (line, col) = line_col(text, start);
-                    let v = attribute(body, attr).ok_or_else(|| SvgError {
-                        line,
-                        col,
-                        message: format!(
+                    SvgError { line, col, message }
+                };
+                let num = |attr: &str| -> Result<f64, SvgError> {
+                    let v = attribute(body, attr).ok_or_else(|| {
+                        error(format!(
                             "the unit position of province {name:?} has no {attr}=\"…\"; expected x and y"
-                        ),
+                        ))
                     })?;
                     v.trim()
                         .parse::<f64>()
                         .ok()
                         .filter(|f| f.is_finite())
-                        .ok_or_else(|| SvgError {
-                            line,
-                            col,
-                            message: format!(
+                        .ok_or_else(|| {
+                            error(format!(
                                 "the unit position of province {name:?} has {attr}={v:?}; expected a number"
-                            ),
+                            ))
                         })
                 };
                 let (x, y) = (num("x")?, num("y")?);
@@ -128,22 +130,99 @@ pub fn svg_positions(text: &str) -> Result<Vec<Placed>, SvgError> {
 }
 
 /// The position of the province with abbreviation `abbr` (any case) among `positions`: its own,
-/// else the first of its coasts' (`abbr-nc`, `abbr/nc`).
+/// else the first of its coasts' (`abbr-nc`, `abbr/nc`). To look up many provinces, make a
+/// [`PositionIndex`] once (this makes one per call).
 pub fn position_of(positions: &[(String, (f64, f64))], abbr: &str) -> Option<(f64, f64)> {
-    let own = positions
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(abbr))
-        .map(|(_, p)| *p);
-    own.or_else(|| {
-        positions
-            .iter()
-            .find(|(n, _)| {
-                n.get(..abbr.len())
-                    .is_some_and(|head| head.eq_ignore_ascii_case(abbr))
-                    && matches!(n.as_bytes().get(abbr.len()), Some(b'-' | b'/'))
-            })
-            .map(|(_, p)| *p)
-    })
+    PositionIndex::new(positions).get(abbr)
+}
+
+/// The positions of an SVG map, indexed to answer [`position_of`] for each province of a map in
+/// time n log n in all (a search of the whole list per province was quadratic: 20,000
+/// provinces took 30 s, issue 38).
+pub struct PositionIndex<'a> {
+    positions: &'a [Placed],
+    /// Each name in ASCII lower case: the first entry of that name.
+    own: HashMap<String, usize>,
+    /// Each name in ASCII lower case with its entry, sorted: the names that start with
+    /// `abbr-` (or `abbr/`) are a run of it.
+    sorted: Vec<(String, usize)>,
+    /// The least entry of each run of `sorted` (a segment tree: leaves from `sorted.len()`).
+    least: Vec<usize>,
+}
+
+impl<'a> PositionIndex<'a> {
+    /// Indexes `positions` (as [`svg_positions`] gives them).
+    pub fn new(positions: &'a [Placed]) -> PositionIndex<'a> {
+        let mut own = HashMap::with_capacity(positions.len());
+        let mut sorted = Vec::with_capacity(positions.len());
+        for (i, (name, _)) in positions.iter().enumerate() {
+            let lower = name.to_ascii_lowercase();
+            own.entry(lower.clone()).or_insert(i);
+            sorted.push((lower, i));
+        }
+        sorted.sort_unstable();
+        let n = sorted.len();
+        let mut least = vec![usize::MAX; 2 * n];
+        for (slot, &(_, i)) in least.iter_mut().skip(n).zip(&sorted) {
+            *slot = i;
+        }
+        for k in (1..n).rev() {
+            let m = least
+                .get(2 * k)
+                .copied()
+                .unwrap_or(usize::MAX)
+                .min(least.get(2 * k + 1).copied().unwrap_or(usize::MAX));
+            if let Some(slot) = least.get_mut(k) {
+                *slot = m;
+            }
+        }
+        PositionIndex {
+            positions,
+            own,
+            sorted,
+            least,
+        }
+    }
+
+    /// The position of the province with abbreviation `abbr` (any case): its own, else the
+    /// first (in the file) of its coasts' (`abbr-nc`, `abbr/nc`).
+    pub fn get(&self, abbr: &str) -> Option<(f64, f64)> {
+        let lower = abbr.to_ascii_lowercase();
+        let entry = match self.own.get(&lower) {
+            Some(&i) => i,
+            None => {
+                let first = |sep: char| self.least_starting_with(&format!("{lower}{sep}"));
+                first('-').min(first('/'))
+            }
+        };
+        self.positions.get(entry).map(|(_, p)| *p)
+    }
+
+    /// The least entry whose name (lower case) starts with `prefix`, or `usize::MAX`.
+    fn least_starting_with(&self, prefix: &str) -> usize {
+        let from = self.sorted.partition_point(|(n, _)| n.as_str() < prefix);
+        let to = self
+            .sorted
+            .partition_point(|(n, _)| n.as_str() < prefix || n.starts_with(prefix));
+        // The least over leaves `from..to` of the tree.
+        let n = self.sorted.len();
+        let (mut l, mut r) = (from + n, to + n);
+        let mut best = usize::MAX;
+        let at = |k: usize| self.least.get(k).copied().unwrap_or(usize::MAX);
+        while l < r {
+            if l & 1 == 1 {
+                best = best.min(at(l));
+                l += 1;
+            }
+            if r & 1 == 1 {
+                r -= 1;
+                best = best.min(at(r));
+            }
+            l /= 2;
+            r /= 2;
+        }
+        best
+    }
 }
 
 /// A map file's text with a `position: (x, y)` line for every province `positions` places
@@ -154,17 +233,30 @@ pub fn add_positions(
     file: &str,
     positions: &[(String, (f64, f64))],
 ) -> Result<(String, Vec<String>), crate::tools::art_gen::write::WriteArtError> {
-    use crate::tools::art_gen::write::{WriteArtError, set_province_field};
+    use crate::tools::art_gen::write::WriteArtError;
     let map = crate::model::map::Map::from_ron(text, file)
         .map_err(|e| WriteArtError::Map(e.to_string()))?;
+    add_positions_to(&map, text, file, positions)
+}
+
+/// [`add_positions`] for a caller that has the map `text` loads as already (`map import` has
+/// just built it): the text is not read a second time.
+pub fn add_positions_to(
+    map: &crate::model::map::Map,
+    text: &str,
+    file: &str,
+    positions: &[(String, (f64, f64))],
+) -> Result<(String, Vec<String>), crate::tools::art_gen::write::WriteArtError> {
+    use crate::tools::art_gen::write::set_province_field;
     let abbrs: Vec<&str> = map
         .province_ids()
         .map(|p| map.province(p).abbr.as_str())
         .collect();
     let mut missing = Vec::new();
+    let index = PositionIndex::new(positions);
     let out = set_province_field(text, file, "position:", "position", &abbrs, |i| {
         let abbr = abbrs.get(i).copied().unwrap_or("");
-        match position_of(positions, abbr) {
+        match index.get(abbr) {
             Some((x, y)) => Some(format!("({}, {})", x.round() as i32, y.round() as i32)),
             None => {
                 missing.push(abbr.to_string());

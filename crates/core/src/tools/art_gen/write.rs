@@ -4,6 +4,8 @@
 //! expected in the one-field-a-line layout `dipsandbox map import` writes and the shipped maps
 //! use; a province whose `abbr` line cannot be found is a located error.
 
+use std::collections::HashMap;
+
 use crate::base::position::SourcePos;
 use crate::model::map::Map;
 
@@ -61,6 +63,12 @@ pub fn set_province_field(
 ) -> Result<String, WriteArtError> {
     let mut out = String::with_capacity(text.len() + abbrs.len() * 32);
     let mut seen = vec![false; abbrs.len()];
+    // Each abbreviation (ASCII lower case) to its first place in `abbrs`: a look-up per `abbr`
+    // line (a search of `abbrs` per line was quadratic, issue 38).
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(abbrs.len());
+    for (i, b) in abbrs.iter().enumerate() {
+        index.entry(b.to_ascii_lowercase()).or_insert(i);
+    }
     for line in text.split_inclusive('\n') {
         if line.trim_start().starts_with(drop) {
             continue;
@@ -69,7 +77,7 @@ pub fn set_province_field(
         let Some(a) = abbr_on(line) else {
             continue;
         };
-        let Some(i) = abbrs.iter().position(|b| b.eq_ignore_ascii_case(a)) else {
+        let Some(&i) = index.get(&a.to_ascii_lowercase()) else {
             continue;
         };
         if let Some(s) = seen.get_mut(i) {

@@ -12,8 +12,10 @@ use super::layout::{Panes, board_area};
 use dipsandbox_core::model::art::MapArt;
 use dipsandbox_core::model::map::{Map, ProvinceId};
 
-/// Width of one entry of the list layout.
-pub const LIST_COL: u16 = 22;
+/// Cells of a list entry's name (a longer name is cut with `…`).
+pub const LIST_NAME: usize = 15;
+/// The longest abbreviation a list entry shows whole (a longer one is cut with `…`).
+pub const LIST_LABEL_MAX: usize = 12;
 
 /// The board's cells: art lines and the anchor of every province.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,6 +30,12 @@ pub struct Grid {
     pub anchors: Vec<(u16, u16)>,
     /// Whether this is art, the map's or generated (else the list layout).
     pub art: bool,
+    /// Cells of the label at each anchor, the centre mark right after them: 3 on art (a slot's
+    /// letters; a longer abbreviation runs on over the art); on the list, the longest
+    /// abbreviation (at most [`LIST_LABEL_MAX`], longer ones cut).
+    pub label: u16,
+    /// Cells of one entry of the list (0 on art).
+    pub entry: u16,
     /// The art with its regions (the map's, or generated for it), if this is art.
     pub model: Option<Arc<MapArt>>,
 }
@@ -40,7 +48,7 @@ impl Grid {
 }
 
 /// Cuts a string to `width` characters, with `…` when cut.
-fn fit(s: &str, width: usize) -> String {
+pub fn fit(s: &str, width: usize) -> String {
     if s.chars().count() <= width {
         return s.to_string();
     }
@@ -59,6 +67,8 @@ fn art_grid(map: &Map, art: MapArt) -> Grid {
         lines: art.lines().to_vec(),
         anchors: map.province_ids().map(|p| art.anchor(p)).collect(),
         art: true,
+        label: 3,
+        entry: 0,
         model: Some(Arc::new(art)),
     }
 }
@@ -75,32 +85,53 @@ pub fn grid(map: &Map, width: u16) -> Grid {
     list_grid(map, width)
 }
 
-/// The list layout: columns of `Aabc* Name`, filled top to bottom.
+/// The list layout: columns of `Aabbr* Name`, filled top to bottom, as many as fit in `width`
+/// (more, panned to, when a column would be more than 65,535 rows). An entry is as wide as the
+/// longest abbreviation needs (issue 38: it was 22 cells, room for three letters, and counted in
+/// 16 bits, so long abbreviations ran into their names and a map of over 65,535 provinces drew
+/// entries over others).
 pub fn list_grid(map: &Map, width: u16) -> Grid {
-    let n = map.province_count() as u16;
-    let cols = (width / LIST_COL).max(1);
+    let n = map.province_count();
+    let label = map
+        .province_ids()
+        .map(|p| map.province(p).abbr.chars().count())
+        .max()
+        .unwrap_or(1)
+        .clamp(1, LIST_LABEL_MAX);
+    // The unit's cell, the abbreviation, the centre mark, a space, the name, a space.
+    let entry = 1 + label + 1 + 1 + LIST_NAME + 1;
+    let cols = (usize::from(width) / entry)
+        .max(1)
+        .max(n.div_ceil(usize::from(u16::MAX)));
     let rows = n.div_ceil(cols).max(1);
-    let mut lines = vec![String::new(); rows as usize];
-    let mut anchors = Vec::with_capacity(n as usize);
+    // (A map has at most 2^26 provinces: at most 1,025 columns of 31 cells, so every cell
+    // number below fits in 16 bits; saturated all the same rather than wrapped.)
+    let cell = |v: usize| u16::try_from(v).unwrap_or(u16::MAX);
+    let mut lines = vec![String::new(); rows];
+    // Characters in each line so far (names need not be ASCII).
+    let mut filled = vec![0usize; rows];
+    let mut anchors = Vec::with_capacity(n);
     for (i, p) in map.province_ids().enumerate() {
-        let (c, r) = (i as u16 / rows, i as u16 % rows);
-        let x = c * LIST_COL + 1;
-        anchors.push((x, r));
-        let Some(line) = lines.get_mut(r as usize) else {
+        let (c, r) = (i / rows, i % rows);
+        let x = c * entry + 1;
+        anchors.push((cell(x), cell(r)));
+        let (Some(line), Some(len)) = (lines.get_mut(r), filled.get_mut(r)) else {
             continue;
         };
-        let start = (x + 5) as usize;
-        while line.chars().count() < start {
-            line.push(' ');
-        }
-        line.push_str(&fit(&map.province(p).name, (LIST_COL - 7) as usize));
+        let start = x + label + 2;
+        line.extend(std::iter::repeat_n(' ', start.saturating_sub(*len)));
+        let name = fit(&map.province(p).name, LIST_NAME);
+        *len = start.max(*len) + name.chars().count();
+        line.push_str(&name);
     }
     Grid {
-        width: cols * LIST_COL,
-        height: rows,
+        width: cell(cols * entry),
+        height: cell(rows),
         lines,
         anchors,
         art: false,
+        label: cell(label),
+        entry: cell(entry),
         model: None,
     }
 }
@@ -208,7 +239,11 @@ pub fn province_at(
         let Some(&(ax, ay)) = g.anchors.get(p.0 as usize) else {
             return false;
         };
-        let right = if g.art { ax + 4 } else { ax + LIST_COL - 1 };
+        let right = if g.art {
+            ax + 4
+        } else {
+            ax.saturating_add(g.entry).saturating_sub(1)
+        };
         ay == gy && gx + 1 >= ax && gx < right
     })
 }

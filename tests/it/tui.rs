@@ -577,6 +577,143 @@ fn a_map_without_art_gets_a_generated_board() {
     }
 }
 
+/// A map too big for art (generated art is at most 1000×1000 cells: from about 15,500
+/// provinces on) is drawn as a list of entries `Aabbr* Name` in columns (issue 38). Its
+/// columns were 22 cells wide for a three-letter abbreviation, so `p12345` ran into its name and
+/// the centre mark fell inside it; and positions were counted in 16 bits, so from the
+/// 65,536th province on entries were drawn over others. Every entry has a cell of its own, and
+/// on screen, wherever the board is scrolled to, each reads its unit (or a space), its whole
+/// abbreviation, its centre mark and its name; a click anywhere on an entry selects it.
+/// Slow tier (its size is what it guards); `a_map_of_16000_provinces_is_listed_in_columns_that_do_not_overlap`
+/// runs the same on the smallest map that gets the list.
+#[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
+fn a_map_of_100000_provinces_is_listed_in_columns_that_do_not_overlap() {
+    listed_in_columns(100_000, "list-100000");
+}
+
+#[test]
+fn a_map_of_16000_provinces_is_listed_in_columns_that_do_not_overlap() {
+    listed_in_columns(16_000, "list-16000");
+}
+
+fn listed_in_columns(n: usize, name: &str) {
+    use std::fmt::Write as _;
+    let d = common::temp_dir(name);
+    // A ring of inland provinces, every tenth a supply centre; p0 is Alpha's home.
+    let mut m = String::from(
+        "Map(name: \"big\", title: \"Big\", powers: [Power(name: \"Alpha\", adjective: \"Alphan\", home: [\"p0\"], start: [\"A p0\"]), Power(name: \"Beta\", adjective: \"Betan\", home: [], start: [])], provinces: [\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(
+            m,
+            "Province(abbr: \"p{i}\", name: \"Province {i}\", kind: Land, supply_center: {}, army: [\"p{}\", \"p{}\"]),",
+            i % 10 == 0,
+            (i + n - 1) % n,
+            (i + 1) % n
+        );
+    }
+    m.push_str("])\n");
+    let map_file = d.join("big.ron");
+    std::fs::write(&map_file, m).expect("write");
+    let last = n - 1;
+    let text = format!(
+        "Scenario(title: \"Big\", map: {:?}, phase: \"Spring 1901 Movement\", units: {{\"Alpha\": [\"A p0\"], \"Beta\": [\"A p{last}\"]}}, orders: {{}})",
+        map_file.to_str().expect("utf-8 path")
+    );
+    let s = dipsandbox_core::model::scenario::Scenario::from_ron(&text, "big-scenario.ron")
+        .expect("loads");
+    let session = Session::new(s, None, None).expect("session");
+    let mut a = App::new(session, Keymap::default(), Theme::new(true), folders(name));
+    // A click on the last cell of an entry's name selects it.
+    common::run(&mut a, 120, 40, "");
+    let label = format!("p{last}").len() as u16;
+    let p3 = a.session.scenario().map.find_province("p3");
+    let (ax, ay) = a.board.art.grid.anchors[3];
+    let view = dipsandbox::tui::layout::board_area(a.panes().board.expect("board")).0;
+    let (ox, oy) =
+        dipsandbox::tui::grid::viewport(&a.board.art.grid, a.board.province, a.board.pan, view);
+    let click = Input::Click(view.x + ax - ox + label + 2 + 14, view.y + ay - oy);
+    common::run_script(&mut a, 120, 40, Script::new([click]));
+    assert_eq!(a.board.province, p3, "a click on p3's name");
+    for (w, h) in [(120, 40), (80, 24)] {
+        for target in [None, Some(n / 2), Some(70_000 % n), Some(last)] {
+            let script = match target {
+                None => Script::keys(""),
+                Some(i) => common::goto(&format!("p{i}")),
+            };
+            let buf = common::run_script(&mut a, w, h, script);
+            if let Some(i) = target {
+                let want = a.session.scenario().map.find_province(&format!("p{i}"));
+                assert_eq!(a.board.province, want, "p{i} selected");
+            }
+            entries_read_whole(&a, &buf, n);
+        }
+    }
+}
+
+/// Every entry of the list that the board shows whole reads `U` (its unit or a space), its
+/// abbreviation, spaces, `*` for a supply centre, spaces, its name; no two share a cell.
+fn entries_read_whole(a: &App, buf: &Buffer, n: usize) {
+    use dipsandbox::tui::grid::viewport;
+    use dipsandbox::tui::layout::board_area;
+    let g = &a.board.art.grid;
+    let map = a.session.scenario().map.clone();
+    assert!(!g.art, "a map of {n} provinces gets the list");
+    let mut cells = std::collections::HashSet::new();
+    for (i, &(x, y)) in g.anchors.iter().enumerate() {
+        assert!(
+            cells.insert((x, y)),
+            "p{i} at {x},{y} is drawn over another"
+        );
+        assert!(
+            x < g.width && y < g.height,
+            "p{i} at {x},{y} outside the list"
+        );
+    }
+    assert_eq!(g.anchors.len(), n);
+    let view = board_area(a.panes().board.expect("board")).0;
+    let (ox, oy) = viewport(g, a.board.province, a.board.pan, view);
+    let cell = |x: u16, y: u16| buf[(x, y)].symbol().to_string();
+    let mut whole = 0;
+    for p in map.province_ids() {
+        let (ax, ay) = g.anchors[p.0 as usize];
+        let prov = map.province(p);
+        let width = prov.abbr.len() + 2 + prov.name.len();
+        if ay < oy
+            || ay >= oy + view.height
+            || ax < ox + 1
+            || ax as usize + width > (ox + view.width) as usize
+        {
+            continue;
+        }
+        let (sx, sy) = (view.x + ax - ox, view.y + ay - oy);
+        let unit = cell(sx - 1, sy);
+        assert!(
+            unit == " " || unit == "A",
+            "{}: {unit:?} where its unit goes",
+            prov.abbr
+        );
+        let read: String = (sx..view.right()).map(|x| cell(x, sy)).collect();
+        let rest = read
+            .strip_prefix(prov.abbr.as_str())
+            .unwrap_or_else(|| panic!("{} not whole at its anchor: {read:?}", prov.abbr));
+        let after_mark = rest.trim_start_matches(' ');
+        let (mark, after_mark) = match after_mark.strip_prefix('*') {
+            Some(r) => (true, r),
+            None => (false, after_mark),
+        };
+        assert_eq!(mark, prov.supply_center, "{}: {read:?}", prov.abbr);
+        assert!(
+            after_mark.trim_start_matches(' ').starts_with(&prov.name),
+            "{}: {read:?}",
+            prov.abbr
+        );
+        whole += 1;
+    }
+    assert!(whole >= 10, "only {whole} entries shown whole");
+}
+
 /// Where a province's label is on screen (the board unpanned, as at 120×40).
 fn art_anchor_on_screen(a: &App, p: dipsandbox_core::model::map::ProvinceId) -> (u16, u16) {
     let r = a

@@ -12,7 +12,7 @@ use ratatui::widgets::Paragraph;
 use super::model::ViewModel;
 use super::parts::panel;
 use crate::tui::action::Action;
-use crate::tui::grid::viewport;
+use crate::tui::grid::{fit, viewport};
 use crate::tui::keymap::Context;
 use crate::tui::layout::board_area;
 use crate::tui::session::Session;
@@ -149,11 +149,21 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let target = s.order_target(vm.order);
     let helped = s.order_helped(vm.order);
     let causes = s.order_cause_provinces(vm.order);
-    // Labels and centre marks.
+    // A province's label: its abbreviation, whole on art; on the list cut to the list's label
+    // cells, so that it stays inside its entry.
+    let label_of = |p: ProvinceId| {
+        let abbr = &map.province(p).abbr;
+        if g.art {
+            abbr.clone()
+        } else {
+            fit(abbr, usize::from(g.label))
+        }
+    };
+    // Labels and centre marks (right after the label cells).
     for p in map.province_ids() {
         let (x, y) = at(p);
         let prov = map.province(p);
-        let mut label = prov.abbr.clone();
+        let mut label = label_of(p);
         let mut style = if prov.kind == ProvinceKind::Sea {
             t.sea()
         } else {
@@ -181,7 +191,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
                 Some(PowerId(o)) => t.power(o as usize),
                 None => t.neutral(),
             };
-            put(buf, view, x + 3, y, "*", st);
+            put(buf, view, x + i32::from(g.label), y, "*", st);
         }
     }
     // Units, with their results as of the cursor. A dislodged unit shares its province with
@@ -195,7 +205,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             let x = gx as i32 + dx;
             x >= 0 && line.and_then(|l| l.chars().nth(x as usize)) == Some(' ')
         };
-        let right = if map.province(p).supply_center { 4 } else { 3 };
+        let right = i32::from(g.label) + i32::from(map.province(p).supply_center);
         [-2, right].into_iter().find(|dx| blank(*dx)).unwrap_or(0)
     };
     let shown = shown_units(vm);
@@ -235,9 +245,9 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             && let Some(moved) = s.moved_now(i)
             && Some(p) != vm.province
         {
-            let label = &map.province(p).abbr;
+            let label = label_of(p);
             let st = if moved { t.moved() } else { t.failed() };
-            put(buf, view, x, y, label, st);
+            put(buf, view, x, y, &label, st);
         }
     }
     // Before a retreat phase (and after it, until the retreats are decided), the dislodged

@@ -406,6 +406,39 @@ fn parse_board_unit(map: &Map, u: &UnitJson) -> Result<Unit, String> {
     Ok(Unit { power, kind, loc })
 }
 
+/// Whether `units` can be a board: each unit where its kind can stand (an army on land and
+/// not on a coast, a fleet at sea or on a coast, on a two-coast province on one of its coasts),
+/// at most one in a province.
+fn check_board(map: &Map, units: &[Unit]) -> Result<(), String> {
+    let mut held: rustc_hash::FxHashMap<ProvinceId, Unit> = rustc_hash::FxHashMap::default();
+    for u in units {
+        let p = map.province_of(u.loc);
+        let prov = map.province(p);
+        let on_coast = u.loc != prov.main;
+        let cannot = match (u.kind, prov.kind) {
+            (UnitKind::Army, ProvinceKind::Sea) => Some("an army cannot stand at sea"),
+            (UnitKind::Fleet, ProvinceKind::Land) => Some("a fleet cannot stand inland"),
+            (UnitKind::Army, _) if on_coast => Some("an army cannot stand on a coast"),
+            (UnitKind::Fleet, _) if prov.is_multi_coast() && !on_coast => {
+                Some("a fleet there must be on one of its coasts")
+            }
+            _ => None,
+        };
+        if let Some(why) = cannot {
+            return Err(format!("{}: {why}", u.describe_owned(map)));
+        }
+        if let Some(other) = held.insert(p, *u) {
+            return Err(format!(
+                "two units in {}: {} and {}; a province holds one unit",
+                prov.name,
+                other.describe_owned(map),
+                u.describe_owned(map)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The units of an answer's board, each checked ([`parse_board_unit`]), at most one in a
 /// province.
 fn parse_board(map: &Map, units: &[UnitJson]) -> Result<Vec<Unit>, String> {
@@ -569,7 +602,16 @@ pub fn answer_to_result(
     }
     let final_units = match given_units {
         Some(u) => u,
-        None => moves.final_units(&dislodged),
+        None => {
+            // Worked out from the verdicts: a board the verdicts make must be one that can be
+            // too (two moves into one province both said to succeed, or a move into a unit that
+            // stays, would put two units there).
+            let derived = moves.final_units(&dislodged);
+            check_board(map, &derived).map_err(|e| {
+                format!("the answer's verdicts make a board that cannot be: {e}")
+            })?;
+            derived
+        }
     };
     let contested = match answer.contested {
         Some(c) => c

@@ -20,7 +20,7 @@ secs=${1:-12}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(order_parser scenario_loader map_loader jdip_import adjudicate)
+    targets=(order_parser scenario_loader map_loader jdip_import adjudicate protocol_answer versus_summary map_import)
 fi
 skip() {
     echo "fuzz: skipped: $1"

@@ -804,3 +804,460 @@ pub fn adjudicate(data: &[u8]) {
         play(&game);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The outside-adjudicator protocol's answers.
+// ---------------------------------------------------------------------------------------------
+
+/// The phases an answer is read against: DATC movement cases (a supported hold, two
+/// dislodgements, coasts, a convoy paradox, a circular movement with a convoy), a whole board's
+/// Fall movement, two retreat phases (dislodged units, a standoff, a convoyed attacker, a
+/// two-coast province), three adjustment phases (builds, a coast left out, civil disorder) and a
+/// movement phase of odd orders ([`ODD_ORDERS`]).
+const PROTOCOL_PHASES: &[(&str, &str)] = &[
+    ("6.D.1.ron", include_str!("../../scenarios/datc/6.D.1.ron")),
+    ("6.H.1.ron", include_str!("../../scenarios/datc/6.H.1.ron")),
+    ("6.B.6.ron", include_str!("../../scenarios/datc/6.B.6.ron")),
+    (
+        "6.F.16.ron",
+        include_str!("../../scenarios/datc/6.F.16.ron"),
+    ),
+    ("6.C.4.ron", include_str!("../../scenarios/datc/6.C.4.ron")),
+    (
+        "2-fall-1901-movement.ron",
+        include_str!("../../scenarios/year-1901/2-fall-1901-movement.ron"),
+    ),
+    (
+        "hand_retreat.ron",
+        include_str!("../../tests/data/hand_retreat.ron"),
+    ),
+    (
+        "3-fall-1901-retreat.ron",
+        include_str!("../../scenarios/year-1901/3-fall-1901-retreat.ron"),
+    ),
+    (
+        "4-winter-1901-adjustment.ron",
+        include_str!("../../scenarios/year-1901/4-winter-1901-adjustment.ron"),
+    ),
+    (
+        "6.B.14.ron",
+        include_str!("../../scenarios/datc/6.B.14.ron"),
+    ),
+    ("6.J.3.ron", include_str!("../../scenarios/datc/6.J.3.ron")),
+    ("odd-orders.ron", ODD_ORDERS),
+];
+
+/// A movement phase of orders no engine would let succeed — an army to a sea, a fleet inland, a
+/// fleet to a two-coast province without its coast, a move to a province not next to it, two
+/// orders for one unit, an order for another power's unit and one for an empty province — so
+/// that an answer's verdicts can make them succeed.
+const ODD_ORDERS: &str = r#"Scenario(
+    title: "Odd orders",
+    map: "standard",
+    phase: "Spring 1901 Movement",
+    rules: (),
+    units: {
+        "France": ["A Paris", "F Brest", "F Mid-Atlantic Ocean", "A Gascony"],
+        "Germany": ["A Munich", "F Kiel"],
+        "England": ["F English Channel"],
+    },
+    orders: {
+        "France": [
+            "A Paris - English Channel",
+            "F Brest - Paris",
+            "F Mid-Atlantic Ocean - Spain",
+            "A Gascony - Moscow",
+            "A Gascony - Spain",
+            "F Kiel - Berlin",
+            "A Burgundy Hold",
+        ],
+        "Germany": [
+            "A Munich - Kiel",
+            "F Kiel - Munich",
+        ],
+        "England": [
+            "F English Channel - Brest",
+        ],
+    },
+)"#;
+
+/// The request id every answer of the `protocol_answer` target is read against.
+pub const PROTOCOL_ID: u64 = 1;
+
+/// [`PROTOCOL_PHASES`], loaded once.
+pub fn protocol_phases() -> &'static [Scenario] {
+    static PHASES: std::sync::OnceLock<Vec<Scenario>> = std::sync::OnceLock::new();
+    PHASES.get_or_init(|| {
+        PROTOCOL_PHASES
+            .iter()
+            .map(|(file, text)| {
+                Scenario::from_ron(text, file).unwrap_or_else(|e| panic!("{file}: {e}"))
+            })
+            .collect()
+    })
+}
+
+/// A reason's length as shown, an escape (`\u{1b}`, `\n`) counted as the one character it
+/// stands for.
+fn shown_len(reason: &str) -> usize {
+    let mut n = 0;
+    let mut rest = reason;
+    while let Some(c) = rest.chars().next() {
+        let skip = if let Some(t) = rest.strip_prefix("\\u{") {
+            t.find('}')
+                .filter(|&k| k <= 6 && t[..k].chars().all(|c| c.is_ascii_hexdigit()))
+                .map_or(1, |k| 4 + k)
+        } else if ["\\n", "\\r", "\\t", "\\0"]
+            .iter()
+            .any(|e| rest.starts_with(e))
+        {
+            2
+        } else {
+            c.len_utf8()
+        };
+        rest = &rest[skip..];
+        n += 1;
+    }
+    n
+}
+
+/// What every phase result promises, whoever made it: one outcome per order, every reason one
+/// plain line of bounded length, a board that can be (one unit a province, each unit where its
+/// kind can stand — also when worked out from an answer's verdicts: bug 6 of docs/fuzzing.md),
+/// each dislodged unit a unit of the position, dislodged once, every province named one of the
+/// map.
+pub fn check_phase_result(
+    input: &dipsandbox_core::engine::PhaseInput<'_>,
+    r: &dipsandbox_core::engine::PhaseResult,
+) {
+    use dipsandbox_core::engine::outside::protocol::MAX_REASON;
+    let map = input.map;
+    assert_eq!(
+        r.outcomes.len(),
+        input.orders.len(),
+        "one outcome per order"
+    );
+    // The cut note: `… (cut: the message has N characters)`.
+    let note = "… (cut: the message has 18446744073709551615 characters)"
+        .chars()
+        .count();
+    for (i, o) in r.outcomes.iter().enumerate() {
+        if let Some((at, c)) = dipsandbox_core::base::text::first_unprintable(&o.reason) {
+            panic!(
+                "order {i}'s reason holds {c:?} at byte {at}: {:?}",
+                o.reason
+            );
+        }
+        let shown = shown_len(&o.reason);
+        assert!(
+            shown <= MAX_REASON + note,
+            "order {i}'s reason is {shown} characters long"
+        );
+        // Escaped, a character takes at most 8 (`\u{202e}`).
+        let chars = o.reason.chars().count();
+        assert!(
+            chars <= 8 * MAX_REASON + note,
+            "order {i}'s reason is {chars} characters long once escaped"
+        );
+    }
+    let mut held = std::collections::HashMap::new();
+    for u in &r.final_units {
+        assert!(
+            (u.power.0 as usize) < map.powers.len(),
+            "a unit of no power of the map: {u:?}"
+        );
+        assert!(
+            (u.loc.0 as usize) < map.locations.len(),
+            "a unit at no location of the map: {u:?}"
+        );
+        let p = map.province_of(u.loc);
+        if let Some(other) = held.insert(p, *u) {
+            panic!(
+                "two units in {} after the phase: {} and {}\n{:?}",
+                map.province(p).name,
+                other.describe(map),
+                u.describe(map),
+                r.final_units
+            );
+        }
+        let prov = map.province(p);
+        let at = map.location(u.loc);
+        let wrong = match (u.kind, prov.kind) {
+            (UnitKind::Army, ProvinceKind::Sea) => Some("an army at sea"),
+            (UnitKind::Fleet, ProvinceKind::Land) => Some("a fleet inland"),
+            (UnitKind::Army, _) if at.coast.is_some() => Some("an army on a coast"),
+            (UnitKind::Fleet, _) if prov.is_multi_coast() && at.coast.is_none() => {
+                Some("a fleet on a two-coast province without its coast")
+            }
+            _ => None,
+        };
+        if let Some(wrong) = wrong {
+            panic!("after the phase, {wrong}: {} ({u:?})", u.describe(map));
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    for d in &r.dislodged {
+        assert!(
+            input.units.contains(&d.unit),
+            "a dislodged unit that was not on the board: {d:?}"
+        );
+        assert!(
+            (d.attacker_from.0 as usize) < map.province_count(),
+            "an attacker from no province of the map: {d:?}"
+        );
+        assert!(
+            out.insert(map.province_of(d.unit.loc)),
+            "{} dislodged twice",
+            d.unit.describe(map)
+        );
+    }
+    for p in &r.contested {
+        assert!(
+            (p.0 as usize) < map.province_count(),
+            "a standoff in no province of the map: {p:?}"
+        );
+    }
+}
+
+/// The `protocol_answer` target: the first byte chooses a phase of [`PROTOCOL_PHASES`] (`B` the
+/// first, `C` the second, …, counted round), the rest is read as an answer (JSON) to its request,
+/// and turned into a phase result. Never panics; a
+/// result it gives keeps [`check_phase_result`]'s promises.
+pub fn protocol_answer(data: &[u8]) {
+    use dipsandbox_core::engine::outside::protocol::{Answer, answer_to_result};
+    let Some((&choice, json)) = data.split_first() else {
+        return;
+    };
+    let phases = protocol_phases();
+    let s = &phases[choice.wrapping_sub(b'B') as usize % phases.len()];
+    let Ok(answer) = serde_json::from_slice::<Answer>(json) else {
+        return;
+    };
+    let rules = s.rules;
+    let input = dipsandbox_core::engine::PhaseInput::of(s, &rules);
+    // The request is written for the phase (no panic), then the answer read.
+    let _ = dipsandbox_core::engine::outside::protocol::request(&input, PROTOCOL_ID);
+    match answer_to_result(&input, PROTOCOL_ID, answer) {
+        Ok(r) => check_phase_result(&input, &r),
+        Err(e) => {
+            // An error names what is wrong on one line.
+            if let Some((at, c)) = dipsandbox_core::base::text::first_unprintable(&e) {
+                panic!("the error holds {c:?} at byte {at}: {e:?}");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `versus merge`'s summaries.
+// ---------------------------------------------------------------------------------------------
+
+/// What separates the summaries of one `versus_summary` input.
+pub const SUMMARY_SEPARATOR: u8 = 0;
+
+/// Whether `name` is one plain file name in a folder (what a class file must be).
+fn plain_file_name(name: &str) -> bool {
+    use std::path::{Component, Path};
+    let mut parts = Path::new(name).components();
+    matches!(parts.next(), Some(Component::Normal(n)) if n == std::ffi::OsStr::new(name))
+        && parts.next().is_none()
+        && name.ends_with(".ron")
+        && name != ".."
+        && !name.contains(['/', '\\'])
+        && dipsandbox_core::base::text::first_unprintable(name).is_none()
+}
+
+/// The `versus_summary` target: up to three summaries (separated by [`SUMMARY_SEPARATOR`]) read
+/// with `summary_from_ron` and checked with `check_summary`; those that read are merged. Never
+/// panics; a merge keeps its promises: sums of the parts (no wrap), the shards the parts' shards,
+/// each once, class files plain names, one part per class (the first that has it), no more
+/// classed than disagreements; the merged summary is possible itself and reads back from its
+/// text.
+pub fn versus_summary(data: &[u8]) {
+    use dipsandbox_core::tools::versus::{
+        Shard, Summary, check_summary, merge_summaries, summary_from_ron,
+    };
+    let parts: Vec<Summary> = data
+        .splitn(3, |&b| b == SUMMARY_SEPARATOR)
+        .filter_map(|t| summary_from_ron(&String::from_utf8_lossy(t)).ok())
+        .collect();
+    let checked: Vec<_> = parts.iter().map(check_summary).collect();
+    let Ok((t, from)) = merge_summaries(&parts) else {
+        return;
+    };
+    // Every part was possible.
+    for (i, c) in checked.iter().enumerate() {
+        assert!(c.is_ok(), "part {i} merged, but check_summary says {c:?}");
+    }
+    let sum = |f: fn(&Summary) -> u64| {
+        parts
+            .iter()
+            .try_fold(0u64, |a, s| a.checked_add(f(s)))
+            .expect("a merge whose sums wrap")
+    };
+    assert_eq!(t.positions, sum(|s| s.positions), "positions");
+    assert_eq!(t.disagreements, sum(|s| s.disagreements), "disagreements");
+    assert_eq!(t.errors, sum(|s| s.errors), "errors");
+    // The shards: the parts' shards, each once, in order.
+    let mut theirs: Vec<(u64, u64)> = parts
+        .iter()
+        .flat_map(|s| s.shards.iter())
+        .map(|x| Shard::parse(x).expect("a merged part's shard reads"))
+        .map(|x| (x.index, x.of))
+        .collect();
+    theirs.sort_unstable();
+    let ours: Vec<(u64, u64)> = t
+        .shards
+        .iter()
+        .map(|x| Shard::parse(x).unwrap_or_else(|| panic!("merged shard {x:?} does not read")))
+        .map(|x| (x.index, x.of))
+        .collect();
+    assert_eq!(ours, theirs, "the merged shards are the parts' shards");
+    let mut distinct = ours.clone();
+    distinct.dedup();
+    assert_eq!(distinct, ours, "a shard listed twice");
+    // The classes.
+    assert_eq!(from.len(), t.classes.len(), "one part per class");
+    let mut files = std::collections::HashSet::new();
+    let mut classed = 0u64;
+    for (c, &i) in t.classes.iter().zip(&from) {
+        assert!(
+            plain_file_name(&c.file),
+            "class file {:?} is not a plain .ron name",
+            c.file
+        );
+        assert!(files.insert(c.file.as_str()), "class {:?} twice", c.file);
+        assert!(
+            i < parts.len(),
+            "class {:?} from part {i} of {}",
+            c.file,
+            parts.len()
+        );
+        let first = parts
+            .iter()
+            .position(|s| s.classes.iter().any(|r| r.file == c.file));
+        assert_eq!(
+            first,
+            Some(i),
+            "class {:?}: the first part that has it",
+            c.file
+        );
+        let count = parts
+            .iter()
+            .flat_map(|s| &s.classes)
+            .filter(|r| r.file == c.file)
+            .try_fold(0u64, |a, r| a.checked_add(r.count))
+            .expect("a class count that wraps");
+        assert_eq!(c.count, count, "class {:?}: the sum of its counts", c.file);
+        classed = classed.checked_add(c.count).expect("classed count wraps");
+    }
+    assert!(
+        classed <= t.disagreements,
+        "{classed} classed of {} disagreements",
+        t.disagreements
+    );
+    if let Err(e) = check_summary(&t) {
+        panic!("the merged summary is not possible: {e}");
+    }
+    // `versus merge` writes it as `summary.versus`, which reads back the same.
+    let text = ron::ser::to_string_pretty(&t, ron::ser::PrettyConfig::default())
+        .expect("a summary is written");
+    match summary_from_ron(&text) {
+        Ok(back) => assert_eq!(back, t, "the merged summary reads back different:\n{text}"),
+        Err(e) => panic!("the merged summary does not read back: {e}\n{text}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other adjudicators' map files.
+// ---------------------------------------------------------------------------------------------
+
+/// An empty folder for DPjudge's `USE` includes to be read from (so that they find nothing).
+fn no_includes() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join("dipsandbox-fuzz-no-includes");
+        let _ = std::fs::create_dir_all(&d);
+        d
+    })
+}
+
+/// An imported map loads again from its own RON with as many provinces and powers, and no name
+/// of a province or a power holds a control or invisible character.
+pub fn check_imported(what: &str, imported: &dipsandbox_core::io::dpjudge_map::Imported) {
+    let map = &imported.map;
+    let back = match Map::from_ron(&imported.ron, "imported.ron") {
+        Ok(m) => m,
+        Err(e) => panic!(
+            "{what}: the imported map does not load again: {e}\n{}",
+            imported.ron
+        ),
+    };
+    assert_eq!(
+        back.province_count(),
+        map.province_count(),
+        "{what}: the provinces of the imported map"
+    );
+    assert_eq!(
+        back.powers.len(),
+        map.powers.len(),
+        "{what}: the powers of the imported map"
+    );
+    for m in [map, &back] {
+        let provinces = m.provinces.iter().flat_map(|p| {
+            [p.abbr.as_str(), p.name.as_str()]
+                .into_iter()
+                .chain(p.aliases.iter().map(String::as_str))
+        });
+        let powers = m.powers.iter().flat_map(|p| {
+            [p.name.as_str(), p.adjective.as_str()]
+                .into_iter()
+                .chain(p.aliases.iter().map(String::as_str))
+        });
+        for n in std::iter::once(m.name.as_str())
+            .chain(provinces)
+            .chain(powers)
+        {
+            if let Some((at, c)) = dipsandbox_core::base::text::first_unprintable(n) {
+                panic!("{what}: the name {n:?} holds {c:?} at byte {at}");
+            }
+        }
+    }
+}
+
+/// The `map_import` target: a text that starts with `<` is a jDip `variants.xml`, its
+/// adjacency file after a NUL byte (and, after another, the variant to read); any other text a
+/// DPjudge `.map` (its includes read from an empty folder). Never panics; an imported map keeps
+/// [`check_imported`]'s promises.
+pub fn map_import(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('<')
+    {
+        let mut parts = text.splitn(3, '\0');
+        let variants = parts.next().unwrap_or("");
+        let adjacency = parts.next().unwrap_or("");
+        let variant = parts.next();
+        if let Ok(v) = dipsandbox_core::io::jdip_variant::import_text(
+            variants,
+            "variants.xml",
+            adjacency,
+            "adjacency.xml",
+            None,
+            variant,
+        ) {
+            assert!(
+                dipsandbox_core::base::text::first_unprintable(&v.name).is_none(),
+                "map name {:?}",
+                v.name
+            );
+            check_imported("jDip variant", &v.imported);
+        }
+    } else if let Ok(m) =
+        dipsandbox_core::io::dpjudge_map::import_text(&text, "fuzz.map", no_includes(), "fuzz")
+    {
+        check_imported("DPjudge map", &m);
+    }
+}

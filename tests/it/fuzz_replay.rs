@@ -105,16 +105,35 @@ fn adjudicate_harness_runs_on_fixed_inputs() {
     assert_eq!(played, 64);
 }
 
+#[test]
+fn protocol_answer_corpus_and_past_crashes_replay() {
+    let (corpus, crashes) = replay("protocol_answer", harness::protocol_answer);
+    assert!(corpus > 0, "{corpus} corpus inputs");
+    assert!(crashes >= 1, "bug 6 of docs/fuzzing.md ({crashes})");
+}
+
+#[test]
+fn versus_summary_corpus_replays() {
+    let (corpus, _) = replay("versus_summary", harness::versus_summary);
+    assert!(corpus > 0, "{corpus} corpus inputs");
+}
+
+#[test]
+fn map_import_corpus_replays() {
+    let (corpus, _) = replay("map_import", harness::map_import);
+    assert!(corpus > 0, "{corpus} corpus inputs");
+}
+
 /// The past crashes are also regression tests of their own (`tests/fuzz_regressions.rs`); the
 /// files here must keep the inputs those tests describe.
 #[test]
 fn every_past_crash_is_kept_as_a_file() {
-    let names: Vec<String> = ["jdip_import", "scenario_loader"]
+    let names: Vec<String> = ["jdip_import", "scenario_loader", "protocol_answer"]
         .iter()
         .flat_map(|t| inputs("regressions", t))
         .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .collect();
-    for bug in ["bug1", "bug2", "bug3", "bug4", "bug5"] {
+    for bug in ["bug1", "bug2", "bug3", "bug4", "bug5", "bug6"] {
         assert!(
             names.iter().any(|n| n.starts_with(bug)),
             "{bug} missing from fuzz/regressions: {names:?}"

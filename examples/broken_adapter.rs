@@ -21,7 +21,11 @@
 //! - `fleet-inland`: answers properly but gives a fleet in Moscow as the units after the phase;
 //! - `newline-reason`: answers properly, with a reason that holds line ends, an ESC sequence
 //!   and a right-to-left override;
-//! - `long`: writes 256 MiB and one byte without a line end.
+//! - `long`: writes 256 MiB and one byte without a line end;
+//! - `all-succeed`: answers every order `succeeds`, giving no units (the board is worked out
+//!   from those verdicts);
+//! - `dislodged-stays`: answers like `counter`, dislodges the first unit and lists it among the
+//!   units after the phase too.
 
 use std::io::{BufRead, Write};
 
@@ -110,6 +114,26 @@ fn main() {
                 loop {
                     std::thread::sleep(std::time::Duration::from_secs(60));
                 }
+            }
+            "all-succeed" => {
+                let r: Vec<Value> = results(&request, n)
+                    .into_iter()
+                    .map(|mut r| {
+                        r["result"] = json!("succeeds");
+                        r
+                    })
+                    .collect();
+                json!({ "protocol": 1, "id": id, "results": r })
+            }
+            "dislodged-stays" => {
+                let first = request["units"][0].clone();
+                json!({
+                    "protocol": 1,
+                    "id": id,
+                    "results": results(&request, n),
+                    "dislodged": [{ "unit": first["unit"], "attacker_from": "Lon" }],
+                    "units": request["units"],
+                })
             }
             "two-units" => json!({
                 "protocol": 1,

@@ -668,20 +668,36 @@ fn merge_takes_only_the_shards_of_one_run_each_once() {
 #[test]
 fn an_engines_units_are_checked_like_a_scenarios() {
     let dir = temp_dir("hostile-units");
-    for (mode, want) in [
+    for (mode, case, want) in [
         (
             "two-units",
+            "6.A.1",
             "two units in London: A Lon and F Lon; a province holds one unit",
         ),
         (
             "fleet-inland",
+            "6.A.1",
             "a fleet cannot stand in Moscow, an inland province",
+        ),
+        // No units given: the board the verdicts make is checked too (the fuzzer's bug 6). In
+        // 6.D.1 two armies move into Venice's neighbourhood: every order said to succeed puts
+        // two units in one province.
+        (
+            "all-succeed",
+            "6.D.1",
+            "the answer's verdicts make a board that cannot be: two units in",
+        ),
+        (
+            "dislodged-stays",
+            "6.A.1",
+            "both as dislodged and among the units after the phase",
         ),
     ] {
         let out = dir.join(format!("{mode}.ron"));
+        let case = format!("scenarios/datc/{case}.ron");
         let (code, stdout, stderr) = dipsandbox(&[
             "advance",
-            "scenarios/datc/6.A.1.ron",
+            &case,
             "--engine",
             &broken(mode),
             "-o",

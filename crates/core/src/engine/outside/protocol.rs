@@ -601,15 +601,23 @@ pub fn answer_to_result(
         }
     }
     let final_units = match given_units {
-        Some(u) => u,
+        Some(u) => {
+            // The units after the phase are not the dislodged ones.
+            if let Some(d) = dislodged.iter().find(|d| u.contains(&d.unit)) {
+                return Err(format!(
+                    "the answer lists {} both as dislodged and among the units after the phase; `units` leaves the dislodged out",
+                    d.unit.describe_owned(map)
+                ));
+            }
+            u
+        }
         None => {
             // Worked out from the verdicts: a board the verdicts make must be one that can be
             // too (two moves into one province both said to succeed, or a move into a unit that
             // stays, would put two units there).
             let derived = moves.final_units(&dislodged);
-            check_board(map, &derived).map_err(|e| {
-                format!("the answer's verdicts make a board that cannot be: {e}")
-            })?;
+            check_board(map, &derived)
+                .map_err(|e| format!("the answer's verdicts make a board that cannot be: {e}"))?;
             derived
         }
     };

@@ -5,6 +5,9 @@
 //! - `adjudicate/decisions`, `adjudicate/dpjudge`: one engine's `adjudicate` of a made position,
 //!   untraced (the reason strings of every outcome included, as the seam makes them).
 //! - `check`: the whole per-position step of a run — make, adjudicate with both, compare.
+//! - `run/all`: what `dipsandbox versus decisions dpjudge` does per position of the default mix
+//!   on one thread: check, find and explain the causes of each disagreement on the position
+//!   itself, shrink each new class to its example and write it, count, save the summary.
 //!
 //! 1,000 positions per iteration. Run with `cargo bench --features bench --bench versus` (add `-- --warm-up-time
 //! 1 --measurement-time 3` for a quicker run). Figures: docs/versus.md.
@@ -15,7 +18,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dipsandbox_core::engine::{DecisionEngine, DpjudgeEngine, Engine, PhaseInput};
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::Rules;
-use dipsandbox_core::tools::versus::{BATCH, Mix, Versus, position};
+use dipsandbox_core::tools::versus::{BATCH, Mix, Sequential, Shard, Versus, position};
 
 const N: u64 = 1_000;
 
@@ -54,7 +57,6 @@ fn bench(c: &mut Criterion) {
         rules,
         mix: Mix::Paradox,
         seed: 0,
-        shrink_limit: 8,
         batch: BATCH,
     };
     g.bench_function("check", |b| {
@@ -64,6 +66,17 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    let all = Versus { mix: Mix::All, ..v };
+    let out = std::env::temp_dir().join(format!("dipsandbox-bench-versus-{}", std::process::id()));
+    g.bench_function("run/all", |b| {
+        b.iter(|| {
+            black_box(
+                all.run(N, Shard::WHOLE, &out, &Sequential, None, &mut |_| {})
+                    .expect("the run writes its folder"),
+            );
+        })
+    });
+    let _ = std::fs::remove_dir_all(&out);
     g.finish();
 }
 

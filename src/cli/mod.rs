@@ -371,10 +371,6 @@ enum Command {
         /// folders.
         #[arg(long, value_name = "I/N")]
         shard: Option<String>,
-        /// Shrink at most K disagreements of one way (0: all); the others count in the class
-        /// the first one fell in.
-        #[arg(long, value_name = "K", default_value_t = 8)]
-        shrink_limit: usize,
         /// Write into a folder that holds a run already.
         #[arg(long)]
         force: bool,
@@ -873,7 +869,6 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             mix,
             output,
             shard,
-            shrink_limit,
             force,
             progress,
             jobs,
@@ -886,7 +881,6 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 mix,
                 output,
                 shard,
-                shrink_limit,
                 force,
                 progress,
                 jobs,

@@ -50,8 +50,6 @@ pub struct Args {
     pub output: PathBuf,
     /// `I/N`.
     pub shard: Option<String>,
-    /// Ways shrunk at most this often (0: all).
-    pub shrink_limit: usize,
     /// Write into a folder that already holds a run.
     pub force: bool,
     /// Progress lines even when stderr is not a terminal.
@@ -154,7 +152,6 @@ pub fn run(
         rules: rules.unwrap_or_default(),
         mix,
         seed: args.seed,
-        shrink_limit: args.shrink_limit,
         batch: BATCH,
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -221,9 +218,9 @@ pub fn run(
     Ok(exit_status(&summary))
 }
 
-/// 0 when the engines agreed everywhere, 1 when they did not.
+/// 0 when the engines agreed everywhere (in effect and in words), 1 when they did not.
 fn exit_status(s: &Summary) -> ExitCode {
-    if s.disagreements == 0 && s.errors == 0 {
+    if s.disagreements == 0 && s.wording_positions == 0 && s.errors == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -255,12 +252,27 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
             json!({
                 "file": out.join(&c.file).display().to_string(),
                 "count": c.count,
+                "positions": c.count,
+                "explained_positions": c.explained,
                 "shape": c.shape,
                 "explained": c.explains(&s.a, &s.b),
                 "b_as_a": c.b_as_a,
                 "a_as_b": c.a_as_b,
+                "cause": c.way,
                 "way": c.way,
                 "first": c.first,
+            })
+        })
+        .collect();
+    let wording: Vec<serde_json::Value> = s
+        .wording
+        .iter()
+        .map(|w| {
+            json!({
+                "file": out.join(&w.file).display().to_string(),
+                "words": w.words,
+                "count": w.count,
+                "first": w.first,
             })
         })
         .collect();
@@ -281,6 +293,8 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
         "seconds": elapsed.map(|e| e.as_secs_f64()),
         "output": out.display().to_string(),
         "classes": classes,
+        "wording_positions": s.wording_positions,
+        "wording": wording,
     })
 }
 
@@ -315,7 +329,7 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
         one_line(&s.rules)
     )?;
     outln!(
-        "{} disagreements in {} classes{}",
+        "{} disagreements in effect, in {} classes of causes{}",
         s.disagreements,
         s.classes.len(),
         match s.errors {
@@ -334,7 +348,11 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
             .max()
             .unwrap_or(5)
             .max(5);
-        outln!("{:>8}  {:<w$}  explained by", "count", "shape")?;
+        outln!(
+            "{:>8}  {:<w$}  explained by (checked on every position)",
+            "count",
+            "shape"
+        )?;
         for c in &s.classes {
             outln!(
                 "{:>8}  {:<w$}  {}",
@@ -348,6 +366,20 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
                 "",
                 "",
                 one_line(&out.join(&c.file).display().to_string())
+            )?;
+        }
+    }
+    if s.wording_positions > 0 {
+        outln!(
+            "{} positions differ in wording only (the same moves, supports, convoys, dislodgements and positions):",
+            s.wording_positions
+        )?;
+        for w in &s.wording {
+            outln!("{:>8}  {}", w.count, one_line(&w.words))?;
+            outln!(
+                "{:>8}  {}",
+                "",
+                one_line(&out.join(&w.file).display().to_string())
             )?;
         }
     }

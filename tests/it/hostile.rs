@@ -151,8 +151,11 @@ fn summary_with_class(file: &str, shard: &str) -> Summary {
             a_as_b: Vec::new(),
             way: "w".into(),
             count: 1,
+            explained: 0,
             first: 3,
         }],
+        wording_positions: 0,
+        wording: Vec::new(),
     }
 }
 

@@ -3,6 +3,7 @@
 //! the command line uses) and in the TUI's engine switch.
 
 pub mod hold;
+pub mod worded;
 
 use std::path::Path;
 use std::process::ExitCode;

@@ -1036,6 +1036,27 @@ fn imperfect(units: &[Unit], o: &Order, u: usize, rules: &Rules, occ: &[Option<u
         }
 }
 
+/// The rule options that the legality step ([`prepare`]) reads to class the orders (DATC 4.A.3
+/// and 4.A.6, 4.B, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.E.1): an engine that reads them only
+/// through that classing ([`crate::engine::OptionUse::Classing`]) gives the same result under
+/// two rule sets that differ in them when its orders are classed alike.
+pub const CLASSING_OPTIONS: [&str; 14] = [
+    "adjacent_convoy",
+    "adjacent_convoy_fallback",
+    "path_specification",
+    "one_coast_omitted",
+    "impossible_coast",
+    "support_coast",
+    "wrong_unit_coast",
+    "irrelevant_coast",
+    "missing_unit_type",
+    "wrong_unit_type",
+    "missing_nationality",
+    "wrong_nationality",
+    "multiple_orders",
+    "illegal_orders",
+];
+
 /// Classes every order of a movement phase and matches supports and convoys.
 pub fn prepare<O: Submitted>(map: &Map, units: &[Unit], orders: &[O], rules: &Rules) -> Prepared {
     let mut occ = Vec::new();

@@ -132,6 +132,14 @@ pub trait Engine: Send + Sync + 'static {
         self.movement(input, false).map(|a| a.phase)
     }
 
+    /// How a change of the rule option `field` can reach this engine's results: what `versus`
+    /// and `replay` run again when they look for the options that explain a disagreement. The
+    /// default, [`OptionUse::Direct`], claims nothing; an engine that claims less is held to it
+    /// by a property test over random positions (`tests/it/engines.rs`).
+    fn option_use(&self, _field: &str) -> OptionUse {
+        OptionUse::Direct
+    }
+
     /// Asks the engine, from any thread, to stop as soon as it can: the phase in progress and
     /// every later one end with an error that says so. A program run outside (an outside
     /// adjudicator) is killed at once, with everything it started; the built-in engines, which
@@ -149,6 +157,19 @@ pub trait Engine: Send + Sync + 'static {
             }
         }
     }
+}
+
+/// How a rule option reaches an engine's results ([`Engine::option_use`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionUse {
+    /// The engine may read it anywhere: a change of it may change any result.
+    Direct,
+    /// Only through the legality step's classing of the orders
+    /// ([`crate::engine::legality::prepare`]): a change that classes the orders alike changes
+    /// nothing.
+    Classing,
+    /// Never: no change of it changes the engine's results.
+    Never,
 }
 
 impl fmt::Debug for dyn Engine {

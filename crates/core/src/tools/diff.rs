@@ -614,22 +614,11 @@ pub fn deciders(s: &Scenario) -> Result<Vec<Decider>, RunError> {
 /// (and, outside it, only the retreat, adjustment and DPjudge adjudicators; a test checks the
 /// source): under the decision engine, a movement phase with no retreats that follow gives the
 /// same result under two rule sets that differ in them when its orders are classed alike.
-const LEGALITY_ONLY: [&str; 14] = [
-    "adjacent_convoy",
-    "adjacent_convoy_fallback",
-    "path_specification",
-    "one_coast_omitted",
-    "impossible_coast",
-    "support_coast",
-    "wrong_unit_coast",
-    "irrelevant_coast",
-    "missing_unit_type",
-    "wrong_unit_type",
-    "missing_nationality",
-    "wrong_nationality",
-    "multiple_orders",
-    "illegal_orders",
-];
+const LEGALITY_ONLY: [&str; 14] = crate::engine::legality::CLASSING_OPTIONS;
+
+/// [`ADJUSTMENT_ONLY`], for the other tools: no change of them changes a movement or retreat
+/// phase.
+pub(crate) const ADJUSTMENT_OPTIONS: [&str; 6] = ADJUSTMENT_ONLY;
 
 /// The options of the adjustment phase (DATC 4.C.3, 4.C.4, 4.D.4–4.D.6, 4.D.8): only the
 /// adjustment adjudicator ([`crate::engine::adjust`]) reads them (a test checks the

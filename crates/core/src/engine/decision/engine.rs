@@ -4,9 +4,12 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::engine::legality::CLASSING_OPTIONS;
 use crate::engine::legality::Prepared;
 use crate::engine::outcome::PhaseResult;
-use crate::engine::seam::{Adjudication, Detail, Engine, EngineError, PhaseInput, Shows, Steps};
+use crate::engine::seam::{
+    Adjudication, Detail, Engine, EngineError, OptionUse, PhaseInput, Shows, Steps,
+};
 
 use super::adjudicator::{MovementResult, adjudicate, adjudicate_verdicts};
 use super::stepper::Stepper;
@@ -16,6 +19,18 @@ use super::stepper::Stepper;
 pub struct DecisionEngine;
 
 impl Engine for DecisionEngine {
+    fn option_use(&self, field: &str) -> OptionUse {
+        // The decision model reads the DATC options; the DPjudge game options are not its, and
+        // the classing options reach it through the legality step only.
+        if field.starts_with("dpjudge_") {
+            OptionUse::Never
+        } else if CLASSING_OPTIONS.contains(&field) {
+            OptionUse::Classing
+        } else {
+            OptionUse::Direct
+        }
+    }
+
     fn name(&self) -> &str {
         "decisions"
     }

@@ -4,8 +4,11 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::engine::legality::CLASSING_OPTIONS;
 use crate::engine::legality::Prepared;
-use crate::engine::seam::{Adjudication, Detail, Engine, EngineError, PhaseInput, Shows, Steps};
+use crate::engine::seam::{
+    Adjudication, Detail, Engine, EngineError, OptionUse, PhaseInput, Shows, Steps,
+};
 
 use super::procedure::adjudicate;
 use super::stepper::DpStepper;
@@ -16,6 +19,16 @@ use super::types::DpjudgeResult;
 pub struct DpjudgeEngine;
 
 impl Engine for DpjudgeEngine {
+    fn option_use(&self, field: &str) -> OptionUse {
+        // The procedure classes the orders through the legality step, and reads
+        // `path_specification` itself besides (a written path in steps 1 and 2).
+        if CLASSING_OPTIONS.contains(&field) && field != "path_specification" {
+            OptionUse::Classing
+        } else {
+            OptionUse::Direct
+        }
+    }
+
     fn name(&self) -> &str {
         "dpjudge"
     }

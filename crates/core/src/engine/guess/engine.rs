@@ -7,8 +7,11 @@ use std::sync::Arc;
 use crate::engine::cursor::Cursor;
 use crate::engine::decision::adjudicator::{MovementResult, Pins, adjudicate_pinned};
 use crate::engine::decision::resolver::Board;
+use crate::engine::legality::CLASSING_OPTIONS;
 use crate::engine::legality::{OrderStatus, Prepared, UnitOrder};
-use crate::engine::seam::{Adjudication, Detail, Engine, EngineError, PhaseInput, Shows, Steps};
+use crate::engine::seam::{
+    Adjudication, Detail, Engine, EngineError, OptionUse, PhaseInput, Shows, Steps,
+};
 use crate::model::board::Unit;
 use crate::model::map::Map;
 use crate::model::orders::Submitted;
@@ -224,6 +227,17 @@ pub fn literal_results<O: Submitted>(
 }
 
 impl Engine for GuessEngine {
+    fn option_use(&self, field: &str) -> OptionUse {
+        // As the decision engine, whose report it uses.
+        if field.starts_with("dpjudge_") {
+            OptionUse::Never
+        } else if CLASSING_OPTIONS.contains(&field) {
+            OptionUse::Classing
+        } else {
+            OptionUse::Direct
+        }
+    }
+
     fn name(&self) -> &str {
         match (&self.label, self.start) {
             (Some(l), _) => l,

@@ -7,23 +7,25 @@
 //! The library prints nothing and starts no thread: [`Versus::run`] takes a [`Parallel`] (the
 //! command line gives a rayon pool), a stop flag and a progress callback.
 
+pub mod cause;
+pub mod compare;
 pub mod positions;
+pub mod summary;
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::output::{FolderLock, LOCK_FILE};
 use crate::base::text::one_line;
 use crate::engine::decision::engine::DecisionEngine;
-use crate::engine::outcome::{PhaseResult, Verdict};
+use crate::engine::outcome::PhaseResult;
 use crate::engine::seam::{Engine, PhaseInput};
-use crate::model::board::{Phase, PhaseKind, Season, Unit};
-use crate::model::map::{Map, PowerId, ProvinceId, UnitKind};
+use crate::model::board::{Phase, PhaseKind, Season};
+use crate::model::map::{Map, PowerId, ProvinceId};
 use crate::model::orders::{NameStyle, Order, OrderKind, format_order};
 use crate::model::rules::Rules;
 use crate::model::scenario::{OrderEntry, Scenario, write_atomic};
@@ -33,6 +35,14 @@ use crate::tools::menu::{adjustment_orders, retreat_orders};
 use crate::tools::minimize::ddmin;
 
 use positions::{Recipe, Rng, random_position};
+
+pub use cause::Cause;
+pub use compare::{Comparison, Kind, OrderDiff, Way, Wording, acts, compare, way};
+pub use summary::{
+    CLASS_HEADER, ClassRow, SUMMARY_FILE, Summary, VersusError, WordingRow, check_summary,
+    load_summary, merge, merge_summaries, open_output, save_summary, summary_from_ron,
+};
+use summary::{io_err, sorted_rows};
 
 /// What kind of positions a run makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -254,192 +264,6 @@ pub fn with_texts(mut s: Scenario) -> Scenario {
     s
 }
 
-/// What an order is, for telling disagreements apart: its kind, with moves split into plain
-/// and convoyed, supports into hold and move supports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// Hold.
-    Hold,
-    /// A move (or retreat) over land or along a coast.
-    Move,
-    /// An army's move to a province it does not border, or with `via convoy`.
-    ConvoyedMove,
-    /// Support of a unit holding.
-    SupportHold,
-    /// Support of a move.
-    SupportMove,
-    /// Convoy.
-    Convoy,
-    /// Disband (retreats).
-    Disband,
-    /// Build.
-    Build,
-    /// Remove.
-    Remove,
-    /// Waive.
-    Waive,
-}
-
-impl Kind {
-    /// The kind of an order on `map`.
-    pub fn of(map: &Map, o: &Order) -> Kind {
-        match &o.kind {
-            OrderKind::Hold => Kind::Hold,
-            OrderKind::Move {
-                dest, via_convoy, ..
-            } => {
-                let army = o.unit.is_some_and(|u| u.kind == Some(UnitKind::Army));
-                let far = o
-                    .unit
-                    .is_some_and(|u| !map.army_adjacent(u.loc.province, dest.province));
-                if *via_convoy || (army && far) {
-                    Kind::ConvoyedMove
-                } else {
-                    Kind::Move
-                }
-            }
-            OrderKind::Support { dest: None, .. } => Kind::SupportHold,
-            OrderKind::Support { dest: Some(_), .. } => Kind::SupportMove,
-            OrderKind::Convoy { .. } => Kind::Convoy,
-            OrderKind::Disband => Kind::Disband,
-            OrderKind::Build => Kind::Build,
-            OrderKind::Remove => Kind::Remove,
-            OrderKind::Waive => Kind::Waive,
-        }
-    }
-
-    /// In words: `convoyed move`, `support of a move`.
-    pub fn word(self) -> &'static str {
-        match self {
-            Kind::Hold => "hold",
-            Kind::Move => "move",
-            Kind::ConvoyedMove => "convoyed move",
-            Kind::SupportHold => "support of a hold",
-            Kind::SupportMove => "support of a move",
-            Kind::Convoy => "convoy",
-            Kind::Disband => "disband",
-            Kind::Build => "build",
-            Kind::Remove => "remove",
-            Kind::Waive => "waive",
-        }
-    }
-}
-
-fn verdict_code(v: Verdict) -> u8 {
-    match v {
-        Verdict::Succeeds => 0,
-        Verdict::Fails => 1,
-        Verdict::Illegal => 2,
-        Verdict::Void => 3,
-    }
-}
-
-fn code_verdict(c: u8) -> Verdict {
-    match c {
-        0 => Verdict::Succeeds,
-        1 => Verdict::Fails,
-        2 => Verdict::Illegal,
-        _ => Verdict::Void,
-    }
-}
-
-/// How two results disagree, with the orders and units abstracted away: which kinds of order
-/// get which verdict from each engine, and on which side the dislodgements, the final positions
-/// and the standoffs differ. A shrunk position "disagrees the same way" as the position it came
-/// from when its `Way` is equal: every kind of order that differed still differs in the same
-/// direction, no new kind differs, and the units differ on the same sides.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Way {
-    /// Per kind of order that differs: (kind, A's verdict, B's verdict), sorted, no repeats.
-    pub orders: Vec<(Kind, u8, u8)>,
-    /// Units dislodged only under A, only under B.
-    pub dislodged: (bool, bool),
-    /// Units at the end only under A, only under B.
-    pub positions: (bool, bool),
-    /// Standoffs that differ.
-    pub contested: bool,
-}
-
-impl Way {
-    /// Whether the results agree.
-    pub fn is_empty(&self) -> bool {
-        *self == Way::default()
-    }
-
-    /// In words, naming the engines: `convoy: decisions fails, dpjudge succeeds; dislodged
-    /// only under decisions`.
-    pub fn words(&self, a: &str, b: &str) -> String {
-        let mut parts: Vec<String> = self
-            .orders
-            .iter()
-            .map(|(k, x, y)| {
-                format!(
-                    "{}: {a} {}, {b} {}",
-                    k.word(),
-                    verdict_word(code_verdict(*x)),
-                    verdict_word(code_verdict(*y))
-                )
-            })
-            .collect();
-        let side = |what: &str, (x, y): (bool, bool)| match (x, y) {
-            (true, true) => Some(format!("{what} differ")),
-            (true, false) => Some(format!("{what} only under {a}")),
-            (false, true) => Some(format!("{what} only under {b}")),
-            (false, false) => None,
-        };
-        parts.extend(side("units dislodged", self.dislodged));
-        parts.extend(side("units at the end", self.positions));
-        if self.contested {
-            parts.push("standoffs differ".into());
-        }
-        parts.join("; ")
-    }
-}
-
-fn sorted_units(v: impl Iterator<Item = Unit>) -> Vec<Unit> {
-    let mut v: Vec<Unit> = v.collect();
-    v.sort_unstable();
-    v
-}
-
-/// Whether sorted `a` has a unit that sorted `b` lacks.
-fn has_extra(a: &[Unit], b: &[Unit]) -> bool {
-    a.iter().any(|u| b.binary_search(u).is_err())
-}
-
-/// How the results `ra` and `rb` of the scenario `s` disagree.
-pub fn way(s: &Scenario, ra: &PhaseResult, rb: &PhaseResult) -> Way {
-    let mut orders: Vec<(Kind, u8, u8)> = s
-        .orders
-        .iter()
-        .zip(ra.outcomes.iter().zip(&rb.outcomes))
-        .filter(|(_, (x, y))| x.verdict != y.verdict)
-        .map(|(e, (x, y))| {
-            (
-                Kind::of(&s.map, &e.order),
-                verdict_code(x.verdict),
-                verdict_code(y.verdict),
-            )
-        })
-        .collect();
-    orders.sort_unstable();
-    orders.dedup();
-    let da = sorted_units(ra.dislodged.iter().map(|d| d.unit));
-    let db = sorted_units(rb.dislodged.iter().map(|d| d.unit));
-    let fa = sorted_units(ra.final_units.iter().copied());
-    let fb = sorted_units(rb.final_units.iter().copied());
-    let mut ca: Vec<ProvinceId> = ra.contested.clone();
-    let mut cb: Vec<ProvinceId> = rb.contested.clone();
-    ca.sort_unstable();
-    cb.sort_unstable();
-    Way {
-        orders,
-        dislodged: (has_extra(&da, &db), has_extra(&db, &da)),
-        positions: (has_extra(&fa, &fb), has_extra(&fb, &fa)),
-        contested: ca != cb,
-    }
-}
-
 /// The shape of a (shrunk) position, for classing: `convoy paradox` (a convoy, and an attack or
 /// a support of an attack on a convoying fleet), `convoy`, `circular movement` (a ring of three
 /// or more moves), `head-to-head`, `support cut` (a support whose unit is attacked), `retreat`,
@@ -506,15 +330,19 @@ pub fn shape(s: &Scenario) -> &'static str {
     "other"
 }
 
-/// A position where the engines disagree, before shrinking.
+/// A position where the engines differ, in effect or in words.
 #[derive(Clone, Debug)]
 pub struct Found {
     /// Its index in the run.
     pub index: u64,
     /// The position.
     pub scenario: Scenario,
-    /// How the engines disagree on it.
-    pub way: Way,
+    /// Engine A's result.
+    pub ra: PhaseResult,
+    /// Engine B's result.
+    pub rb: PhaseResult,
+    /// How they differ.
+    pub comparison: Comparison,
 }
 
 /// What one position gave.
@@ -522,130 +350,31 @@ pub struct Found {
 pub enum Checked {
     /// Both engines gave the same result.
     Agree,
-    /// They did not.
+    /// They differ in effect.
     Differs(Box<Found>),
+    /// They differ in wording only.
+    Worded(Box<Found>),
     /// An engine gave no result (an outside adjudicator that failed): the message.
     Error(String),
 }
 
-/// A shrunk disagreement, classed: its shape, the options that explain it, the file to write.
+/// A new class found in a batch: its key, the position and cause it comes from, and its file's
+/// name and text once shrunk.
 #[derive(Clone, Debug)]
 pub struct Case {
     /// The index of the position it came from.
     pub index: u64,
-    /// How the engines disagree.
-    pub way: Way,
-    /// The shape of the shrunk position ([`shape`]).
+    /// The cause.
+    pub cause: Cause,
+    /// The shape of the example ([`shape`]).
     pub shape: &'static str,
-    /// The single option changes (`paradox=Rule1982`) under which engine A gives B's result.
-    pub b_as_a: Vec<String>,
-    /// The single option changes under which engine B gives A's result (only options B reads).
-    pub a_as_b: Vec<String>,
-    /// The class's key: shape, explaining options and way in one line.
+    /// The class's key: the cause's way and its explanation.
     pub key: String,
     /// The class's file name (`convoy-paradox_paradox-Rule1982_1a2b3c4d.ron`).
     pub file: String,
-    /// The scenario file's text: comments with both engines' results, then the scenario with
-    /// the DATC rules' results as its expectations.
+    /// The scenario file's text: comments with the run, the cause and both engines' results,
+    /// then the example under the DATC rules with their results as its expectations.
     pub text: String,
-}
-
-/// A class of disagreements, as the summary lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClassRow {
-    /// The scenario file of the class, in the output folder.
-    pub file: String,
-    /// The shape of its shrunk position.
-    pub shape: String,
-    /// The single option changes under which engine A gives engine B's result.
-    pub b_as_a: Vec<String>,
-    /// The single option changes under which engine B gives engine A's result.
-    pub a_as_b: Vec<String>,
-    /// How the engines disagree, in words.
-    pub way: String,
-    /// How many positions fell in the class.
-    pub count: u64,
-    /// The first position (by index) that fell in it.
-    pub first: u64,
-}
-
-impl ClassRow {
-    /// The explaining options in words: `dpjudge = decisions under paradox=Rule1982`, or
-    /// `unexplained`.
-    pub fn explains(&self, a: &str, b: &str) -> String {
-        let mut parts = Vec::new();
-        if !self.b_as_a.is_empty() {
-            parts.push(format!("{b} = {a} under {}", self.b_as_a.join(" or ")));
-        }
-        if !self.a_as_b.is_empty() {
-            parts.push(format!("{a} = {b} under {}", self.a_as_b.join(" or ")));
-        }
-        if parts.is_empty() {
-            "unexplained".into()
-        } else {
-            parts.join("; ")
-        }
-    }
-}
-
-/// A run's summary: what was run, what was found. Saved as `summary.versus` in the output folder
-/// (which `versus merge` reads) and printed as JSON with `--json`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Summary {
-    /// Engine A's name.
-    pub a: String,
-    /// Engine B's name.
-    pub b: String,
-    /// The seed.
-    pub seed: u64,
-    /// The mix's name.
-    pub mix: String,
-    /// The rules both engines ran under (`datc` or the options that differ).
-    pub rules: String,
-    /// The number of positions asked for (`--count`).
-    pub count: u64,
-    /// The shards this summary covers, as `I/N` each (empty for a whole run).
-    pub shards: Vec<String>,
-    /// Positions adjudicated.
-    pub positions: u64,
-    /// Positions where the engines disagreed.
-    pub disagreements: u64,
-    /// Positions an engine gave no result for.
-    pub errors: u64,
-    /// The first engine error's message, if any.
-    pub first_error: Option<String>,
-    /// Whether the run was stopped before its end (ctrl-c).
-    pub interrupted: bool,
-    /// The classes, the most frequent first.
-    pub classes: Vec<ClassRow>,
-}
-
-/// Why a run or a merge could not go on.
-#[derive(Debug, thiserror::Error)]
-pub enum VersusError {
-    /// Writing the output folder failed.
-    #[error("{path}: {message}")]
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-    /// A summary file could not be read.
-    #[error("{path}: not a versus summary: {message}")]
-    Summary {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-}
-
-fn io_err(path: &Path, e: impl std::fmt::Display) -> VersusError {
-    VersusError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    }
 }
 
 /// Runs work items, in parallel or not; the results come back in the items' order.
@@ -726,9 +455,6 @@ pub struct Versus<'e> {
     pub mix: Mix,
     /// The seed.
     pub seed: u64,
-    /// Disagreements of one [`Way`] shrunk at most this often (0: every one); the others are
-    /// counted in the class the first shrunk one of their way fell in.
-    pub shrink_limit: usize,
     /// Positions per batch: the stop flag is read, progress reported and the summary saved
     /// between batches ([`BATCH`] on the command line; 0 counts as 1).
     pub batch: u64,
@@ -741,9 +467,14 @@ fn result_of(e: &dyn Engine, s: &Scenario, rules: &Rules) -> Result<PhaseResult,
         .map_err(|e| e.to_string())
 }
 
-/// Whether two results agree in verdicts, dislodgements, final positions and standoffs.
-fn same(s: &Scenario, x: &PhaseResult, y: &PhaseResult) -> bool {
-    way(s, x, y).is_empty()
+/// The key of a class: the cause's way and its explanation, in one line.
+fn class_key(c: &Cause) -> String {
+    format!(
+        "{:?} | {} | {}",
+        c.way,
+        c.b_as_a.join(","),
+        c.a_as_b.join(",")
+    )
 }
 
 impl Versus<'_> {
@@ -752,117 +483,56 @@ impl Versus<'_> {
         position(&self.map, self.seed, i, self.mix)
     }
 
-    /// How A and B disagree on `s`; None when an engine gives no result.
-    fn way_on(&self, s: &Scenario) -> Result<Way, String> {
+    /// Both results on `s`, compared.
+    pub fn compare_on(
+        &self,
+        s: &Scenario,
+    ) -> Result<(PhaseResult, PhaseResult, Comparison), String> {
         let ra = result_of(self.a, s, &self.rules)?;
         let rb = result_of(self.b, s, &self.rules)?;
-        Ok(way(s, &ra, &rb))
+        let c = compare(s, &ra, &rb);
+        Ok((ra, rb, c))
     }
 
     /// Adjudicates position `i` with both engines and compares.
     pub fn check(&self, i: u64) -> Checked {
         let s = self.position(i);
-        match self.way_on(&s) {
-            Ok(w) if w.is_empty() => Checked::Agree,
-            Ok(w) => Checked::Differs(Box::new(Found {
-                index: i,
-                scenario: s,
-                way: w,
-            })),
+        match self.compare_on(&s) {
+            Ok((_, _, c)) if c.agree() => Checked::Agree,
+            Ok((ra, rb, comparison)) => {
+                let effect = !comparison.way.is_empty();
+                let f = Box::new(Found {
+                    index: i,
+                    scenario: s,
+                    ra,
+                    rb,
+                    comparison,
+                });
+                if effect {
+                    Checked::Differs(f)
+                } else {
+                    Checked::Worded(f)
+                }
+            }
             Err(e) => Checked::Error(e),
         }
     }
 
-    /// Shrinks a disagreement (units, then orders, by `ddmin`) to a position that still
-    /// disagrees the same way.
-    pub fn shrink(&self, f: &Found) -> Scenario {
-        let s0 = &f.scenario;
-        let holds = |s: &Scenario| self.way_on(s).is_ok_and(|w| w == f.way);
-        let mut best = s0.clone();
-        if s0.phase.kind == PhaseKind::Movement {
-            let ids: Vec<usize> = (0..s0.units.len()).collect();
-            let build = |keep: &[usize]| {
-                let mut s = s0.clone();
-                s.units = keep
-                    .iter()
-                    .filter_map(|&u| s0.units.get(u).copied())
-                    .collect();
-                let provs: Vec<ProvinceId> =
-                    s.units.iter().map(|u| s0.map.province_of(u.loc)).collect();
-                s.orders.retain(|e| {
-                    e.order
-                        .unit
-                        .is_some_and(|u| provs.contains(&u.loc.province))
-                });
-                s
-            };
-            let kept = ddmin(&ids, |keep| holds(&build(keep)), |_, _| {});
-            best = build(&kept);
-        }
-        let base = best.clone();
-        let ids: Vec<usize> = (0..base.orders.len()).collect();
-        let build = |keep: &[usize]| {
-            let mut s = base.clone();
-            s.orders = keep
-                .iter()
-                .filter_map(|&k| base.orders.get(k).cloned())
-                .collect();
-            s
-        };
-        let kept = ddmin(&ids, |keep| holds(&build(keep)), |_, _| {});
-        let s = build(&kept);
-        if holds(&s) { s } else { best }
+    /// The causes of a disagreement in effect ([`Versus::causes`] on its results).
+    pub fn causes_of(&self, f: &Found) -> Vec<Cause> {
+        self.causes(&f.scenario, &f.ra, &f.rb, &f.comparison)
     }
 
-    /// The single rule option changes that explain a disagreement on `s`: under which A gives
-    /// B's result, and under which B (where it reads the option) gives A's.
-    pub fn explain(&self, s: &Scenario) -> (Vec<String>, Vec<String>) {
-        let (Ok(ra), Ok(rb)) = (
-            result_of(self.a, s, &self.rules),
-            result_of(self.b, s, &self.rules),
-        ) else {
-            return (Vec::new(), Vec::new());
-        };
-        let mut b_as_a = Vec::new();
-        let mut a_as_b = Vec::new();
-        for c in self.rules.single_changes() {
-            if let Ok(ra2) = result_of(self.a, s, &c.rules)
-                && same(s, &ra2, &rb)
-            {
-                b_as_a.push(c.spec());
-            }
-            if let Ok(rb2) = result_of(self.b, s, &c.rules)
-                && !same(s, &rb2, &rb)
-                && same(s, &rb2, &ra)
-            {
-                a_as_b.push(c.spec());
-            }
-        }
-        (b_as_a, a_as_b)
-    }
-
-    /// Shrinks, explains and classes a disagreement, and writes its scenario file's text.
-    pub fn case(&self, f: &Found) -> Case {
-        let shrunk = with_texts(self.shrink(f));
-        let (b_as_a, a_as_b) = self.explain(&shrunk);
-        let shape = shape(&shrunk);
+    /// A new class: the cause's example (shrunk, 1-minimal), its shape, key, file name and text.
+    pub fn case(&self, f: &Found, cause: &Cause) -> Case {
+        let example = with_texts(self.example(&f.scenario, cause));
+        let shape = shape(&example);
+        let key = class_key(cause);
         let (an, bn) = (self.a.name(), self.b.name());
-        let way_words = f.way.words(an, bn);
-        let explained = ClassRow {
-            file: String::new(),
-            shape: shape.into(),
-            b_as_a: b_as_a.clone(),
-            a_as_b: a_as_b.clone(),
-            way: way_words.clone(),
-            count: 0,
-            first: f.index,
-        }
-        .explains(an, bn);
-        let key = format!("{shape} | {explained} | {way_words}");
-        let opt_slug = if b_as_a.is_empty() && a_as_b.is_empty() {
-            "unexplained".to_string()
-        } else {
-            slug(b_as_a.first().or(a_as_b.first()).map_or("", |s| s.as_str()))
+        let explained = explains(&cause.b_as_a, &cause.a_as_b, an, bn);
+        let opt_slug = match cause.b_as_a.first().or(cause.a_as_b.first()) {
+            Some(o) => slug(o),
+            None => "unexplained".to_string(),
         };
         let file = format!(
             "{}_{}_{:08x}.ron",
@@ -870,47 +540,118 @@ impl Versus<'_> {
             opt_slug,
             fnv(key.as_bytes()) as u32
         );
-        let text = self.file_text(f, &shrunk, shape, &explained, &way_words);
+        let cause_line = self.cause_words(&f.scenario, &example, cause);
+        let text = self.file_text(
+            f.index,
+            &example,
+            &[
+                ("shape", shape.to_string()),
+                ("explained", explained),
+                ("the cause", cause.way.words(an, bn)),
+                ("the order", cause_line),
+            ],
+        );
         Case {
             index: f.index,
-            way: f.way.clone(),
+            cause: cause.clone(),
             shape,
-            b_as_a,
-            a_as_b,
             key,
             file,
             text,
         }
     }
 
-    /// The scenario file of a class: a comment block with the run, the class and both engines'
-    /// results, then the shrunk scenario under the DATC rules, its expectations the decision
+    /// The cause's first order as the example has it: `F Lon S F Wal - Eng: decisions fails,
+    /// dpjudge succeeds` (or the board's difference).
+    fn cause_words(&self, from: &Scenario, example: &Scenario, cause: &Cause) -> String {
+        let Some(first) = cause.orders.first() else {
+            return "none: the board differs".to_string();
+        };
+        let Some(e) = from.orders.get(first.index) else {
+            return String::new();
+        };
+        let text = example
+            .orders
+            .iter()
+            .find(|x| x.power == e.power && x.order == e.order)
+            .map_or_else(String::new, |x| x.text.clone());
+        format!(
+            "{}: {} {}, {} {}",
+            text,
+            self.a.name(),
+            verdict_word(first.a),
+            self.b.name(),
+            verdict_word(first.b)
+        )
+    }
+
+    /// A wording example: `f` shrunk while it differs in exactly these words and agrees in
+    /// effect; its file's text.
+    pub fn wording_case(&self, f: &Found) -> (String, String) {
+        let wording = &f.comparison.wording;
+        let holds = |q: &Scenario| {
+            self.compare_on(q)
+                .is_ok_and(|(_, _, c)| c.way.is_empty() && c.wording == *wording)
+        };
+        let mut best = f.scenario.clone();
+        if best.phase.kind == PhaseKind::Movement {
+            let ids: Vec<usize> = (0..best.units.len()).collect();
+            let base = best.clone();
+            let kept = ddmin(
+                &ids,
+                |keep| holds(&cause::without_units(&base, keep)),
+                |_, _| {},
+            );
+            best = cause::without_units(&base, &kept);
+        }
+        let ids: Vec<usize> = (0..best.orders.len()).collect();
+        let base = best.clone();
+        let kept = ddmin(
+            &ids,
+            |keep| holds(&cause::only_orders(&base, keep)),
+            |_, _| {},
+        );
+        best = cause::only_orders(&base, &kept);
+        if !holds(&best) {
+            best = f.scenario.clone();
+        }
+        let example = with_texts(best);
+        let words = wording.words(self.a.name(), self.b.name());
+        let file = format!("wording_{:08x}.ron", fnv(words.as_bytes()) as u32);
+        let text = self.file_text(
+            f.index,
+            &example,
+            &[
+                ("shape", "wording".to_string()),
+                ("the words", words),
+                (
+                    "explained",
+                    "a difference of words only: the same effect".into(),
+                ),
+            ],
+        );
+        (file, text)
+    }
+
+    /// The text of a class or wording file: a comment block with the run, `lines`, and both
+    /// engines' verdicts, then the example under the DATC rules, its expectations the decision
     /// engine's result under them.
-    fn file_text(
-        &self,
-        f: &Found,
-        s: &Scenario,
-        shape: &str,
-        explained: &str,
-        way_words: &str,
-    ) -> String {
-        let (an, bn) = (self.a.name(), self.b.name());
-        let mut out = String::new();
+    fn file_text(&self, index: u64, s: &Scenario, lines: &[(&str, String)]) -> String {
         // Engine names are one line here, whatever was typed: the comment cannot end early.
-        let (an, bn) = (one_line(an), one_line(bn));
-        let (explained, way_words) = (one_line(explained), one_line(way_words));
+        let (an, bn) = (one_line(self.a.name()), one_line(self.b.name()));
+        let mut out = String::new();
         out.push_str(&format!(
-            "{CLASS_HEADER}{an} {bn} --seed {} --mix {}: position {}\n",
+            "{CLASS_HEADER}{an} {bn} --seed {} --mix {}: position {index}\n",
             self.seed,
             self.mix.name(),
-            f.index
         ));
         out.push_str(&format!(
             "// rules of the run: {}\n",
             rules_words(&self.rules)
         ));
-        out.push_str(&format!("// shape: {shape}\n// explained: {explained}\n"));
-        out.push_str(&format!("// the way: {way_words}\n"));
+        for (k, v) in lines {
+            out.push_str(&format!("// {k}: {}\n", one_line(v)));
+        }
         for (e, name) in [(self.a, &an), (self.b, &bn)] {
             out.push_str(&format!("// {name}:\n"));
             match result_of(e, s, &self.rules) {
@@ -934,17 +675,25 @@ impl Versus<'_> {
                 Err(m) => out.push_str(&format!("//   no result: {}\n", one_line(&m))),
             }
         }
+        let title = lines
+            .iter()
+            .find(|(k, _)| *k == "the cause" || *k == "the words")
+            .map_or(String::new(), |(_, v)| v.clone());
         let mut file = s.clone();
         file.rules = Rules::default();
-        file.title = format!("versus {an} {bn}: {shape}");
+        file.title = format!("versus {an} {bn}: {title}");
         file.description = format!(
-            "Found by dipsandbox versus {an} {bn}: {way_words}. Explained: {explained}. The expectations are the DATC rules' (the decision engine's default result)."
+            "Found by dipsandbox versus {an} {bn}. {}. The expectations are the DATC rules' (the decision engine's default result).",
+            lines
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join("; ")
         );
         file.source = format!(
-            "dipsandbox versus, seed {}, mix {}, position {}",
+            "dipsandbox versus, seed {}, mix {}, position {index}",
             self.seed,
             self.mix.name(),
-            f.index
         );
         if let Ok(run) = adjudicate_scenario(&file, None, &DecisionEngine, false) {
             freeze_expectations(&mut file, &run);
@@ -961,6 +710,12 @@ impl Versus<'_> {
     /// during which it was set is dropped whole (not counted, nothing of it written), since an
     /// interrupted engine ([`Engine::interrupt`]) answers it with errors: the positions counted
     /// are always the first ones of the shard. `progress` hears after each batch.
+    ///
+    /// Per batch: the positions are checked in parallel; the causes of each disagreement in
+    /// effect are found and explained on the position itself, in parallel; each cause is
+    /// counted in the class of its way and explanation, and a class met for the first time is
+    /// shrunk to its example (in parallel, in index order); a position that differs in words
+    /// only is counted in the wording table under its word pairs, the first of each shrunk.
     pub fn run<P: Parallel>(
         &self,
         count: u64,
@@ -994,39 +749,61 @@ impl Versus<'_> {
                     _ => None,
                 })
                 .collect();
-            // Which disagreements are shrunk (in index order), decided on a copy of the counts:
-            // the tally changes only once the batch is kept.
-            let mut shrunk: HashMap<&Way, usize> = HashMap::new();
-            let admitted: Vec<bool> = found
-                .iter()
-                .map(|f| {
-                    let n = shrunk
-                        .entry(&f.way)
-                        .or_insert_with(|| tally.shrunk.get(&f.way).copied().unwrap_or(0));
-                    *n += 1;
-                    tally.limit == 0 || *n <= tally.limit
-                })
-                .collect();
-            let to_shrink: Vec<&Found> = found
-                .iter()
-                .zip(&admitted)
-                .filter(|(_, a)| **a)
-                .map(|(f, _)| *f)
-                .collect();
+            let causes: Vec<Vec<Cause>> = if stopped() {
+                Vec::new()
+            } else {
+                par.map(found.clone(), &|f| self.causes_of(f))
+            };
+            // The classes met for the first time, in index order, and the wording keys.
+            let mut new: Vec<(&Found, &Cause)> = Vec::new();
+            let mut seen: HashSet<String> = HashSet::new();
+            for (f, cs) in found.iter().zip(&causes) {
+                for c in cs {
+                    let key = class_key(c);
+                    if !tally.rows.contains_key(&key) && seen.insert(key) {
+                        new.push((f, c));
+                    }
+                }
+            }
+            let mut new_words: Vec<&Found> = Vec::new();
+            let mut seen_words: HashSet<&Wording> = HashSet::new();
+            for c in &checked {
+                if let Checked::Worded(f) = c
+                    && !tally.words.contains_key(&f.comparison.wording)
+                    && seen_words.insert(&f.comparison.wording)
+                {
+                    new_words.push(f);
+                }
+            }
             let cases = if stopped() {
                 Vec::new()
             } else {
-                par.map(to_shrink, &|f| self.case(f))
+                par.map(new, &|(f, c)| self.case(f, c))
+            };
+            let word_cases = if stopped() {
+                Vec::new()
+            } else {
+                par.map(new_words.clone(), &|f| self.wording_case(f))
             };
             if stopped() {
                 ended = false;
                 break;
             }
-            for (w, n) in shrunk {
-                tally.shrunk.insert(w.clone(), n);
-            }
             tally.summary.positions += end - done;
-            for c in checked.iter() {
+            let mut written = false;
+            for c in cases {
+                let path = out.join(&c.file);
+                write_atomic(&path, &c.text).map_err(|e| io_err(&path, e))?;
+                tally.add_class(&c, self);
+                written = true;
+            }
+            for (f, (file, text)) in new_words.iter().zip(word_cases) {
+                let path = out.join(&file);
+                write_atomic(&path, &text).map_err(|e| io_err(&path, e))?;
+                tally.add_wording_row(f, file, self);
+                written = true;
+            }
+            for c in &checked {
                 match c {
                     Checked::Agree => {}
                     Checked::Error(m) => {
@@ -1034,21 +811,12 @@ impl Versus<'_> {
                         tally.summary.first_error.get_or_insert_with(|| m.clone());
                     }
                     Checked::Differs(_) => tally.summary.disagreements += 1,
+                    Checked::Worded(f) => tally.count_wording(f),
                 }
             }
-            let mut cases = cases.into_iter();
-            let mut new_class = false;
-            for (f, a) in found.iter().zip(&admitted) {
-                if *a {
-                    if let Some(c) = cases.next()
-                        && let Some((file, text)) = tally.add_case(&c)
-                    {
-                        let path = out.join(&file);
-                        write_atomic(&path, &text).map_err(|e| io_err(&path, e))?;
-                        new_class = true;
-                    }
-                } else {
-                    tally.add_unshrunk(&f.way, f.index);
+            for (f, cs) in found.iter().zip(&causes) {
+                for c in cs {
+                    tally.count_cause(f.index, c);
                 }
             }
             done = end;
@@ -1058,7 +826,7 @@ impl Versus<'_> {
                 disagreements: tally.summary.disagreements,
                 classes: tally.rows.len(),
             });
-            if new_class || saved.elapsed().as_secs() >= 2 {
+            if written || saved.elapsed().as_secs() >= 2 {
                 tally.save(out)?;
                 saved = Instant::now();
             }
@@ -1069,67 +837,22 @@ impl Versus<'_> {
     }
 }
 
-/// Makes `out` ready for a run (`what`: `versus decisions dpjudge`) and holds it: locked against
-/// a second run ([`FolderLock`]), and holding no earlier run's files unless `force` is given,
-/// in which case the earlier run's `summary.versus` and class files (the `.ron` files that
-/// begin with this bench's header) are removed; other files are left alone.
-pub fn open_output(out: &Path, what: &str, force: bool) -> Result<FolderLock, VersusError> {
-    let lock = FolderLock::take(out, what).map_err(|e| VersusError::Io {
-        path: out.to_path_buf(),
-        message: e.reason(),
-    })?;
-    let entries = std::fs::read_dir(out).map_err(|e| io_err(out, e))?;
-    let mut ours = Vec::new();
-    let mut others = 0usize;
-    for e in entries {
-        let e = e.map_err(|e| io_err(out, e))?;
-        let name = e.file_name();
-        let Some(name) = name.to_str() else {
-            others += 1;
-            continue;
-        };
-        if name == LOCK_FILE {
-            continue;
-        }
-        let path = e.path();
-        let is_file = e.file_type().is_ok_and(|t| t.is_file());
-        let from_a_run = is_file
-            && (name == SUMMARY_FILE
-                || (name.ends_with(".ron")
-                    && crate::base::source::read_head(&path, 64)
-                        .is_ok_and(|h| h.text.starts_with(CLASS_HEADER))));
-        if from_a_run {
-            ours.push(path);
-        } else {
-            others += 1;
-        }
+/// The explaining options in words: `dpjudge = decisions under paradox=Rule1982`, or
+/// `unexplained`.
+pub fn explains(b_as_a: &[String], a_as_b: &[String], a: &str, b: &str) -> String {
+    let mut parts = Vec::new();
+    if !b_as_a.is_empty() {
+        parts.push(format!("{b} = {a} under {}", b_as_a.join(" or ")));
     }
-    if !ours.is_empty() && !force {
-        return Err(VersusError::Io {
-            path: out.to_path_buf(),
-            message: format!(
-                "holds a versus run already ({}); give --force to replace its files, or another -o DIR",
-                crate::base::text::count(ours.len(), "file")
-            ),
-        });
+    if !a_as_b.is_empty() {
+        parts.push(format!("{a} = {b} under {}", a_as_b.join(" or ")));
     }
-    if others > 0 && !force {
-        return Err(VersusError::Io {
-            path: out.to_path_buf(),
-            message: format!(
-                "holds other files ({}); give --force to write into it anyway (they are left alone), or another -o DIR",
-                others
-            ),
-        });
+    if parts.is_empty() {
+        "unexplained".into()
+    } else {
+        parts.join("; ")
     }
-    for p in ours {
-        std::fs::remove_file(&p).map_err(|e| io_err(&p, e))?;
-    }
-    Ok(lock)
 }
-
-/// How a class file of this bench begins: the header [`Versus::case`] writes.
-pub const CLASS_HEADER: &str = "// dipsandbox versus ";
 
 /// The rules in words: `datc`, or the options that differ from it.
 pub fn rules_words(r: &Rules) -> String {
@@ -1144,7 +867,7 @@ pub fn rules_words(r: &Rules) -> String {
     }
 }
 
-/// Lower case, letters and digits, one `-` between words.
+/// Letters and digits as they are, one `-` for every run of anything else between them.
 fn slug(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
@@ -1167,15 +890,13 @@ fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The classes of a run as it goes: which ways have been shrunk how often, the classes by key.
+/// The classes and the wording table of a run as it goes.
 struct Tally {
     summary: Summary,
-    limit: usize,
-    shrunk: HashMap<Way, usize>,
-    /// The class the first shrunk disagreement of a way fell in.
-    class_of_way: HashMap<Way, String>,
     /// The classes by key.
     rows: BTreeMap<String, ClassRow>,
+    /// The wording rows by their word pairs.
+    words: BTreeMap<Wording, WordingRow>,
 }
 
 impl Tally {
@@ -1195,344 +916,69 @@ impl Tally {
                 },
                 ..Summary::default()
             },
-            limit: v.shrink_limit,
-            shrunk: HashMap::new(),
-            class_of_way: HashMap::new(),
             rows: BTreeMap::new(),
+            words: BTreeMap::new(),
         }
     }
 
-    /// Counts a shrunk case; the file name and text when its class is new.
-    fn add_case(&mut self, c: &Case) -> Option<(String, String)> {
-        self.class_of_way
-            .entry(c.way.clone())
-            .or_insert_with(|| c.key.clone());
-        if let Some(r) = self.rows.get_mut(&c.key) {
-            r.count += 1;
-            return None;
-        }
-        self.rows.insert(
-            c.key.clone(),
-            ClassRow {
-                file: c.file.clone(),
-                shape: c.shape.into(),
-                b_as_a: c.b_as_a.clone(),
-                a_as_b: c.a_as_b.clone(),
-                way: c.way.words(&self.summary.a, &self.summary.b),
-                count: 1,
-                first: c.index,
-            },
-        );
-        Some((c.file.clone(), c.text.clone()))
+    /// A new class (not counted yet: [`Tally::count_cause`] counts its position).
+    fn add_class(&mut self, c: &Case, v: &Versus<'_>) {
+        let (an, bn) = (v.a.name(), v.b.name());
+        self.rows.entry(c.key.clone()).or_insert_with(|| ClassRow {
+            file: c.file.clone(),
+            shape: c.shape.into(),
+            b_as_a: c.cause.b_as_a.clone(),
+            a_as_b: c.cause.a_as_b.clone(),
+            way: c.cause.way.words(an, bn),
+            count: 0,
+            explained: 0,
+            first: c.index,
+        });
     }
 
-    /// Counts a disagreement that was not shrunk in the class of its way.
-    fn add_unshrunk(&mut self, w: &Way, _index: u64) {
-        if let Some(r) = self.class_of_way.get(w).and_then(|k| self.rows.get_mut(k)) {
+    /// Counts a cause of position `index` in its class.
+    fn count_cause(&mut self, index: u64, c: &Cause) {
+        if let Some(r) = self.rows.get_mut(&class_key(c)) {
             r.count += 1;
+            if c.explained() {
+                r.explained += 1;
+            }
+            r.first = r.first.min(index);
+        }
+    }
+
+    /// A new row of the wording table (not counted yet).
+    fn add_wording_row(&mut self, f: &Found, file: String, v: &Versus<'_>) {
+        let words = f.comparison.wording.words(v.a.name(), v.b.name());
+        self.words
+            .entry(f.comparison.wording.clone())
+            .or_insert_with(|| WordingRow {
+                file,
+                words,
+                count: 0,
+                first: f.index,
+            });
+    }
+
+    /// Counts a position that differs in words only.
+    fn count_wording(&mut self, f: &Found) {
+        self.summary.wording_positions += 1;
+        if let Some(r) = self.words.get_mut(&f.comparison.wording) {
+            r.count += 1;
+            r.first = r.first.min(f.index);
         }
     }
 
     fn summary(&self) -> Summary {
         let mut s = self.summary.clone();
         s.classes = sorted_rows(self.rows.values().cloned().collect());
+        let mut w: Vec<WordingRow> = self.words.values().cloned().collect();
+        w.sort_by(|x, y| y.count.cmp(&x.count).then_with(|| x.file.cmp(&y.file)));
+        s.wording = w;
         s
     }
 
     fn save(&self, out: &Path) -> Result<(), VersusError> {
         save_summary(out, &self.summary())
     }
-}
-
-/// The most frequent class first, then by file name.
-fn sorted_rows(mut v: Vec<ClassRow>) -> Vec<ClassRow> {
-    v.sort_by(|x, y| y.count.cmp(&x.count).then_with(|| x.file.cmp(&y.file)));
-    v
-}
-
-/// The summary file of an output folder.
-pub const SUMMARY_FILE: &str = "summary.versus";
-
-/// Writes `summary.versus` into `out`.
-pub fn save_summary(out: &Path, s: &Summary) -> Result<(), VersusError> {
-    let path = out.join(SUMMARY_FILE);
-    let text = ron::ser::to_string_pretty(s, ron::ser::PrettyConfig::default())
-        .map_err(|e| io_err(&path, e))?;
-    write_atomic(&path, &format!("{text}\n")).map_err(|e| io_err(&path, e))
-}
-
-/// Reads `summary.versus` from a folder (a regular file of at most the file limit).
-pub fn load_summary(dir: &Path) -> Result<Summary, VersusError> {
-    let path = dir.join(SUMMARY_FILE);
-    let text = crate::base::source::read_text(&path).map_err(|e| io_err(&path, e))?;
-    summary_from_ron(&text).map_err(|message| VersusError::Summary { path, message })
-}
-
-/// A summary from its text (what `summary.versus` holds); the error is the reader's, cut.
-pub fn summary_from_ron(text: &str) -> Result<Summary, String> {
-    ron::from_str(text).map_err(|e| crate::base::text::bounded(&e.to_string(), 1000).into_owned())
-}
-
-/// The shards a summary covers, read back; an error names what is wrong.
-fn shards_of(s: &Summary) -> Result<Vec<Shard>, String> {
-    s.shards
-        .iter()
-        .map(|t| {
-            Shard::parse(t).ok_or_else(|| {
-                format!(
-                    "shard {}: expected I/N with 0 ≤ I < N",
-                    crate::base::text::quoted(t)
-                )
-            })
-        })
-        .collect()
-}
-
-/// Whether `name` can be a class file of an output folder: one plain file name ending in `.ron`
-/// (no folder, no `..`, nothing unprintable), as [`Versus::case`] makes them.
-fn class_file_ok(name: &str) -> bool {
-    use std::path::Component;
-    let mut parts = Path::new(name).components();
-    matches!(parts.next(), Some(Component::Normal(_)))
-        && parts.next().is_none()
-        && name.ends_with(".ron")
-        && !name.contains(['/', '\\'])
-        && crate::base::text::first_unprintable(name).is_none()
-}
-
-/// Checks what a summary says of itself: its shards readable and of one N, its counts
-/// possible (no more positions than its shards hold, no more disagreements and errors than
-/// positions, no more in its classes than disagreements), its class files plain names.
-pub fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
-    let shards = shards_of(s)?;
-    if let Some(first) = shards.first()
-        && let Some(other) = shards.iter().find(|x| x.of != first.of)
-    {
-        return Err(format!(
-            "shards {}/{} and {}/{} are of different runs",
-            first.index, first.of, other.index, other.of
-        ));
-    }
-    let room = if shards.is_empty() {
-        s.count
-    } else {
-        shards
-            .iter()
-            .try_fold(0u64, |t, x| t.checked_add(x.len(s.count)))
-            .ok_or("its shards hold more positions than can be counted")?
-    };
-    if s.positions > room {
-        return Err(format!(
-            "{} positions, but its {} of a run of {} hold {room}",
-            s.positions,
-            if shards.is_empty() {
-                "whole run".to_string()
-            } else {
-                crate::base::text::count(shards.len(), "shard")
-            },
-            s.count
-        ));
-    }
-    let bad = s
-        .disagreements
-        .checked_add(s.errors)
-        .is_none_or(|n| n > s.positions);
-    if bad {
-        return Err(format!(
-            "{} disagreements and {} errors in {} positions",
-            s.disagreements, s.errors, s.positions
-        ));
-    }
-    let classed = s
-        .classes
-        .iter()
-        .try_fold(0u64, |t, c| t.checked_add(c.count));
-    if classed.is_none_or(|n| n > s.disagreements) {
-        return Err(format!(
-            "its classes count more than its {} disagreements",
-            s.disagreements
-        ));
-    }
-    if let Some(c) = s.classes.iter().find(|c| !class_file_ok(&c.file)) {
-        return Err(format!(
-            "class file {}: expected a file name ending in .ron, in the folder itself",
-            crate::base::text::quoted(&c.file)
-        ));
-    }
-    Ok(shards)
-}
-
-/// The run a summary is of, in words: `versus decisions dpjudge --seed 0 --mix all --count 300
-/// (rules datc)`.
-fn run_words(s: &Summary) -> String {
-    format!(
-        "versus {} {} --seed {} --mix {} --count {} (rules {})",
-        one_line(&s.a),
-        one_line(&s.b),
-        s.seed,
-        one_line(&s.mix),
-        s.count,
-        one_line(&s.rules)
-    )
-}
-
-/// The summaries of the shards of one run merged, without touching a file: counts summed per
-/// class file, positions, disagreements and errors summed, the shards listed in order. The
-/// parts must be of one run (the same engines, rules, seed, mix and count), each shard once,
-/// each summary possible ([`check_summary`]); every sum is checked for overflow. Besides the
-/// merged summary, for each of its classes (in its order) the part whose class file is kept
-/// (the first that has it). An error names the part (its index) and what is wrong with it.
-pub fn merge_summaries(parts: &[Summary]) -> Result<(Summary, Vec<usize>), (usize, String)> {
-    let mut checked: Vec<Vec<Shard>> = Vec::with_capacity(parts.len());
-    for (i, s) in parts.iter().enumerate() {
-        checked.push(check_summary(s).map_err(|m| (i, m))?);
-    }
-    let Some(first) = parts.first() else {
-        return Err((0, "no summary to merge".into()));
-    };
-    let mut taken: HashMap<u64, usize> = HashMap::new();
-    let mut of: Option<u64> = None;
-    for (i, (s, shards)) in parts.iter().zip(&checked).enumerate() {
-        if run_words(s) != run_words(first) {
-            return Err((
-                i,
-                format!(
-                    "a run of `{}`, not of `{}` as the first is; only the shards of one run merge",
-                    run_words(s),
-                    run_words(first)
-                ),
-            ));
-        }
-        if shards.is_empty() && parts.len() > 1 {
-            return Err((
-                i,
-                "a whole run (no --shard): it holds every position already, and merges with no other"
-                    .into(),
-            ));
-        }
-        for x in shards {
-            if let Some(n) = of
-                && n != x.of
-            {
-                return Err((
-                    i,
-                    format!(
-                        "shard {}/{} is of a run cut in {} shards, the others in {n}",
-                        x.index, x.of, x.of
-                    ),
-                ));
-            }
-            of = Some(x.of);
-            if let Some(other) = taken.insert(x.index, i) {
-                return Err((
-                    i,
-                    format!(
-                        "shard {}/{} is in summary {} too; each shard is merged once",
-                        x.index,
-                        x.of,
-                        other + 1
-                    ),
-                ));
-            }
-        }
-    }
-    let overflow = |i: usize| (i, "counts too large to add up (past 2^64)".to_string());
-    let mut t = first.clone();
-    let mut rows: BTreeMap<&str, (ClassRow, usize)> = BTreeMap::new();
-    for (i, s) in parts.iter().enumerate() {
-        for r in &s.classes {
-            match rows.get_mut(r.file.as_str()) {
-                Some((have, _)) => {
-                    have.count = have.count.checked_add(r.count).ok_or_else(|| overflow(i))?;
-                    have.first = have.first.min(r.first);
-                }
-                None => {
-                    rows.insert(&r.file, (r.clone(), i));
-                }
-            }
-        }
-        if i > 0 {
-            let add = |x: u64, y: u64| x.checked_add(y).ok_or_else(|| overflow(i));
-            t.positions = add(t.positions, s.positions)?;
-            t.disagreements = add(t.disagreements, s.disagreements)?;
-            t.errors = add(t.errors, s.errors)?;
-            if t.first_error.is_none() {
-                t.first_error.clone_from(&s.first_error);
-            }
-            t.interrupted |= s.interrupted;
-        }
-    }
-    // A shard that left positions out (stopped early, killed) makes the merge incomplete.
-    t.interrupted |= parts.iter().zip(&checked).any(|(s, shards)| {
-        let room = if shards.is_empty() {
-            s.count
-        } else {
-            shards.iter().map(|x| x.len(s.count)).sum()
-        };
-        s.positions < room
-    });
-    let mut shards: Vec<Shard> = checked.into_iter().flatten().collect();
-    shards.sort_by_key(|x| x.index);
-    t.shards = shards
-        .iter()
-        .map(|x| format!("{}/{}", x.index, x.of))
-        .collect();
-    let mut kept: Vec<(ClassRow, usize)> = rows.into_values().collect();
-    kept.sort_by(|(x, _), (y, _)| y.count.cmp(&x.count).then_with(|| x.file.cmp(&y.file)));
-    let from = kept.iter().map(|(_, i)| *i).collect();
-    t.classes = kept.into_iter().map(|(r, _)| r).collect();
-    Ok((t, from))
-}
-
-/// `versus merge`: the output folders of the shards of one run merged into `out` (made ready by
-/// [`open_output`] with `force`, and locked while it is written): their summaries by
-/// [`merge_summaries`], each class file copied from the first folder that has it. The folders
-/// must be distinct (by their real paths) and none the output; a class file is read only
-/// inside its own folder.
-pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, VersusError> {
-    let out_real = out.canonicalize().ok();
-    let mut real: HashMap<PathBuf, &PathBuf> = HashMap::new();
-    for d in dirs {
-        let r = d.canonicalize().map_err(|e| io_err(d, e))?;
-        if out_real.as_ref() == Some(&r) {
-            return Err(io_err(
-                d,
-                "it is the output folder too; merge into another -o DIR",
-            ));
-        }
-        if let Some(other) = real.insert(r, d) {
-            return Err(io_err(
-                d,
-                format!(
-                    "given twice (also as {}); each shard is merged once",
-                    other.display()
-                ),
-            ));
-        }
-    }
-    let parts = dirs
-        .iter()
-        .map(|d| load_summary(d))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (t, from) = merge_summaries(&parts).map_err(|(i, message)| VersusError::Summary {
-        path: dirs
-            .get(i)
-            .map_or_else(PathBuf::new, |d| d.join(SUMMARY_FILE)),
-        message,
-    })?;
-    let _lock = open_output(out, "versus merge", force)?;
-    for (row, i) in t.classes.iter().zip(from) {
-        let Some(d) = dirs.get(i) else { continue };
-        let from = crate::base::source::inside(d, &row.file, "file").map_err(|e| {
-            VersusError::Summary {
-                path: d.join(SUMMARY_FILE),
-                message: e.to_string(),
-            }
-        })?;
-        let to = out.join(&row.file);
-        let text = crate::base::source::read_text(&from).map_err(|e| io_err(&from, e))?;
-        write_atomic(&to, &text).map_err(|e| io_err(&to, e))?;
-    }
-    save_summary(out, &t)?;
-    Ok(t)
 }

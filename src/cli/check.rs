@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::check::{natural_key, verify};
+use dipsandbox_core::tools::check::{Wording, natural_key, verify_with};
 
 /// The scenario files named on a command line, in order, each once: a file as it is; a folder's
 /// `.ron` files, searched depth first in natural order (`6.A.2` before `6.A.10`).
@@ -141,6 +141,21 @@ pub(super) fn collect_all(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(collector.into_files())
 }
 
+/// How `check` runs and reports.
+#[derive(Clone, Copy, Debug)]
+pub struct How<'a> {
+    /// Every mismatch, not only the case line.
+    pub verbose: bool,
+    /// One JSON document.
+    pub json: bool,
+    /// A JUnit XML report to write, and whether it may replace a file.
+    pub junit: Option<(&'a Path, bool)>,
+    /// The pairing file for jDip cases.
+    pub pairing: Option<&'a Path>,
+    /// How expectations are held against verdicts (`--wording`).
+    pub wording: Wording,
+}
+
 /// `check`: one line per case, then `N passed, M failed` (or, with `json`, one JSON document:
 /// schema `dipsandbox.check/1`, see docs/json.md); exit 0, 1 (a case failed) or 2 (an input could
 /// not be read). With `junit`, a JUnit XML report is written too.
@@ -148,11 +163,15 @@ pub fn check(
     paths: &[PathBuf],
     rules: Option<Rules>,
     engine: &super::input::EngineArg,
-    verbose: bool,
-    json: bool,
-    junit: Option<(&Path, bool)>,
-    pairing_file: Option<&Path>,
+    how: &How<'_>,
 ) -> Result<ExitCode> {
+    let How {
+        verbose,
+        json,
+        junit,
+        pairing: pairing_file,
+        wording,
+    } = *how;
     super::input::stdin_once(paths.iter().map(PathBuf::as_path).chain(pairing_file))?;
     let pairing = read_pairing(pairing_file)?;
     let mut collector = Collector::default();
@@ -215,7 +234,7 @@ pub fn check(
     let engine = &*engine.engine;
     let checked: Vec<Checked> = items
         .into_par_iter()
-        .map(|item| check_item(item, rules, engine))
+        .map(|item| check_item(item, rules, engine, wording))
         .collect();
     for c in checked {
         match c {
@@ -404,6 +423,7 @@ fn check_item(
     (name, loaded, from_jdip): Item,
     rules: Option<dipsandbox_core::model::rules::Rules>,
     engine: &dyn dipsandbox_core::engine::Engine,
+    wording: Wording,
 ) -> Checked {
     let s = match loaded {
         Ok(s) => s,
@@ -420,7 +440,7 @@ fn check_item(
         dipsandbox_core::tools::check::adjudicate_scenario(&s, rules, engine, false)
             .map(|r| dipsandbox_core::io::jdip::compare(&s, &r))
     } else {
-        verify(&s, rules, engine).map(|(bad, n)| (bad, n, Vec::new()))
+        verify_with(&s, rules, engine, wording).map(|(bad, n)| (bad, n, Vec::new()))
     };
     match checked {
         Err(e) => Checked::CannotRun {

@@ -133,6 +133,11 @@ enum Command {
         /// Replace the --junit file if it exists.
         #[arg(long)]
         force: bool,
+        /// How an expected `Fails` is held against the verdict: `strict` (the default) wants
+        /// `fails` itself, and names a `void` or `illegal` order a mismatch of wording only;
+        /// `lenient` takes any verdict but a success (the order does not act).
+        #[arg(long, value_enum, default_value_t = WordingArg::Strict)]
+        wording: WordingArg,
     },
     /// Adjudicate a scenario and explain every outcome.
     ///
@@ -399,6 +404,15 @@ enum Command {
     },
     /// List the rule options, their values and the presets.
     Rules,
+}
+
+/// `check --wording`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum WordingArg {
+    /// Word for word: an expected `Fails` wants `fails`.
+    Strict,
+    /// An expected `Fails` takes any verdict but a success.
+    Lenient,
 }
 
 /// `map …`.
@@ -765,14 +779,21 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             junit,
             pairing,
             force,
+            wording,
         }) => check::check(
             &paths,
             rules,
             &cli.engine,
-            verbose,
-            cli.json,
-            junit.as_deref().map(|j| (j, force)),
-            pairing.as_deref(),
+            &check::How {
+                verbose,
+                json: cli.json,
+                junit: junit.as_deref().map(|j| (j, force)),
+                pairing: pairing.as_deref(),
+                wording: match wording {
+                    WordingArg::Strict => dipsandbox_core::tools::check::Wording::Strict,
+                    WordingArg::Lenient => dipsandbox_core::tools::check::Wording::Lenient,
+                },
+            },
         ),
         Some(Command::Advance {
             file,

@@ -298,3 +298,96 @@ fn lean_path(every: usize, min_runs: usize, min_missed: usize) {
     assert!(runs > min_runs, "{runs} runs");
     assert!(missed > min_missed, "{missed} runs with mismatches");
 }
+
+/// What each built-in engine claims through `Engine::option_use`, and what `versus` leaves
+/// untried besides (convoy options where no order convoys, adjustment options outside
+/// adjustment phases), held on `count` random positions of every mix: a change of an option
+/// the engine never reads gives the same result; a change of an option it reads through the
+/// classing only gives the same result wherever the orders are classed alike.
+fn option_use_claims_hold(count: u64) {
+    use dipsandbox_core::engine::legality::prepare;
+    use dipsandbox_core::engine::{
+        DecisionEngine, DpjudgeEngine, Engine, GuessEngine, OptionUse, PhaseInput,
+    };
+    use dipsandbox_core::model::board::PhaseKind;
+    use dipsandbox_core::model::map::Map;
+    use dipsandbox_core::model::orders::OrderKind;
+    use dipsandbox_core::model::rules::Rules;
+    use dipsandbox_core::tools::versus::{Mix, compare, position};
+    const ADJUSTMENT: [&str; 6] = [
+        "build_missing_type",
+        "fleet_build_on_land",
+        "too_many_builds",
+        "same_province_builds",
+        "too_many_disbands",
+        "civil_disorder",
+    ];
+    const CONVOY: [&str; 4] = [
+        "multi_route_disruption",
+        "paradox",
+        "paradox_fallback",
+        "convoyed_attack_on_supporter",
+    ];
+    let guess = GuessEngine::default();
+    let engines: [&dyn Engine; 3] = [&DecisionEngine, &DpjudgeEngine, &guess];
+    let map = Map::standard_arc();
+    let base = Rules::default();
+    let mut tried = 0u64;
+    for i in 0..count {
+        let s = position(&map, 17, i, Mix::All);
+        let convoys = s
+            .orders
+            .iter()
+            .any(|e| matches!(e.order.kind, OrderKind::Convoy { .. }));
+        let classed = (s.phase.kind == PhaseKind::Movement)
+            .then(|| prepare(&s.map, &s.units, &s.orders, &base));
+        for e in engines {
+            let own = e
+                .verdicts(&PhaseInput::of(&s, &base))
+                .expect("a built-in engine answers");
+            for c in base.single_changes() {
+                let field = c.row.field;
+                let untouched = match e.option_use(field) {
+                    OptionUse::Never => true,
+                    OptionUse::Classing => classed
+                        .as_ref()
+                        .is_some_and(|k| *k == prepare(&s.map, &s.units, &s.orders, &c.rules)),
+                    OptionUse::Direct => {
+                        (!convoys && CONVOY.contains(&field))
+                            || (s.phase.kind != PhaseKind::Adjustment
+                                && ADJUSTMENT.contains(&field))
+                    }
+                };
+                if !untouched {
+                    continue;
+                }
+                let other = e
+                    .verdicts(&PhaseInput::of(&s, &c.rules))
+                    .expect("a built-in engine answers");
+                tried += 1;
+                let cmp = compare(&s, &own, &other);
+                assert!(
+                    cmp.agree(),
+                    "position {i}, engine {}, {}: a change it is said not to see changed the result: {:?}",
+                    e.name(),
+                    c.spec(),
+                    cmp
+                );
+            }
+        }
+    }
+    assert!(tried > 0);
+}
+
+/// [`option_use_claims_hold`] on 40 positions.
+#[test]
+fn what_an_engine_says_it_does_not_read_changes_nothing() {
+    option_use_claims_hold(40);
+}
+
+/// [`option_use_claims_hold`] on 600 positions. The slow tier.
+#[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
+fn what_an_engine_says_it_does_not_read_changes_nothing_on_600_positions() {
+    option_use_claims_hold(600);
+}

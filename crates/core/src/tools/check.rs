@@ -78,6 +78,16 @@ pub fn verify(
     rules: Option<Rules>,
     engine: &dyn Engine,
 ) -> Result<(Vec<String>, usize), RunError> {
+    verify_with(s, rules, engine, Wording::Strict)
+}
+
+/// [`verify`] under the wording rule `w`.
+pub fn verify_with(
+    s: &Scenario,
+    rules: Option<Rules>,
+    engine: &dyn Engine,
+    w: Wording,
+) -> Result<(Vec<String>, usize), RunError> {
     let r = rules.unwrap_or(s.rules);
     check_retreats(s)?;
     let phase = engine.verdicts(&PhaseInput::of(s, &r))?;
@@ -85,11 +95,15 @@ pub fn verify(
         .retreats
         .as_ref()
         .map(|f| retreats_after(s, &phase, &f.orders, &r));
-    let (bad, n) = compare_results(s, &phase, retreats.as_ref());
+    let (bad, n) = compare_results(s, &phase, retreats.as_ref(), w);
     if bad.is_empty() {
         return Ok((bad, n));
     }
-    Ok(compare(s, &adjudicate_scenario(s, rules, engine, false)?))
+    Ok(compare_with(
+        s,
+        &adjudicate_scenario(s, rules, engine, false)?,
+        w,
+    ))
 }
 
 fn check_retreats(s: &Scenario) -> Result<(), RunError> {
@@ -118,15 +132,40 @@ fn retreats_after(
     )
 }
 
-/// Whether an actual verdict satisfies an expectation. `Fails` is met by any verdict that is not
-/// a success (failed, illegal or void); the others must match exactly.
+/// How expectations are held against verdicts: word for word, or by effect.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wording {
+    /// Word for word (the default): `Fails` wants `fails`; an order that does not act but is
+    /// `void` or `illegal` is a mismatch, said to be one of wording only.
+    #[default]
+    Strict,
+    /// By effect for `Fails`: any verdict but a success meets it (a `void` or `illegal` order
+    /// does not act either); `Succeeds`, `Illegal` and `Void` still want their word.
+    Lenient,
+}
+
+/// Whether an actual verdict satisfies an expectation word for word ([`Wording::Strict`]).
 pub fn meets(expected: Expected, actual: Verdict) -> bool {
+    meets_with(expected, actual, Wording::Strict)
+}
+
+/// Whether an actual verdict satisfies an expectation under the wording rule `w`.
+pub fn meets_with(expected: Expected, actual: Verdict, w: Wording) -> bool {
     match expected {
         Expected::Succeeds => actual == Verdict::Succeeds,
-        Expected::Fails => actual != Verdict::Succeeds,
+        Expected::Fails => match w {
+            Wording::Strict => actual == Verdict::Fails,
+            Wording::Lenient => actual != Verdict::Succeeds,
+        },
         Expected::Illegal => actual == Verdict::Illegal,
         Expected::Void => actual == Verdict::Void,
     }
+}
+
+/// Whether a missed expectation is missed in wording only: the order acts neither as expected
+/// nor as it came out (`expected Fails, got Void`).
+pub fn wording_only(expected: Expected, actual: Verdict) -> bool {
+    (expected == Expected::Succeeds) == (actual == Verdict::Succeeds)
 }
 
 fn describe_set(map: &Map, units: &[Unit], owned: bool) -> String {
@@ -150,7 +189,12 @@ fn describe_set(map: &Map, units: &[Unit], owned: bool) -> String {
 /// Compares a run with the scenario's expectations; returns one line per mismatch and the number
 /// of checks made.
 pub fn compare(s: &Scenario, run: &Run) -> (Vec<String>, usize) {
-    compare_results(s, run.phase(), run.retreats.as_ref())
+    compare_with(s, run, Wording::Strict)
+}
+
+/// [`compare`] under the wording rule `w`.
+pub fn compare_with(s: &Scenario, run: &Run, w: Wording) -> (Vec<String>, usize) {
+    compare_results(s, run.phase(), run.retreats.as_ref(), w)
 }
 
 /// [`compare`] on the phase's result and the retreats' that follow it.
@@ -158,18 +202,19 @@ fn compare_results(
     s: &Scenario,
     phase: &PhaseResult,
     retreats: Option<&PhaseResult>,
+    w: Wording,
 ) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
     let mut checks = 0;
     if let Some(expect) = &s.expect {
-        let (b, n) = compare_phase(&s.map, &s.orders, expect, phase, "");
+        let (b, n) = compare_phase(&s.map, &s.orders, expect, phase, "", w);
         bad.extend(b);
         checks += n;
     }
     if let (Some(f), Some(r)) = (&s.retreats, retreats)
         && let Some(expect) = &f.expect
     {
-        let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ");
+        let (b, n) = compare_phase(&s.map, &f.orders, expect, r, "retreats: ", w);
         bad.extend(b);
         checks += n;
     }
@@ -182,6 +227,7 @@ fn compare_phase(
     expect: &Expect,
     result: &PhaseResult,
     prefix: &str,
+    w: Wording,
 ) -> (Vec<String>, usize) {
     let mut bad = Vec::new();
     let mut checks = 0;
@@ -195,9 +241,14 @@ fn compare_phase(
             ));
             continue;
         };
-        if !meets(*exp, out.verdict) {
+        if !meets_with(*exp, out.verdict, w) {
+            let words = if wording_only(*exp, out.verdict) {
+                " — in wording only: the order does not act either way (--wording lenient accepts it)"
+            } else {
+                ""
+            };
             bad.push(format!(
-                "{prefix}{}: {}: expected {:?}, got {:?} ({})",
+                "{prefix}{}: {}: expected {:?}, got {:?} ({}){words}",
                 map.power(order.power).name,
                 crate::base::text::cut(&order.text),
                 exp,

@@ -14,7 +14,7 @@
 //! So a cause's explanation holds on the position it was found in, by construction, and a class
 //! of causes (the same way, the same explanation) holds on every position counted in it.
 //!
-//! [`Versus::example`] shrinks a position to a minimal one that keeps one cause: its first order
+//! [`Judges::example`] shrinks a position to a minimal one that keeps one cause: its first order
 //! still differs in effect the same way, and the explanation still holds (for an unexplained
 //! cause: still no change explains it). `ddmin` on the units, then on the orders, then single
 //! removals until none is possible: the example is 1-minimal, each unit and each order needed.
@@ -29,7 +29,6 @@ use crate::model::rules::{Rules, SingleChange};
 use crate::model::scenario::{OrderEntry, Scenario};
 use crate::tools::minimize::ddmin;
 
-use super::Versus;
 use super::compare::{Comparison, Kind, OrderDiff, Way, acts, compare};
 
 /// The options that only matter with convoys: no convoy order, no change of them changes a
@@ -131,7 +130,19 @@ fn verdict(r: &PhaseResult, i: usize) -> Option<Verdict> {
     r.outcomes.get(i).map(|o| o.verdict)
 }
 
-impl Versus<'_> {
+/// The two engines of a run and the rules it compares them under: what finds, explains and
+/// shrinks the causes of their disagreements.
+#[derive(Clone, Copy)]
+pub struct Judges<'e> {
+    /// Engine A.
+    pub a: &'e dyn Engine,
+    /// Engine B.
+    pub b: &'e dyn Engine,
+    /// The rules of the run.
+    pub rules: Rules,
+}
+
+impl Judges<'_> {
     /// The changes worth trying on `s`: every single change of the run's rules that some engine
     /// may read there. Adjustment options only in adjustment phases, convoy options only where
     /// an order convoys; an engine that reads an option only through the classing of the
@@ -290,7 +301,7 @@ impl Versus<'_> {
 
     /// Whether `q` (a part of `s`) keeps `cause`: its first order is still there and still acts
     /// under one engine only, as in `s`; every change of the explanation still explains it (by
-    /// the rule of [`Versus::causes`]); an unexplained cause is still explained by no change. A
+    /// the rule of [`Judges::causes`]); an unexplained cause is still explained by no change. A
     /// board-only cause: the board still differs on the same sides, the orders agree in effect,
     /// and the explanation holds.
     pub fn keeps(&self, s: &Scenario, cause: &Cause, q: &Scenario) -> bool {
@@ -376,7 +387,7 @@ impl Versus<'_> {
     }
 
     /// A minimal example of `cause` from the position `s`: units, then orders, left out by
-    /// `ddmin` while [`Versus::keeps`] holds, then single units and orders left out until none
+    /// `ddmin` while [`Judges::keeps`] holds, then single units and orders left out until none
     /// can be: every unit and every order of the result is needed (1-minimal). `s` itself when
     /// nothing can go.
     pub fn example(&self, s: &Scenario, cause: &Cause) -> Scenario {

@@ -11,8 +11,6 @@ use crate::base::output::{FolderLock, LOCK_FILE};
 use crate::base::text::one_line;
 use crate::model::scenario::write_atomic;
 
-use super::Shard;
-
 /// A class of disagreements, as the summary lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClassRow {
@@ -42,7 +40,7 @@ impl ClassRow {
     /// The explaining options in words: `dpjudge = decisions under paradox=Rule1982`, or
     /// `unexplained`.
     pub fn explains(&self, a: &str, b: &str) -> String {
-        super::explains(&self.b_as_a, &self.a_as_b, a, b)
+        explains(&self.b_as_a, &self.a_as_b, a, b)
     }
 }
 
@@ -530,4 +528,52 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, Versu
     }
     save_summary(out, &t)?;
     Ok(t)
+}
+
+/// Which positions of `0..count` a shard takes: `i ≡ index (mod of)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..of`.
+    pub index: u64,
+    /// The number of shards.
+    pub of: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const WHOLE: Shard = Shard { index: 0, of: 1 };
+
+    /// Reads `I/N` (`0 ≤ I < N`).
+    pub fn parse(s: &str) -> Option<Shard> {
+        let (i, n) = s.split_once('/')?;
+        let (index, of): (u64, u64) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+        (of >= 1 && index < of).then_some(Shard { index, of })
+    }
+
+    /// How many of `0..count` it takes.
+    pub fn len(self, count: u64) -> u64 {
+        count.saturating_sub(self.index).div_ceil(self.of.max(1))
+    }
+
+    /// Its `k`-th position.
+    pub fn nth(self, k: u64) -> u64 {
+        self.index + k * self.of.max(1)
+    }
+}
+
+/// The explaining options in words: `dpjudge = decisions under paradox=Rule1982`, or
+/// `unexplained`.
+pub fn explains(b_as_a: &[String], a_as_b: &[String], a: &str, b: &str) -> String {
+    let mut parts = Vec::new();
+    if !b_as_a.is_empty() {
+        parts.push(format!("{b} = {a} under {}", b_as_a.join(" or ")));
+    }
+    if !a_as_b.is_empty() {
+        parts.push(format!("{a} = {b} under {}", a_as_b.join(" or ")));
+    }
+    if parts.is_empty() {
+        "unexplained".into()
+    } else {
+        parts.join("; ")
+    }
 }

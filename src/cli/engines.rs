@@ -143,3 +143,21 @@ pub fn outside(name: &str) -> Result<Option<Arc<dyn Engine>>, String> {
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
         .map(|(_, e)| Arc::new(e) as Arc<dyn Engine>))
 }
+
+/// Every engine `engines.ron` names (none when there is no such file or it does not read): for
+/// the TUI, which opens files that name engines and runs only those the user has.
+pub fn configured() -> Vec<Arc<dyn Engine>> {
+    let Some(path) = config_dir().map(|d| d.join(FILE)) else {
+        return Vec::new();
+    };
+    let Ok(text) = dipsandbox_core::base::source::read_text(&path) else {
+        return Vec::new();
+    };
+    parse(&text, &path.display().to_string())
+        .map(|v| {
+            v.into_iter()
+                .map(|(_, e)| Arc::new(e) as Arc<dyn Engine>)
+                .collect()
+        })
+        .unwrap_or_default()
+}

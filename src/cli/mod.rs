@@ -730,12 +730,15 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
     match cli.command {
         None => {
             if opens_the_tui(&cli) {
-                crate::tui::run(
-                    cli.file.as_deref(),
-                    rules,
-                    cli.engine.engine.clone(),
-                    with_engine(registry, &cli.engine.engine),
-                )?;
+                // The engines the user has: the registry's, --engine's and engines.ron's (a
+                // file the TUI opens may name any of them; it starts no other program).
+                let mut known = with_engine(registry, &cli.engine.engine);
+                for e in engines::configured() {
+                    if known.get(e.name()).is_none() {
+                        known.register_arc(e);
+                    }
+                }
+                crate::tui::run(cli.file.as_deref(), rules, cli.engine.engine.clone(), known)?;
                 return Ok(ExitCode::SUCCESS);
             }
             let (s, builtin) = match &cli.file {

@@ -63,6 +63,9 @@ pub struct Session {
     /// B …`), when the file was opened so: the engine adjudicates as A, the compare panel shows
     /// B under the same rules.
     pub versus: Option<(String, String)>,
+    /// Engines the opened file names (a `versus` or `replay` header) that this session does
+    /// not have: an outside program runs only when the user gives it (`--engine`, engines.ron).
+    pub unknown_engines: Vec<String>,
     /// What a file `replay` wrote says of itself (the game, its recorder, the phase, the
     /// engine, the explaining options), when the file was opened so.
     pub replay: Option<ReplayHeader>,
@@ -162,6 +165,7 @@ impl Session {
             engine,
             generation: 0,
             versus: None,
+            unknown_engines: Vec::new(),
             replay: None,
             recording: false,
         };

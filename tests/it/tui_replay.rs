@@ -425,7 +425,9 @@ fn a_recording_of_positions_only_shows_what_it_does_not_say() {
         .map(|m| m.text.clone())
         .unwrap_or_default();
     assert!(
-        message.ends_with("the replay's engine, cmd:elsewhere, is not registered here"),
+        message.ends_with(
+            "the replay's engine, cmd:elsewhere, is not registered here (open the file with --engine cmd:elsewhere)"
+        ),
         "{message}"
     );
     let all = squash(&pages(&mut a, 120, 40, &screen).concat().join(" "));

@@ -708,3 +708,61 @@ fn two_seeds_find_the_same_causes() {
 fn two_seeds_find_the_same_causes_in_20000_positions() {
     two_seeds(20_000, "seeds-20000");
 }
+
+/// A run against an outside adjudicator writes class files whose first line names it as a
+/// shell word (`'cmd:…/broken_adapter counter'`), which reads back to the engine's very name; the
+/// file opens in the TUI on both engines when the session has that engine (given with
+/// `--engine`), and when it has not, it runs nothing and says how to open it so.
+#[test]
+fn a_class_file_of_an_outside_engine_opens_on_it_and_names_it_as_a_shell_word() {
+    use dipsandbox::tui::session::Session;
+    use dipsandbox_core::engine::Registry;
+    use dipsandbox_core::engine::outside::{OutsideEngine, split_words};
+    let spec = format!(
+        "cmd:{} counter",
+        crate::outside::example("broken_adapter").display()
+    );
+    let out = out_dir("outside-header");
+    let (code, stdout, stderr) = common::dipsandbox(&[
+        "versus",
+        "decisions",
+        &spec,
+        "--count",
+        "30",
+        "--mix",
+        "head",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let s = load_summary(&out).expect("a summary");
+    let c = s.classes.first().expect("a class");
+    let path = out.join(&c.file);
+    let text = std::fs::read_to_string(&path).expect("reads");
+    let first = text.lines().next().expect("a first line");
+    let rest = first
+        .strip_prefix("// dipsandbox versus ")
+        .expect("the header");
+    let words = split_words(rest).expect("shell words");
+    assert_eq!(
+        words[..2],
+        ["decisions".to_string(), spec.clone()],
+        "{first}"
+    );
+    let scenario = Scenario::load(&path).expect("loads");
+    let mut known = Registry::builtin();
+    known.register(
+        OutsideEngine::from_spec(&spec)
+            .expect("a spec")
+            .expect("splits"),
+    );
+    let with =
+        Session::with_registry(scenario.clone(), Some(path.clone()), None, known).expect("opens");
+    assert_eq!(with.versus, Some(("decisions".to_string(), spec.clone())));
+    assert_eq!(with.compare_engine.name(), spec);
+    let without =
+        Session::with_registry(scenario, Some(path), None, Registry::builtin()).expect("opens");
+    assert_eq!(without.versus, None);
+    assert_eq!(without.unknown_engines, [spec]);
+    assert_eq!(without.compare_engine.name(), "decisions");
+}

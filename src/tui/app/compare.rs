@@ -2,6 +2,8 @@
 //! phase `replay` wrote on its engine against the recording; and what the status bar says of
 //! them.
 
+use dipsandbox_core::base::text::{cut, one_line, shell_word};
+
 use super::App;
 use crate::tui::action::Action;
 use crate::tui::keymap::Context;
@@ -11,6 +13,16 @@ impl App {
     /// A file that says what it compares (a `versus` class file, a phase `replay` wrote) opens
     /// on the compare view and says so. False when the session is no such file.
     pub(crate) fn show_opened(&mut self) -> bool {
+        if let Some(name) = self.session.unknown_engines.first() {
+            // A versus file of an engine this session does not have: it opens as a scenario,
+            // and the status says how to open it on its engines.
+            self.error(format!(
+                "versus file of {}, which this session does not have: open it with --engine {} (or name it in engines.ron)",
+                cut(name),
+                shell_word(&one_line(name))
+            ));
+            return true;
+        }
         self.show_versus() || self.show_replay()
     }
 
@@ -53,8 +65,9 @@ impl App {
         // The replay's engine is not one of this session's (an outside adjudicator): say so.
         let other = match &self.session.replay {
             Some(h) if !h.engine.is_empty() && h.engine != engine => format!(
-                " — the replay's engine, {}, is not registered here",
-                h.engine
+                " — the replay's engine, {}, is not registered here (open the file with --engine {})",
+                cut(&h.engine),
+                shell_word(&one_line(&h.engine))
             ),
             _ => String::new(),
         };

@@ -5,6 +5,8 @@
 
 use std::path::Path;
 
+use dipsandbox_core::engine::outside::split_words;
+
 use dipsandbox_core::engine::Verdict;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::rules::Rules;
@@ -126,17 +128,29 @@ impl Session {
         let Some(path) = self.path.clone() else {
             return;
         };
-        if let Some((a, b)) = versus_pair(&path)
-            && let (Some(ea), Some(eb)) = (
+        self.unknown_engines.clear();
+        if let Some((a, b)) = versus_pair(&path) {
+            match (
                 self.registry.get(&a).cloned(),
                 self.registry.get(&b).cloned(),
-            )
-        {
-            self.engine = ea;
-            self.compare_engine = eb;
-            self.compare_rules = self.rules;
-            self.versus = Some((a, b));
-            self.rerun();
+            ) {
+                (Some(ea), Some(eb)) => {
+                    self.engine = ea;
+                    self.compare_engine = eb;
+                    self.compare_rules = self.rules;
+                    self.versus = Some((a, b));
+                    self.rerun();
+                }
+                (ea, eb) => {
+                    // A file never starts a program of its own choosing: an outside engine it
+                    // names runs only when the user gave it (--engine, or engines.ron).
+                    for (e, name) in [(ea, a), (eb, b)] {
+                        if e.is_none() {
+                            self.unknown_engines.push(name);
+                        }
+                    }
+                }
+            }
         }
         if let Some(h) = replay_header(&path) {
             if let Some(e) = self.registry.get(&h.engine).cloned() {
@@ -192,16 +206,19 @@ fn head(path: &Path) -> Option<String> {
 }
 
 /// The engines `A` and `B` of a `versus` class file: its first line is `// dipsandbox versus A B
-/// …`.
+/// …`, the names written as shell words (`'cmd:python3 adapter.py'`).
 fn versus_pair(path: &Path) -> Option<(String, String)> {
     let text = head(path)?;
     let first = text.lines().next()?;
-    let mut words = first
-        .strip_prefix("// dipsandbox versus ")?
-        .split_whitespace();
-    let a = words.next()?.to_string();
-    let b = words.next()?.to_string();
-    Some((a, b))
+    let rest = first.strip_prefix("// dipsandbox versus ")?;
+    // Only the two names are read: what follows (`--seed 0 --mix all: position 7`) may hold
+    // anything a shell would not split the same way.
+    let words = split_words(rest).ok().or_else(|| {
+        let mut w = rest.split_whitespace().map(str::to_string);
+        Some(vec![w.next()?, w.next()?])
+    })?;
+    let mut words = words.into_iter();
+    Some((words.next()?, words.next()?))
 }
 
 /// The header of a file `replay` wrote.

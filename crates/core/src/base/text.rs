@@ -170,3 +170,19 @@ pub fn bounded(message: &str, max: usize) -> Cow<'_, str> {
         message.get(..end).unwrap_or(message)
     ))
 }
+
+/// `word` as a POSIX shell reads it back as one word: as it is when it holds only letters,
+/// digits and `_@%+=:,./-`; else in single quotes, a quote inside written `'\''`. So a command
+/// line the program writes (a `versus` file's header naming `cmd:python3 adapter.py`) pastes
+/// back into a shell, and [`crate::engine::outside::split_words`] reads it the same way.
+pub fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}

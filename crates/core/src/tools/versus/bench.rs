@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::base::text::one_line;
+use crate::base::text::{one_line, shell_word};
 use crate::engine::decision::engine::DecisionEngine;
 use crate::engine::outcome::PhaseResult;
 use crate::engine::seam::{Engine, PhaseInput};
@@ -334,11 +334,15 @@ impl Versus<'_> {
     /// engines' verdicts, then the example under the DATC rules, its expectations the decision
     /// engine's result under them.
     fn file_text(&self, index: u64, s: &Scenario, lines: &[(&str, String)]) -> String {
-        // Engine names are one line here, whatever was typed: the comment cannot end early.
+        // Engine names are one line here, whatever was typed: the comment cannot end early; in
+        // the first line they are shell words, so that the command pastes back (and the TUI
+        // reads the two names, spaces and all).
         let (an, bn) = (one_line(self.a.name()), one_line(self.b.name()));
         let mut out = String::new();
         out.push_str(&format!(
-            "{CLASS_HEADER}{an} {bn} --seed {} --mix {}: position {index}\n",
+            "{CLASS_HEADER}{} {} --seed {} --mix {}: position {index}\n",
+            shell_word(&an),
+            shell_word(&bn),
             self.seed,
             self.mix.name(),
         ));

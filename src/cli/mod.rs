@@ -133,9 +133,10 @@ enum Command {
         /// Replace the --junit file if it exists.
         #[arg(long)]
         force: bool,
-        /// How an expected `Fails` is held against the verdict: `strict` (the default) wants
-        /// `fails` itself, and names a `void` or `illegal` order a mismatch of wording only;
-        /// `lenient` takes any verdict but a success (the order does not act).
+        /// How expected verdicts are held against the engine's: `strict` (the default) word for
+        /// word, naming a mismatch of wording only as such; `lenient` takes any verdict but a
+        /// success for an expected `Fails`; `effect` compares only what orders do (whether each
+        /// move, build or removal is carried out) and the board.
         #[arg(long, value_enum, default_value_t = WordingArg::Strict)]
         wording: WordingArg,
     },
@@ -413,6 +414,8 @@ enum WordingArg {
     Strict,
     /// An expected `Fails` takes any verdict but a success.
     Lenient,
+    /// Only effect: whether each move, build or removal is carried out, and the board.
+    Effect,
 }
 
 /// `map …`.
@@ -795,6 +798,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 wording: match wording {
                     WordingArg::Strict => dipsandbox_core::tools::check::Wording::Strict,
                     WordingArg::Lenient => dipsandbox_core::tools::check::Wording::Lenient,
+                    WordingArg::Effect => dipsandbox_core::tools::check::Wording::Effect,
                 },
             },
         ),

@@ -399,9 +399,12 @@ fn print_game(r: &GameRun, written: &[(PathBuf, String, PathBuf)]) -> Result<()>
                 if let PhaseVerdict::Differs {
                     differences,
                     explained_by,
+                    wording_only,
                 } = &p.verdict
                 {
-                    let why = if explained_by.is_empty() {
+                    let why = if *wording_only {
+                        "in wording only: every order acts as recorded".to_string()
+                    } else if explained_by.is_empty() {
                         "no single rule option explains it".to_string()
                     } else {
                         format!("explained by {}", explained_by.join(", or "))
@@ -422,6 +425,14 @@ fn print_game(r: &GameRun, written: &[(PathBuf, String, PathBuf)]) -> Result<()>
                     outln!("  UNREADABLE {}: {}", p.name, one_line(why))?;
                 }
             }
+            for p in reports {
+                if p.verdict == PhaseVerdict::Unrecorded {
+                    outln!(
+                        "  UNRECORDED {}: the game records no result for it (its last phase), so it is not compared",
+                        p.name
+                    )?;
+                }
+            }
         }
     }
     Ok(())
@@ -439,11 +450,13 @@ fn game_json(r: &GameRun, engine: &str, written: &[(PathBuf, String, PathBuf)]) 
                         PhaseVerdict::Differs {
                             differences,
                             explained_by,
+                            wording_only,
                         } => (
                             "differs",
                             json!({
                                 "differences": differences,
                                 "explained_by": explained_by,
+                                "wording_only": wording_only,
                                 "scenario": written.iter()
                                     .find(|(f, n, _)| f == &r.file && n == &p.name)
                                     .map(|(_, _, w)| w.display().to_string()),

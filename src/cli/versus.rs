@@ -271,6 +271,9 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
             json!({
                 "file": out.join(&w.file).display().to_string(),
                 "words": w.words,
+                "explained": w.explains(&s.a, &s.b),
+                "b_as_a": w.b_as_a,
+                "a_as_b": w.a_as_b,
                 "count": w.count,
                 "first": w.first,
             })
@@ -371,11 +374,12 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
     }
     if s.wording_positions > 0 {
         outln!(
-            "{} positions differ in wording only (the same moves, supports, convoys, dislodgements and positions):",
+            "{} positions differ in wording only (every move made alike, the same dislodgements, positions and standoffs):",
             s.wording_positions
         )?;
         for w in &s.wording {
             outln!("{:>8}  {}", w.count, one_line(&w.words))?;
+            outln!("{:>8}  {}", "", one_line(&w.explains(&s.a, &s.b)))?;
             outln!(
                 "{:>8}  {}",
                 "",

@@ -2,6 +2,7 @@
 //! registered with one line, appears in `--engine`, in `diff --engines` (through the functions
 //! the command line uses) and in the TUI's engine switch.
 
+pub mod fixed;
 pub mod hold;
 pub mod worded;
 

@@ -6,6 +6,7 @@ use crate::engine::{
 };
 use crate::model::board::{PhaseKind, Unit};
 use crate::model::map::Map;
+use crate::model::orders::OrderKind;
 use crate::model::rules::Rules;
 use crate::model::scenario::{Expect, Expected, OrderEntry, Scenario};
 
@@ -142,6 +143,11 @@ pub enum Wording {
     /// By effect for `Fails`: any verdict but a success meets it (a `void` or `illegal` order
     /// does not act either); `Succeeds`, `Illegal` and `Void` still want their word.
     Lenient,
+    /// By effect only: whether each order with an effect of its own (a move, a build, a
+    /// removal) is carried out (`Succeeds`) or not (any other word, expected or given); a
+    /// support, convoy or hold is judged through the others' results and the board. What
+    /// `replay` and `versus` call a difference in effect.
+    Effect,
 }
 
 /// Whether an actual verdict satisfies an expectation word for word ([`Wording::Strict`]).
@@ -151,21 +157,26 @@ pub fn meets(expected: Expected, actual: Verdict) -> bool {
 
 /// Whether an actual verdict satisfies an expectation under the wording rule `w`.
 pub fn meets_with(expected: Expected, actual: Verdict, w: Wording) -> bool {
+    if w == Wording::Effect {
+        return (expected == Expected::Succeeds) == (actual == Verdict::Succeeds);
+    }
     match expected {
         Expected::Succeeds => actual == Verdict::Succeeds,
         Expected::Fails => match w {
             Wording::Strict => actual == Verdict::Fails,
-            Wording::Lenient => actual != Verdict::Succeeds,
+            Wording::Lenient | Wording::Effect => actual != Verdict::Succeeds,
         },
         Expected::Illegal => actual == Verdict::Illegal,
         Expected::Void => actual == Verdict::Void,
     }
 }
 
-/// Whether a missed expectation is missed in wording only: the order acts neither as expected
-/// nor as it came out (`expected Fails, got Void`).
-pub fn wording_only(expected: Expected, actual: Verdict) -> bool {
-    (expected == Expected::Succeeds) == (actual == Verdict::Succeeds)
+/// Whether a missed expectation of the order `kind` is missed in wording only: the order has
+/// no effect of its own (a support, a convoy, a hold: what it does shows in the others'
+/// results), or it is carried out neither as expected nor as it came out (`expected Fails, got
+/// Illegal`).
+pub fn wording_only(kind: &OrderKind, expected: Expected, actual: Verdict) -> bool {
+    !kind.has_own_effect() || (expected == Expected::Succeeds) == (actual == Verdict::Succeeds)
 }
 
 fn describe_set(map: &Map, units: &[Unit], owned: bool) -> String {
@@ -241,9 +252,12 @@ fn compare_phase(
             ));
             continue;
         };
-        if !meets_with(*exp, out.verdict, w) {
-            let words = if wording_only(*exp, out.verdict) {
-                " — in wording only: the order does not act either way (--wording lenient accepts it)"
+        // By effect, an order without an effect of its own (a support, a convoy, a hold) is
+        // judged through the others' results and the board.
+        let judged = w != Wording::Effect || order.order.kind.has_own_effect();
+        if judged && !meets_with(*exp, out.verdict, w) {
+            let words = if wording_only(&order.order.kind, *exp, out.verdict) {
+                " — in wording only (--wording effect compares what orders do)"
             } else {
                 ""
             };

@@ -6,11 +6,11 @@
 //! package's saved games, godip's game files) are in [`crate::io::games`]; this module only
 //! sees scenarios, so any reader, and any engine, fits.
 
-use crate::engine::seam::Engine;
+use crate::engine::seam::{Engine, OptionUse};
 use crate::model::rules::Rules;
 use crate::model::scenario::Scenario;
 
-use super::check::{RunError, verify};
+use super::check::{RunError, Wording, verify, verify_with};
 
 /// One phase of a recorded game, ready to adjudicate.
 #[derive(Clone, Debug)]
@@ -48,11 +48,17 @@ pub enum PhaseVerdict {
     },
     /// The engine's result differs.
     Differs {
-        /// One line per difference, as `check` prints them.
+        /// One line per difference, as `check` prints them (word for word; a difference of
+        /// wording only says so).
         differences: Vec<String>,
         /// The single rule option changes (`field=Value`) under which the engine gives the
-        /// recorded result; empty when none does.
+        /// recorded result in effect (every order acting or not as recorded, the same
+        /// dislodgements and positions); empty when none does, or when only words differ.
         explained_by: Vec<String>,
+        /// Whether the result differs in wording only: every order acts as recorded, the board
+        /// is the recorded one, some order that does not act is worded otherwise (`fails`
+        /// where the recorder says `void`).
+        wording_only: bool,
     },
     /// The recording gives no result for the phase (the last phase of a game).
     Unrecorded,
@@ -100,7 +106,11 @@ pub fn replay(
             if differences.is_empty() {
                 PhaseVerdict::Agrees { checks }
             } else {
-                let explained_by = if options.explain {
+                let wording_only =
+                    verify_with(&p.scenario, options.rules, engine, Wording::Effect)?
+                        .0
+                        .is_empty();
+                let explained_by = if options.explain && !wording_only {
                     explaining_options(&p.scenario, options.rules, engine)?
                 } else {
                     Vec::new()
@@ -108,6 +118,7 @@ pub fn replay(
                 PhaseVerdict::Differs {
                     differences,
                     explained_by,
+                    wording_only,
                 }
             }
         };
@@ -125,8 +136,9 @@ pub fn replay(
 }
 
 /// The single rule option changes (`field=Value`, from the rules `s` is adjudicated under) under
-/// which `engine` meets every expectation of `s`. Options only the DPjudge engine reads are
-/// tried only for it.
+/// which `engine` meets every expectation of `s` in effect (each order acting or not as
+/// expected, the dislodgements and positions: words are not for a rule option to explain).
+/// Options the engine never reads ([`Engine::option_use`]) are not tried.
 pub fn explaining_options(
     s: &Scenario,
     rules: Option<Rules>,
@@ -134,10 +146,13 @@ pub fn explaining_options(
 ) -> Result<Vec<String>, RunError> {
     let mut out = Vec::new();
     for c in rules.unwrap_or(s.rules).single_changes() {
-        if c.row.dpjudge_only && engine.name() != "dpjudge" {
+        if engine.option_use(c.row.field) == OptionUse::Never {
             continue;
         }
-        if verify(s, Some(c.rules), engine)?.0.is_empty() {
+        if verify_with(s, Some(c.rules), engine, Wording::Effect)?
+            .0
+            .is_empty()
+        {
             out.push(c.spec());
         }
     }

@@ -67,6 +67,19 @@ pub enum OrderKind {
     Waive,
 }
 
+impl OrderKind {
+    /// Whether an order of this kind has an effect of its own, which its verdict says: a move
+    /// (or retreat) is made, a build built, a removal or disbandment carried out. A hold, a
+    /// support, a convoy or a waive has none: what it does shows in other orders' results and
+    /// on the board.
+    pub fn has_own_effect(&self) -> bool {
+        matches!(
+            self,
+            OrderKind::Move { .. } | OrderKind::Disband | OrderKind::Build | OrderKind::Remove
+        )
+    }
+}
+
 /// A submitted order as an engine reads it: whose it is and what it says. Engines take a slice
 /// of any such type — a scenario's own entries ([`crate::model::scenario::OrderEntry`]) or bare
 /// `(PowerId, Order)` pairs (generated positions, benches) — so that neither has to be copied

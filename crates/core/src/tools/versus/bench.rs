@@ -283,8 +283,9 @@ impl Versus<'_> {
     }
 
     /// A wording example: `f` shrunk while it differs in exactly these words and agrees in
-    /// effect; its file's text.
-    pub fn wording_case(&self, f: &Found) -> (String, String) {
+    /// effect; its file's name and text; and the single changes that explain the words on `f`
+    /// itself (under which A gives B's very verdicts, and B A's).
+    pub fn wording_case(&self, f: &Found) -> (String, String, Vec<String>, Vec<String>) {
         let wording = &f.comparison.wording;
         let holds = |q: &Scenario| {
             self.compare_on(q)
@@ -315,6 +316,9 @@ impl Versus<'_> {
         let example = with_texts(best);
         let words = wording.words(self.a.name(), self.b.name());
         let file = format!("wording_{:08x}.ron", fnv(words.as_bytes()) as u32);
+        let (b_as_a, a_as_b) =
+            self.judges()
+                .word_explanations(&f.scenario, &f.ra, &f.rb, &f.comparison);
         let text = self.file_text(
             f.index,
             &example,
@@ -323,11 +327,33 @@ impl Versus<'_> {
                 ("the words", words),
                 (
                     "explained",
-                    "a difference of words only: the same effect".into(),
+                    "a difference of words only: every move made alike, the board the same".into(),
                 ),
             ],
         );
-        (file, text)
+        (file, text, b_as_a, a_as_b)
+    }
+
+    /// Which of a wording row's explaining options hold on `f` too.
+    fn word_checks(
+        &self,
+        f: &Found,
+        b_as_a: &[String],
+        a_as_b: &[String],
+    ) -> (Vec<bool>, Vec<bool>) {
+        let j = self.judges();
+        let check = |specs: &[String], on_a: bool| -> Vec<bool> {
+            specs
+                .iter()
+                .map(|spec| {
+                    let mut rules = self.rules;
+                    spec.split_once('=')
+                        .is_some_and(|(k, v)| rules.set(k, v).is_ok())
+                        && j.words_agree(&f.scenario, &rules, on_a, &f.ra, &f.rb, &f.comparison)
+                })
+                .collect()
+        };
+        (check(b_as_a, true), check(a_as_b, false))
     }
 
     /// The text of a class or wording file: a comment block with the run, `lines`, and both
@@ -486,6 +512,49 @@ impl Versus<'_> {
             } else {
                 par.map(new_words.clone(), &|f| self.wording_case(f))
             };
+            // Every worded position holds its row's explaining options to account: those of the
+            // rows known, and of the rows new in this batch.
+            let worded: Vec<&Found> = checked
+                .iter()
+                .filter_map(|c| match c {
+                    Checked::Worded(f) => Some(&**f),
+                    _ => None,
+                })
+                .collect();
+            let candidates = |w: &Wording| -> (Vec<String>, Vec<String>) {
+                if let Some(r) = tally.words.get(w) {
+                    return (r.b_as_a.clone(), r.a_as_b.clone());
+                }
+                new_words
+                    .iter()
+                    .zip(&word_cases)
+                    .find(|(f, _)| f.comparison.wording == *w)
+                    .map(|(_, (_, _, x, y))| (x.clone(), y.clone()))
+                    .unwrap_or_default()
+            };
+            let to_check: Vec<(&Found, Vec<String>, Vec<String>)> = worded
+                .iter()
+                .map(|f| {
+                    let (x, y) = candidates(&f.comparison.wording);
+                    (*f, x, y)
+                })
+                .collect();
+            let word_checks: Vec<(Vec<String>, Vec<String>)> = if stopped() {
+                Vec::new()
+            } else {
+                par.map(to_check, &|(f, x, y)| {
+                    let (hx, hy) = self.word_checks(f, &x, &y);
+                    let keep = |specs: Vec<String>, held: Vec<bool>| -> Vec<String> {
+                        specs
+                            .into_iter()
+                            .zip(held)
+                            .filter(|(_, h)| *h)
+                            .map(|(s, _)| s)
+                            .collect()
+                    };
+                    (keep(x, hx), keep(y, hy))
+                })
+            };
             if stopped() {
                 ended = false;
                 break;
@@ -498,11 +567,14 @@ impl Versus<'_> {
                 tally.add_class(&c, self);
                 written = true;
             }
-            for (f, (file, text)) in new_words.iter().zip(word_cases) {
+            for (f, (file, text, b_as_a, a_as_b)) in new_words.iter().zip(word_cases) {
                 let path = out.join(&file);
                 write_atomic(&path, &text).map_err(|e| io_err(&path, e))?;
-                tally.add_wording_row(f, file, self);
+                tally.add_wording_row(f, file, b_as_a, a_as_b, self);
                 written = true;
+            }
+            for (f, held) in worded.iter().zip(word_checks) {
+                tally.narrow_wording(f, held);
             }
             for c in &checked {
                 match c {
@@ -631,8 +703,16 @@ impl Tally {
         }
     }
 
-    /// A new row of the wording table (not counted yet).
-    fn add_wording_row(&mut self, f: &Found, file: String, v: &Versus<'_>) {
+    /// A new row of the wording table (not counted yet), with the options that explain its
+    /// first position.
+    fn add_wording_row(
+        &mut self,
+        f: &Found,
+        file: String,
+        b_as_a: Vec<String>,
+        a_as_b: Vec<String>,
+        v: &Versus<'_>,
+    ) {
         let words = f.comparison.wording.words(v.a.name(), v.b.name());
         self.words
             .entry(f.comparison.wording.clone())
@@ -641,7 +721,17 @@ impl Tally {
                 words,
                 count: 0,
                 first: f.index,
+                b_as_a,
+                a_as_b,
             });
+    }
+
+    /// Keeps of a wording row's explaining options those that held on `f` (`held`).
+    fn narrow_wording(&mut self, f: &Found, held: (Vec<String>, Vec<String>)) {
+        if let Some(r) = self.words.get_mut(&f.comparison.wording) {
+            r.b_as_a.retain(|o| held.0.contains(o));
+            r.a_as_b.retain(|o| held.1.contains(o));
+        }
     }
 
     /// Counts a position that differs in words only.

@@ -386,6 +386,50 @@ impl Judges<'_> {
             }
     }
 
+    /// The single changes that explain a difference of wording only on `s` (the comparison
+    /// `cmp` of `ra` and `rb`): under one, engine A (`b_as_a`) or B (`a_as_b`) gives every
+    /// worded order the other engine's very verdict, and the results still agree in effect.
+    pub fn word_explanations(
+        &self,
+        s: &Scenario,
+        ra: &PhaseResult,
+        rb: &PhaseResult,
+        cmp: &Comparison,
+    ) -> (Vec<String>, Vec<String>) {
+        let mut out = (Vec::new(), Vec::new());
+        for t in self.tries(s) {
+            if t.on_a && self.words_agree(s, &t.change.rules, true, ra, rb, cmp) {
+                out.0.push(t.change.spec());
+            }
+            if t.on_b && self.words_agree(s, &t.change.rules, false, ra, rb, cmp) {
+                out.1.push(t.change.spec());
+            }
+        }
+        out
+    }
+
+    /// Whether, under the rules `r`, engine A (`on_a`) or B gives every order of `cmp.worded`
+    /// the other engine's very verdict, the two still agreeing in effect.
+    pub fn words_agree(
+        &self,
+        s: &Scenario,
+        r: &Rules,
+        on_a: bool,
+        ra: &PhaseResult,
+        rb: &PhaseResult,
+        cmp: &Comparison,
+    ) -> bool {
+        let (engine, other) = if on_a { (self.a, rb) } else { (self.b, ra) };
+        let Some(r2) = result(engine, s, r) else {
+            return false;
+        };
+        let words = cmp.worded.iter().all(|d| {
+            verdict(&r2, d.index).is_some() && verdict(&r2, d.index) == verdict(other, d.index)
+        });
+        let (x, y) = if on_a { (&r2, rb) } else { (ra, &r2) };
+        words && compare(s, x, y).way.is_empty()
+    }
+
     /// A minimal example of `cause` from the position `s`: units, then orders, left out by
     /// `ddmin` while [`Judges::keeps`] holds, then single units and orders left out until none
     /// can be: every unit and every order of the result is needed (1-minimal). `s` itself when

@@ -1,16 +1,20 @@
 //! Two results of one phase compared, with **effect** and **wording** apart.
 //!
-//! An order's verdict says two things: whether the order *acts* (a move is made, a support is
-//! counted, a convoy carries, a build is built: the verdict `succeeds`), and, when it does not,
-//! in which words (`fails`, `void`, `illegal`). Two results differ in **effect** when an order
-//! acts under one and not under the other, or when the board differs: a unit dislodged under
-//! one only, a unit at the end under one only, a standoff under one only. They differ in
-//! **wording** only when every order acts under both or under neither and the board is the
-//! same, but some order that does not act has other words (`void` under one, `fails` under the
-//! other: a support that helps nobody either way). Whatever an order does not do shows on the
-//! board or in another order's verdict: a failed move's prevent strength makes another move fail
-//! or not; an illegal move's missing one likewise. So the effect of a phase is the set of orders
-//! that act and the board after it, and nothing else.
+//! An order's verdict is a word (`succeeds`, `fails`, `void`, `illegal`). Some orders have an
+//! effect of their own: a move (or a retreat) is made or not, a build is built, a removal or a
+//! disbandment carried out — the verdict `succeeds` — or not (any other word). The others — a
+//! hold, a support, a convoy — have none of their own: what they do shows in other orders'
+//! results and on the board (a support that is cut changes the supported move's result, or the
+//! dislodgement it would have made; one that helps nobody changes nothing).
+//!
+//! Two results differ in **effect** when an order with an effect of its own is carried out
+//! under one and not under the other, or when the board differs: a unit dislodged under one
+//! only, a unit at the end under one only, a standoff under one only. Otherwise they differ in
+//! **wording** when some verdict differs: a move `illegal` under one and `fails` under the
+//! other, a support `void` under one and `fails` under the other, or a support `succeeds` under
+//! one and `void` under the other where the move it supports is made (or not) under both.
+//! A support or convoy that changes another order's result differs in effect through that
+//! order, never by its own word.
 //!
 //! [`compare`] gives both, order by order ([`Comparison`]); [`Way`] is the effect abstracted
 //! over the orders (which kinds of order act under which engine, and on which side the board
@@ -94,8 +98,8 @@ impl Kind {
     }
 }
 
-/// Whether an order with this verdict acts: it is carried out (a move made, a support counted,
-/// a convoy carried, a build built). Every other verdict is a way of saying it does not.
+/// Whether an order with this verdict is carried out (`succeeds`). Every other verdict is a way
+/// of saying it is not.
 pub fn acts(v: Verdict) -> bool {
     v == Verdict::Succeeds
 }
@@ -121,13 +125,13 @@ pub fn code_verdict(c: u8) -> Verdict {
 }
 
 /// How two results differ in effect, with the orders and units abstracted away: which kinds of
-/// order act under one engine only, and on which side the dislodgements, the final positions
-/// and the standoffs differ. Two disagreements of one `Way` differ alike in effect, whatever the
-/// words of the orders that do not act.
+/// order with an effect of their own are carried out under one engine only, and on which side
+/// the dislodgements, the final positions and the standoffs differ. Two disagreements of one
+/// `Way` differ alike in effect, whatever their words.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Way {
-    /// Per kind of order whose effect differs: (kind, whether it acts under A; under B it is the
-    /// other way), sorted, no repeats.
+    /// Per kind of order whose effect differs: (kind, whether it is carried out under A; under B
+    /// it is the other way), sorted, no repeats.
     pub orders: Vec<(Kind, bool)>,
     /// Units dislodged only under A, only under B.
     pub dislodged: (bool, bool),
@@ -148,15 +152,15 @@ impl Way {
         self.orders.is_empty() && !self.is_empty()
     }
 
-    /// In words, naming the engines: `support of a move: acts under dpjudge only; units
-    /// dislodged only under decisions`.
+    /// In words, naming the engines: `move: carried out under dpjudge only; units dislodged only
+    /// under decisions`.
     pub fn words(&self, a: &str, b: &str) -> String {
         let mut parts: Vec<String> = self
             .orders
             .iter()
             .map(|(k, under_a)| {
                 format!(
-                    "{}: acts under {} only",
+                    "{}: carried out under {} only",
                     k.word(),
                     if *under_a { a } else { b }
                 )
@@ -177,9 +181,10 @@ impl Way {
     }
 }
 
-/// How two results differ in words only: per kind of order, the verdict words of the orders
-/// that act under neither engine but are worded differently, (kind, A's verdict code, B's),
-/// sorted, no repeats.
+/// How two results differ in words: per kind of order, the verdict words of the orders whose
+/// verdicts differ without a difference of their own effect (a support, a convoy or a hold
+/// under any words; an order with an effect, carried out under both or neither), (kind, A's
+/// verdict code, B's), sorted, no repeats.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Wording {
     /// (kind, A's verdict code, B's verdict code).
@@ -227,9 +232,9 @@ pub struct Comparison {
     pub way: Way,
     /// The wording abstracted over the orders.
     pub wording: Wording,
-    /// The orders that act under one engine only, in order.
+    /// The orders with an effect of their own carried out under one engine only, in order.
     pub effect: Vec<OrderDiff>,
-    /// The orders that act under neither but are worded differently, in order.
+    /// The other orders whose verdicts differ, in order.
     pub worded: Vec<OrderDiff>,
 }
 
@@ -253,6 +258,11 @@ fn has_extra(a: &[Unit], b: &[Unit]) -> bool {
 
 /// The results `ra` (engine A's) and `rb` (B's) of the scenario `s` compared.
 pub fn compare(s: &Scenario, ra: &PhaseResult, rb: &PhaseResult) -> Comparison {
+    let kind = |i: usize| {
+        s.orders
+            .get(i)
+            .map_or(Kind::Hold, |e| Kind::of(&s.map, &e.order))
+    };
     let mut effect = Vec::new();
     let mut worded = Vec::new();
     for (index, (x, y)) in ra.outcomes.iter().zip(&rb.outcomes).enumerate() {
@@ -264,17 +274,16 @@ pub fn compare(s: &Scenario, ra: &PhaseResult, rb: &PhaseResult) -> Comparison {
             a: x.verdict,
             b: y.verdict,
         };
-        if acts(x.verdict) != acts(y.verdict) {
+        let own = s
+            .orders
+            .get(index)
+            .is_some_and(|e| e.order.kind.has_own_effect());
+        if own && acts(x.verdict) != acts(y.verdict) {
             effect.push(d);
         } else {
             worded.push(d);
         }
     }
-    let kind = |i: usize| {
-        s.orders
-            .get(i)
-            .map_or(Kind::Hold, |e| Kind::of(&s.map, &e.order))
-    };
     let mut orders: Vec<(Kind, bool)> = effect.iter().map(|d| (kind(d.index), acts(d.a))).collect();
     orders.sort_unstable();
     orders.dedup();

@@ -94,6 +94,20 @@ pub struct WordingRow {
     pub count: u64,
     /// The first position (by index).
     pub first: u64,
+    /// The single option changes under which engine A gives B's very verdicts, checked on
+    /// every position of the row (an option that failed on one is dropped).
+    #[serde(default)]
+    pub b_as_a: Vec<String>,
+    /// The single option changes under which engine B gives A's, checked likewise.
+    #[serde(default)]
+    pub a_as_b: Vec<String>,
+}
+
+impl WordingRow {
+    /// The explaining options in words, as [`ClassRow::explains`] gives them.
+    pub fn explains(&self, a: &str, b: &str) -> String {
+        explains(&self.b_as_a, &self.a_as_b, a, b)
+    }
 }
 
 /// Why a run or a merge could not go on.
@@ -426,6 +440,9 @@ pub fn merge_summaries(parts: &[Summary]) -> Result<(Summary, Vec<usize>), (usiz
                 Some((have, _)) => {
                     have.count = have.count.checked_add(w.count).ok_or_else(|| overflow(i))?;
                     have.first = have.first.min(w.first);
+                    // An option explains the row when it held on every position of every part.
+                    have.b_as_a.retain(|o| w.b_as_a.contains(o));
+                    have.a_as_b.retain(|o| w.a_as_b.contains(o));
                 }
                 None => {
                     words.insert(&w.file, (w.clone(), i));

@@ -273,7 +273,9 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
                 "words": w.words,
                 "explained": w.explains(&s.a, &s.b),
                 "b_as_a": w.b_as_a,
+                "b_as_a_held": w.b_as_a_held,
                 "a_as_b": w.a_as_b,
+                "a_as_b_held": w.a_as_b_held,
                 "count": w.count,
                 "first": w.first,
             })

@@ -721,16 +721,27 @@ impl Tally {
                 words,
                 count: 0,
                 first: f.index,
+                b_as_a_held: vec![0; b_as_a.len()],
                 b_as_a,
+                a_as_b_held: vec![0; a_as_b.len()],
                 a_as_b,
             });
     }
 
-    /// Keeps of a wording row's explaining options those that held on `f` (`held`).
+    /// Counts, for each of a wording row's explaining options, whether it held on `f` (`held`:
+    /// the options that did).
     fn narrow_wording(&mut self, f: &Found, held: (Vec<String>, Vec<String>)) {
         if let Some(r) = self.words.get_mut(&f.comparison.wording) {
-            r.b_as_a.retain(|o| held.0.contains(o));
-            r.a_as_b.retain(|o| held.1.contains(o));
+            for (o, k) in r.b_as_a.iter().zip(r.b_as_a_held.iter_mut()) {
+                if held.0.contains(o) {
+                    *k += 1;
+                }
+            }
+            for (o, k) in r.a_as_b.iter().zip(r.a_as_b_held.iter_mut()) {
+                if held.1.contains(o) {
+                    *k += 1;
+                }
+            }
         }
     }
 

@@ -423,9 +423,23 @@ impl Judges<'_> {
         let Some(r2) = result(engine, s, r) else {
             return false;
         };
-        let words = cmp.worded.iter().all(|d| {
-            verdict(&r2, d.index).is_some() && verdict(&r2, d.index) == verdict(other, d.index)
-        });
+        // As for a cause: every order the change classes otherwise takes the other engine's
+        // very verdict too (so that `path_specification=Required` making convoyed moves illegal
+        // does not pass for an explanation of a support's words).
+        let moved = if s.phase.kind == PhaseKind::Movement {
+            reclassed(
+                &legality::prepare(&s.map, &s.units, &s.orders, &self.rules),
+                &legality::prepare(&s.map, &s.units, &s.orders, r),
+            )
+        } else {
+            Vec::new()
+        };
+        let words = cmp
+            .worded
+            .iter()
+            .map(|d| d.index)
+            .chain(moved)
+            .all(|i| verdict(&r2, i).is_some() && verdict(&r2, i) == verdict(other, i));
         let (x, y) = if on_a { (&r2, rb) } else { (ra, &r2) };
         words && compare(s, x, y).way.is_empty()
     }

@@ -94,19 +94,58 @@ pub struct WordingRow {
     pub count: u64,
     /// The first position (by index).
     pub first: u64,
-    /// The single option changes under which engine A gives B's very verdicts, checked on
-    /// every position of the row (an option that failed on one is dropped).
+    /// The single option changes under which engine A gives B's very verdicts on the row's
+    /// first position, each then held to account on every position of the row.
     #[serde(default)]
     pub b_as_a: Vec<String>,
-    /// The single option changes under which engine B gives A's, checked likewise.
+    /// On how many of the row's positions each of `b_as_a` held (empty: on all of them).
+    #[serde(default)]
+    pub b_as_a_held: Vec<u64>,
+    /// The single option changes under which engine B gives A's, likewise.
     #[serde(default)]
     pub a_as_b: Vec<String>,
+    /// On how many positions each of `a_as_b` held (empty: on all of them).
+    #[serde(default)]
+    pub a_as_b_held: Vec<u64>,
 }
 
 impl WordingRow {
-    /// The explaining options in words, as [`ClassRow::explains`] gives them.
+    /// The explaining options in words, as [`ClassRow::explains`] gives them, each that did
+    /// not hold on every position of the row with how many it held on: `dpjudge = decisions
+    /// under paradox=Rule1982 (8340 of 8341)`.
     pub fn explains(&self, a: &str, b: &str) -> String {
-        explains(&self.b_as_a, &self.a_as_b, a, b)
+        let with = |specs: &[String], held: &[u64]| -> Vec<String> {
+            specs
+                .iter()
+                .enumerate()
+                .map(|(i, o)| match held.get(i) {
+                    Some(&k) if k < self.count => format!("{o} ({k} of {})", self.count),
+                    _ => o.clone(),
+                })
+                .collect()
+        };
+        explains(
+            &with(&self.b_as_a, &self.b_as_a_held),
+            &with(&self.a_as_b, &self.a_as_b_held),
+            a,
+            b,
+        )
+    }
+
+    /// The options that held on every position of the row.
+    pub fn holding(&self) -> (Vec<String>, Vec<String>) {
+        let all = |specs: &[String], held: &[u64]| -> Vec<String> {
+            specs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| held.get(*i).is_none_or(|&k| k >= self.count))
+                .map(|(_, o)| o.clone())
+                .collect()
+        };
+        (
+            all(&self.b_as_a, &self.b_as_a_held),
+            all(&self.a_as_b, &self.a_as_b_held),
+        )
     }
 }
 
@@ -438,11 +477,46 @@ pub fn merge_summaries(parts: &[Summary]) -> Result<(Summary, Vec<usize>), (usiz
         for w in &s.wording {
             match words.get_mut(w.file.as_str()) {
                 Some((have, _)) => {
+                    // An option of the row is known in a part only if it held on the part's
+                    // first position: kept where every part knows it, its counts summed.
+                    let sum = |specs: &mut Vec<String>,
+                               held: &mut Vec<u64>,
+                               other: &[String],
+                               other_held: &[u64],
+                               mine: u64,
+                               theirs: u64| {
+                        let mut keep = Vec::new();
+                        let mut counts = Vec::new();
+                        for (k, o) in specs.iter().enumerate() {
+                            if let Some(j) = other.iter().position(|x| x == o) {
+                                let x = held.get(k).copied().unwrap_or(mine);
+                                let y = other_held.get(j).copied().unwrap_or(theirs);
+                                keep.push(o.clone());
+                                counts.push(x.saturating_add(y));
+                            }
+                        }
+                        *specs = keep;
+                        *held = counts;
+                    };
+                    let (mine, theirs) = (have.count, w.count);
+                    sum(
+                        &mut have.b_as_a,
+                        &mut have.b_as_a_held,
+                        &w.b_as_a,
+                        &w.b_as_a_held,
+                        mine,
+                        theirs,
+                    );
+                    sum(
+                        &mut have.a_as_b,
+                        &mut have.a_as_b_held,
+                        &w.a_as_b,
+                        &w.a_as_b_held,
+                        mine,
+                        theirs,
+                    );
                     have.count = have.count.checked_add(w.count).ok_or_else(|| overflow(i))?;
                     have.first = have.first.min(w.first);
-                    // An option explains the row when it held on every position of every part.
-                    have.b_as_a.retain(|o| w.b_as_a.contains(o));
-                    have.a_as_b.retain(|o| w.a_as_b.contains(o));
                 }
                 None => {
                     words.insert(&w.file, (w.clone(), i));

@@ -249,3 +249,72 @@ fn replay_json_lists_every_phase() {
             .all(|p| p["status"] == "agrees")
     );
 }
+
+/// The folder of the Python `diplomacy` package's own network games (`diplomacy/tests/network/`,
+/// shipped in the package from PyPI), if the package is installed; otherwise says why the test
+/// does nothing.
+fn python_network_games() -> Option<PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import importlib.util, os, sys; s = importlib.util.find_spec('diplomacy'); sys.exit(1) if s is None else print(os.path.join(os.path.dirname(s.origin), 'tests', 'network'))",
+        ])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    let dir = out.filter(|d| d.join("1.json").is_file());
+    if dir.is_none() {
+        println!(
+            "SKIPPED: python3 finds no `diplomacy` package with its network games: pip install diplomacy (.ci/run does)"
+        );
+    }
+    dir
+}
+
+/// The Python package's three network games replay phase by phase: every one of their 159
+/// recorded transitions agrees with the decision engine under `adjacent_convoy_fallback=true`
+/// (the package's land fallback), dislodged units that had nowhere to go and were disbanded at
+/// once included (they are read from the movement phase's results, not from the retreat phase,
+/// which never lists them); under the DATC rules only that fallback differs.
+#[test]
+fn the_python_packages_network_games_agree_under_the_fallback_rule() {
+    let Some(dir) = python_network_games() else {
+        return;
+    };
+    let games: Vec<String> = ["1.json", "2.json", "3.json"]
+        .iter()
+        .map(|g| dir.join(g).display().to_string())
+        .collect();
+    let out = temp_dir("replay-network");
+    let o = out.to_str().expect("utf-8");
+    let mut args: Vec<&str> = vec![
+        "replay",
+        "--all",
+        "-o",
+        o,
+        "--rules",
+        "adjacent_convoy_fallback=true",
+    ];
+    args.extend(games.iter().map(String::as_str));
+    let (code, stdout, stderr) = dipsandbox(&args);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let agree: usize = stdout
+        .lines()
+        .filter_map(|l| l.split(" replayed: ").nth(1))
+        .filter_map(|r| r.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(agree, 159, "{stdout}");
+    assert!(
+        stdout.contains("3 games: 3 agree with decisions in every phase"),
+        "{stdout}"
+    );
+    // Under the DATC rules, what differs is the fallback, and the replay says so.
+    let mut args = vec!["replay", "--all", "-o", o, "--force"];
+    args.extend(games.iter().map(String::as_str));
+    let (code, stdout, _) = dipsandbox(&args);
+    assert_eq!(code, 1, "{stdout}");
+    for line in stdout.lines().filter(|l| l.contains("DIFFERS")) {
+        assert!(line.contains("adjacent_convoy_fallback=true"), "{line}");
+    }
+}

@@ -177,6 +177,7 @@ pub fn read(
             orders,
             unreadable,
             terminal: false,
+            dislodged_recorded: None,
         });
     }
     check_phase_names(&mut parts, file)?;

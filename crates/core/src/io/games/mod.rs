@@ -117,6 +117,10 @@ pub(crate) struct PhaseParts {
     /// The state after the last phase (the Python package's `COMPLETED`): the expected result
     /// of the phase before it, not a phase to replay.
     pub terminal: bool,
+    /// The units this movement phase dislodged, as its recorded results say (the Python
+    /// package's `dislodged`), when the format records them: a unit dislodged with nowhere to
+    /// go is disbanded at once and never shows in the retreat phase's state.
+    pub dislodged_recorded: Option<Vec<Unit>>,
 }
 
 /// The longest phase name kept as it is (longer ones are cut, with their length).
@@ -258,7 +262,10 @@ pub(crate) fn scenarios(
                 && n.phase.season == p.phase.season;
             Expect {
                 results,
-                dislodged: retreat_next.then(|| n.dislodged_units.clone()),
+                dislodged: match &p.dislodged_recorded {
+                    Some(d) => Some(d.clone()),
+                    None => retreat_next.then(|| n.dislodged_units.clone()),
+                },
                 positions: Some(n.units.clone()),
             }
         });

@@ -135,9 +135,32 @@ pub fn read(
                 }
             }
         }
+        // The units the phase's results say were dislodged (a unit with nowhere to retreat is
+        // disbanded at once: the retreat phase's state never lists it).
+        let dislodged_recorded = match (phase.kind, results.and_then(Value::as_object)) {
+            (PhaseKind::Movement, Some(r)) => Some(
+                r.iter()
+                    .filter(|(_, codes)| {
+                        codes
+                            .as_array()
+                            .is_some_and(|c| c.iter().any(|x| x.as_str() == Some("dislodged")))
+                    })
+                    .filter_map(|(key, _)| {
+                        let at = key.split_whitespace().nth(1)?;
+                        let prov = map.find_province(at.split('/').next().unwrap_or(at))?;
+                        units
+                            .iter()
+                            .find(|u| map.province_of(u.loc) == prov)
+                            .copied()
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
         parts.push(PhaseParts {
             name,
             line: 1,
+            dislodged_recorded,
             phase,
             units,
             dislodged_units,

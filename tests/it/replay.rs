@@ -318,3 +318,32 @@ fn the_python_packages_network_games_agree_under_the_fallback_rule() {
         assert!(line.contains("adjacent_convoy_fallback=true"), "{line}");
     }
 }
+
+/// godip's Ancient Mediterranean game replays: its folder's name (`ancientmediterranean`) finds
+/// the built-in map `ancmed`, its names for Thebes and the Tyrrhenian Sea are the map's aliases,
+/// and every phase agrees but the two its recording lists one army twice in (reported, not
+/// guessed at).
+#[test]
+fn godips_ancient_mediterranean_game_replays() {
+    let out = temp_dir("replay-ancmed");
+    let (code, stdout, _) = dipsandbox(&[
+        "replay",
+        "tests/data/games/godip/variants/ancientmediterranean/games/game_1.txt",
+        "--all",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(
+        stdout.contains("29 phases, 29 replayed: 26 agree, 1 differ, 1 unreadable"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("UNREADABLE 3 Fall Adjustment: two units in Bithynia"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("expected but missing: Greek A Bithynia; present but not expected: none"),
+        "{stdout}"
+    );
+}

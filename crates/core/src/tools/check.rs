@@ -292,17 +292,31 @@ fn compare_phase(
             let mut got = result.final_units.clone();
             want.sort();
             got.sort();
-            // Both sorted: looked up by halves (two whole boards compare in n log n).
-            let missing: Vec<Unit> = want
-                .iter()
-                .filter(|u| got.binary_search(u).is_err())
-                .copied()
-                .collect();
-            let extra: Vec<Unit> = got
-                .iter()
-                .filter(|u| want.binary_search(u).is_err())
-                .copied()
-                .collect();
+            // Both sorted: one merge-like walk finds what each has more of (a unit listed twice
+            // where the other has it once is one too many, not nothing).
+            let (mut missing, mut extra) = (Vec::new(), Vec::new());
+            let (mut i, mut j) = (0, 0);
+            while i < want.len() || j < got.len() {
+                match (want.get(i), got.get(j)) {
+                    (Some(w), Some(g)) if w == g => {
+                        i += 1;
+                        j += 1;
+                    }
+                    (Some(w), Some(g)) if w < g => {
+                        missing.push(*w);
+                        i += 1;
+                    }
+                    (Some(w), None) => {
+                        missing.push(*w);
+                        i += 1;
+                    }
+                    (_, Some(g)) => {
+                        extra.push(*g);
+                        j += 1;
+                    }
+                    (None, None) => break,
+                }
+            }
             bad.push(format!(
                 "{prefix}positions: expected but missing: {}; present but not expected: {}",
                 describe_set(map, &missing, true),

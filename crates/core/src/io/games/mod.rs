@@ -257,15 +257,13 @@ pub(crate) fn scenarios(
                 .filter_map(|(k, o)| o.verdict.map(|v| (k, String::new(), v)))
                 .filter(|(k, _, _)| *k < orders.len())
                 .collect();
-            let retreat_next = n.phase.kind == crate::model::board::PhaseKind::Retreat
-                && n.phase.year == p.phase.year
-                && n.phase.season == p.phase.season;
             Expect {
                 results,
-                dislodged: match &p.dislodged_recorded {
-                    Some(d) => Some(d.clone()),
-                    None => retreat_next.then(|| n.dislodged_units.clone()),
-                },
+                // Only a record of the movement's own results says which units it dislodged: a
+                // retreat phase's state leaves out those disbanded at once, having nowhere to
+                // go (godip's files and the Python package's alike). Without such a record
+                // the positions are compared, which show them gone.
+                dislodged: p.dislodged_recorded.clone(),
                 positions: Some(n.units.clone()),
             }
         });

@@ -28,6 +28,22 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
+/// Other programs' names for built-in maps: godip's variant folders (`variants/NAME/games`).
+pub const OTHER_NAMES: &[(&str, &str)] = &[
+    ("classical", "standard"),
+    ("ancientmediterranean", "ancmed"),
+    ("youngstownredux", "youngstown"),
+];
+
+/// The built-in map another program calls `name` (`ancientmediterranean` → `ancmed`), or `name`
+/// itself.
+pub fn our_name(name: &str) -> &str {
+    OTHER_NAMES
+        .iter()
+        .find(|(other, _)| *other == name)
+        .map_or(name, |(_, ours)| ours)
+}
+
 /// The RON source of the built-in map `name`, if there is one.
 pub fn built_in(name: &str) -> Option<&'static str> {
     BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)

@@ -370,6 +370,10 @@ enum Command {
         /// head (head-to-head), retreat, adjust (adjustments with civil disorder), all.
         #[arg(long, default_value = "all")]
         mix: String,
+        /// The map the positions are made on: a built-in map's name (`maps` lists them) or a
+        /// map file.
+        #[arg(long, value_name = "MAP", default_value = "standard")]
+        map: String,
         /// The output folder.
         #[arg(short, long, value_name = "DIR", default_value = "versus-out")]
         output: PathBuf,
@@ -895,6 +899,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             count,
             seed,
             mix,
+            map,
             output,
             shard,
             force,
@@ -907,6 +912,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 count,
                 seed,
                 mix,
+                map,
                 output,
                 shard,
                 force,

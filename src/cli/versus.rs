@@ -46,6 +46,8 @@ pub struct Args {
     pub seed: u64,
     /// The mix's name.
     pub mix: String,
+    /// The map: a built-in map's name or a map file.
+    pub map: String,
     /// The output folder.
     pub output: PathBuf,
     /// `I/N`.
@@ -145,8 +147,13 @@ pub fn run(
     // Held until the run ends: a second run into the folder is refused and told who holds it.
     let _lock = open_output(&args.output, &format!("versus {a} {b}"), args.force)
         .map_err(|e| eyre!("versus: {e}"))?;
+    let map = if args.map == "standard" {
+        Map::standard_arc()
+    } else {
+        Arc::new(Map::load(&args.map).map_err(|e| eyre!("versus --map: {e}"))?)
+    };
     let v = Versus {
-        map: Map::standard_arc(),
+        map,
         a: &*ea,
         b: &*eb,
         rules: rules.unwrap_or_default(),
@@ -287,6 +294,7 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
         "b": s.b,
         "seed": s.seed,
         "mix": s.mix,
+        "map": s.map,
         "rules": s.rules,
         "count": s.count,
         "shards": s.shards,
@@ -326,8 +334,13 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
     } else {
         ""
     };
+    let on_map = if s.map == "standard" {
+        String::new()
+    } else {
+        format!(", map {}", one_line(&s.map))
+    };
     outln!(
-        "versus {a} {b}: {} positions (mix {}, seed {}, rules {}{shards}){rate}{stopped}",
+        "versus {a} {b}: {} positions (mix {}{on_map}, seed {}, rules {}{shards}){rate}{stopped}",
         s.positions,
         one_line(&s.mix),
         s.seed,

@@ -136,6 +136,7 @@ fn summary_with_class(file: &str, shard: &str) -> Summary {
         b: "dpjudge".into(),
         seed: 0,
         mix: "all".into(),
+        map: "standard".into(),
         rules: "datc".into(),
         count: 100,
         shards: vec![shard.into()],

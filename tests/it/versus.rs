@@ -830,3 +830,55 @@ fn a_class_file_of_an_outside_engine_opens_on_it_and_names_it_as_a_shell_word() 
     assert_eq!(without.unknown_engines, [spec]);
     assert_eq!(without.compare_engine.name(), "decisions");
 }
+
+/// `versus --map NAME` runs on every built-in map: positions made on that map, the summary and
+/// every class file's header naming it, every file loading on it and passing `check`, and the
+/// TUI opening every class file on its two engines.
+#[test]
+fn versus_runs_on_every_built_in_map() {
+    use dipsandbox_core::model::map::built_in_names;
+    for name in built_in_names() {
+        let out = out_dir(&format!("map-{name}"));
+        let o = out.to_str().expect("utf-8");
+        let (code, stdout, stderr) = common::dipsandbox(&[
+            "versus",
+            "decisions",
+            "dpjudge",
+            "--map",
+            name,
+            "--count",
+            "150",
+            "-o",
+            o,
+        ]);
+        assert!(code == 0 || code == 1, "{name}: {stdout}{stderr}");
+        let s = load_summary(&out).expect("a summary");
+        assert_eq!(
+            (s.map.as_str(), s.positions, s.errors),
+            (name, 150, 0),
+            "{name}"
+        );
+        for f in s
+            .classes
+            .iter()
+            .map(|c| &c.file)
+            .chain(s.wording.iter().map(|w| &w.file))
+        {
+            let path = out.join(f);
+            let sc = Scenario::load(&path).unwrap_or_else(|e| panic!("{name}: {f}: {e}"));
+            assert_eq!(sc.map.name, name, "{f}");
+            let run = check::run(&sc, None, false).expect("adjudicates");
+            assert!(check::compare(&sc, &run).0.is_empty(), "{name}: {f}");
+            let first = std::fs::read_to_string(&path).expect("reads");
+            if name != "standard" {
+                assert!(
+                    first
+                        .lines()
+                        .next()
+                        .is_some_and(|l| l.contains(&format!("--map {name}"))),
+                    "{f}"
+                );
+            }
+        }
+    }
+}

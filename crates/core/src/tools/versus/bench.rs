@@ -110,7 +110,7 @@ pub struct Progress {
 
 /// A differential run: two engines, the rules, the kind of positions, the seed.
 pub struct Versus<'e> {
-    /// The map (the standard map).
+    /// The map (`--map`; the standard map by default).
     pub map: Arc<Map>,
     /// Engine A.
     pub a: &'e dyn Engine,
@@ -366,11 +366,16 @@ impl Versus<'_> {
         let (an, bn) = (one_line(self.a.name()), one_line(self.b.name()));
         let mut out = String::new();
         out.push_str(&format!(
-            "{CLASS_HEADER}{} {} --seed {} --mix {}: position {index}\n",
+            "{CLASS_HEADER}{} {} --seed {} --mix {}{}: position {index}\n",
             shell_word(&an),
             shell_word(&bn),
             self.seed,
             self.mix.name(),
+            if self.map.name == "standard" {
+                String::new()
+            } else {
+                format!(" --map {}", shell_word(&one_line(&self.map.name)))
+            },
         ));
         out.push_str(&format!(
             "// rules of the run: {}\n",
@@ -663,6 +668,7 @@ impl Tally {
                 b: v.b.name().into(),
                 seed: v.seed,
                 mix: v.mix.name().into(),
+                map: v.map.name.clone(),
                 rules: rules_words(&v.rules),
                 count,
                 shards: if shard == Shard::WHOLE {

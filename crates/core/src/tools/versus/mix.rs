@@ -137,7 +137,7 @@ fn entry(power: PowerId, order: Order) -> OrderEntry {
 
 fn movement(map: &Arc<Map>, seed: u64, recipe: Recipe) -> Scenario {
     let (units, orders) = random_position(map, seed, recipe);
-    let mut s = Scenario::empty(map.clone(), "standard");
+    let mut s = Scenario::empty(map.clone(), &map.name);
     s.units = units;
     s.orders = orders.into_iter().map(|(p, o)| entry(p, o)).collect();
     s
@@ -160,7 +160,7 @@ fn retreat(map: &Arc<Map>, seed: u64) -> Scenario {
             first.get_or_insert(m);
             continue;
         }
-        let mut s = Scenario::empty(map.clone(), "standard");
+        let mut s = Scenario::empty(map.clone(), &map.name);
         s.phase = Phase {
             season: Season::Spring,
             year: 1901,
@@ -190,7 +190,7 @@ fn retreat(map: &Arc<Map>, seed: u64) -> Scenario {
 fn adjustment(map: &Arc<Map>, seed: u64) -> Scenario {
     let mut rng = Rng::new(seed);
     let (units, _) = random_position(map, spread(seed), Recipe::WITHOUT_CONVOYS);
-    let mut s = Scenario::empty(map.clone(), "standard");
+    let mut s = Scenario::empty(map.clone(), &map.name);
     s.phase = Phase {
         season: Season::Winter,
         year: 1901,

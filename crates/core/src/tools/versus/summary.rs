@@ -56,6 +56,9 @@ pub struct Summary {
     pub seed: u64,
     /// The mix's name.
     pub mix: String,
+    /// The map's name (`standard` when a summary of before `versus --map` names none).
+    #[serde(default = "standard_name")]
+    pub map: String,
     /// The rules both engines ran under (`datc` or the options that differ).
     pub rules: String,
     /// The number of positions asked for (`--count`).
@@ -147,6 +150,10 @@ impl WordingRow {
             all(&self.a_as_b, &self.a_as_b_held),
         )
     }
+}
+
+fn standard_name() -> String {
+    "standard".into()
 }
 
 /// Why a run or a merge could not go on.
@@ -384,9 +391,10 @@ pub fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
 /// (rules datc)`.
 fn run_words(s: &Summary) -> String {
     format!(
-        "versus {} {} --seed {} --mix {} --count {} (rules {})",
+        "versus {} {} --map {} --seed {} --mix {} --count {} (rules {})",
         one_line(&s.a),
         one_line(&s.b),
+        one_line(&s.map),
         s.seed,
         one_line(&s.mix),
         s.count,

@@ -879,6 +879,18 @@ fn versus_runs_on_every_built_in_map() {
                     "{f}"
                 );
             }
+            let opened = dipsandbox::tui::session::Session::with_registry(
+                sc,
+                Some(path.clone()),
+                None,
+                dipsandbox_core::engine::Registry::builtin(),
+            )
+            .expect("opens");
+            assert_eq!(
+                opened.versus,
+                Some(("decisions".to_string(), "dpjudge".to_string())),
+                "{name}: {f}"
+            );
         }
     }
 }

@@ -268,6 +268,7 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
                 "cause": c.way,
                 "way": c.way,
                 "first": c.first,
+                "datc": c.datc,
             })
         })
         .collect();
@@ -379,6 +380,14 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
                 one_line(&c.explains(&s.a, &s.b))
             )?;
             outln!("{:>8}  {:<w$}  {}", "", "", one_line(&c.way))?;
+            if !c.datc.is_empty() {
+                outln!(
+                    "{:>8}  {:<w$}  like DATC {}",
+                    "",
+                    "",
+                    one_line(&c.datc.join(", "))
+                )?;
+            }
             outln!(
                 "{:>8}  {:<w$}  {}",
                 "",

@@ -154,6 +154,7 @@ fn summary_with_class(file: &str, shard: &str) -> Summary {
             count: 1,
             explained: 0,
             first: 3,
+            datc: Vec::new(),
         }],
         wording_positions: 0,
         wording: Vec::new(),

@@ -894,3 +894,59 @@ fn versus_runs_on_every_built_in_map() {
         }
     }
 }
+
+/// The compiled-in DATC cases are the files of `scenarios/datc/`, each the same text; every
+/// movement case is like itself (or the first of its rule variants), and a case's orders moved
+/// to other provinces and powers (6.E.6 played in the Mediterranean by other powers) are still
+/// like it, while one order more is not.
+#[test]
+fn a_position_is_like_the_datc_case_of_its_shape() {
+    use dipsandbox_core::tools::versus::datc::like;
+    use dipsandbox_core::tools::versus::datc_cases::CASES;
+    let mut files = Vec::new();
+    common::ron_files(Path::new("scenarios/datc"), &mut files);
+    assert_eq!(files.len(), CASES.len());
+    for (name, text) in CASES {
+        let path = format!("scenarios/datc/{name}.ron");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("the file").as_str(),
+            *text,
+            "{path}"
+        );
+        let s = Scenario::from_ron(text, name).expect("loads");
+        if s.phase.kind != dipsandbox_core::model::board::PhaseKind::Movement {
+            continue;
+        }
+        let found = like(&s);
+        let base = name.split('-').next().unwrap_or(name);
+        assert!(
+            found
+                .iter()
+                .any(|f| f == name || *f == base || f.starts_with(&format!("{base}-"))),
+            "{name} is like {found:?}"
+        );
+    }
+    let text = |units: &str, orders: &str| {
+        format!(
+            "Scenario(title: \"t\", phase: \"Spring 1901 Movement\", units: {{{units}}}, orders: {{{orders}}})"
+        )
+    };
+    // 6.E.6 in the Mediterranean: Italy for Germany (Naples for Holland, the Ionian Sea for the
+    // Helgoland Bight), Turkey for France (the Tyrrhenian Sea for the North Sea, the Western
+    // Mediterranean for Belgium, the Gulf of Lyon for the Channel), Austria in Rome and Apulia.
+    let units = "\"Italy\": [\"F Naples\", \"F Ionian Sea\"], \"Turkey\": [\"F Tyrrhenian Sea\", \"F Western Mediterranean\", \"F Gulf of Lyon\"], \"Austria\": [\"A Rome\", \"A Apulia\"]";
+    let orders = |extra: &str| {
+        format!(
+            "\"Italy\": [\"F Naples - Tyrrhenian Sea\", \"F Ionian Sea S F Naples - Tyrrhenian Sea\"], \"Turkey\": [\"F Tyrrhenian Sea - Naples\", \"F Western Mediterranean S F Tyrrhenian Sea - Naples\", \"F Gulf of Lyon S F Naples - Tyrrhenian Sea\"{extra}], \"Austria\": [\"A Rome - Naples\", \"A Apulia S A Rome - Naples\"]"
+        )
+    };
+    let med = Scenario::from_ron(&text(units, &orders("")), "med.ron").expect("loads");
+    assert!(like(&med).contains(&"6.E.6"), "{:?}", like(&med));
+    // One order more (the Western Mediterranean's fleet also ordered to hold) is another shape.
+    let more = Scenario::from_ron(
+        &text(units, &orders(", \"F Western Mediterranean H\"")),
+        "more.ron",
+    )
+    .expect("loads");
+    assert!(!like(&more).contains(&"6.E.6"), "{:?}", like(&more));
+}

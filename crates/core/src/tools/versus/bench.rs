@@ -66,6 +66,8 @@ pub struct Case {
     pub cause: Cause,
     /// The shape of the example ([`shape`]).
     pub shape: &'static str,
+    /// The DATC cases the example is like ([`super::datc::like`]).
+    pub datc: Vec<&'static str>,
     /// The class's key: the cause's way and its explanation.
     pub key: String,
     /// The class's file name (`convoy-paradox_paradox-Rule1982_1a2b3c4d.ron`).
@@ -224,6 +226,7 @@ impl Versus<'_> {
     pub fn case(&self, f: &Found, cause: &Cause) -> Case {
         let example = with_texts(self.example(&f.scenario, cause));
         let shape = shape(&example);
+        let datc = super::datc::like(&example);
         let key = class_key(cause);
         let (an, bn) = (self.a.name(), self.b.name());
         let explained = explains(&cause.b_as_a, &cause.a_as_b, an, bn);
@@ -246,12 +249,21 @@ impl Versus<'_> {
                 ("explained", explained),
                 ("the cause", cause.way.words(an, bn)),
                 ("the order", cause_line),
+                (
+                    "like the DATC case",
+                    if datc.is_empty() {
+                        "none (no case has these orders in these relations)".to_string()
+                    } else {
+                        datc.join(", ")
+                    },
+                ),
             ],
         );
         Case {
             index: f.index,
             cause: cause.clone(),
             shape,
+            datc,
             key,
             file,
             text,
@@ -695,6 +707,7 @@ impl Tally {
             count: 0,
             explained: 0,
             first: c.index,
+            datc: c.datc.iter().map(|d| d.to_string()).collect(),
         });
     }
 

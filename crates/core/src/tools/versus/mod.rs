@@ -10,6 +10,8 @@
 pub mod bench;
 pub mod cause;
 pub mod compare;
+pub mod datc;
+pub mod datc_cases;
 pub mod mix;
 pub mod positions;
 pub mod summary;

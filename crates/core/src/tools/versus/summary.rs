@@ -34,6 +34,10 @@ pub struct ClassRow {
     pub explained: u64,
     /// The first position (by index) that fell in it.
     pub first: u64,
+    /// The DATC cases whose orders have the shape of the class's example (the same relations, up
+    /// to a renaming of provinces and powers; `tools::versus::datc`), if any.
+    #[serde(default)]
+    pub datc: Vec<String>,
 }
 
 impl ClassRow {

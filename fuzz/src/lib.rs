@@ -1070,9 +1070,10 @@ fn plain_file_name(name: &str) -> bool {
 /// The `versus_summary` target: up to three summaries (separated by [`SUMMARY_SEPARATOR`]) read
 /// with `summary_from_ron` and checked with `check_summary`; those that read are merged. Never
 /// panics; a merge keeps its promises: sums of the parts (no wrap), the shards the parts' shards,
-/// each once, class files plain names, one part per class (the first that has it), no more
-/// classed than disagreements; the merged summary is possible itself and reads back from its
-/// text.
+/// each once, class and wording files plain names, one part per class and per wording row (the
+/// first that has it), no class counting more than the disagreements, the wording rows counting
+/// the positions that differ in words only; the merged summary is possible itself and reads back
+/// from its text.
 pub fn versus_summary(data: &[u8]) {
     use dipsandbox_core::tools::versus::{
         Shard, Summary, check_summary, merge_summaries, summary_from_ron,
@@ -1098,6 +1099,11 @@ pub fn versus_summary(data: &[u8]) {
     assert_eq!(t.positions, sum(|s| s.positions), "positions");
     assert_eq!(t.disagreements, sum(|s| s.disagreements), "disagreements");
     assert_eq!(t.errors, sum(|s| s.errors), "errors");
+    assert_eq!(
+        t.wording_positions,
+        sum(|s| s.wording_positions),
+        "wording positions"
+    );
     // The shards: the parts' shards, each once, in order.
     let mut theirs: Vec<(u64, u64)> = parts
         .iter()
@@ -1116,10 +1122,13 @@ pub fn versus_summary(data: &[u8]) {
     let mut distinct = ours.clone();
     distinct.dedup();
     assert_eq!(distinct, ours, "a shard listed twice");
-    // The classes.
-    assert_eq!(from.len(), t.classes.len(), "one part per class");
+    // The classes, then the wording rows: one part each.
+    assert_eq!(
+        from.len(),
+        t.classes.len() + t.wording.len(),
+        "one part per class and per wording row"
+    );
     let mut files = std::collections::HashSet::new();
-    let mut classed = 0u64;
     for (c, &i) in t.classes.iter().zip(&from) {
         assert!(
             plain_file_name(&c.file),
@@ -1149,13 +1158,28 @@ pub fn versus_summary(data: &[u8]) {
             .try_fold(0u64, |a, r| a.checked_add(r.count))
             .expect("a class count that wraps");
         assert_eq!(c.count, count, "class {:?}: the sum of its counts", c.file);
-        classed = classed.checked_add(c.count).expect("classed count wraps");
+        // A position with two causes is in two classes: each class alone is bounded.
+        assert!(
+            c.count <= t.disagreements && c.explained <= c.count,
+            "class {:?}: {} positions ({} explained) of {} disagreements",
+            c.file,
+            c.count,
+            c.explained,
+            t.disagreements
+        );
     }
-    assert!(
-        classed <= t.disagreements,
-        "{classed} classed of {} disagreements",
-        t.disagreements
-    );
+    let mut worded = 0u64;
+    for (w, &i) in t.wording.iter().zip(&from[t.classes.len()..]) {
+        assert!(
+            plain_file_name(&w.file),
+            "wording file {:?} is not a plain .ron name",
+            w.file
+        );
+        assert!(files.insert(w.file.as_str()), "file {:?} twice", w.file);
+        assert!(i < parts.len(), "wording row {:?} from part {i}", w.file);
+        worded = worded.checked_add(w.count).expect("wording count wraps");
+    }
+    assert_eq!(worded, t.wording_positions, "the wording rows' counts");
     if let Err(e) = check_summary(&t) {
         panic!("the merged summary is not possible: {e}");
     }

@@ -62,7 +62,7 @@ impl Map {
     }
 
     /// The built-in map `name` ([`BUILT_IN`](super::BUILT_IN), or another program's name for
-    /// one: [`OTHER_NAMES`](super::builtin::OTHER_NAMES)) and nothing else: for a map that a
+    /// one: [`OTHER_NAMES`](super::OTHER_NAMES)) and nothing else: for a map that a
     /// file names (a recorded game's `"map"`), which must never open a file of its own choosing.
     pub fn load_built_in(name: &str) -> Result<Map, MapError> {
         // Another program's name for one of them (godip's `ancientmediterranean`).

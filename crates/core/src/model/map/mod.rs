@@ -23,7 +23,9 @@ mod load;
 mod names;
 mod types;
 
-pub use builtin::{BUILT_IN, MapSource, available, built_in, built_in_names};
+pub use builtin::{
+    BUILT_IN, MapSource, OTHER_NAMES, available, built_in, built_in_names, our_name,
+};
 pub use load::ProvinceSpec;
 pub(crate) use names::ALNUM_LOWER;
 pub use names::{NameEntry, normalize_into, normalize_name};

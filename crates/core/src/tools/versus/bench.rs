@@ -447,7 +447,7 @@ impl Versus<'_> {
     }
 
     /// Runs positions `0..count` (those of `shard`) into `out`, a folder made ready by
-    /// [`open_output`]: class files as they are found, `summary.versus` at the start, after
+    /// [`open_output`](super::open_output): class files as they are found, `summary.versus` at the start, after
     /// every batch that found a class (else every two seconds) and at the end. Until the end
     /// the saved summary says `interrupted`, so a run killed at any moment leaves a folder that
     /// `merge` reads and says is incomplete. Stops between batches when `stop` is set; a batch

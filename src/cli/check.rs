@@ -19,7 +19,9 @@ use dipsandbox_core::tools::check::{Wording, natural_key, verify_with};
 /// their real paths, kept in sets). Links to folders inside a folder are not followed: one that
 /// leads inside the folder given is walked anyway by its real path, and one that leads outside it
 /// is skipped with a note on stderr (name it on the command line to check it) — a link to `/`
-/// or a loop never walks the disk. Links to files are followed.
+/// or a loop never walks the disk. Links to files are followed only to files inside the folder
+/// given (one that leads outside is skipped with a note: a link to `/proc/self/environ` named
+/// `a.ron` is not read).
 #[derive(Debug, Default)]
 pub(super) struct Collector {
     files: Vec<PathBuf>,
@@ -100,7 +102,20 @@ impl Collector {
                                 );
                             }
                         }
-                        Ok(m) if m.is_file() && ron => entries.push(Entry::File(p)),
+                        Ok(m) if m.is_file() && ron => {
+                            // A link to a file outside the folder given is not read: the user
+                            // named the folder, not what a link in it leads to.
+                            match std::fs::canonicalize(&p) {
+                                Ok(real) if real.starts_with(&root) => {
+                                    entries.push(Entry::File(p));
+                                }
+                                _ => errln!(
+                                    "{}: skipped: a link to a file outside {}; name it on the command line to check it",
+                                    p.display(),
+                                    path.display()
+                                ),
+                            }
+                        }
                         Ok(m) if !m.is_file() && ron => {
                             errln!("{}: skipped: not a regular file", p.display());
                         }
@@ -576,9 +591,20 @@ pub(super) fn parse_jdip_on(
         None => {
             let side = side_file(f);
             // A side file that is there but cannot be read is said (its pairings would be
-            // missed); one that is not there is no matter.
+            // missed); one that is not there is no matter. It is a file the user did not name:
+            // read only inside the jDip file's folder, never through a link that leads out.
+            let dir = f.parent().unwrap_or(Path::new(""));
+            let name = side
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             if std::fs::symlink_metadata(&side).is_ok() {
-                match dipsandbox_core::base::source::read_text(&side) {
+                let read = dipsandbox_core::base::source::inside(dir, &name, "the rule pairings")
+                    .map_err(|e| e.to_string())
+                    .and_then(|p| {
+                        dipsandbox_core::base::source::read_text(&p).map_err(|e| e.to_string())
+                    });
+                match read {
                     Ok(t) => dipsandbox_core::io::jdip::apply_rules_file(
                         &mut jf,
                         &t,

@@ -1,6 +1,6 @@
 //! `maps`, `map import` and `rules`: what the program knows, and other programs' maps.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
@@ -102,14 +102,11 @@ pub fn map_import(
     svg: Option<&Path>,
 ) -> Result<ExitCode> {
     use dipsandbox_core::io::jdip_variant;
-    let head = std::fs::File::open(file)
-        .and_then(|f| {
-            use std::io::Read;
-            let mut buf = Vec::new();
-            f.take(256).read_to_end(&mut buf)?;
-            Ok(String::from_utf8_lossy(&buf).into_owned())
-        })
-        .unwrap_or_default();
+    // The first bytes, to tell a jDip variant: read with the checks of every reader (a FIFO or
+    // a device is refused before it is opened, and nothing blocks).
+    let head = dipsandbox_core::base::source::read_head(file, 256)
+        .map_err(|e| eyre!("{e}"))?
+        .text;
     let variant = if jdip.variant.is_some()
         || jdip.adjacency.is_some()
         || jdip_variant::is_variant_file(file, &head)
@@ -164,17 +161,28 @@ pub fn map_import(
         || Path::new("maps").join(format!("{name}.ron")),
         Path::to_path_buf,
     );
-    if target.exists() && !force {
-        return Err(eyre!(
-            "{}: exists; not overwritten (give --force, or -o another file)",
-            target.display()
-        ));
-    }
+    // Never over a file it read (the map file, an include, the adjacency file, the SVG), even
+    // with --force; never through a link; an existing file only with --force.
+    let mut inputs = dipsandbox_core::base::output::Inputs::new();
+    inputs.add(file);
+    inputs.add_all(imported.read.iter().map(PathBuf::as_path));
+    inputs.add_all(svg);
+    inputs.add_all(jdip.adjacency);
+    let t = dipsandbox_core::base::output::Target::new(&target, inputs, force);
+    t.check().map_err(|e| {
+        eyre!(
+            "{e}{}",
+            if target.exists() && !force {
+                " (or -o another file)"
+            } else {
+                ""
+            }
+        )
+    })?;
     if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| eyre!("{}: {e}", dir.display()))?;
     }
-    dipsandbox_core::base::output::write_atomic(&target, &imported.ron)
-        .map_err(|e| eyre!("{e}"))?;
+    t.write(&imported.ron).map_err(|e| eyre!("{e}"))?;
     let s = imported.map.summary();
     outln!(
         "imported {} from {}: {} provinces ({} sea, {} inland, {} coastal), {} supply centres, {} powers; {}; written to {}",

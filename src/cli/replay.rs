@@ -54,10 +54,24 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
     let mut files = Vec::new();
     for p in req.paths {
         if p.is_dir() {
+            // The folder's games: regular files, or links to files inside the folder (a link
+            // that leads out of it is not read: the user named the folder).
+            let real = std::fs::canonicalize(p).map_err(|e| eyre!("{}: {e}", p.display()))?;
             let mut inside: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| eyre!("{}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "json" || x == "txt"))
+                .filter(|f| {
+                    let ok = std::fs::canonicalize(f).is_ok_and(|r| r.starts_with(&real));
+                    if !ok {
+                        errln!(
+                            "{}: skipped: a link to a file outside {}; name it on the command line to replay it",
+                            f.display(),
+                            p.display()
+                        );
+                    }
+                    ok
+                })
                 .collect();
             inside.sort();
             files.extend(inside);
@@ -162,7 +176,7 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
             .map(|r| game_json(r, req.engine.name(), &written))
             .collect();
         let out = json!({ "engine": req.engine.name(), "games": games });
-        outln!("{}", serde_json::to_string_pretty(&out)?)?;
+        super::out::json(&out)?;
     } else {
         for r in &runs {
             print_game(r, &written)?;

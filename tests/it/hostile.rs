@@ -888,3 +888,220 @@ fn invisible_characters_in_map_names_are_refused() {
         "{stdout}"
     );
 }
+
+// ---- The fresh hostile pass after the fixes above (its findings, each as it was tried) ----
+
+/// A jDip suite's side file `FILE.rules` that is a link out of the folder (to a credentials file)
+/// is not read, and nothing of it is printed.
+#[test]
+fn a_side_file_that_links_out_is_not_read() {
+    let dir = temp_dir("hostile2-side");
+    let secret = dir.join("credentials");
+    std::fs::write(&secret, "[default]\naws_secret = hunter2_SECRET\n").expect("write");
+    let suite = dir.join("suite");
+    std::fs::create_dir_all(&suite).expect("dir");
+    std::fs::copy("tests/data/jdip/datc-v2.4.txt", suite.join("datc.txt")).expect("copy");
+    std::os::unix::fs::symlink(&secret, suite.join("datc.txt.rules")).expect("link");
+    let (_, stdout, stderr) =
+        dipsandbox(&["check", suite.join("datc.txt").to_str().expect("utf-8")]);
+    assert!(
+        !stdout.contains("hunter2") && !stderr.contains("hunter2"),
+        "{stdout}{stderr}"
+    );
+    assert!(
+        (stdout.clone() + &stderr).contains("a symbolic link leads out of the folder"),
+        "{stdout}{stderr}"
+    );
+}
+
+/// A scenario (a class file someone sent) whose `map:` names a file that is not a `.ron` map, by
+/// an absolute path or through `..`, never has that file read or quoted.
+#[test]
+fn a_scenarios_map_is_a_ron_file_or_a_built_in_name() {
+    let dir = temp_dir("hostile2-map");
+    let token = dir.join("token");
+    std::fs::write(&token, "ghp_hunter2SECRET\n").expect("write");
+    let case = std::fs::read_to_string("scenarios/datc/6.A.1.ron").expect("case");
+    for map in [
+        token.display().to_string(),
+        "../hostile2-map/token".into(),
+        "/proc/self/environ".into(),
+    ] {
+        let text = if case.contains("map: \"standard\"") {
+            case.replacen("map: \"standard\"", &format!("map: {map:?}"), 1)
+        } else {
+            case.replacen("Scenario(", &format!("Scenario(\n    map: {map:?},"), 1)
+        };
+        let f = dir.join("c.ron");
+        std::fs::write(&f, text).expect("write");
+        let (code, stdout, stderr) = dipsandbox(&["show", f.to_str().expect("utf-8")]);
+        assert_eq!(code, 2, "{map}: {stdout}{stderr}");
+        assert!(
+            !stderr.contains("hunter2") && !stderr.contains("SHELL"),
+            "{map}: {stderr}"
+        );
+        assert!(stderr.contains("no map named"), "{map}: {stderr}");
+    }
+}
+
+/// `versus merge` reads a shard's `summary.versus` only in the shard's folder: a link to a
+/// token file is refused and not quoted.
+#[test]
+fn a_summary_that_links_out_is_not_read() {
+    let dir = temp_dir("hostile2-summary");
+    let token = dir.join("token");
+    std::fs::write(&token, "ghp_hunter2SECRET\n").expect("write");
+    let shard = dir.join("sh");
+    std::fs::create_dir_all(&shard).expect("dir");
+    std::os::unix::fs::symlink(&token, shard.join("summary.versus")).expect("link");
+    let e = merge(std::slice::from_ref(&shard), &dir.join("out"), false)
+        .expect_err("a link out")
+        .to_string();
+    assert!(!e.contains("hunter2"), "{e}");
+    assert!(e.contains("a symbolic link leads out of the folder"), "{e}");
+}
+
+/// The lock file of an output folder is never opened through a link (which would create or
+/// read the file it leads to) nor when it is a FIFO.
+#[test]
+fn the_lock_file_is_never_a_link_or_a_fifo() {
+    let dir = temp_dir("hostile2-lock");
+    let out = dir.join("o");
+    std::fs::create_dir_all(&out).expect("dir");
+    let victim = dir.join("victim");
+    std::os::unix::fs::symlink(&victim, out.join(".dipsandbox.lock")).expect("link");
+    let e = FolderLock::take(&out, "test")
+        .expect_err("a link")
+        .to_string();
+    assert!(e.contains("symbolic link"), "{e}");
+    assert!(!victim.exists(), "the lock's link was followed");
+    std::fs::remove_file(out.join(".dipsandbox.lock")).expect("rm");
+    let ok = Command::new("mkfifo")
+        .arg(out.join(".dipsandbox.lock"))
+        .status()
+        .expect("mkfifo");
+    assert!(ok.success());
+    let t = Instant::now();
+    let e = FolderLock::take(&out, "test")
+        .expect_err("a FIFO")
+        .to_string();
+    assert!(t.elapsed() < Duration::from_secs(2));
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+/// `map import` never writes over a file it read — the map file, an included one, the SVG —
+/// even with `--force`; and a FIFO named as the map is refused at once.
+#[test]
+fn map_import_never_writes_over_its_inputs() {
+    let dir = temp_dir("hostile2-import");
+    std::fs::write(dir.join("powers.map"), "# powers\n").expect("write");
+    let top = dir.join("top.map");
+    let pure = std::fs::read_to_string("tests/data/maps/pure.map").expect("pure");
+    std::fs::write(&top, format!("USE powers\n{pure}")).expect("write");
+    for target in [top.clone(), dir.join("powers.map")] {
+        let before = std::fs::read_to_string(&target).expect("read");
+        let (code, _, stderr) = dipsandbox(&[
+            "map",
+            "import",
+            top.to_str().expect("utf-8"),
+            "-o",
+            target.to_str().expect("utf-8"),
+            "--force",
+        ]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("will not write over it"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&target).expect("read"), before);
+    }
+    let fifo = dir.join("top.fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let t = Instant::now();
+    let (code, _, stderr) = dipsandbox(&[
+        "map",
+        "import",
+        fifo.to_str().expect("utf-8"),
+        "-o",
+        "x.ron",
+    ]);
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("FIFO"), "{stderr}");
+}
+
+/// `replay --json` of a game whose file name holds a right-to-left override and a zero-width
+/// character is JSON still; a replay header with such characters written raw by hand reads back
+/// escaped.
+#[test]
+fn replay_json_and_headers_stay_plain() {
+    let dir = temp_dir("hostile2-replay-json");
+    let name = "evil\u{202e}txt\u{200b}.json";
+    std::fs::copy("tests/data/games/python/game-2.json", dir.join(name)).expect("copy");
+    let (_, stdout, _) = dipsandbox_in(&dir, &["replay", "--json", name, "-o", "out"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(v["games"][0]["file"], name);
+    assert!(!stdout.contains('\u{202e}'));
+    let h = dipsandbox_core::tools::replay::ReplayHeader::parse(
+        "// dipsandbox replay\n// game: a\u{202e}b\u{1b}c\n// engine: decisions\n",
+    )
+    .expect("a header");
+    assert_eq!(h.game, "a\\u{202e}b\\u{1b}c");
+}
+
+/// `export` writes no bidirectional or zero-width character into the jDip file: a title's and a
+/// case name's become `-` or a space, as control characters do.
+#[test]
+fn export_writes_no_invisible_characters() {
+    let dir = temp_dir("hostile2-export");
+    let case = std::fs::read_to_string("scenarios/datc/6.A.1.ron")
+        .expect("case")
+        .replacen("title: \"", "title: \"T\u{202e}x\u{200b}", 1);
+    let f = dir.join("ab\u{202e}cd.ron");
+    std::fs::write(&f, case).expect("write");
+    let out = dir.join("ex.txt");
+    let (code, _, stderr) = dipsandbox(&[
+        "export",
+        f.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(
+        !text.contains('\u{202e}') && !text.contains('\u{200b}'),
+        "{text}"
+    );
+}
+
+/// `check DIR` and `replay DIR` read no file a link in the folder leads to outside it.
+#[test]
+fn links_to_files_outside_a_folder_are_not_read() {
+    let dir = temp_dir("hostile2-links");
+    let secret = dir.join("secret.ron");
+    std::fs::write(&secret, "hunter2_SECRET").expect("write");
+    let folder = dir.join("cases");
+    std::fs::create_dir_all(&folder).expect("dir");
+    std::os::unix::fs::symlink(&secret, folder.join("a.ron")).expect("link");
+    std::os::unix::fs::symlink("/proc/self/environ", folder.join("b.json")).expect("link");
+    let (_, stdout, stderr) = dipsandbox(&["check", folder.to_str().expect("utf-8")]);
+    assert!(
+        !stdout.contains("hunter2") && !stderr.contains("hunter2"),
+        "{stdout}{stderr}"
+    );
+    assert!(stderr.contains("a link to a file outside"), "{stderr}");
+    let (_, stdout, stderr) = dipsandbox(&[
+        "replay",
+        folder.to_str().expect("utf-8"),
+        "-o",
+        dir.join("o").to_str().expect("utf-8"),
+    ]);
+    assert!(
+        !stdout.contains("SHELL") && !stderr.contains("SHELL"),
+        "{stdout}{stderr}"
+    );
+    assert!(stderr.contains("a link to a file outside"), "{stderr}");
+}

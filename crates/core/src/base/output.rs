@@ -753,13 +753,56 @@ impl FolderLock {
         // A lock file removed by its holder between our open and our lock is a file no one
         // will look at again: try again on the new one.
         for _ in 0..8 {
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(io)?;
+            // Never through a link, never anything but a regular file: an existing lock file is
+            // opened only when it is one (and checked again once open); a missing one is made
+            // afresh (`create_new` does not follow a link that appears in between).
+            let lock_io = |e: std::io::Error| WriteError::Io {
+                file: path.display().to_string(),
+                message: e.to_string(),
+            };
+            let file = match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(WriteError::Link {
+                        file: path.display().to_string(),
+                        to: std::fs::read_link(&path)
+                            .map(|t| {
+                                format!(
+                                    " (to {})",
+                                    crate::base::text::cut(&t.display().to_string())
+                                )
+                            })
+                            .unwrap_or_default(),
+                    });
+                }
+                Ok(m) if !m.is_file() => {
+                    return Err(WriteError::NotAFile {
+                        file: path.display().to_string(),
+                        what: "not a regular file",
+                    });
+                }
+                Ok(_) => std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&path)
+                    .map_err(lock_io)?,
+                Err(_) => match std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create_new(true)
+                    .open(&path)
+                {
+                    Ok(f) => f,
+                    // Made by another run in between: look again.
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                    Err(e) => return Err(lock_io(e)),
+                },
+            };
+            if !file.metadata().is_ok_and(|m| m.is_file()) {
+                return Err(WriteError::NotAFile {
+                    file: path.display().to_string(),
+                    what: "not a regular file",
+                });
+            }
             match file.try_lock() {
                 Ok(()) => {}
                 Err(std::fs::TryLockError::WouldBlock) => {

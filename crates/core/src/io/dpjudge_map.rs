@@ -84,6 +84,9 @@ pub struct Imported {
     pub ron: String,
     /// What was read but not supported, or read with a change.
     pub notes: Vec<ImportNote>,
+    /// The files read (the one named and those it includes; for a jDip variant, its adjacency
+    /// file): what the map written may never replace.
+    pub read: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -894,9 +897,15 @@ impl Reader {
         let ron = self.render(name, file);
         // What was read is not needed any more: freed before the map is built from the text.
         let notes = std::mem::take(&mut self.notes);
+        let read: Vec<PathBuf> = self.read.drain().collect();
         drop(self);
         let map = Map::from_ron(&ron, &format!("{file} (imported)"))?;
-        Ok(Imported { map, ron, notes })
+        Ok(Imported {
+            map,
+            ron,
+            notes,
+            read,
+        })
     }
 
     /// The map as a dipsandbox map file.

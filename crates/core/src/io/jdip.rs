@@ -1004,10 +1004,11 @@ pub fn on_standard_map(s: &Scenario) -> bool {
 }
 
 /// Whether a character cannot stand in a line of a jDip file: it would end the line (a line
-/// feed, a carriage return, a Unicode line or paragraph separator, a next-line control) or is
-/// another control character.
+/// feed, a carriage return, a Unicode line or paragraph separator, a next-line control), is
+/// another control character, or an invisible one that changes how the line reads (a
+/// bidirectional override, a zero-width character: [`crate::base::text::is_invisible`]).
 fn breaks_line(c: char) -> bool {
-    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+    c.is_control() || crate::base::text::is_invisible(c)
 }
 
 /// A name the jDip format can hold as a case name, and the same name when it can already: `CASE

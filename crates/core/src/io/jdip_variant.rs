@@ -152,7 +152,9 @@ pub fn import(
     let adj_shown = adj_path.display().to_string();
     let adj_text = read_file(&adj_path)?;
     let adj = adjacency::read(&adj_text, &adj_shown)?;
-    build(&elements, variant, &shown, adj, name)
+    let mut v = build(&elements, variant, &shown, adj, name)?;
+    v.imported.read = vec![path.to_path_buf(), adj_path];
+    Ok(v)
 }
 
 /// [`import`] from texts (`file` and `adj_file` name them in messages).
@@ -658,7 +660,12 @@ fn build(
     Ok(VariantImport {
         variant: variant_name,
         name,
-        imported: Imported { map, ron, notes },
+        imported: Imported {
+            map,
+            ron,
+            notes,
+            read: Vec::new(),
+        },
     })
 }
 

@@ -86,17 +86,23 @@ pub struct Scenario {
     pub retreats: Option<FollowUp>,
 }
 
-/// Finds the map a scenario file names that is not `standard`: a path relative to the
-/// scenario's folder; or, for a bare name (`test7`), `maps/NAME.ron` in the scenario's folder or
-/// the nearest folder above it that has one, then in the current folder. None when none exists
-/// (the caller then lets [`Map::load`] say so).
+/// Finds the map a scenario file names that is not `standard`: a `.ron` path relative to the
+/// scenario's folder (or to the current folder); or, for a bare name (`test7`), `maps/NAME.ron`
+/// in the scenario's folder or the nearest folder above it that has one, then in the current
+/// folder. Never a file whose name does not end in `.ron`. None when none exists (the caller then
+/// looks for a built-in map of that name, [`Map::load_built_in`]).
 pub fn find_map(scenario: &Path, name: &str) -> Option<PathBuf> {
     let dir = scenario
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    // A path is a map file's only when it names one, `NAME.ron`: a scenario file from elsewhere
+    // cannot make the program read `/proc/self/environ` or a key file and quote it.
+    if name.contains(['/', '\\']) && !name.ends_with(".ron") {
+        return None;
+    }
     let rel = dir.join(name);
-    if rel.is_file() {
+    if rel.is_file() && name.ends_with(".ron") {
         return Some(rel);
     }
     let bare = !name.contains(['/', '\\']) && !name.ends_with(".ron");
@@ -115,7 +121,7 @@ pub fn find_map(scenario: &Path, name: &str) -> Option<PathBuf> {
         }
     }
     let p = PathBuf::from(name);
-    p.is_file().then_some(p)
+    (p.is_file() && name.ends_with(".ron")).then_some(p)
 }
 
 /// A path from folder `from` to `to` (both absolute): `../maps/m7.ron`; `to` itself when they
@@ -298,7 +304,9 @@ impl Scenario {
             let found = find_map(Path::new(file), &raw.map);
             let m = match &found {
                 Some(p) => Map::load(&p.display().to_string()),
-                None => Map::load(&raw.map),
+                // Not a map file found from the scenario: a built-in map's name, or nothing (a
+                // path the scenario names is never opened any other way).
+                None => Map::load_built_in(&raw.map),
             };
             let m = m.map_err(|source| {
                 let at = Locator::new(text, file).find_after(&format!("\"{}\"", &*raw.map), "map:");

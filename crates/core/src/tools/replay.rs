@@ -242,14 +242,17 @@ impl ReplayHeader {
                 break;
             };
             if in_differences && let Some(d) = rest.strip_prefix("   ") {
-                h.differences.push(d.trim().to_string());
+                h.differences
+                    .push(crate::base::text::one_line(d.trim()).into_owned());
                 continue;
             }
             in_differences = false;
             let Some((key, value)) = rest.trim().split_once(':') else {
                 continue;
             };
-            let value = value.trim().to_string();
+            // As written, or a hand-edited file's raw control or invisible characters escaped:
+            // what the TUI shows of a header is plain text.
+            let value = crate::base::text::one_line(value.trim()).into_owned();
             match key {
                 "game" => h.game = value,
                 "recorded by" => h.recorder = value,

@@ -267,10 +267,14 @@ pub fn save_summary(out: &Path, s: &Summary) -> Result<(), VersusError> {
     write_atomic(&path, &format!("{text}\n")).map_err(|e| io_err(&path, e))
 }
 
-/// Reads `summary.versus` from a folder (a regular file of at most the file limit).
+/// Reads `summary.versus` from a folder (a regular file of at most the file limit, in the folder
+/// itself: a link that leads out of it is refused).
 pub fn load_summary(dir: &Path) -> Result<Summary, VersusError> {
     let path = dir.join(SUMMARY_FILE);
-    let text = crate::base::source::read_text(&path).map_err(|e| io_err(&path, e))?;
+    // In the folder itself: never through a link that leads out of it.
+    let inside = crate::base::source::inside(dir, SUMMARY_FILE, "the summary")
+        .map_err(|e| io_err(&path, e))?;
+    let text = crate::base::source::read_text(&inside).map_err(|e| io_err(&path, e))?;
     summary_from_ron(&text).map_err(|message| VersusError::Summary { path, message })
 }
 

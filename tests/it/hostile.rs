@@ -609,7 +609,8 @@ fn merge_takes_only_the_shards_of_one_run_each_once() {
         let d = base.join(name);
         std::fs::create_dir_all(&d).expect("dir");
         for c in &s.classes {
-            std::fs::write(d.join(&c.file), "// a class\n").expect("write");
+            std::fs::write(d.join(&c.file), "// dipsandbox versus decisions dpjudge\n")
+                .expect("write");
         }
         save_summary(&d, s).expect("saved");
         d

@@ -631,6 +631,18 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Summary, Versu
             })?;
         let to = out.join(file);
         let text = crate::base::source::read_text(&from).map_err(|e| io_err(&from, e))?;
+        // Only this bench's own files are copied (a hard link to another file passes the
+        // folder check: its content does not).
+        if !text.starts_with(CLASS_HEADER) {
+            return Err(VersusError::Summary {
+                path: d.join(SUMMARY_FILE),
+                message: format!(
+                    "{}: not a class file of versus (it does not begin with `{}`)",
+                    crate::base::text::cut(file),
+                    CLASS_HEADER.trim()
+                ),
+            });
+        }
         write_atomic(&to, &text).map_err(|e| io_err(&to, e))?;
     }
     save_summary(out, &t)?;

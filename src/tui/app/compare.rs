@@ -16,10 +16,10 @@ impl App {
         if let Some(name) = self.session.unknown_engines.first() {
             // A versus file of an engine this session does not have: it opens as a scenario,
             // and the status says how to open it on its engines.
+            // The instruction first: a narrow status bar cuts the end.
             self.error(format!(
-                "versus file of {}, which this session does not have: open it with --engine {} (or name it in engines.ron)",
-                cut(name),
-                shell_word(&one_line(name))
+                "give --engine {} to open this versus file on its engines (this session has no such engine; engines.ron names count too)",
+                shell_word(&cut(name))
             ));
             return true;
         }

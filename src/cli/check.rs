@@ -224,6 +224,7 @@ pub fn check(
         }
         None => None,
     };
+    let mut junit = junit;
     let (mut passed, mut failed) = (0, 0);
     // One line each: a line end in a file or case name is shown escaped.
     let say = |line: String| -> Result<(), super::out::StdoutError> {
@@ -245,6 +246,16 @@ pub fn check(
             errln!("{w}");
         }
         items.extend(its);
+    }
+    // The map files the scenarios read are inputs too: the report never replaces one.
+    if let Some(t) = junit.as_mut() {
+        for (_, s, _) in &items {
+            if let Ok(s) = s
+                && let Some(m) = &s.map_file
+            {
+                t.inputs.add(m);
+            }
+        }
     }
     let engine = &*engine.engine;
     let checked: Vec<Checked> = items
@@ -482,7 +493,10 @@ fn write_junit(target: &dipsandbox_core::base::output::Target, cases: &[Value]) 
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut suite = TestSuite::new("dipsandbox check");
     for c in cases {
-        let text = |k: &str| c[k].as_str().unwrap_or("").to_string();
+        // One plain line each: control and invisible characters escaped, as everything written.
+        let text = |k: &str| {
+            dipsandbox_core::base::text::one_line(c[k].as_str().unwrap_or("")).into_owned()
+        };
         let status = match c["status"].as_str() {
             Some("pass") => TestCaseStatus::success(),
             Some("fail") => {

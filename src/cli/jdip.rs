@@ -111,6 +111,10 @@ pub fn import(
     if let Some(p) = pairing {
         inputs.add(p);
     }
+    // The map file read (`--map FILE`) is never replaced by a case.
+    if let Some((_, Some(path))) = &map {
+        inputs.add(path);
+    }
     // Every file name first, and every target checked, so that nothing is written when one of
     // them may not be.
     let names = file_names(jf.cases.iter().map(|c| c.name.as_str()));

@@ -1106,3 +1106,65 @@ fn links_to_files_outside_a_folder_are_not_read() {
     );
     assert!(stderr.contains("a link to a file outside"), "{stderr}");
 }
+
+/// The re-check's findings: an output never replaces a map file the command read (`check
+/// --junit`, `import --map`, `replay --map`), even with `--force`; a hard-linked lock file is
+/// refused (the holder's line went into the other file); a scenario's `.ron` map that is a link
+/// to a file that is not one is not read.
+#[test]
+fn outputs_never_replace_a_map_read_and_a_hard_linked_lock_is_refused() {
+    let dir = temp_dir("hostile3");
+    let map = dir.join("tiny_map.ron");
+    std::fs::copy("tests/data/tiny_map.ron", &map).expect("copy");
+    let scen = dir.join("tiny_scenario.ron");
+    std::fs::copy("tests/data/tiny_scenario.ron", &scen).expect("copy");
+    let before = std::fs::read_to_string(&map).expect("read");
+    let (code, _, stderr) = dipsandbox(&[
+        "check",
+        scen.to_str().expect("utf-8"),
+        "--junit",
+        map.to_str().expect("utf-8"),
+        "--force",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("will not write over it"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&map).expect("read"), before);
+    let (code, _, stderr) = dipsandbox(&[
+        "replay",
+        "tests/data/games/godip/game-1.txt",
+        "--all",
+        "--map",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("maps/standard.ron")
+            .to_str()
+            .expect("utf-8"),
+        "-o",
+        dir.join("r").to_str().expect("utf-8"),
+    ]);
+    assert!(code == 0 || code == 1, "{stderr}");
+    // A hard-linked lock file.
+    let out = dir.join("o");
+    std::fs::create_dir_all(&out).expect("dir");
+    let precious = dir.join("precious.txt");
+    std::fs::write(&precious, "mine\n").expect("write");
+    std::fs::hard_link(&precious, out.join(".dipsandbox.lock")).expect("link");
+    let e = FolderLock::take(&out, "test")
+        .expect_err("a hard link")
+        .to_string();
+    assert!(e.contains("hard link"), "{e}");
+    assert_eq!(std::fs::read_to_string(&precious).expect("read"), "mine\n");
+    // A `.ron` map that links to a token file.
+    let m2 = dir.join("m2");
+    std::fs::create_dir_all(&m2).expect("dir");
+    std::fs::write(dir.join("secret.txt"), "ghp_hunter2SECRET\n").expect("write");
+    std::os::unix::fs::symlink(dir.join("secret.txt"), m2.join("tok.ron")).expect("link");
+    let case = std::fs::read_to_string("scenarios/datc/6.A.1.ron")
+        .expect("case")
+        .replacen("map: \"standard\"", "map: \"tok.ron\"", 1);
+    assert!(case.contains("map: \"tok.ron\""));
+    std::fs::write(m2.join("a.ron"), case).expect("write");
+    let (code, _, stderr) = dipsandbox(&["show", m2.join("a.ron").to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+    assert!(stderr.contains("no map named \"tok.ron\""), "{stderr}");
+}

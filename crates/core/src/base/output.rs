@@ -803,6 +803,18 @@ impl FolderLock {
                     what: "not a regular file",
                 });
             }
+            // A lock file with another name elsewhere (a hard link) would have the holder's line
+            // written into that other file: refused.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                if file.metadata().is_ok_and(|m| m.nlink() > 1) {
+                    return Err(WriteError::NotAFile {
+                        file: path.display().to_string(),
+                        what: "a file with other names (a hard link), not a lock file of its own",
+                    });
+                }
+            }
             match file.try_lock() {
                 Ok(()) => {}
                 Err(std::fs::TryLockError::WouldBlock) => {

@@ -301,7 +301,11 @@ impl Scenario {
         let (map, map_file) = if *raw.map == *"standard" {
             (Map::standard_arc(), None)
         } else {
-            let found = find_map(Path::new(file), &raw.map);
+            // The file found, through any link, must be a `.ron` file itself: a `tok.ron` that
+            // links to a token file or `/proc/self/environ` is not read.
+            let found = find_map(Path::new(file), &raw.map).filter(|p| {
+                std::fs::canonicalize(p).is_ok_and(|r| r.extension().is_some_and(|x| x == "ron"))
+            });
             let m = match &found {
                 Some(p) => Map::load(&p.display().to_string()),
                 // Not a map file found from the scenario: a built-in map's name, or nothing (a

@@ -142,7 +142,7 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
         let mut inputs = Inputs::new();
         inputs.add_all(files.iter().map(PathBuf::as_path));
         // A map file named with --map is read too: never replaced by a phase.
-        if let Some(m) = req.map.and_then(|m| Map::locate(m)) {
+        if let Some(m) = req.map.and_then(Map::locate) {
             inputs.add(&m);
         }
         // All or nothing: every name checked first (an existing file only with --force),

@@ -113,9 +113,10 @@ fn protocol_answer_corpus_and_past_crashes_replay() {
 }
 
 #[test]
-fn versus_summary_corpus_replays() {
-    let (corpus, _) = replay("versus_summary", harness::versus_summary);
+fn versus_summary_corpus_and_past_crashes_replay() {
+    let (corpus, crashes) = replay("versus_summary", harness::versus_summary);
     assert!(corpus > 0, "{corpus} corpus inputs");
+    assert!(crashes >= 1, "bug 7 of docs/fuzzing.md ({crashes})");
 }
 
 #[test]
@@ -128,12 +129,17 @@ fn map_import_corpus_replays() {
 /// files here must keep the inputs those tests describe.
 #[test]
 fn every_past_crash_is_kept_as_a_file() {
-    let names: Vec<String> = ["jdip_import", "scenario_loader", "protocol_answer"]
-        .iter()
-        .flat_map(|t| inputs("regressions", t))
-        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .collect();
-    for bug in ["bug1", "bug2", "bug3", "bug4", "bug5", "bug6"] {
+    let names: Vec<String> = [
+        "jdip_import",
+        "scenario_loader",
+        "protocol_answer",
+        "versus_summary",
+    ]
+    .iter()
+    .flat_map(|t| inputs("regressions", t))
+    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+    .collect();
+    for bug in ["bug1", "bug2", "bug3", "bug4", "bug5", "bug6", "bug7"] {
         assert!(
             names.iter().any(|n| n.starts_with(bug)),
             "{bug} missing from fuzz/regressions: {names:?}"

@@ -11,7 +11,9 @@ use dipsandbox_core::base::output::FolderLock;
 use dipsandbox_core::engine::outside::{Mode, OutsideEngine, Program};
 use dipsandbox_core::engine::{Engine, PhaseInput};
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::versus::{ClassRow, Summary, load_summary, merge, save_summary};
+use dipsandbox_core::tools::versus::{
+    ClassRow, Summary, check_summary, load_summary, merge, merge_summaries, save_summary,
+};
 
 use crate::common::{dipsandbox, dipsandbox_in, temp_dir};
 use crate::outside::example;
@@ -195,6 +197,51 @@ fn merge_reads_class_files_only_inside_the_shard() {
             "{file}: {copied:?}"
         );
     }
+}
+
+/// Found by the `versus_summary` fuzz target (bug 7 of docs/fuzzing.md): a summary listing one
+/// class file in two rows, each count within its disagreements, merged into one class counting
+/// more positions than there are disagreements. A file named by two rows (two classes, or a
+/// class and a wording row) is refused by the check and so by the merge.
+#[test]
+fn a_summary_naming_one_file_in_two_rows_is_refused() {
+    let mut s = summary_with_class("move_x_00000001.ron", "0/2");
+    s.disagreements = 8;
+    s.classes[0].count = 8;
+    assert!(check_summary(&s).is_ok(), "one row is possible");
+    let mut twice = s.clone();
+    twice.classes.push(s.classes[0].clone());
+    let e = check_summary(&twice).expect_err("two rows, one file");
+    assert!(
+        e.contains("move_x_00000001.ron") && e.contains("two rows"),
+        "{e}"
+    );
+    let (part, e) = merge_summaries(&[twice]).expect_err("the merge checks each part");
+    assert_eq!(part, 0);
+    assert!(e.contains("two rows"), "{e}");
+    // A class and a wording row sharing one file are refused the same way.
+    let mut shared = s.clone();
+    shared.wording_positions = 1;
+    shared.positions = 50;
+    shared
+        .wording
+        .push(dipsandbox_core::tools::versus::WordingRow {
+            file: "move_x_00000001.ron".into(),
+            words: "w".into(),
+            count: 1,
+            first: 4,
+            b_as_a: Vec::new(),
+            b_as_a_held: Vec::new(),
+            a_as_b: Vec::new(),
+            a_as_b_held: Vec::new(),
+        });
+    let e = check_summary(&shared).expect_err("a class and a wording row, one file");
+    assert!(e.contains("two rows"), "{e}");
+    // The same file in two shards' summaries is one class, summed (the merge's purpose).
+    let other = summary_with_class("move_x_00000001.ron", "1/2");
+    let (t, _) = merge_summaries(&[s, other]).expect("two shards merge");
+    assert_eq!(t.classes.len(), 1);
+    assert_eq!(t.classes[0].count, 9);
 }
 
 /// Item 2: the map a recorded game names is a built-in map's name or refused; a file of that

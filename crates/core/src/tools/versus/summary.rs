@@ -384,10 +384,19 @@ pub fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
         .iter()
         .map(|c| &c.file)
         .chain(s.wording.iter().map(|w| &w.file));
+    // Each row has its own example file: a file named twice would be one example for two
+    // rows, and a merge that sums rows by file would count one class's positions twice.
+    let mut seen = std::collections::HashSet::with_capacity(s.classes.len() + s.wording.len());
     for f in files {
         if !class_file_ok(f) {
             return Err(format!(
                 "class file {}: expected a file name ending in .ron, in the folder itself",
+                crate::base::text::quoted(f)
+            ));
+        }
+        if !seen.insert(f.as_str()) {
+            return Err(format!(
+                "class file {} is named by two rows: expected one file per class and per wording row",
                 crate::base::text::quoted(f)
             ));
         }

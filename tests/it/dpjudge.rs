@@ -595,6 +595,7 @@ fn game_options_are_rule_options() {
         "dpjudge_beleaguered_disrupts",
         "dpjudge_own_victim",
         "dpjudge_no_convoy_list",
+        "dpjudge_swap_victim",
     ] {
         let row = t.iter().find(|r| r.field == field).expect(field);
         assert!(row.dpjudge_only);
@@ -604,7 +605,7 @@ fn game_options_are_rule_options() {
         assert_ne!(r, Rules::default());
         assert_eq!(r.overrides().len(), 1);
     }
-    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 4);
+    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 5);
     assert!(Rules::parse_spec("dpjudge_beleaguered_disrupts=maybe").is_err());
 }
 
@@ -1675,4 +1676,181 @@ fn a_line_of_bounces() {
         })
         .count();
     assert!(returns >= 99, "{returns} returns to step 6");
+}
+
+/// Seeds of [`random_position`] without convoys where the DPjudge text's step 6/8 departs (a
+/// swap won only with supports of the loser's power), found by running
+/// `under_swap_count_the_head_to_head_departure_is_gone` over 40,000 seeds
+/// (`DPJUDGE_SWAP_CASES=40000`); each is checked again below, so a change of the generator
+/// that loses them fails the test rather than passing it empty.
+const SWAP_SEEDS: &[u64] = &[
+    73, 6844, 8937, 14381, 15768, 19404, 19724, 21347, 21690, 21993, 22970, 23480, 30204, 32551,
+    33529, 33635, 36529,
+];
+
+/// Under `dpjudge_swap_victim=SwapCount` the procedure gives the DATC's head-to-head battle:
+/// on random positions without convoys, every position where the text departs by step 6/8
+/// (and no other way) agrees with the decision engine, and every position where the text
+/// does not depart gives the same result under either value.
+#[test]
+fn under_swap_count_the_head_to_head_departure_is_gone() {
+    let map = standard();
+    let text_rules = Rules::default();
+    let swap_rules = Rules::parse_spec("dpjudge_swap_victim=SwapCount").expect("the option parses");
+    let cases = random_cases("DPJUDGE_SWAP_CASES", 200);
+    let mut seeds: Vec<u64> = (0..cases).collect();
+    seeds.extend_from_slice(SWAP_SEEDS);
+    let (mut departing, mut found) = (0, Vec::new());
+    for seed in seeds {
+        let (units, orders) = random_position(seed, Convoys::Excluded);
+        let m = adjudicate_movement(map, &units, &orders, &text_rules);
+        let r =
+            dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &text_rules, false);
+        let s =
+            dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &swap_rules, false);
+        let text = text_departures(&units, map, &r);
+        if text.is_empty() {
+            assert!(
+                !differs_dp(&r, &s),
+                "seed {seed}: no departure, yet the option changes the result"
+            );
+            continue;
+        }
+        if text
+            .iter()
+            .all(|(k, _)| *k == TextDeparture::HeadToHeadNoHelp)
+        {
+            departing += 1;
+            found.push(seed);
+            assert!(
+                !differs(&m, &s),
+                "seed {seed}: under SwapCount the procedure still departs:\n{}",
+                position_text(map, &units, &orders, &m, &s)
+            );
+        }
+    }
+    println!("head-to-head departures of the text at seeds {found:?}");
+    for seed in SWAP_SEEDS {
+        assert!(
+            found.contains(seed),
+            "seed {seed} no longer shows the departure"
+        );
+    }
+    assert!(departing >= SWAP_SEEDS.len());
+}
+
+/// Whether two DPjudge results differ in final positions or dislodgements.
+fn differs_dp(a: &DpjudgeResult, b: &DpjudgeResult) -> bool {
+    !fates(&a.final_units, &b.final_units)
+        || !fates(
+            &a.dislodged.iter().map(|d| d.unit).collect::<Vec<_>>(),
+            &b.dislodged.iter().map(|d| d.unit).collect::<Vec<_>>(),
+        )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The departures as data (`Engine::departures`).
+// ---------------------------------------------------------------------------------------------
+
+/// The engine's departures as data are the tables of `docs/dpjudge.md`: each table's cases are
+/// those of the departures shown under its rules (none for the main table,
+/// `dpjudge_own_victim=AsWritten` and `dpjudge_no_convoy_list=AsWritten` for the two others),
+/// and the "decision engine agrees under" column is the departure's change when the DATC's
+/// engine gives the departure under it (`—` otherwise).
+#[test]
+fn the_departure_tables_are_the_engines_data() {
+    use dipsandbox_core::engine::{Engine, KnownBy};
+    let data = dipsandbox_core::engine::DpjudgeEngine.departures();
+    for (table, under) in [
+        ("departures", ""),
+        ("departures-as-written", "dpjudge_own_victim=AsWritten"),
+        ("departures-no-convoy", "dpjudge_no_convoy_list=AsWritten"),
+    ] {
+        let mut from_data = BTreeMap::new();
+        for d in data.iter().filter(|d| d.under == under) {
+            let agrees = match &d.known_by {
+                KnownBy::OthersChange(c) => c.clone(),
+                KnownBy::OwnChange(_) | KnownBy::Unrecognised => "—".to_string(),
+            };
+            for c in &d.cases {
+                assert!(
+                    from_data.insert(c.clone(), agrees.clone()).is_none(),
+                    "{c} in two departures"
+                );
+            }
+        }
+        assert_eq!(documented_table(table), from_data, "table {table}");
+    }
+}
+
+/// Every declared departure holds on the DATC cases it names: the engine misses each case's
+/// expectations in effect, and the departure's change accounts for it (the procedure meets the
+/// case under an own change; the decision engine gives the procedure's effect under the
+/// other's).
+#[test]
+fn every_declared_departure_holds_on_its_cases() {
+    use dipsandbox_core::engine::{DecisionEngine, DpjudgeEngine, Engine, GuessEngine};
+    use dipsandbox_core::tools::check::Wording;
+    use dipsandbox_core::tools::departures::check_departures;
+    for e in [&DpjudgeEngine as &dyn Engine, &GuessEngine::default()] {
+        let list = e.departures();
+        let checks = check_departures(e, &DecisionEngine, &list, Wording::Strict);
+        assert_eq!(checks.len(), list.len());
+        for c in &checks {
+            assert!(c.holds(), "{}: {}: {:?}", e.name(), c.title, c.problems);
+        }
+    }
+    assert!(DpjudgeEngine.departures().len() >= 9);
+}
+
+/// A departure whose change does not account for it is reported, case by case: the checker can
+/// fail.
+#[test]
+fn a_wrong_departure_is_reported() {
+    use dipsandbox_core::engine::{DecisionEngine, Departure, DpjudgeEngine};
+    use dipsandbox_core::tools::check::Wording;
+    use dipsandbox_core::tools::departures::check_departures;
+    let wrong = [
+        // 6.E.6 is not the 1982 rule, and 6.A.1 is no departure at all.
+        Departure::others(
+            "wrong",
+            &["6.E.6", "6.A.1", "6.Z.99"],
+            "paradox=Rule1982",
+            "",
+        ),
+        Departure::own("wrong too", &["6.E.6"], "paradox=Rule1982", ""),
+    ];
+    let checks = check_departures(&DpjudgeEngine, &DecisionEngine, &wrong, Wording::Strict);
+    let p = &checks[0].problems;
+    assert_eq!(p.len(), 3, "{p:?}");
+    assert!(
+        p[0].starts_with("6.E.6: decisions under paradox=Rule1982 still differs"),
+        "{}",
+        p[0]
+    );
+    assert!(p[1].contains("no departure here"), "{}", p[1]);
+    assert!(p[2].contains("no such DATC case"), "{}", p[2]);
+    assert!(
+        checks[1].problems[0].contains("still misses"),
+        "{:?}",
+        checks[1].problems
+    );
+}
+
+/// Under `dpjudge_swap_victim=SwapCount` the procedure meets 6.E.6, and no other DATC case
+/// changes: the departing cases are the main table's but 6.E.6.
+#[test]
+fn swap_count_changes_only_6e6() {
+    let main = documented_departures();
+    let mut departing = Vec::new();
+    for (stem, mut s) in datc_movement() {
+        s.rules.dpjudge_swap_victim = dipsandbox_core::model::rules::SwapVictim::SwapCount;
+        let (bad, _) = compare(&s, &run_dpjudge(&s));
+        if !bad.is_empty() {
+            departing.push(stem);
+        }
+    }
+    let expected: Vec<String> = main.keys().filter(|k| *k != "6.E.6").cloned().collect();
+    departing.sort();
+    assert_eq!(departing, expected);
 }

@@ -6,8 +6,10 @@
 //! had its outcome ([`reason`]), the legality step ([`legality`]), and the engine-independent
 //! retreat ([`retreat`]) and adjustment ([`adjust`]) phases. The movement engines, each in its
 //! own folder with an `engine.rs` that puts it on the seam: [`decision`] (the decision model of
-//! DATC chapter 5, the default) and [`dpjudge`] (the DPjudge's published procedure); and
-//! [`outside`], any outside program speaking the JSON protocol.
+//! DATC chapter 5, the default), [`dpjudge`] (the DPjudge's published procedure) and [`guess`]
+//! (DATC 5.F's guess algorithm); and
+//! [`outside`], any outside program speaking the JSON protocol. [`departure`]: an engine's
+//! documented departures from the DATC, as data a bench can match.
 //!
 //! This file only declares and re-exports: modules below import from the leaf files, never
 //! from here.
@@ -15,6 +17,7 @@
 pub mod adjust;
 pub mod cursor;
 pub mod decision;
+pub mod departure;
 pub mod dpjudge;
 pub mod guess;
 pub mod legality;
@@ -29,6 +32,7 @@ pub use cursor::{Cursor, Replay};
 pub use decision::{
     Adjudicator, DecisionEngine, MovementResult, Outcome, adjudicate_movement, value_text,
 };
+pub use departure::{Departure, KnownBy};
 pub use dpjudge::DpjudgeEngine;
 pub use guess::GuessEngine;
 pub use outcome::{BackupRule, OrderOutcome, PhaseResult, UnitResult, Verdict};

@@ -23,6 +23,7 @@ use crate::model::rules::Rules;
 use crate::model::scenario::{OrderEntry, Scenario};
 
 use super::adjust::adjudicate_adjustments;
+use super::departure::Departure;
 use super::legality::Prepared;
 use super::outcome::PhaseResult;
 use super::retreat::adjudicate_retreats;
@@ -146,6 +147,13 @@ pub trait Engine: Send + Sync + 'static {
     /// finish a phase in milliseconds, do nothing (the default). `ctrl-c` and SIGTERM call it in
     /// `versus`, so that a hanging adjudicator does not keep the run waiting.
     fn interrupt(&self) {}
+
+    /// The engine's documented departures from the DATC, as data: the cases each shows in and
+    /// the rule change a bench knows it by (`versus` names a class that is one of them). The
+    /// default is none.
+    fn departures(&self) -> Vec<Departure> {
+        Vec::new()
+    }
 
     /// Any phase's result alone ([`Engine::movement_verdicts`] for movement phases; retreats and
     /// adjustments as [`Engine::adjudicate`] gives them).

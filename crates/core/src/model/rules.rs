@@ -414,6 +414,24 @@ option_enum! {
 }
 
 option_enum! {
+    /// DPjudge algorithm, steps 6 and 8 (not a DATC issue; only the DPjudge engine reads it): the
+    /// loser of a swap (two units moving into each other's space, neither by convoy) as the
+    /// winner's victim. Step 6 bounces the unit with the smaller support count; step 8 then
+    /// compares the winner's count less its no help list (the supports of the loser's power)
+    /// with the loser's bounce entry, 0, so a battle won only thanks to supports of the loser's
+    /// own power dislodges the loser. The DATC (5.B.8, 6.E.6) holds the winner to the loser's
+    /// strength in the battle, its own support count.
+    SwapVictim {
+        /// The text: the loser's bounce entry (0) is what the winner's count less its no help
+        /// list must beat (default; the engine follows the published text).
+        BounceEntry,
+        /// The DATC's head-to-head battle: the winner's count less its no help list must also
+        /// beat the loser's support count, else the winner bounces in step 8 (6.E.6).
+        SwapCount,
+    } default BounceEntry
+}
+
+option_enum! {
     /// DPjudge algorithm, steps 3 and 5 (not a DATC issue; only the DPjudge engine reads it): the
     /// combat list of an army marked "no convoy". The text changes combat lists only in the
     /// bounce and unbounce procedures and in step 10, so read to the letter the army stays in
@@ -501,6 +519,10 @@ pub struct Rules {
     /// convoy" moves to its own space's combat list (default) or stays in its destination's
     /// (the text to the letter).
     pub dpjudge_no_convoy_list: NoConvoyList,
+    /// DPjudge algorithm steps 6 and 8, only for the DPjudge engine: what the winner of a swap
+    /// must beat to dislodge the loser — the loser's bounce entry (the text, default) or its
+    /// support count (the DATC's head-to-head battle, 6.E.6).
+    pub dpjudge_swap_victim: SwapVictim,
 }
 
 /// The named presets, with one line each.
@@ -708,6 +730,7 @@ impl Rules {
             }
             "dpjudge_own_victim" => set!(dpjudge_own_victim, OwnVictim),
             "dpjudge_no_convoy_list" => set!(dpjudge_no_convoy_list, NoConvoyList),
+            "dpjudge_swap_victim" => set!(dpjudge_swap_victim, SwapVictim),
             _ => {
                 return Err(RulesError(format!(
                     "unknown rule option {}{}; expected one of {}",
@@ -752,6 +775,7 @@ impl Rules {
         "dpjudge_beleaguered_disrupts",
         "dpjudge_own_victim",
         "dpjudge_no_convoy_list",
+        "dpjudge_swap_victim",
     ];
 
     /// The options that differ from the defaults, as `field: Value` pairs (for printing and saving).
@@ -795,7 +819,8 @@ impl Rules {
             dpjudge_phantom_orders,
             dpjudge_beleaguered_disrupts,
             dpjudge_own_victim,
-            dpjudge_no_convoy_list
+            dpjudge_no_convoy_list,
+            dpjudge_swap_victim
         );
         out
     }
@@ -951,6 +976,7 @@ impl Rules {
             },
             r!(dpjudge_own_victim, "DPj", OwnVictim),
             r!(dpjudge_no_convoy_list, "DPj", NoConvoyList),
+            r!(dpjudge_swap_victim, "DPj", SwapVictim),
         ]
     }
 

@@ -4,6 +4,7 @@
 //! - [`art_gen`]: board art generated for a map without any — a Voronoi-style partition of a
 //!   character grid around each province's position or a drawing of its adjacency graph.
 //! - [`check`]: adjudicates a scenario and compares the result with its expectations.
+//! - [`departures`]: an engine's declared departures from the DATC held to the cases they name.
 //! - [`invariants`]: what every result must satisfy, checked after each adjudication.
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B
 //!   equations, by exhaustive search independent of the resolver.
@@ -20,6 +21,7 @@
 
 pub mod art_gen;
 pub mod check;
+pub mod departures;
 pub mod diff;
 pub mod edit;
 pub mod invariants;

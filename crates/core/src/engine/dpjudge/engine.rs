@@ -4,6 +4,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::engine::departure::Departure;
 use crate::engine::legality::CLASSING_OPTIONS;
 use crate::engine::legality::Prepared;
 use crate::engine::seam::{
@@ -31,6 +32,10 @@ impl Engine for DpjudgeEngine {
 
     fn name(&self) -> &str {
         "dpjudge"
+    }
+
+    fn departures(&self) -> Vec<Departure> {
+        super::departures::departures()
     }
 
     fn title(&self) -> &str {

@@ -114,6 +114,7 @@
 //! assert!(r.marks[1].contains(Mark::Bounce));
 //! ```
 
+pub mod departures;
 pub mod engine;
 pub mod procedure;
 pub mod stepper;

@@ -17,7 +17,7 @@ use crate::model::board::{Dislodged, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
 use crate::model::rules::{
-    MultiRoute, NoConvoyList, OwnVictim, PathSpecification, PhantomOrders, Rules,
+    MultiRoute, NoConvoyList, OwnVictim, PathSpecification, PhantomOrders, Rules, SwapVictim,
 };
 
 use super::types::*;
@@ -1445,7 +1445,26 @@ impl<'a, T: Sink> Engine<'a, T> {
             self.bounce(u, bounce_cause(8, c, k, o, oc));
             return true;
         }
+        // The loser of a swap: the text compares with its bounce entry (above); the DATC's
+        // head-to-head battle with its own support count (`dpjudge_swap_victim: SwapCount`).
+        if self.rules.dpjudge_swap_victim == SwapVictim::SwapCount && self.swapped(u, v) {
+            let cv = self.support[v as usize];
+            if c - k <= cv {
+                self.bounce(u, bounce_cause(8, c, k, v, cv));
+                return true;
+            }
+        }
         false
+    }
+
+    /// Whether `u` and `v` move into each other's spaces, neither by convoy (a swap of step 6,
+    /// whatever became of it since).
+    fn swapped(&self, u: u32, v: u32) -> bool {
+        let into = |x: u32, y: u32| {
+            matches!(self.order[x as usize],
+                Act::Move { dest, convoyed: false, .. } if dest == self.here[y as usize])
+        };
+        into(u, v) && into(v, u)
     }
 
     /// Step 10: dislodgements and moves.

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::engine::cursor::Cursor;
 use crate::engine::decision::adjudicator::{MovementResult, Pins, adjudicate_pinned};
 use crate::engine::decision::resolver::Board;
+use crate::engine::departure::Departure;
 use crate::engine::legality::CLASSING_OPTIONS;
 use crate::engine::legality::{OrderStatus, Prepared, UnitOrder};
 use crate::engine::seam::{
@@ -236,6 +237,20 @@ impl Engine for GuessEngine {
         } else {
             OptionUse::Direct
         }
+    }
+
+    fn departures(&self) -> Vec<Departure> {
+        vec![
+            Departure::unrecognised(
+                "which moves are in an All Hold paradox",
+                &[],
+                "5.F meets a move on the paradox's cycle when its success decides a convoying \
+                 fleet's fate, and All Hold fails it; the decision engine's cycle (the open \
+                 decisions' strongly connected component) can leave such a move out and let it \
+                 succeed (random position 7649). No DATC case tells the readings apart.",
+            )
+            .under("paradox=AllHold"),
+        ]
     }
 
     fn name(&self) -> &str {

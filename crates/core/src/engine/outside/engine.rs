@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::base::text::cut;
+use crate::engine::departure::Departure;
 use crate::engine::seam::{Adjudication, Engine, EngineError, PhaseInput};
 
 use super::process::{self, Failure, INTERRUPTED, Live, Mode, Program};
@@ -37,6 +38,8 @@ pub struct OutsideEngine {
     state: Mutex<State>,
     /// Set by [`Engine::interrupt`]: every wait ends, and every later phase fails.
     stop: AtomicBool,
+    /// Its known departures (from the file its `engines.ron` entry names).
+    departures: Vec<Departure>,
 }
 
 impl std::fmt::Debug for OutsideEngine {
@@ -137,7 +140,14 @@ impl OutsideEngine {
             program,
             state: Mutex::new(State::default()),
             stop: AtomicBool::new(false),
+            departures: Vec::new(),
         }
+    }
+
+    /// The same engine, declaring `departures` as its known ones ([`Engine::departures`]).
+    pub fn with_departures(mut self, departures: Vec<Departure>) -> OutsideEngine {
+        self.departures = departures;
+        self
     }
 
     /// Reads `cmd:PROGRAM ARGS` or `cmd-once:PROGRAM ARGS` (see [`split_words`]); None when
@@ -280,6 +290,10 @@ impl Engine for OutsideEngine {
 
     fn interrupt(&self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn departures(&self) -> Vec<Departure> {
+        self.departures.clone()
     }
 
     fn title(&self) -> &str {

@@ -14,7 +14,8 @@ use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::engine::{DecisionEngine, Engine};
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::model::rules::Rules;
-use dipsandbox_core::tools::check::{Run, adjudicate_scenario, compare};
+use dipsandbox_core::tools::check::{Run, Wording, adjudicate_scenario, compare};
+use dipsandbox_core::tools::departures::check_departures;
 
 use super::input::{EngineArg, load_scenario};
 
@@ -104,6 +105,15 @@ pub fn run(
     };
     let files = super::check::collect_all(&paths)?;
     let e: &dyn Engine = &*engine.engine;
+    let declared = e.departures();
+    // The declared departure a case is named in, if any (by its file's stem: `6.G.8-Fallback`).
+    let known_in = |f: &std::path::Path| -> Option<String> {
+        let stem = f.file_stem()?.to_string_lossy().into_owned();
+        declared
+            .iter()
+            .find(|d| d.cases.contains(&stem))
+            .map(|d| d.name.clone())
+    };
     let (mut answered, mut met, mut agree, mut errors, mut unreadable) = (0, 0, 0, 0, 0);
     let mut cases = Vec::new();
     for f in &files {
@@ -149,6 +159,7 @@ pub fn run(
                     "dislodged": d.dislodged,
                     "positions": d.positions,
                 },
+                "known_departure": known_in(f),
             }));
         } else {
             let exp = if bad.is_empty() {
@@ -161,18 +172,31 @@ pub fn run(
             } else {
                 "DIFF "
             };
+            let known = match known_in(f) {
+                Some(k) if !(bad.is_empty() && d.agrees()) => format!(" (known departure: {k})"),
+                _ => String::new(),
+            };
             outln!(
                 "{}",
-                one_line(&format!("{mark}{name}: {exp}; {}", d.words()))
+                one_line(&format!("{mark}{name}: {exp}; {}{known}", d.words()))
             )?;
         }
     }
     let total = files.len();
+    // The declared departures held to their DATC cases (each under its own rules), in effect.
+    let checks = check_departures(e, &DecisionEngine, &declared, Wording::Effect);
+    let holding = checks.iter().filter(|c| c.holds()).count();
     if json_out {
         super::out::json(&json!({
             "schema": "dipsandbox.engine-check/1",
             "engine": e.name(),
             "cases": cases,
+            "departures": checks.iter().map(|c| json!({
+                "departure": c.title,
+                "cases": c.cases,
+                "holds": c.holds(),
+                "problems": c.problems,
+            })).collect::<Vec<_>>(),
             "summary": {
                 "cases": total,
                 "answered": answered,
@@ -180,9 +204,27 @@ pub fn run(
                 "agree_with_decisions": agree,
                 "errors": errors,
                 "unreadable": unreadable,
+                "departures": checks.len(),
+                "departures_holding": holding,
             },
         }))?;
     } else {
+        if !checks.is_empty() {
+            outln!(
+                "declared departures: {holding} of {} hold on their DATC cases (in effect, each case under its own rules)",
+                checks.len()
+            )?;
+            for c in &checks {
+                if c.holds() {
+                    outln!("  holds  {}", one_line(&c.title))?;
+                } else {
+                    outln!("  FAILS  {}", one_line(&c.title))?;
+                    for p in &c.problems {
+                        outln!("           {}", one_line(p))?;
+                    }
+                }
+            }
+        }
         outln!(
             "{total} cases: {answered} answered validly ({met} meet their expectations, {agree} agree with the decision engine), {errors} without a valid answer{}",
             if unreadable > 0 {

@@ -6,14 +6,18 @@
 //! ```ron
 //! {
 //!     "crate": (command: "target/debug/examples/diplomacy_crate_adapter"),
-//!     "python": (command: "python3", args: ["adapters/python_diplomacy.py"], mode: Once, timeout: 20.0),
+//!     "python": (command: "python3", args: ["adapters/python_diplomacy.py"], mode: Once, timeout: 20.0,
+//!                departures: "python.departures.ron"),
 //! }
 //! ```
 //!
-//! (`mode`: `Lines`, the default, or `Once`; `timeout`: seconds per phase, default 5).
+//! (`mode`: `Lines`, the default, or `Once`; `timeout`: seconds per phase, default 5;
+//! `departures`: a file of the engine's known departures from the DATC,
+//! [`dipsandbox_core::engine::departure::parse_departures`], named relative to the config
+//! folder or absolutely).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,10 +25,13 @@ use serde::Deserialize;
 
 use dipsandbox_core::base::position::{SourcePos, ron_message_in};
 use dipsandbox_core::base::source::Locator;
+use dipsandbox_core::base::source::read_text;
 use dipsandbox_core::base::text::quoted;
 use dipsandbox_core::engine::Engine;
+use dipsandbox_core::engine::departure::{Departure, parse_departures};
 use dipsandbox_core::engine::outside::engine::DEFAULT_TIMEOUT;
 use dipsandbox_core::engine::outside::{Mode, OutsideEngine, Program};
+use dipsandbox_core::tools::departures::is_datc_case;
 
 /// The config file's name.
 pub const FILE: &str = "engines.ron";
@@ -50,6 +57,8 @@ struct Entry {
     mode: ModeRon,
     #[serde(default = "default_timeout")]
     timeout: f64,
+    #[serde(default)]
+    departures: String,
 }
 
 fn default_timeout() -> f64 {
@@ -66,11 +75,12 @@ pub fn config_dir() -> Option<PathBuf> {
         })
 }
 
-/// Reads a config file's text: every named engine, or the located error.
-pub fn parse(text: &str, file: &str) -> Result<Vec<(String, OutsideEngine)>, String> {
+/// Reads a config file's text: every named engine, or the located error. `dir` is the folder
+/// a `departures` file is named relative to (the config folder); each such file is read.
+pub fn parse(text: &str, file: &str, dir: &Path) -> Result<Vec<(String, OutsideEngine)>, String> {
     let entries: BTreeMap<String, Entry> = ron::from_str(text).map_err(|e| {
         format!(
-            "{}: {}; expected {{ \"name\": (command: \"PROGRAM\", args: [..], mode: Lines|Once, timeout: SECONDS) }}",
+            "{}: {}; expected {{ \"name\": (command: \"PROGRAM\", args: [..], mode: Lines|Once, timeout: SECONDS, departures: \"FILE\") }}",
             SourcePos::from_ron(file, text, &e),
             ron_message_in(&e, text)
         )
@@ -114,9 +124,38 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<(String, OutsideEngine)>, Str
             },
             timeout,
         };
-        out.push((name.clone(), OutsideEngine::new(&name, program)));
+        let mut engine = OutsideEngine::new(&name, program);
+        if !e.departures.is_empty() {
+            let list = read_departures(&e.departures, dir)
+                .map_err(|m| format!("{}: engine {}: departures: {m}", at(&name), quoted(&name)))?;
+            engine = engine.with_departures(list);
+        }
+        out.push((name.clone(), engine));
     }
     Ok(out)
+}
+
+/// The departures file `name` (relative to `dir` unless absolute), read and checked: the
+/// declared departures, or what is wrong, located in that file.
+fn read_departures(name: &str, dir: &Path) -> Result<Vec<Departure>, String> {
+    if name.trim().is_empty() {
+        return Err("the file name is empty".into());
+    }
+    let path = dir.join(name);
+    let text = read_text(&path).map_err(|e| e.to_string())?;
+    let file = path.display().to_string();
+    let list = parse_departures(&text, &file).map_err(|e| e.to_string())?;
+    if let Some((d, c)) = list
+        .iter()
+        .find_map(|d| d.cases.iter().find(|c| !is_datc_case(c)).map(|c| (d, c)))
+    {
+        return Err(format!(
+            "{file}: departure {}: case {}: no such DATC case; expected a name of scenarios/datc (6.G.8, 6.G.8-Fallback, …)",
+            quoted(&d.name),
+            quoted(c)
+        ));
+    }
+    Ok(list)
 }
 
 /// The outside engine `name` stands for: a `cmd:` command line, or a name of the config file.
@@ -137,7 +176,8 @@ pub fn outside(name: &str) -> Result<Option<Arc<dyn Engine>>, String> {
     }
     let file = path.display().to_string();
     let text = dipsandbox_core::base::source::read_text(&path).map_err(|e| e.to_string())?;
-    let engines = parse(&text, &file)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let engines = parse(&text, &file, dir)?;
     Ok(engines
         .into_iter()
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -153,7 +193,8 @@ pub fn configured() -> Vec<Arc<dyn Engine>> {
     let Ok(text) = dipsandbox_core::base::source::read_text(&path) else {
         return Vec::new();
     };
-    parse(&text, &path.display().to_string())
+    let dir = path.parent().unwrap_or(Path::new("."));
+    parse(&text, &path.display().to_string(), dir)
         .map(|v| {
             v.into_iter()
                 .map(|(_, e)| Arc::new(e) as Arc<dyn Engine>)

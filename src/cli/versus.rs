@@ -14,11 +14,13 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use dipsandbox_core::base::text::one_line;
+use dipsandbox_core::engine::departure::Known;
 use dipsandbox_core::engine::{Engine, Registry};
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::versus::{
-    BATCH, Mix, Parallel, Progress, Shard, Summary, Versus, merge, open_output,
+    BATCH, ClassRow, Mix, Parallel, Progress, Shard, Summary, Versus, known_words, merge,
+    open_output,
 };
 
 /// The most worker threads `-j` gives (each holds a position and, for an outside adjudicator,
@@ -269,6 +271,7 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
                 "way": c.way,
                 "first": c.first,
                 "datc": c.datc,
+                "known": known_json(&c.known, |_| c.count),
             })
         })
         .collect();
@@ -286,6 +289,7 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
                 "a_as_b_held": w.a_as_b_held,
                 "count": w.count,
                 "first": w.first,
+                "known": known_json(&w.known, |k| w.known_held(k)),
             })
         })
         .collect();
@@ -310,6 +314,23 @@ fn summary_json(s: &Summary, out: &Path, elapsed: Option<Duration>) -> serde_jso
         "wording_positions": s.wording_positions,
         "wording": wording,
     })
+}
+
+/// The known departures of a row as JSON, each with the positions of the row it held on.
+fn known_json(known: &[Known], held: impl Fn(&Known) -> u64) -> Vec<serde_json::Value> {
+    known
+        .iter()
+        .map(|k| {
+            json!({
+                "engine": k.engine,
+                "departure": k.title,
+                "change": k.change,
+                "on": if k.on_a { "a" } else { "b" },
+                "words": k.words(),
+                "positions": held(k),
+            })
+        })
+        .collect()
 }
 
 /// The summary table.
@@ -347,10 +368,19 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
         s.seed,
         one_line(&s.rules)
     )?;
+    let known: Vec<&ClassRow> = s.classes.iter().filter(|c| !c.known.is_empty()).collect();
     outln!(
-        "{} disagreements in effect, in {} classes of causes{}",
+        "{} disagreements in effect, in {} class{} of causes{}{}",
         s.disagreements,
         s.classes.len(),
+        if s.classes.len() == 1 { "" } else { "es" },
+        match known.len() {
+            0 => String::new(),
+            k => format!(
+                " ({k} of them known departures of the engines, {} positions)",
+                known.iter().map(|c| c.count).sum::<u64>()
+            ),
+        },
         match s.errors {
             0 => String::new(),
             n => format!(
@@ -367,18 +397,23 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
             .max()
             .unwrap_or(5)
             .max(5);
-        outln!(
-            "{:>8}  {:<w$}  explained by (checked on every position)",
-            "count",
-            "shape"
-        )?;
-        for c in &s.classes {
+        let (known, new): (Vec<&ClassRow>, Vec<&ClassRow>) =
+            s.classes.iter().partition(|c| !c.known.is_empty());
+        let row = |c: &ClassRow| -> Result<()> {
             outln!(
                 "{:>8}  {:<w$}  {}",
                 c.count,
                 one_line(&c.shape),
                 one_line(&c.explains(&s.a, &s.b))
             )?;
+            if !c.known.is_empty() {
+                outln!(
+                    "{:>8}  {:<w$}  {}",
+                    "",
+                    "",
+                    one_line(&known_words(&c.known))
+                )?;
+            }
             outln!("{:>8}  {:<w$}  {}", "", "", one_line(&c.way))?;
             if !c.datc.is_empty() {
                 outln!(
@@ -394,6 +429,29 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
                 "",
                 one_line(&out.join(&c.file).display().to_string())
             )?;
+            Ok(())
+        };
+        if !new.is_empty() {
+            outln!(
+                "{:>8}  {:<w$}  explained by (checked on every position)",
+                "count",
+                "shape"
+            )?;
+            for c in &new {
+                row(c)?;
+            }
+        }
+        if !known.is_empty() {
+            let n: u64 = known.iter().map(|c| c.count).sum();
+            let k = known.len();
+            outln!(
+                "known departures (declared by the engines; {n} position{} in {k} class{}):",
+                if n == 1 { "" } else { "s" },
+                if k == 1 { "" } else { "es" }
+            )?;
+            for c in &known {
+                row(c)?;
+            }
         }
     }
     if s.wording_positions > 0 {
@@ -404,6 +462,9 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
         for w in &s.wording {
             outln!("{:>8}  {}", w.count, one_line(&w.words))?;
             outln!("{:>8}  {}", "", one_line(&w.explains(&s.a, &s.b)))?;
+            if !w.known.is_empty() {
+                outln!("{:>8}  {}", "", one_line(&w.known_words()))?;
+            }
             outln!(
                 "{:>8}  {}",
                 "",

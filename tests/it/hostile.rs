@@ -157,6 +157,7 @@ fn summary_with_class(file: &str, shard: &str) -> Summary {
             explained: 0,
             first: 3,
             datc: Vec::new(),
+            known: Vec::new(),
         }],
         wording_positions: 0,
         wording: Vec::new(),
@@ -234,6 +235,7 @@ fn a_summary_naming_one_file_in_two_rows_is_refused() {
             b_as_a_held: Vec::new(),
             a_as_b: Vec::new(),
             a_as_b_held: Vec::new(),
+            known: Vec::new(),
         });
     let e = check_summary(&shared).expect_err("a class and a wording row, one file");
     assert!(e.contains("two rows"), "{e}");

@@ -728,3 +728,140 @@ fn the_python_adapter_runs_when_the_package_is_installed() {
     };
     assert_eq!(v(&r), v(&ours));
 }
+
+/// An `engines.ron` entry names a departures file (relative to the config folder): the engine
+/// declares them, `engine-check` holds each to its DATC cases (one that holds, one that does
+/// not) and marks the cases of a declared departure; a bad departures file is an error located
+/// in that file.
+#[test]
+fn engines_ron_names_a_departures_file() {
+    let text = format!(
+        "{{\n    \"crate\": (command: \"{}\", departures: \"crate.departures.ron\"),\n}}\n",
+        example("diplomacy_crate_adapter").display()
+    );
+    let dir = config_dir("outside-departures", &text);
+    std::fs::write(
+        dir.join("crate.departures.ron"),
+        r#"[
+    (
+        name: "one 4.A.7 rule",
+        cases: ["6.G.10-Always", "6.G.14-Always"],
+        others_agree_under: "dislodged_no_effect=HeadToHeadOnly",
+        note: "The crate has no Always.",
+    ),
+    (name: "a departure that is none", cases: ["6.A.1"], others_agree_under: "paradox=Rule1982"),
+]
+"#,
+    )
+    .expect("write");
+    let (code, out, err) = with_config(
+        &dir,
+        &[
+            "engine-check",
+            "crate",
+            "scenarios/datc/6.A.1.ron",
+            "scenarios/datc/6.G.10-Always.ron",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("DIFF scenarios/datc/6.G.10-Always.ron: ")
+            && out.contains("(known departure: one 4.A.7 rule)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("declared departures: 1 of 2 hold on their DATC cases"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  holds  one 4.A.7 rule (DATC 6.G.10-Always, 6.G.14-Always)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  FAILS  a departure that is none (DATC 6.A.1)")
+            && out.contains("6.A.1: crate meets the case's expectations: no departure here"),
+        "{out}"
+    );
+    let (code, out, _) = with_config(
+        &dir,
+        &[
+            "engine-check",
+            "crate",
+            "scenarios/datc/6.A.1.ron",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["summary"]["departures"], 2);
+    assert_eq!(v["summary"]["departures_holding"], 1);
+    assert_eq!(v["departures"][0]["holds"], true);
+    assert_eq!(v["departures"][1]["holds"], false);
+
+    // Bad departures files: each error names the file, its line and column where it can.
+    let bad = |name: &str, body: &str| -> String {
+        let d = config_dir(&format!("outside-departures-{name}"), &text);
+        std::fs::write(d.join("crate.departures.ron"), body).expect("write");
+        let (code, out, err) = with_config(
+            &d,
+            &["check", "scenarios/datc/6.A.1.ron", "--engine", "crate"],
+        );
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        let file = d.join("crate.departures.ron").display().to_string();
+        assert!(err.contains(&file), "{name}: {err}");
+        err
+    };
+    let err = bad("field", "[\n    (name: \"x\", casse: [\"6.A.1\"]),\n]\n");
+    assert!(err.contains(":2:") && err.contains("casse"), "{err}");
+    let err = bad(
+        "option",
+        "[(name: \"x\", cases: [\"6.G.8\"], others_agree_under: \"paradoks=Szykman\")]",
+    );
+    assert!(
+        err.contains("departure \"x\": unknown rule option \"paradoks\""),
+        "{err}"
+    );
+    let err = bad("case", "[(name: \"x\", cases: [\"6.Z.9\"])]");
+    assert!(err.contains("case \"6.Z.9\": no such DATC case"), "{err}");
+    let err = bad(
+        "both",
+        "[(name: \"x\", follows_datc_under: \"paradox=Szykman\", others_agree_under: \"paradox=Szykman\")]",
+    );
+    assert!(err.contains("not both"), "{err}");
+    let err = bad("control", "[(name: \"x\\u{1b}[2J\")]");
+    assert!(err.contains("printable"), "{err}");
+    // A departures file that is not there: the error names it.
+    let d = config_dir("outside-departures-missing", &text);
+    let (code, _, err) = with_config(
+        &d,
+        &["check", "scenarios/datc/6.A.1.ron", "--engine", "crate"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&d.join("crate.departures.ron").display().to_string()),
+        "{err}"
+    );
+}
+
+/// The Python adapter's shipped departures (`adapters/python_diplomacy.departures.ron`) hold on
+/// their DATC cases, when the package is installed.
+#[test]
+fn the_python_adapters_departures_hold() {
+    if !python_diplomacy_installed() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = format!(
+        "{{\n    \"python\": (command: \"python3\", args: [\"{}\"], departures: \"{}\"),\n}}\n",
+        root.join("adapters/python_diplomacy.py").display(),
+        root.join("adapters/python_diplomacy.departures.ron")
+            .display()
+    );
+    let dir = config_dir("outside-python-departures", &text);
+    let (code, out, err) = with_config(&dir, &["engine-check", "python", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let n = v["summary"]["departures"].as_u64().expect("a count");
+    assert!(n >= 6, "{out}");
+    assert_eq!(v["summary"]["departures_holding"], n, "{}", v["departures"]);
+}

@@ -972,3 +972,101 @@ fn a_position_is_like_the_datc_case_of_its_shape() {
     .expect("loads");
     assert!(!like(&more).contains(&"6.E.6"), "{:?}", like(&more));
 }
+
+/// The engines' declared departures name their classes: `versus decisions dpjudge --mix head`
+/// meets the DPjudge text's step 6/8, explained by the procedure's own option
+/// (`dpjudge_swap_victim=SwapCount`) on every position of the class, and the class says it is
+/// that known departure — in the summary (saved and merged), its file's header, and the
+/// command's table, where known departures are listed apart from new causes. The wording rows
+/// of the paradox mix name the 1982-rule departure with its count.
+#[test]
+fn a_known_departure_names_its_class() {
+    let (a, b) = (DecisionEngine, DpjudgeEngine);
+    let v = bench(&a, &b, Mix::Head, 0, Rules::default());
+    let out = out_dir("known");
+    let s = run(&v, 3000, Shard::WHOLE, &out);
+    let title = "the DPjudge text's step 6/8 (DATC 6.E.6)";
+    let c = s
+        .classes
+        .iter()
+        .find(|c| c.known.iter().any(|k| k.title == title))
+        .unwrap_or_else(|| panic!("no class names {title}: {s:#?}"));
+    assert_eq!(c.shape, "head-to-head");
+    assert_eq!(c.a_as_b, ["dpjudge_swap_victim=SwapCount"]);
+    assert_eq!(c.explained, c.count, "the change holds on every position");
+    let k = &c.known[0];
+    assert_eq!((k.engine.as_str(), k.on_a), ("dpjudge", false));
+    assert_eq!(
+        k.words(),
+        "dpjudge's known departure: the DPjudge text's step 6/8 (DATC 6.E.6)"
+    );
+    // Each class names a departure only when its explanation is that departure's change.
+    for c in &s.classes {
+        for k in &c.known {
+            let list = if k.on_a { &c.b_as_a } else { &c.a_as_b };
+            assert!(list.contains(&k.change), "{c:#?}");
+        }
+    }
+    let text = std::fs::read_to_string(out.join(&c.file)).expect("class file");
+    assert!(
+        text.contains(&format!("\n// known: dpjudge's known departure: {title}\n")),
+        "{text}"
+    );
+    assert_eq!(load_summary(&out).expect("saved"), s);
+    // Shards merge with the departure named.
+    let mut dirs = Vec::new();
+    for i in 0..2 {
+        let d = out_dir(&format!("known-shard-{i}"));
+        run(&v, 3000, Shard { index: i, of: 2 }, &d);
+        dirs.push(d);
+    }
+    let merged = merge(&dirs, &out_dir("known-merged"), false).expect("merges");
+    let m = merged
+        .classes
+        .iter()
+        .find(|x| x.file == c.file)
+        .expect("the class in the merge");
+    assert_eq!((m.count, &m.known), (c.count, &c.known));
+    // The command: the class under "known departures", not among new causes.
+    let o = out_dir("known-cli");
+    let (code, stdout, stderr) = common::dipsandbox(&[
+        "versus",
+        "decisions",
+        "dpjudge",
+        "--mix",
+        "head",
+        "--count",
+        "3000",
+        "-o",
+        o.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    let (new, known) = stdout
+        .split_once("known departures (declared by the engines; ")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(!new.contains(title), "{stdout}");
+    assert!(
+        known.contains(&format!("dpjudge's known departure: {title}")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("of them known departures of the engines"),
+        "{stdout}"
+    );
+    // The wording table of the paradox mix: the 1982 rule's departure, with how many
+    // positions its change held on.
+    let v = bench(&a, &b, Mix::Paradox, 0, Rules::default());
+    let s = run(&v, 300, Shard::WHOLE, &out_dir("known-words"));
+    let w = s
+        .wording
+        .iter()
+        .find(|w| !w.known.is_empty())
+        .unwrap_or_else(|| panic!("no wording row names a departure: {s:#?}"));
+    assert!(
+        w.known_words()
+            .starts_with("dpjudge's known departure: the 1982 paradox rule"),
+        "{}",
+        w.known_words()
+    );
+    assert!(w.known.iter().all(|k| w.known_held(k) > 0));
+}

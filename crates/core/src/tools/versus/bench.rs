@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use crate::base::text::{one_line, shell_word};
 use crate::engine::decision::engine::DecisionEngine;
+use crate::engine::departure::{Known, known};
 use crate::engine::outcome::PhaseResult;
 use crate::engine::seam::{Engine, PhaseInput};
 use crate::model::board::PhaseKind;
@@ -72,6 +73,8 @@ pub struct Case {
     pub key: String,
     /// The class's file name (`convoy-paradox_paradox-Rule1982_1a2b3c4d.ron`).
     pub file: String,
+    /// The engines' declared departures its explanation is ([`Versus::known`]).
+    pub known: Vec<Known>,
     /// The scenario file's text: comments with the run, the cause and both engines' results,
     /// then the example under the DATC rules with their results as its expectations.
     pub text: String,
@@ -147,6 +150,22 @@ fn class_key(c: &Cause) -> String {
 }
 
 impl Versus<'_> {
+    /// The declared departures of the two engines ([`Engine::departures`]) that an explanation
+    /// is: `b_as_a`, the changes under which A gives B's results; `a_as_b`, B's giving A's.
+    pub fn known(&self, b_as_a: &[String], a_as_b: &[String]) -> Vec<Known> {
+        let (da, db) = (self.a.departures(), self.b.departures());
+        if da.is_empty() && db.is_empty() {
+            return Vec::new();
+        }
+        known(
+            (self.a.name(), &da),
+            (self.b.name(), &db),
+            &self.rules,
+            b_as_a,
+            a_as_b,
+        )
+    }
+
     /// The run's two engines and rules, which find, explain and shrink causes.
     pub fn judges(&self) -> Judges<'_> {
         Judges {
@@ -241,12 +260,14 @@ impl Versus<'_> {
             fnv(key.as_bytes()) as u32
         );
         let cause_line = self.cause_words(&f.scenario, &example, cause);
+        let known = self.known(&cause.b_as_a, &cause.a_as_b);
         let text = self.file_text(
             f.index,
             &example,
             &[
                 ("shape", shape.to_string()),
                 ("explained", explained),
+                ("known", known_words(&known)),
                 ("the cause", cause.way.words(an, bn)),
                 ("the order", cause_line),
                 (
@@ -266,6 +287,7 @@ impl Versus<'_> {
             datc,
             key,
             file,
+            known,
             text,
         }
     }
@@ -341,6 +363,7 @@ impl Versus<'_> {
                     "explained",
                     "a difference of words only: every move made alike, the board the same".into(),
                 ),
+                ("known", known_words(&self.known(&b_as_a, &a_as_b))),
             ],
         );
         (file, text, b_as_a, a_as_b)
@@ -393,7 +416,7 @@ impl Versus<'_> {
             "// rules of the run: {}\n",
             rules_words(&self.rules)
         ));
-        for (k, v) in lines {
+        for (k, v) in lines.iter().filter(|(_, v)| !v.is_empty()) {
             out.push_str(&format!("// {k}: {}\n", one_line(v)));
         }
         for (e, name) in [(self.a, &an), (self.b, &bn)] {
@@ -663,6 +686,16 @@ fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The departures `known` in one line (empty when there is none): `dpjudge's known departure:
+/// the DPjudge text's step 6/8 (DATC 6.E.6)`.
+pub fn known_words(known: &[Known]) -> String {
+    known
+        .iter()
+        .map(Known::words)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The classes and the wording table of a run as it goes.
 struct Tally {
     summary: Summary,
@@ -708,6 +741,7 @@ impl Tally {
             explained: 0,
             first: c.index,
             datc: c.datc.iter().map(|d| d.to_string()).collect(),
+            known: c.known.clone(),
         });
     }
 
@@ -733,6 +767,7 @@ impl Tally {
         v: &Versus<'_>,
     ) {
         let words = f.comparison.wording.words(v.a.name(), v.b.name());
+        let known = v.known(&b_as_a, &a_as_b);
         self.words
             .entry(f.comparison.wording.clone())
             .or_insert_with(|| WordingRow {
@@ -744,6 +779,7 @@ impl Tally {
                 b_as_a,
                 a_as_b_held: vec![0; a_as_b.len()],
                 a_as_b,
+                known,
             });
     }
 

@@ -16,7 +16,9 @@ pub mod mix;
 pub mod positions;
 pub mod summary;
 
-pub use bench::{BATCH, Case, Checked, Found, Parallel, Progress, Sequential, Versus, rules_words};
+pub use bench::{
+    BATCH, Case, Checked, Found, Parallel, Progress, Sequential, Versus, known_words, rules_words,
+};
 pub use cause::{Cause, Judges};
 pub use compare::{Comparison, Kind, OrderDiff, Way, Wording, acts, compare, way};
 pub use mix::{Mix, position, position_seed, shape, with_texts};

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::output::{FolderLock, LOCK_FILE};
 use crate::base::text::one_line;
+use crate::engine::departure::Known;
 use crate::model::scenario::write_atomic;
 
 /// A class of disagreements, as the summary lists it.
@@ -38,6 +39,10 @@ pub struct ClassRow {
     /// to a renaming of provinces and powers; `tools::versus::datc`), if any.
     #[serde(default)]
     pub datc: Vec<String>,
+    /// The engines' declared departures that its explanation is
+    /// ([`crate::engine::Engine::departures`]): a known cause, not a new one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<Known>,
 }
 
 impl ClassRow {
@@ -114,6 +119,10 @@ pub struct WordingRow {
     /// On how many positions each of `a_as_b` held (empty: on all of them).
     #[serde(default)]
     pub a_as_b_held: Vec<u64>,
+    /// The engines' declared departures that one of its explaining options is (each still
+    /// among `b_as_a` or `a_as_b`; how many positions it held on is theirs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<Known>,
 }
 
 impl WordingRow {
@@ -137,6 +146,32 @@ impl WordingRow {
             a,
             b,
         )
+    }
+
+    /// On how many of the row's positions the change of the known departure `k` held.
+    pub fn known_held(&self, k: &Known) -> u64 {
+        let (specs, held) = if k.on_a {
+            (&self.b_as_a, &self.b_as_a_held)
+        } else {
+            (&self.a_as_b, &self.a_as_b_held)
+        };
+        match specs.iter().position(|o| *o == k.change) {
+            Some(i) => held.get(i).copied().unwrap_or(self.count),
+            None => 0,
+        }
+    }
+
+    /// The known departures in words, each that did not hold on every position of the row with
+    /// how many it held on.
+    pub fn known_words(&self) -> String {
+        self.known
+            .iter()
+            .map(|k| match self.known_held(k) {
+                n if n < self.count => format!("{} ({n} of {})", k.words(), self.count),
+                _ => k.words(),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 
     /// The options that held on every position of the row.
@@ -379,6 +414,29 @@ pub fn check_summary(s: &Summary) -> Result<Vec<Shard>, String> {
             s.wording_positions
         ));
     }
+    // A known departure is one of its row's explanations.
+    let rows = s
+        .classes
+        .iter()
+        .map(|c| (&c.file, &c.known, &c.b_as_a, &c.a_as_b))
+        .chain(
+            s.wording
+                .iter()
+                .map(|w| (&w.file, &w.known, &w.b_as_a, &w.a_as_b)),
+        );
+    for (file, known, b_as_a, a_as_b) in rows {
+        if let Some(k) = known
+            .iter()
+            .find(|k| !(if k.on_a { b_as_a } else { a_as_b }).contains(&k.change))
+        {
+            return Err(format!(
+                "row {}: known departure {} by {}, which is not among the row's explanations",
+                crate::base::text::quoted(file),
+                crate::base::text::quoted(&k.title),
+                crate::base::text::quoted(&k.change)
+            ));
+        }
+    }
     let files = s
         .classes
         .iter()
@@ -542,6 +600,10 @@ pub fn merge_summaries(parts: &[Summary]) -> Result<(Summary, Vec<usize>), (usiz
                     );
                     have.count = have.count.checked_add(w.count).ok_or_else(|| overflow(i))?;
                     have.first = have.first.min(w.first);
+                    // A known departure stays only while its change does.
+                    let (b_as_a, a_as_b) = (have.b_as_a.clone(), have.a_as_b.clone());
+                    have.known
+                        .retain(|k| if k.on_a { &b_as_a } else { &a_as_b }.contains(&k.change));
                 }
                 None => {
                     words.insert(&w.file, (w.clone(), i));

@@ -865,3 +865,37 @@ fn the_python_adapters_departures_hold() {
     assert!(n >= 6, "{out}");
     assert_eq!(v["summary"]["departures_holding"], n, "{}", v["departures"]);
 }
+
+/// A departures file read directly: changes written back in the rules' spelling, limits
+/// refused with the place named.
+#[test]
+fn departures_files_are_read_with_their_limits() {
+    use dipsandbox_core::engine::departure::{KnownBy, MAX_DEPARTURES, parse_departures};
+    let list = parse_departures(
+        "[(name: \" fallback \", cases: [\"6.G.8\"], others_agree_under: \"adjacent_convoy_fallback = true\", under: \"paradox=AllHold\")]",
+        "d.ron",
+    )
+    .expect("reads");
+    assert_eq!(list[0].name, "fallback");
+    assert_eq!(
+        list[0].known_by,
+        KnownBy::OthersChange("adjacent_convoy_fallback=true".into())
+    );
+    assert_eq!(list[0].under, "paradox=AllHold");
+    assert_eq!(list[0].title(), "fallback (DATC 6.G.8)");
+    let many = format!(
+        "[{}]",
+        vec!["(name: \"x\")"; MAX_DEPARTURES + 1].join(",")
+    );
+    let e = parse_departures(&many, "d.ron").expect_err("too many");
+    assert!(e.to_string().contains("at most 1000"), "{e}");
+    let long = format!("[(name: \"{}\")]", "n".repeat(201));
+    let e = parse_departures(&long, "d.ron").expect_err("too long");
+    assert!(e.to_string().contains("longer than 200 characters"), "{e}");
+    let e = parse_departures("[(name: \"x\", under: \"paradox=Maybe\")]", "d.ron")
+        .expect_err("a bad under");
+    assert!(e.to_string().starts_with("d.ron:1:"), "{e}");
+    assert!(e.to_string().contains("under:"), "{e}");
+    let e = parse_departures("[(name: \"x\",", "d.ron").expect_err("cut short");
+    assert!(e.to_string().starts_with("d.ron:1:"), "{e}");
+}

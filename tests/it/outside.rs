@@ -728,3 +728,22 @@ fn the_python_adapter_runs_when_the_package_is_installed() {
     };
     assert_eq!(v(&r), v(&ours));
 }
+
+/// The Python package meets the example of its reading of 4.A.3
+/// (`adjacent_convoy_fallback=PythonPackage`, scenarios/examples/4.A.3-fallback-python.ron),
+/// verdict for verdict, when it is installed: the option value is the package's rule.
+#[test]
+fn the_python_adapter_meets_its_own_fallback_example() {
+    if !python_diplomacy_installed() {
+        return;
+    }
+    let file = "scenarios/examples/4.A.3-fallback-python.ron";
+    let (code, out, err) = dipsandbox(&["engine-check", PYTHON_SPEC, file]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "ok   {file}: meets its expectations (13 checks); agrees with the decision engine"
+        )),
+        "{out}"
+    );
+}

@@ -110,3 +110,22 @@ fn wrong_answers_are_named() {
     assert!(err(r#"{"protocol":1,"id":1,"error":"no"}"#).contains("could not adjudicate it: no"));
     assert!(serde_json::from_str::<Answer>(r#"{"protocol":1,"id":1,"result":[]}"#).is_err());
 }
+
+/// A move the program answers `illegal` (it ignored the order: the Python package refuses an
+/// army `via convoy` with no possible route) holds its unit and makes no standoff where it
+/// was going.
+#[test]
+fn an_illegal_move_makes_no_standoff() {
+    let s = scenario(
+        "\"France\": [\"A Picardy\"]",
+        "\"France\": [\"A Picardy - Brest via Convoy\"]",
+    );
+    let rules = Rules::default();
+    let input = PhaseInput::of(&s, &rules);
+    let a = answer(
+        r#"{"protocol":1,"id":1,"results":[{"id":0,"result":"illegal","reason":"refused"}]}"#,
+    );
+    let p = answer_to_result(&input, 1, a).unwrap();
+    assert_eq!(p.final_units, s.units);
+    assert!(p.contested.is_empty(), "{:?}", p.contested);
+}

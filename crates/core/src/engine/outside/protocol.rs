@@ -676,9 +676,13 @@ impl<'a, 'i> Moves<'a, 'i> {
             });
             let mut chosen = None;
             for (i, e) in ordered {
-                let ok = outcomes
-                    .get(i)
-                    .is_some_and(|o| o.verdict == Verdict::Succeeds);
+                let verdict = outcomes.get(i).map(|o| o.verdict);
+                // An order the program ignored (illegal) moves nothing and prevents nothing:
+                // its unit holds, so it makes no standoff.
+                if verdict == Some(Verdict::Illegal) {
+                    continue;
+                }
+                let ok = verdict == Some(Verdict::Succeeds);
                 if ok || chosen.is_none() {
                     chosen = Some((i, e, ok));
                 }
@@ -794,7 +798,7 @@ impl<'a, 'i> Moves<'a, 'i> {
         })
     }
 
-    /// Standoffs: provinces some move failed to enter, none entered, empty after the phase,
+    /// Standoffs: provinces some legal move failed to enter, none entered, empty after the phase,
     /// where a failed mover was not dislodged from the province it moved to (one that lost a
     /// head-to-head battle prevents nothing) and did not lack a convoy. An approximation of
     /// "some move there kept a prevent strength above 0": programs that know should answer

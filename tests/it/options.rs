@@ -346,14 +346,14 @@ fn rule_diffs_are_empty_on_equal_rules_and_symmetric() {
     assert!(seen > 50, "{seen}");
 }
 
-/// 4.A.3's fallback takes three values, written `false`, `true` (booleans, as scenario files
-/// have always written them) and `ExceptSupportAgainstFleet`; each is read from a scenario file
-/// and from `--rules`, and a scenario saved with it reads back the same. The scenarios in
-/// scenarios/examples show each value changing the result (tests/it/datc.rs checks every
-/// scenario file), and the third departs from `true` exactly where the land attack would cut a
-/// support against the convoying fleet.
+/// 4.A.3's fallback takes four values, written `false`, `true` (booleans, as scenario files
+/// have always written them), `ExceptSupportAgainstFleet` and `PythonPackage`; each is read
+/// from a scenario file and from `--rules`, and a scenario saved with it reads back the same.
+/// The scenarios in scenarios/examples show each value changing the result (tests/it/datc.rs
+/// checks every scenario file), and the third departs from `true` exactly where the land attack
+/// would cut a support against the convoying fleet.
 #[test]
-fn the_land_fallback_takes_three_values_and_each_round_trips() {
+fn the_land_fallback_takes_four_values_and_each_round_trips() {
     use dipsandbox_core::model::rules::ConvoyFallback;
     for (written, value) in [
         ("false", ConvoyFallback::No),
@@ -362,6 +362,7 @@ fn the_land_fallback_takes_three_values_and_each_round_trips() {
             "ExceptSupportAgainstFleet",
             ConvoyFallback::ExceptSupportAgainstFleet,
         ),
+        ("PythonPackage", ConvoyFallback::PythonPackage),
     ] {
         let r = Rules::parse_spec(&format!("adjacent_convoy_fallback={written}")).expect("spec");
         assert_eq!(r.adjacent_convoy_fallback, value);
@@ -394,4 +395,103 @@ fn the_land_fallback_takes_three_values_and_each_round_trips() {
     assert!(!moved(""), "no fallback by default (6.G.8)");
     assert!(moved("adjacent_convoy_fallback: true"));
     assert!(moved(except), "no support against a fleet: it falls back");
+}
+
+/// `adjacent_convoy_fallback=PythonPackage` (the Python `diplomacy` package's game.py): the
+/// fallback follows the orders. An army ordered via convoy to a neighbour with no possible
+/// convoy route is illegal; with a route possible but no fleet ordered along it, it moves by
+/// land; with a route of ordered convoys it keeps to it, and stays when the convoy is disrupted;
+/// an army convoyed by intent (its own fleet, no `via convoy`) falls back when disrupted, unless
+/// the land attack would cut a support against the convoying fleet.
+#[test]
+fn the_python_packages_fallback_follows_the_orders() {
+    let python = "adjacent_convoy_fallback: PythonPackage";
+    // No fleet at sea between Picardy and Brest: no route is possible.
+    let alone = adjudicate(
+        "Spring 1901 Movement",
+        "\"France\": [\"A Picardy\"]",
+        "\"France\": [\"A Picardy - Brest via convoy\"]",
+        "",
+        python,
+    );
+    assert_eq!(verdicts(&alone), [Verdict::Illegal]);
+    assert_eq!(alone.1, ["French A Picardy"]);
+    // The same order is legal under the other values: it fails without fallback and moves by
+    // land with it.
+    for (rules, verdict) in [
+        ("", Verdict::Fails),
+        ("adjacent_convoy_fallback: true", Verdict::Succeeds),
+    ] {
+        let r = adjudicate(
+            "Spring 1901 Movement",
+            "\"France\": [\"A Picardy\"]",
+            "\"France\": [\"A Picardy - Brest via convoy\"]",
+            "",
+            rules,
+        );
+        assert_eq!(verdicts(&r), [verdict], "{rules}");
+    }
+    // A fleet in the Channel that could convoy but is not ordered to: the army goes by land.
+    let idle = adjudicate(
+        "Spring 1901 Movement",
+        "\"France\": [\"A Picardy\"], \"England\": [\"F English Channel\"]",
+        "\"France\": [\"A Picardy - Brest via convoy\"]",
+        "",
+        python,
+    );
+    assert_eq!(verdicts(&idle), [Verdict::Succeeds]);
+    assert!(
+        idle.1.contains(&"French A Brest".to_string()),
+        "{:?}",
+        idle.1
+    );
+    // The Channel fleet convoys and is dislodged (London, supported from the North Sea).
+    let units = "\"France\": [\"A Picardy\", \"F English Channel\"], \"England\": [\"F London\", \"F North Sea\"]";
+    let disrupted = |via: &str, rules: &str| {
+        adjudicate(
+            "Spring 1901 Movement",
+            units,
+            &format!(
+                "\"France\": [\"A Picardy - Brest{via}\", \"F English Channel Convoys A Picardy - Brest\"], \"England\": [\"F London - English Channel\", \"F North Sea Supports F London - English Channel\"]"
+            ),
+            "",
+            rules,
+        )
+    };
+    // Ordered via convoy: it keeps to its convoy and stays (where `true` and
+    // `ExceptSupportAgainstFleet` send it by land).
+    let via = disrupted(" via convoy", python);
+    assert_eq!(via.0[0].1, Verdict::Fails);
+    assert!(
+        via.1.contains(&"French A Picardy".to_string()),
+        "{:?}",
+        via.1
+    );
+    for other in ["true", "ExceptSupportAgainstFleet"] {
+        let r = disrupted(" via convoy", &format!("adjacent_convoy_fallback: {other}"));
+        assert_eq!(r.0[0].1, Verdict::Succeeds, "{other}");
+    }
+    // By intent (no `via convoy`): it falls back to the land route.
+    let intent = disrupted("", python);
+    assert_eq!(intent.0[0].1, Verdict::Succeeds);
+    assert!(
+        intent.1.contains(&"French A Brest".to_string()),
+        "{:?}",
+        intent.1
+    );
+    // By intent, but the destination supports the attack on the convoying fleet: it keeps to
+    // the convoy, so that support stands, and stays.
+    let against = adjudicate(
+        "Spring 1901 Movement",
+        "\"France\": [\"A Picardy\", \"F English Channel\"], \"England\": [\"F London\", \"F Belgium\", \"F North Sea\"]",
+        "\"France\": [\"A Picardy - Belgium\", \"F English Channel Convoys A Picardy - Belgium\"], \"England\": [\"F London - English Channel\", \"F Belgium Supports F London - English Channel\", \"F North Sea Supports F London - English Channel\"]",
+        "",
+        python,
+    );
+    assert_eq!(against.0[0].1, Verdict::Fails);
+    assert_eq!(
+        against.0[3].1,
+        Verdict::Succeeds,
+        "the Belgian support stands"
+    );
 }

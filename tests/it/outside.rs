@@ -883,10 +883,7 @@ fn departures_files_are_read_with_their_limits() {
     );
     assert_eq!(list[0].under, "paradox=AllHold");
     assert_eq!(list[0].title(), "fallback (DATC 6.G.8)");
-    let many = format!(
-        "[{}]",
-        vec!["(name: \"x\")"; MAX_DEPARTURES + 1].join(",")
-    );
+    let many = format!("[{}]", vec!["(name: \"x\")"; MAX_DEPARTURES + 1].join(","));
     let e = parse_departures(&many, "d.ron").expect_err("too many");
     assert!(e.to_string().contains("at most 1000"), "{e}");
     let long = format!("[(name: \"{}\")]", "n".repeat(201));
@@ -898,4 +895,23 @@ fn departures_files_are_read_with_their_limits() {
     assert!(e.to_string().contains("under:"), "{e}");
     let e = parse_departures("[(name: \"x\",", "d.ron").expect_err("cut short");
     assert!(e.to_string().starts_with("d.ron:1:"), "{e}");
+}
+
+/// The Python package meets the example of its reading of 4.A.3
+/// (`adjacent_convoy_fallback=PythonPackage`, scenarios/examples/4.A.3-fallback-python.ron),
+/// verdict for verdict, when it is installed: the option value is the package's rule.
+#[test]
+fn the_python_adapter_meets_its_own_fallback_example() {
+    if !python_diplomacy_installed() {
+        return;
+    }
+    let file = "scenarios/examples/4.A.3-fallback-python.ron";
+    let (code, out, err) = dipsandbox(&["engine-check", PYTHON_SPEC, file]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains(&format!(
+            "ok   {file}: meets its expectations (13 checks); agrees with the decision engine"
+        )),
+        "{out}"
+    );
 }

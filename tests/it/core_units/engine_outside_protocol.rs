@@ -110,3 +110,41 @@ fn wrong_answers_are_named() {
     assert!(err(r#"{"protocol":1,"id":1,"error":"no"}"#).contains("could not adjudicate it: no"));
     assert!(serde_json::from_str::<Answer>(r#"{"protocol":1,"id":1,"result":[]}"#).is_err());
 }
+
+/// A move the program answers `illegal` (it ignored the order: the Python package refuses an
+/// army `via convoy` with no possible route) holds its unit and makes no standoff where it
+/// was going.
+#[test]
+fn an_illegal_move_makes_no_standoff() {
+    let s = scenario(
+        "\"France\": [\"A Picardy\"]",
+        "\"France\": [\"A Picardy - Brest via Convoy\"]",
+    );
+    let rules = Rules::default();
+    let input = PhaseInput::of(&s, &rules);
+    let a = answer(
+        r#"{"protocol":1,"id":1,"results":[{"id":0,"result":"illegal","reason":"refused"}]}"#,
+    );
+    let p = answer_to_result(&input, 1, a).unwrap();
+    assert_eq!(p.final_units, s.units);
+    assert!(p.contested.is_empty(), "{:?}", p.contested);
+}
+
+/// A move the run's rules keep to its convoy (an army ordered via convoy, no land fallback:
+/// DATC 4.A.3) that fails with its convoy has no path and prevents nothing: no standoff where
+/// it was going, though its destination is next door; under a fallback rule it went by land
+/// and did.
+#[test]
+fn a_failed_move_kept_to_its_convoy_makes_no_standoff() {
+    let s = scenario(
+        "\"France\": [\"A Picardy\", \"F English Channel\"]",
+        "\"France\": [\"A Picardy - Brest via Convoy\", \"F English Channel Convoys A Picardy - Brest\"]",
+    );
+    let answered = r#"{"protocol":1,"id":1,"results":[{"id":0,"result":"fails","reason":"no convoy"},{"id":1,"result":"fails"}]}"#;
+    let rules = Rules::default();
+    let p = answer_to_result(&PhaseInput::of(&s, &rules), 1, answer(answered)).unwrap();
+    assert!(p.contested.is_empty(), "{:?}", p.contested);
+    let fallback = Rules::parse_spec("adjacent_convoy_fallback=true").unwrap();
+    let p = answer_to_result(&PhaseInput::of(&s, &fallback), 1, answer(answered)).unwrap();
+    assert_eq!(p.contested, vec![s.map.find_province("Brest").unwrap()]);
+}

@@ -74,6 +74,9 @@ pub enum IllegalReason {
     Superseded,
     /// A move whose convoy path must be written (4.A.6 choice c).
     PathRequired,
+    /// An army ordered `via convoy` to a neighbouring province with no possible convoy route
+    /// (`adjacent_convoy_fallback=PythonPackage`, the Python package's reading of 4.A.3).
+    ViaConvoyNoRoute,
 }
 
 impl fmt::Display for IllegalReason {
@@ -110,6 +113,9 @@ impl fmt::Display for IllegalReason {
             IllegalReason::MultipleOrders => "the unit has several orders (4.D.3): it holds",
             IllegalReason::Superseded => "another order to the same unit counts (4.D.3)",
             IllegalReason::PathRequired => "the convoy path must be written (4.A.6)",
+            IllegalReason::ViaConvoyNoRoute => {
+                "ordered via convoy, but no convoy route is possible (4.A.3, the Python package's reading)"
+            }
         };
         f.write_str(s)
     }
@@ -866,6 +872,12 @@ impl Ctx<'_> {
                         if !adjacent && !convoyable {
                             return Err(IllegalReason::NotAdjacent);
                         }
+                        if *via_convoy
+                            && !convoyable
+                            && self.rules.adjacent_convoy_fallback == ConvoyFallback::PythonPackage
+                        {
+                            return Err(IllegalReason::ViaConvoyNoRoute);
+                        }
                         let written_path = match self.rules.path_specification {
                             PathSpecification::Ignored => None,
                             _ if path.is_empty() => None,
@@ -1324,17 +1336,35 @@ pub(crate) fn prepare_into<O: Submitted>(
         };
         // 4.A.3's fallback to the land route; DPjudge's reading keeps to the convoy when the land
         // attack would cut a support given to an attack on a fleet that convoys the army.
+        let against_fleet = || {
+            ctx.unit_at(d).is_some_and(|t| {
+                matches!(&eff[t], UnitOrder::Support { dest: Some(p), .. }
+                if convoys_of(u).iter().any(|&(f, fd)| {
+                    fd == d && map.province_of(units[f].loc) == *p
+                }))
+            })
+        };
         let fallback = match rules.adjacent_convoy_fallback {
             ConvoyFallback::No => false,
             ConvoyFallback::Yes => true,
-            ConvoyFallback::ExceptSupportAgainstFleet => {
-                let against_fleet = ctx.unit_at(d).is_some_and(|t| {
-                    matches!(&eff[t], UnitOrder::Support { dest: Some(p), .. }
-                    if convoys_of(u).iter().any(|&(f, fd)| {
-                        fd == d && map.province_of(units[f].loc) == *p
-                    }))
-                });
-                !against_fleet
+            ConvoyFallback::ExceptSupportAgainstFleet => !against_fleet(),
+            // The Python package (game.py, `_resolve_moves` step 1A and `_check_disruptions`):
+            // with no route of the fleets ordered to convoy the army, `via` is dropped and the
+            // army moves by land; an army ordered `via convoy` never falls back from a route
+            // it has; one convoyed by intent does, as DPjudge's reading.
+            ConvoyFallback::PythonPackage => {
+                if new_route == Route::Convoy {
+                    let ordered_route = convoy_chain_exists(map, here, d, &|p| {
+                        convoys_of(u)
+                            .iter()
+                            .any(|&(f, fd)| fd == d && map.province_of(units[f].loc) == p)
+                    });
+                    if !ordered_route {
+                        routes[u] = Some(Route::Land);
+                        continue;
+                    }
+                }
+                !via && !against_fleet()
             }
         };
         routes[u] = Some(if new_route == Route::Convoy && fallback {

@@ -44,7 +44,8 @@ macro_rules! option_enum {
 
 /// 4.A.3 (DATC v2's preference, and DPjudge's reading): whether an army ordered to a neighbouring
 /// province by convoy, whose convoy is missing or disrupted, falls back to the land route. Written
-/// `false`, `true` or `ExceptSupportAgainstFleet` (the first two as booleans in scenario files).
+/// `false`, `true`, `ExceptSupportAgainstFleet` or `PythonPackage` (the first two as booleans in
+/// scenario files).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ConvoyFallback {
     /// No fallback: the convoy route is the army's only route (v3.0).
@@ -54,8 +55,16 @@ pub enum ConvoyFallback {
     Yes,
     /// It falls back, except when the land attack would cut a support given to an attack on a
     /// fleet that convoys it: then it keeps to the convoy route, so the fleet's attacker keeps
-    /// its support (the DPjudge and the Python `diplomacy` package read 4.A.3 so).
+    /// its support (the DPjudge reads 4.A.3 so).
     ExceptSupportAgainstFleet,
+    /// The Python `diplomacy` package's reading (1.1.2, `engine/game.py`): an army ordered `via
+    /// convoy` to a neighbouring province with no possible convoy route (no chain of fleets at
+    /// sea to the destination, whatever they are ordered) is illegal; with no route of the
+    /// fleets ordered to convoy it, it moves by land; when such a route exists it keeps to it,
+    /// and a disrupted convoy leaves it where it is. An army that takes the convoy by intent (no
+    /// `via convoy`: a fleet of its own power convoys it) falls back as under
+    /// `ExceptSupportAgainstFleet`.
+    PythonPackage,
 }
 
 impl ConvoyFallback {
@@ -64,6 +73,7 @@ impl ConvoyFallback {
         ConvoyFallback::No,
         ConvoyFallback::Yes,
         ConvoyFallback::ExceptSupportAgainstFleet,
+        ConvoyFallback::PythonPackage,
     ];
 
     /// The value's name as written in scenarios and on the command line.
@@ -72,6 +82,7 @@ impl ConvoyFallback {
             ConvoyFallback::No => "false",
             ConvoyFallback::Yes => "true",
             ConvoyFallback::ExceptSupportAgainstFleet => "ExceptSupportAgainstFleet",
+            ConvoyFallback::PythonPackage => "PythonPackage",
         }
     }
 
@@ -95,7 +106,13 @@ impl ConvoyFallback {
             ConvoyFallback::Yes => "The army falls back to the land route (DATC v2).",
             ConvoyFallback::ExceptSupportAgainstFleet => {
                 "It falls back, except when the land attack would cut a support given to an \
-                 attack on a fleet that convoys it (the DPjudge's and the Python package's reading)."
+                 attack on a fleet that convoys it (the DPjudge's reading)."
+            }
+            ConvoyFallback::PythonPackage => {
+                "The Python diplomacy package's reading: `via convoy` with no possible convoy \
+                 route is illegal; with no route of ordered convoys the army moves by land; an \
+                 ordered convoy that is disrupted leaves it where it is; a convoy taken by \
+                 intent falls back as under ExceptSupportAgainstFleet."
             }
         }
     }
@@ -106,7 +123,8 @@ impl ConvoyFallback {
     }
 }
 
-/// As written in scenarios (`false`, `true`, `ExceptSupportAgainstFleet`): rules are saved with
+/// As written in scenarios (`false`, `true`, `ExceptSupportAgainstFleet`, `PythonPackage`): rules
+/// are saved with
 /// their values' debug forms.
 impl std::fmt::Debug for ConvoyFallback {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -122,6 +140,9 @@ impl Serialize for ConvoyFallback {
             ConvoyFallback::ExceptSupportAgainstFleet => {
                 s.serialize_unit_variant("ConvoyFallback", 2, "ExceptSupportAgainstFleet")
             }
+            ConvoyFallback::PythonPackage => {
+                s.serialize_unit_variant("ConvoyFallback", 3, "PythonPackage")
+            }
         }
     }
 }
@@ -136,11 +157,13 @@ impl<'de> Deserialize<'de> for ConvoyFallback {
             #[serde(rename = "true")]
             True,
             ExceptSupportAgainstFleet,
+            PythonPackage,
         }
         Ok(match Written::deserialize(d)? {
             Written::False => ConvoyFallback::No,
             Written::True => ConvoyFallback::Yes,
             Written::ExceptSupportAgainstFleet => ConvoyFallback::ExceptSupportAgainstFleet,
+            Written::PythonPackage => ConvoyFallback::PythonPackage,
         })
     }
 }

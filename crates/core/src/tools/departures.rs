@@ -50,7 +50,8 @@ pub fn is_datc_case(name: &str) -> bool {
 /// convoy order's verdict); `w` says how the change's account of it is compared:
 /// [`Wording::Strict`] word for word (the built-in engines' tests), [`Wording::Effect`] in
 /// effect only (`engine-check`: an outside engine's words for orders that do not act are its
-/// own).
+/// own) — but a case the engine departs from in words only is then compared word for word,
+/// since in effect any change would account for it.
 pub fn check_departures(
     engine: &dyn Engine,
     reference: &dyn Engine,
@@ -98,6 +99,13 @@ fn problem(
         }
         Ok(_) => {}
     }
+    // A departure in words only is accounted for word for word: in effect, any change would.
+    let w = match w {
+        Wording::Effect if misses(rules, Wording::Effect).is_ok_and(|(bad, _)| bad.is_empty()) => {
+            Wording::Strict
+        }
+        w => w,
+    };
     match &d.known_by {
         KnownBy::Unrecognised => None,
         KnownBy::OwnChange(c) => {

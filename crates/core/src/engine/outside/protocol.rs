@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::text::{bounded, cut, one_line};
 use crate::engine::adjust::adjudicate_adjustments;
-use crate::engine::legality::{self, UnitOrder};
+use crate::engine::legality::{self, Route, UnitOrder};
 use crate::engine::outcome::{OrderOutcome, PhaseResult, Verdict};
 use crate::engine::retreat::adjudicate_retreats;
 use crate::engine::seam::PhaseInput;
@@ -655,6 +655,9 @@ struct Moves<'a, 'i> {
     /// Per unit: where its move goes (province, location), whether it is written via convoy,
     /// and whether it succeeded.
     moves: Vec<Option<(ProvinceId, LocId, bool, bool)>>,
+    /// Per unit: whether the run's rules class its move as convoyed only (no land route to
+    /// fall back to, 4.A.3).
+    convoy_only: Vec<bool>,
     /// The program's verdicts.
     outcomes: &'a [OrderOutcome],
 }
@@ -664,6 +667,7 @@ impl<'a, 'i> Moves<'a, 'i> {
         let map = input.map;
         let prepared = legality::prepare(map, input.units, input.orders, input.rules);
         let mut moves = vec![None; input.units.len()];
+        let mut convoy_only = vec![false; input.units.len()];
         for (u, unit) in input.units.iter().enumerate() {
             let here = map.province_of(unit.loc);
             // The order the program found successful for this unit, else the one we apply.
@@ -676,9 +680,13 @@ impl<'a, 'i> Moves<'a, 'i> {
             });
             let mut chosen = None;
             for (i, e) in ordered {
-                let ok = outcomes
-                    .get(i)
-                    .is_some_and(|o| o.verdict == Verdict::Succeeds);
+                let verdict = outcomes.get(i).map(|o| o.verdict);
+                // An order the program ignored (illegal) moves nothing and prevents nothing:
+                // its unit holds, so it makes no standoff.
+                if verdict == Some(Verdict::Illegal) {
+                    continue;
+                }
+                let ok = verdict == Some(Verdict::Succeeds);
                 if ok || chosen.is_none() {
                     chosen = Some((i, e, ok));
                 }
@@ -709,10 +717,17 @@ impl<'a, 'i> Moves<'a, 'i> {
             if let Some(slot) = moves.get_mut(u) {
                 *slot = Some((dest.province, loc, *via_convoy, ok));
             }
+            if let Some(flag) = convoy_only.get_mut(u) {
+                *flag = matches!(
+                    (prepared.source.get(u).copied().flatten(), prepared.orders.get(u)),
+                    (Some(k), Some(UnitOrder::Move { route: Route::Convoy, .. })) if k == i
+                );
+            }
         }
         Moves {
             input,
             moves,
+            convoy_only,
             outcomes,
         }
     }
@@ -794,7 +809,7 @@ impl<'a, 'i> Moves<'a, 'i> {
         })
     }
 
-    /// Standoffs: provinces some move failed to enter, none entered, empty after the phase,
+    /// Standoffs: provinces some legal move failed to enter, none entered, empty after the phase,
     /// where a failed mover was not dislodged from the province it moved to (one that lost a
     /// head-to-head battle prevents nothing) and did not lack a convoy. An approximation of
     /// "some move there kept a prevent strength above 0": programs that know should answer
@@ -802,7 +817,7 @@ impl<'a, 'i> Moves<'a, 'i> {
     fn contested(&self, final_units: &[Unit], dislodged: &[Dislodged]) -> Vec<ProvinceId> {
         let map = self.input.map;
         let mut out: Vec<ProvinceId> = Vec::new();
-        for (u, m) in self.input.units.iter().zip(&self.moves) {
+        for (k, (u, m)) in self.input.units.iter().zip(&self.moves).enumerate() {
             let Some((to, _, _, false)) = *m else {
                 continue;
             };
@@ -814,9 +829,12 @@ impl<'a, 'i> Moves<'a, 'i> {
             let lost_to_it = dislodged
                 .iter()
                 .any(|d| d.unit == *u && d.attacker_from == to);
-            // A move that needs a convoy prevents only when a convoy of it succeeded (a convoy
-            // that failed leaves it no path, and no strength).
-            let no_path = !map.can_reach(u.kind, u.loc, to) && !self.convoyed(u, to);
+            // A move that needs a convoy (no land route, or one the run's rules keep to its
+            // convoy, 4.A.3) prevents only when a convoy of it succeeded (a convoy that failed
+            // leaves it no path, and no strength).
+            let needs_convoy = !map.can_reach(u.kind, u.loc, to)
+                || self.convoy_only.get(k).copied().unwrap_or(false);
+            let no_path = needs_convoy && !self.convoyed(u, to);
             if !entered && !occupied && !lost_to_it && !no_path && !out.contains(&to) {
                 out.push(to);
             }

@@ -1770,7 +1770,9 @@ fn the_departure_tables_are_the_engines_data() {
         for d in data.iter().filter(|d| d.under == under) {
             let agrees = match &d.known_by {
                 KnownBy::OthersChange(c) => c.clone(),
-                KnownBy::OwnChange(_) | KnownBy::Unrecognised => "—".to_string(),
+                KnownBy::OwnChange(_) | KnownBy::Unrecognised | KnownBy::Follows(_) => {
+                    "—".to_string()
+                }
             };
             for c in &d.cases {
                 assert!(

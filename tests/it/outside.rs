@@ -893,6 +893,28 @@ fn departures_files_are_read_with_their_limits() {
         .expect_err("a bad under");
     assert!(e.to_string().starts_with("d.ron:1:"), "{e}");
     assert!(e.to_string().contains("under:"), "{e}");
+    let list = parse_departures(
+        "[(name: \"n\", follows: \"missing_nationality = valid ,wrong_nationality=Valid\")]",
+        "d.ron",
+    )
+    .expect("reads");
+    assert_eq!(
+        list[0].known_by,
+        KnownBy::Follows("missing_nationality=Valid, wrong_nationality=Valid".into())
+    );
+    assert_eq!(
+        dipsandbox_core::engine::departure::followed(&list),
+        [
+            ("missing_nationality".to_string(), "Valid".to_string()),
+            ("wrong_nationality".to_string(), "Valid".to_string())
+        ]
+    );
+    let e = parse_departures(
+        "[(name: \"n\", follows: \"paradox=Szykman\", others_agree_under: \"paradox=Szykman\")]",
+        "d.ron",
+    )
+    .expect_err("two kinds");
+    assert!(e.to_string().contains("not two"), "{e}");
     let e = parse_departures("[(name: \"x\",", "d.ron").expect_err("cut short");
     assert!(e.to_string().starts_with("d.ron:1:"), "{e}");
 }
@@ -914,4 +936,84 @@ fn the_python_adapter_meets_its_own_fallback_example() {
         )),
         "{out}"
     );
+}
+
+/// Against the Python package under its 4.A.3 reading, no class blames a rule option for the
+/// package's own head-to-head bug (own-power supports taken off a defence, position 210 of
+/// seed 0): without its departures file the class is "explained" by
+/// `missing_nationality=Invalid` (which happens to void the same supports there); with the file,
+/// which declares that its orders carry no nationality, the class is unexplained, and no class
+/// or wording row names a nationality option. When the package is installed.
+#[test]
+fn no_class_blames_an_option_for_a_python_bug() {
+    if !python_diplomacy_installed() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = format!(
+        "{{\n    \"python\": (command: \"python3\", args: [\"{}\"], departures: \"{}\"),\n    \"bare\": (command: \"python3\", args: [\"{}\"]),\n}}\n",
+        root.join("adapters/python_diplomacy.py").display(),
+        root.join("adapters/python_diplomacy.departures.ron")
+            .display(),
+        root.join("adapters/python_diplomacy.py").display(),
+    );
+    let dir = config_dir("outside-python-blame", &text);
+    let versus = |engine: &str| -> serde_json::Value {
+        let out = common::temp_dir(&format!("outside-python-blame-{engine}"));
+        let (code, stdout, err) = with_config(
+            &dir,
+            &[
+                "versus",
+                "decisions",
+                engine,
+                "--count",
+                "240",
+                "--rules",
+                "adjacent_convoy_fallback=PythonPackage",
+                "--json",
+                "--force",
+                "-o",
+                out.to_str().expect("utf-8"),
+            ],
+        );
+        assert_eq!(code, 1, "{stdout}{err}");
+        serde_json::from_str(&stdout).expect("JSON")
+    };
+    let blames = |v: &serde_json::Value| -> Vec<String> {
+        v["classes"]
+            .as_array()
+            .into_iter()
+            .chain(v["wording"].as_array())
+            .flatten()
+            .flat_map(|c| {
+                c["b_as_a"]
+                    .as_array()
+                    .into_iter()
+                    .chain(c["a_as_b"].as_array())
+                    .flatten()
+                    .filter_map(|o| o.as_str())
+                    .filter(|o| o.contains("nationality"))
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let head = |v: &serde_json::Value| -> serde_json::Value {
+        v["classes"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["first"] == 210))
+            .cloned()
+            .unwrap_or_else(|| panic!("no class from position 210: {v}"))
+    };
+    let bare = versus("bare");
+    assert!(!blames(&bare).is_empty(), "{bare}");
+    assert_eq!(
+        head(&bare)["b_as_a"],
+        serde_json::json!(["missing_nationality=Invalid"])
+    );
+    let declared = versus("python");
+    assert_eq!(blames(&declared), Vec::<String>::new(), "{declared}");
+    let h = head(&declared);
+    assert_eq!(h["shape"], "head-to-head");
+    assert_eq!(h["explained"], "unexplained");
 }

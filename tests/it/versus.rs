@@ -635,6 +635,7 @@ fn every_class_is_one_minimal_and_its_explanation_holds_on_each_position() {
             name: "fixed",
             field: "adjacent_convoy",
             value: "Rule1971",
+            declares: false,
         },
     );
     let v = bench(&a, &b, Mix::Paradox, 5, Rules::default());
@@ -1069,4 +1070,52 @@ fn a_known_departure_names_its_class() {
         w.known_words()
     );
     assert!(w.known.iter().all(|k| w.known_held(k) > 0));
+}
+
+/// An engine that declares the option value it always follows (`Engine::follows`) is never
+/// explained by another value of that option: against an engine fixed to the 1982 paradox rule,
+/// undeclared, some class or wording row is also "explained" by the 1971 or 2000 rule (they
+/// agree with it on many positions); declared, every paradox explanation is the 1982 rule, and
+/// the disagreements found are the same.
+#[test]
+fn a_declared_rule_is_the_only_value_that_explains() {
+    let run_with = |declares: bool, tag: &str| {
+        let b = FixedEngine {
+            name: "fixed",
+            field: "paradox",
+            value: "Rule1982",
+            declares,
+        };
+        let v = bench(&DecisionEngine, &b, Mix::Paradox, 3, Rules::default());
+        run(&v, 300, Shard::WHOLE, &out_dir(tag))
+    };
+    let paradox_values = |s: &Summary| -> Vec<String> {
+        let mut v: Vec<String> = s
+            .classes
+            .iter()
+            .flat_map(|c| c.b_as_a.iter().chain(&c.a_as_b))
+            .chain(
+                s.wording
+                    .iter()
+                    .flat_map(|w| w.b_as_a.iter().chain(&w.a_as_b)),
+            )
+            .filter(|o| o.starts_with("paradox="))
+            .cloned()
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let open = run_with(false, "undeclared");
+    let declared = run_with(true, "declared");
+    let before = paradox_values(&open);
+    assert!(
+        before.iter().any(|o| o != "paradox=Rule1982"),
+        "undeclared, other values explain too: {before:?}"
+    );
+    assert_eq!(paradox_values(&declared), ["paradox=Rule1982"]);
+    assert_eq!(
+        (declared.disagreements, declared.wording_positions),
+        (open.disagreements, open.wording_positions)
+    );
 }

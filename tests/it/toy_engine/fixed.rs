@@ -16,6 +16,8 @@ pub struct FixedEngine {
     pub field: &'static str,
     /// The value it fixes it to.
     pub value: &'static str,
+    /// Whether it declares that it always follows that value ([`Engine::follows`]).
+    pub declares: bool,
 }
 
 impl FixedEngine {
@@ -33,6 +35,10 @@ impl Engine for FixedEngine {
 
     fn title(&self) -> &str {
         "the decision engine with one option fixed"
+    }
+
+    fn follows(&self, field: &str) -> Option<&str> {
+        (self.declares && field == self.field).then_some(self.value)
     }
 
     fn option_use(&self, field: &str) -> OptionUse {

@@ -29,6 +29,12 @@ pub enum KnownBy {
     /// No single rule change gives it: documented, but a bench cannot tell it from another
     /// cause that no option explains.
     Unrecognised,
+    /// The engine always follows these option values (`field=Value`, comma-separated), whatever
+    /// the run's rules: a declaration rather than a departure of its own, which keeps a bench
+    /// from explaining a disagreement by another value of them on this engine's side
+    /// ([`super::Engine::follows`]). Its cases, if any, are checked as an
+    /// [`KnownBy::OthersChange`] of all of them at once.
+    Follows(String),
 }
 
 impl KnownBy {
@@ -36,7 +42,7 @@ impl KnownBy {
     pub fn change(&self) -> Option<&str> {
         match self {
             KnownBy::OwnChange(c) | KnownBy::OthersChange(c) => Some(c),
-            KnownBy::Unrecognised => None,
+            KnownBy::Unrecognised | KnownBy::Follows(_) => None,
         }
     }
 }
@@ -146,7 +152,7 @@ pub fn known(
             let (change, on_a) = match &d.known_by {
                 KnownBy::OwnChange(c) => (c, is_a),
                 KnownBy::OthersChange(c) => (c, !is_a),
-                KnownBy::Unrecognised => continue,
+                KnownBy::Unrecognised | KnownBy::Follows(_) => continue,
             };
             let list = if on_a { b_as_a } else { a_as_b };
             if list.iter().any(|x| x == change) {
@@ -160,6 +166,22 @@ pub fn known(
         }
     }
     out
+}
+
+/// The option values a list of departures declares the engine always follows
+/// ([`KnownBy::Follows`]), as `(field, Value)` pairs.
+pub fn followed(list: &[Departure]) -> Vec<(String, String)> {
+    list.iter()
+        .filter_map(|d| match &d.known_by {
+            KnownBy::Follows(all) => Some(all),
+            _ => None,
+        })
+        .flat_map(|all| all.split(", "))
+        .filter_map(|c| {
+            let (f, v) = c.split_once('=')?;
+            Some((f.to_string(), v.to_string()))
+        })
+        .collect()
 }
 
 /// `field=Value` as the rules print it (the value's own spelling), or what is wrong with it.
@@ -219,13 +241,15 @@ struct Entry {
     #[serde(default)]
     others_agree_under: Option<String>,
     #[serde(default)]
+    follows: Option<String>,
+    #[serde(default)]
     note: String,
 }
 
 /// What a departures file must look like, for error messages.
 pub const FILE_FORMAT: &str = "expected a list of (name: \"…\", cases: [\"6.G.8\", …], \
-     others_agree_under: \"field=Value\" or follows_datc_under: \"field=Value\", under: \
-     \"field=Value\", note: \"…\")";
+     others_agree_under: \"field=Value\" or follows_datc_under: \"field=Value\" or follows: \
+     \"field=Value, …\", under: \"field=Value\", note: \"…\")";
 
 /// An error in a departures file, located.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -239,8 +263,9 @@ pub struct DepartureError {
 
 /// Reads a departures file (`file` names it in messages): a RON list of entries, each with a
 /// `name`, the DATC `cases` it shows in, at most one of `follows_datc_under` (the engine gives
-/// the DATC's results under this change) and `others_agree_under` (the DATC's engine gives this
-/// engine's results under it), the rules it shows `under` and a `note`. Changes are checked as
+/// the DATC's results under this change), `others_agree_under` (the DATC's engine gives this
+/// engine's results under it) and `follows` (option values the engine always follows), the
+/// rules it shows `under` and a `note`. Changes are checked as
 /// `--rules` checks them and written back in the rules' own spelling; names are one line. The
 /// case names are not checked here ([`crate::tools`] knows the DATC cases).
 pub fn parse_departures(text: &str, file: &str) -> Result<Vec<Departure>, DepartureError> {
@@ -293,15 +318,28 @@ pub fn parse_departures(text: &str, file: &str) -> Result<Vec<Departure>, Depart
         if e.name.trim().is_empty() {
             return Err(fail("the name is empty".into()));
         }
-        let known_by = match (&e.follows_datc_under, &e.others_agree_under) {
-            (Some(_), Some(_)) => {
+        let known_by = match (&e.follows_datc_under, &e.others_agree_under, &e.follows) {
+            (Some(c), None, None) => KnownBy::OwnChange(canonical_change(c).map_err(fail)?),
+            (None, Some(c), None) => KnownBy::OthersChange(canonical_change(c).map_err(fail)?),
+            (None, None, Some(list)) => {
+                let mut all = Vec::new();
+                for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    all.push(canonical_change(part).map_err(fail)?);
+                }
+                if all.is_empty() {
+                    return Err(fail(
+                        "follows names no option: expected field=Value, …".into(),
+                    ));
+                }
+                KnownBy::Follows(all.join(", "))
+            }
+            (None, None, None) => KnownBy::Unrecognised,
+            _ => {
                 return Err(fail(
-                    "give follows_datc_under or others_agree_under, not both".into(),
+                    "give one of follows_datc_under, others_agree_under and follows, not two"
+                        .into(),
                 ));
             }
-            (Some(c), None) => KnownBy::OwnChange(canonical_change(c).map_err(fail)?),
-            (None, Some(c)) => KnownBy::OthersChange(canonical_change(c).map_err(fail)?),
-            (None, None) => KnownBy::Unrecognised,
         };
         let under = match &e.under {
             Some(u) => {

@@ -155,6 +155,16 @@ pub trait Engine: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// The value of the rule option `field` the engine always follows, whatever the run's
+    /// rules say, when it declares one (an outside program with one rule where the DATC has
+    /// options: `missing_nationality` → `Valid` for a program whose orders carry no
+    /// nationality). `versus` and `replay` then never explain a disagreement by another value
+    /// of it on this engine's side, and never run the engine under a change of it. The default
+    /// declares none.
+    fn follows(&self, _field: &str) -> Option<&str> {
+        None
+    }
+
     /// Any phase's result alone ([`Engine::movement_verdicts`] for movement phases; retreats and
     /// adjustments as [`Engine::adjudicate`] gives them).
     fn verdicts(&self, input: &PhaseInput<'_>) -> Result<PhaseResult, EngineError> {

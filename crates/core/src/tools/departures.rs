@@ -123,7 +123,7 @@ fn problem(
                 Err(e) => Some(format!("{name}: under {c}, {e}")),
             }
         }
-        KnownBy::OthersChange(c) => {
+        KnownBy::OthersChange(c) | KnownBy::Follows(c) => {
             let changed = match apply_changes(&rules, c) {
                 Ok(r) => r,
                 Err(m) => return Some(format!("{name}: {m}")),

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::base::text::cut;
-use crate::engine::departure::Departure;
-use crate::engine::seam::{Adjudication, Engine, EngineError, PhaseInput};
+use crate::engine::departure::{Departure, followed};
+use crate::engine::seam::{Adjudication, Engine, EngineError, OptionUse, PhaseInput};
 
 use super::process::{self, Failure, INTERRUPTED, Live, Mode, Program};
 use super::protocol::{Answer, answer_to_result, request};
@@ -40,6 +40,8 @@ pub struct OutsideEngine {
     stop: AtomicBool,
     /// Its known departures (from the file its `engines.ron` entry names).
     departures: Vec<Departure>,
+    /// The option values they declare it always follows (`field`, `Value`).
+    followed: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for OutsideEngine {
@@ -141,11 +143,13 @@ impl OutsideEngine {
             state: Mutex::new(State::default()),
             stop: AtomicBool::new(false),
             departures: Vec::new(),
+            followed: Vec::new(),
         }
     }
 
     /// The same engine, declaring `departures` as its known ones ([`Engine::departures`]).
     pub fn with_departures(mut self, departures: Vec<Departure>) -> OutsideEngine {
+        self.followed = followed(&departures);
         self.departures = departures;
         self
     }
@@ -294,6 +298,22 @@ impl Engine for OutsideEngine {
 
     fn departures(&self) -> Vec<Departure> {
         self.departures.clone()
+    }
+
+    fn follows(&self, field: &str) -> Option<&str> {
+        self.followed
+            .iter()
+            .find(|(f, _)| f == field)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn option_use(&self, field: &str) -> OptionUse {
+        // An option it declares it always follows one way never changes its results.
+        if self.follows(field).is_some() {
+            OptionUse::Never
+        } else {
+            OptionUse::Direct
+        }
     }
 
     fn title(&self) -> &str {

@@ -164,8 +164,11 @@ impl Judges<'_> {
             if !convoys && CONVOY_OPTIONS.contains(&field) {
                 continue;
             }
-            let on_a = may_read(self.a, &c, s, &mut classed, &self.rules);
-            let on_b = may_read(self.b, &c, s, &mut classed, &self.rules);
+            // An engine that declares it always follows one value of the option is never
+            // given the other engine's results by another value of it.
+            let declared = |e: &dyn Engine| e.follows(field).is_some_and(|v| v != c.value);
+            let on_a = !declared(self.b) && may_read(self.a, &c, s, &mut classed, &self.rules);
+            let on_b = !declared(self.a) && may_read(self.b, &c, s, &mut classed, &self.rules);
             if on_a || on_b {
                 let reclassed = if movement && legality::CLASSING_OPTIONS.contains(&field) {
                     let own = classed.get_or_insert_with(|| {

@@ -596,6 +596,7 @@ fn game_options_are_rule_options() {
         "dpjudge_own_victim",
         "dpjudge_no_convoy_list",
         "dpjudge_swap_victim",
+        "dpjudge_threat_count",
     ] {
         let row = t.iter().find(|r| r.field == field).expect(field);
         assert!(row.dpjudge_only);
@@ -605,7 +606,7 @@ fn game_options_are_rule_options() {
         assert_ne!(r, Rules::default());
         assert_eq!(r.overrides().len(), 1);
     }
-    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 5);
+    assert!(t.iter().filter(|r| r.dpjudge_only).count() == 6);
     assert!(Rules::parse_spec("dpjudge_beleaguered_disrupts=maybe").is_err());
 }
 
@@ -1853,6 +1854,80 @@ fn swap_count_changes_only_6e6() {
         }
     }
     let expected: Vec<String> = main.keys().filter(|k| *k != "6.E.6").cloned().collect();
+    departing.sort();
+    assert_eq!(departing, expected);
+}
+
+/// Seeds of [`random_position`] with convoys where the threat to a convoying fleet rests on
+/// supports of the fleet's own power (checkDisruptions reads raw counts), found by running
+/// `under_threat_no_help_the_own_support_threat_is_gone` over 30,000 seeds
+/// (`DPJUDGE_THREAT_CASES=30000`); each is checked again below.
+const THREAT_SEEDS: &[u64] = &[
+    345, 1056, 1635, 2428, 2437, 2615, 3851, 4452, 4667, 5228, 5957, 6754, 7261, 7435, 7878, 8605,
+    8639, 10482, 10740, 11334, 12109, 13046, 13892, 14130, 14282, 14295, 14359, 15203, 15599,
+    15866, 16726, 17760, 17981, 18658, 20300, 22664, 23250, 23366, 23973, 23979, 25045, 25860,
+    26232, 26370, 26793, 26999, 27029, 27081, 27463, 27996, 28069, 28578, 29432,
+];
+
+/// Under `dpjudge_threat_count=NoHelp` checkDisruptions leaves out the supports of the fleet's
+/// own power: on random positions with convoys, every position where the threat rested on them
+/// (and the engines differed for it) agrees with the decision engine, and no position where the
+/// engines agreed comes to differ.
+#[test]
+fn under_threat_no_help_the_own_support_threat_is_gone() {
+    let map = standard();
+    let raw = Rules::default();
+    let no_help = Rules::parse_spec("dpjudge_threat_count=NoHelp").expect("the option parses");
+    let cases = random_cases("DPJUDGE_THREAT_CASES", 200);
+    let mut seeds: Vec<u64> = (0..cases).collect();
+    seeds.extend_from_slice(THREAT_SEEDS);
+    let mut found = Vec::new();
+    for seed in seeds {
+        let (units, orders) = random_position(seed, Convoys::Included);
+        let m = adjudicate_movement(map, &units, &orders, &raw);
+        let r = dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &raw, false);
+        let s = dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &no_help, false);
+        if !differs(&m, &r) {
+            assert!(
+                !differs(&m, &s),
+                "seed {seed}: the engines agreed, and differ under NoHelp:\n{}",
+                position_text(map, &units, &orders, &m, &s)
+            );
+            continue;
+        }
+        if classify_with_convoys(map, &units, &orders, &m, &r).starts_with("steps 4-5: the threat")
+        {
+            found.push(seed);
+            assert!(
+                !differs(&m, &s),
+                "seed {seed}: under NoHelp the procedure still departs:\n{}",
+                position_text(map, &units, &orders, &m, &s)
+            );
+        }
+    }
+    println!("own-support threats at seeds {found:?}");
+    for seed in THREAT_SEEDS {
+        assert!(
+            found.contains(seed),
+            "seed {seed} no longer shows the departure"
+        );
+    }
+}
+
+/// Under `dpjudge_threat_count=NoHelp` no DATC case changes: the departing cases are the main
+/// table's.
+#[test]
+fn threat_no_help_changes_no_datc_case() {
+    let main = documented_departures();
+    let mut departing = Vec::new();
+    for (stem, mut s) in datc_movement() {
+        s.rules.dpjudge_threat_count = dipsandbox_core::model::rules::ThreatCount::NoHelp;
+        let (bad, _) = compare(&s, &run_dpjudge(&s));
+        if !bad.is_empty() {
+            departing.push(stem);
+        }
+    }
+    let expected: Vec<String> = main.keys().cloned().collect();
     departing.sort();
     assert_eq!(departing, expected);
 }

@@ -96,7 +96,7 @@ fn mismatches(rows: impl IntoIterator<Item = (String, String, String)>) -> Strin
 
 const SCENARIOS: &str = "tests/invalid/scenarios";
 
-const RULE_FIELDS: &str = "`multi_route_disruption`, `paradox`, `paradox_fallback`, `adjacent_convoy`, `adjacent_convoy_fallback`, `convoyed_attack_on_supporter`, `retreat_after_convoy`, `path_specification`, `dislodged_no_effect`, `one_coast_omitted`, `impossible_coast`, `support_coast`, `wrong_unit_coast`, `irrelevant_coast`, `missing_unit_type`, `wrong_unit_type`, `build_missing_type`, `fleet_build_on_land`, `missing_nationality`, `wrong_nationality`, `multiple_orders`, `too_many_builds`, `same_province_builds`, `too_many_disbands`, `civil_disorder`, `illegal_orders`, `dpjudge_phantom_orders`, `dpjudge_beleaguered_disrupts`, `dpjudge_own_victim`, `dpjudge_no_convoy_list`, `dpjudge_swap_victim`";
+const RULE_FIELDS: &str = "`multi_route_disruption`, `paradox`, `paradox_fallback`, `adjacent_convoy`, `adjacent_convoy_fallback`, `convoyed_attack_on_supporter`, `retreat_after_convoy`, `path_specification`, `dislodged_no_effect`, `one_coast_omitted`, `impossible_coast`, `support_coast`, `wrong_unit_coast`, `irrelevant_coast`, `missing_unit_type`, `wrong_unit_type`, `build_missing_type`, `fleet_build_on_land`, `missing_nationality`, `wrong_nationality`, `multiple_orders`, `too_many_builds`, `same_province_builds`, `too_many_disbands`, `civil_disorder`, `illegal_orders`, `dpjudge_phantom_orders`, `dpjudge_beleaguered_disrupts`, `dpjudge_own_victim`, `dpjudge_no_convoy_list`, `dpjudge_swap_victim`, `dpjudge_threat_count`";
 
 /// (file, expected message after `path:`), in the order a reader meets the mistakes.
 fn scenario_cases() -> Vec<(&'static str, String)> {
@@ -874,7 +874,7 @@ fn jdip_cases() -> Vec<(&'static str, Vec<String>)> {
         (
             "bad_rules_directive.txt",
             one(
-                ":3:21: case rules: dipsandbox-rules: paradoks=Szykman: unknown rule option \"paradoks\" (did you mean \"paradox\"?); expected one of multi_route_disruption, paradox, paradox_fallback, adjacent_convoy, adjacent_convoy_fallback, convoyed_attack_on_supporter, retreat_after_convoy, path_specification, dislodged_no_effect, one_coast_omitted, impossible_coast, support_coast, wrong_unit_coast, irrelevant_coast, missing_unit_type, wrong_unit_type, build_missing_type, fleet_build_on_land, missing_nationality, wrong_nationality, multiple_orders, too_many_builds, same_province_builds, too_many_disbands, civil_disorder, illegal_orders, dpjudge_phantom_orders, dpjudge_beleaguered_disrupts, dpjudge_own_victim, dpjudge_no_convoy_list, dpjudge_swap_victim",
+                ":3:21: case rules: dipsandbox-rules: paradoks=Szykman: unknown rule option \"paradoks\" (did you mean \"paradox\"?); expected one of multi_route_disruption, paradox, paradox_fallback, adjacent_convoy, adjacent_convoy_fallback, convoyed_attack_on_supporter, retreat_after_convoy, path_specification, dislodged_no_effect, one_coast_omitted, impossible_coast, support_coast, wrong_unit_coast, irrelevant_coast, missing_unit_type, wrong_unit_type, build_missing_type, fleet_build_on_land, missing_nationality, wrong_nationality, multiple_orders, too_many_builds, same_province_builds, too_many_disbands, civil_disorder, illegal_orders, dpjudge_phantom_orders, dpjudge_beleaguered_disrupts, dpjudge_own_victim, dpjudge_no_convoy_list, dpjudge_swap_victim, dpjudge_threat_count",
             ),
         ),
         // The pairing file's problems name the pairing file and its lines.

@@ -455,6 +455,20 @@ option_enum! {
 }
 
 option_enum! {
+    /// DPjudge algorithm, steps 4 and 5 (not a DATC issue; only the DPjudge engine reads it): the
+    /// counts checkDisruptions compares in a convoying fleet's space. The text takes each
+    /// unit's support count as it stands, so an attack that is single strongest only thanks to
+    /// supports of the fleet's own power endangers the convoy, though those supports cannot
+    /// help dislodge the fleet (the DATC: 5.B.3's attack strength leaves them out).
+    ThreatCount {
+        /// The support counts as they stand (default; the engine follows the published text).
+        Raw,
+        /// Each attacker's count less its no help list (the supports of the fleet's power).
+        NoHelp,
+    } default Raw
+}
+
+option_enum! {
     /// DPjudge algorithm, steps 3 and 5 (not a DATC issue; only the DPjudge engine reads it): the
     /// combat list of an army marked "no convoy". The text changes combat lists only in the
     /// bounce and unbounce procedures and in step 10, so read to the letter the army stays in
@@ -546,6 +560,10 @@ pub struct Rules {
     /// must beat to dislodge the loser — the loser's bounce entry (the text, default) or its
     /// support count (the DATC's head-to-head battle, 6.E.6).
     pub dpjudge_swap_victim: SwapVictim,
+    /// DPjudge algorithm steps 4 and 5, only for the DPjudge engine: whether checkDisruptions
+    /// counts an attack on a convoying fleet with the supports of the fleet's own power (the
+    /// text, default) or without them (`NoHelp`, as the DATC's attack strength does).
+    pub dpjudge_threat_count: ThreatCount,
 }
 
 /// The named presets, with one line each.
@@ -754,6 +772,7 @@ impl Rules {
             "dpjudge_own_victim" => set!(dpjudge_own_victim, OwnVictim),
             "dpjudge_no_convoy_list" => set!(dpjudge_no_convoy_list, NoConvoyList),
             "dpjudge_swap_victim" => set!(dpjudge_swap_victim, SwapVictim),
+            "dpjudge_threat_count" => set!(dpjudge_threat_count, ThreatCount),
             _ => {
                 return Err(RulesError(format!(
                     "unknown rule option {}{}; expected one of {}",
@@ -799,6 +818,7 @@ impl Rules {
         "dpjudge_own_victim",
         "dpjudge_no_convoy_list",
         "dpjudge_swap_victim",
+        "dpjudge_threat_count",
     ];
 
     /// The options that differ from the defaults, as `field: Value` pairs (for printing and saving).
@@ -843,7 +863,8 @@ impl Rules {
             dpjudge_beleaguered_disrupts,
             dpjudge_own_victim,
             dpjudge_no_convoy_list,
-            dpjudge_swap_victim
+            dpjudge_swap_victim,
+            dpjudge_threat_count
         );
         out
     }
@@ -1000,6 +1021,7 @@ impl Rules {
             r!(dpjudge_own_victim, "DPj", OwnVictim),
             r!(dpjudge_no_convoy_list, "DPj", NoConvoyList),
             r!(dpjudge_swap_victim, "DPj", SwapVictim),
+            r!(dpjudge_threat_count, "DPj", ThreatCount),
         ]
     }
 

@@ -29,7 +29,8 @@ const RULE_1982: &[&str] = &[
     "6.F.25",
 ];
 
-/// Every departure of the procedure: under its default options (the first seven), and under
+/// Every departure of the procedure: under its default options (the first eight; one, the
+/// own-power threat, shows in no DATC case), and under
 /// the options that read its text to the letter (`dpjudge_own_victim=AsWritten`,
 /// `dpjudge_no_convoy_list=AsWritten`).
 pub fn departures() -> Vec<Departure> {
@@ -41,6 +42,15 @@ pub fn departures() -> Vec<Departure> {
             "A swap won only with supports of the loser's own power: step 8 compares the \
              winner's count less its no help list with the loser's bounce entry (0), not its \
              strength in the battle, so the loser is dislodged.",
+        ),
+        Departure::own(
+            "checkDisruptions counts supports of the fleet's own power",
+            &[],
+            "dpjudge_threat_count=NoHelp",
+            "Steps 4 and 5 compare raw support counts in a convoying fleet's space, so an attack \
+             single strongest only thanks to supports of the fleet's own power (which cannot \
+             help dislodge it) disrupts the convoy. No DATC case shows it; random positions \
+             with convoys do (53 in 30,000).",
         ),
         Departure::others(
             "the 1982 paradox rule in cutSupport's third criterion",

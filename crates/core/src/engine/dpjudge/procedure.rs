@@ -18,6 +18,7 @@ use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind}
 use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
 use crate::model::rules::{
     MultiRoute, NoConvoyList, OwnVictim, PathSpecification, PhantomOrders, Rules, SwapVictim,
+    ThreatCount,
 };
 
 use super::types::*;
@@ -752,7 +753,16 @@ impl<'a, T: Sink> Engine<'a, T> {
             return None;
         }
         let fp = self.power[f as usize];
-        if t.at_max == 1 {
+        if self.rules.dpjudge_threat_count == ThreatCount::NoHelp {
+            if let Some(w) = self.no_help_threat(f, p, &t) {
+                return Some((w, false));
+            }
+            // A single strongest entry is a threat only as above; a tie still goes to the
+            // BELEAGUERED_DISRUPTS rule below.
+            if t.at_max == 1 {
+                return None;
+            }
+        } else if t.at_max == 1 {
             let w = t.first >> 1;
             return (self.power[w as usize] != fp).then_some((w, false));
         }
@@ -775,6 +785,32 @@ impl<'a, T: Sink> Engine<'a, T> {
             e = self.next[e as usize];
         }
         (foreign != NONE).then_some((foreign, true))
+    }
+
+    /// Under `dpjudge_threat_count: NoHelp`, the foreign attacker of fleet `f` (in space `p`,
+    /// whose list's top is `t`) whose count less its no help list (the supports of the fleet's
+    /// power, which cannot help dislodge it) is still greater than every other entry's count —
+    /// as the DATC's attack strength must beat the others' hold and prevent strengths, which
+    /// count every support.
+    fn no_help_threat(&self, f: u32, p: u32, t: &Top) -> Option<u32> {
+        let fp = self.power[f as usize];
+        let mut e = self.head.get(p as usize).copied().unwrap_or(NONE);
+        while e != NONE {
+            let w = e >> 1;
+            if e & 1 == 0 && w != f && self.power[w as usize] != fp {
+                let attack = self.entry_count(e) - self.nohelp_len[w as usize];
+                let others = if e == t.first && t.at_max == 1 {
+                    t.second
+                } else {
+                    t.max
+                };
+                if attack > others {
+                    return Some(w);
+                }
+            }
+            e = self.next[e as usize];
+        }
+        None
     }
 
     fn route(&self, a: u32) -> std::ops::Range<usize> {

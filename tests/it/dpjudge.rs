@@ -265,7 +265,7 @@ fn circular_movement_with_convoy_steps_4_and_5() {
     let nap = unit(&s, "F Naples");
     assert!(matches!(
         r.causes[bul],
-        Some(Cause::Endangered { step: 5, fleet, by, beleaguered: false }) if fleet == ion && by == nap
+        Some(Cause::Endangered { step: 5, fleet, by, beleaguered: false, no_help: false }) if fleet == ion && by == nap
     ));
     assert!(
         outcome(&s, &r, "A Bulgaria - Trieste")
@@ -1887,6 +1887,17 @@ fn under_threat_no_help_the_own_support_threat_is_gone() {
         let m = adjudicate_movement(map, &units, &orders, &raw);
         let r = dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &raw, false);
         let s = dipsandbox_core::engine::dpjudge::adjudicate(map, &units, &orders, &no_help, false);
+        // Every threat found under NoHelp says so (its reason names the no help list).
+        for c in s.causes.iter().flatten() {
+            if let Cause::Endangered {
+                beleaguered,
+                no_help,
+                ..
+            } = *c
+            {
+                assert_eq!(no_help, !beleaguered, "seed {seed}");
+            }
+        }
         if !differs(&m, &r) {
             assert!(
                 !differs(&m, &s),

@@ -877,6 +877,7 @@ impl<'a, T: Sink> Engine<'a, T> {
                     fleet: fleet as usize,
                     by: by as usize,
                     beleaguered,
+                    no_help: !beleaguered && self.rules.dpjudge_threat_count == ThreatCount::NoHelp,
                 }),
             );
         }

@@ -212,6 +212,8 @@ pub enum Cause {
         by: usize,
         /// Found by the BELEAGUERED_DISRUPTS rule.
         beleaguered: bool,
+        /// Found with the counts less the no help lists (`dpjudge_threat_count: NoHelp`).
+        no_help: bool,
     },
     /// Marked "convoy under attack" in step 4.
     UnderAttack,

@@ -55,9 +55,12 @@ pub(crate) fn cause_words(
             fleet,
             by,
             beleaguered,
+            no_help,
         } => {
             let how = if beleaguered {
                 "is among the tied strongest (BELEAGUERED_DISRUPTS)"
+            } else if no_help {
+                "is the single strongest, its count less its no help list greater than every other count"
             } else {
                 "is the single strongest"
             };

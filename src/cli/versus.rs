@@ -431,15 +431,13 @@ fn print_summary(s: &Summary, out: &Path, elapsed: Option<Duration>) -> Result<(
             )?;
             Ok(())
         };
-        if !new.is_empty() {
-            outln!(
-                "{:>8}  {:<w$}  explained by (checked on every position)",
-                "count",
-                "shape"
-            )?;
-            for c in &new {
-                row(c)?;
-            }
+        outln!(
+            "{:>8}  {:<w$}  explained by (checked on every position)",
+            "count",
+            "shape"
+        )?;
+        for c in &new {
+            row(c)?;
         }
         if !known.is_empty() {
             let n: u64 = known.iter().map(|c| c.count).sum();

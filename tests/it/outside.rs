@@ -827,7 +827,7 @@ fn engines_ron_names_a_departures_file() {
         "both",
         "[(name: \"x\", follows_datc_under: \"paradox=Szykman\", others_agree_under: \"paradox=Szykman\")]",
     );
-    assert!(err.contains("not both"), "{err}");
+    assert!(err.contains("not two"), "{err}");
     let err = bad("control", "[(name: \"x\\u{1b}[2J\")]");
     assert!(err.contains("printable"), "{err}");
     // A departures file that is not there: the error names it.

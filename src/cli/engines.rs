@@ -12,7 +12,8 @@
 //! ```
 //!
 //! (`mode`: `Lines`, the default, or `Once`; `timeout`: seconds per phase, default 5;
-//! `departures`: a file of the engine's known departures from the DATC,
+//! `reads_rules: false`: the program ignores the request's rules, so it is never run again
+//! under another rule option; `departures`: a file of the engine's known departures from the DATC,
 //! [`dipsandbox_core::engine::departure::parse_departures`], named relative to the config
 //! folder or absolutely).
 
@@ -59,6 +60,12 @@ struct Entry {
     timeout: f64,
     #[serde(default)]
     departures: String,
+    #[serde(default = "yes")]
+    reads_rules: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_timeout() -> f64 {
@@ -80,7 +87,7 @@ pub fn config_dir() -> Option<PathBuf> {
 pub fn parse(text: &str, file: &str, dir: &Path) -> Result<Vec<(String, OutsideEngine)>, String> {
     let entries: BTreeMap<String, Entry> = ron::from_str(text).map_err(|e| {
         format!(
-            "{}: {}; expected {{ \"name\": (command: \"PROGRAM\", args: [..], mode: Lines|Once, timeout: SECONDS, departures: \"FILE\") }}",
+            "{}: {}; expected {{ \"name\": (command: \"PROGRAM\", args: [..], mode: Lines|Once, timeout: SECONDS, reads_rules: BOOL, departures: \"FILE\") }}",
             SourcePos::from_ron(file, text, &e),
             ron_message_in(&e, text)
         )
@@ -124,7 +131,7 @@ pub fn parse(text: &str, file: &str, dir: &Path) -> Result<Vec<(String, OutsideE
             },
             timeout,
         };
-        let mut engine = OutsideEngine::new(&name, program);
+        let mut engine = OutsideEngine::new(&name, program).with_reads_rules(e.reads_rules);
         if !e.departures.is_empty() {
             let list = read_departures(&e.departures, dir)
                 .map_err(|m| format!("{}: engine {}: departures: {m}", at(&name), quoted(&name)))?;

@@ -951,7 +951,7 @@ fn no_class_blames_an_option_for_a_python_bug() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let text = format!(
-        "{{\n    \"python\": (command: \"python3\", args: [\"{}\"], departures: \"{}\"),\n    \"bare\": (command: \"python3\", args: [\"{}\"]),\n}}\n",
+        "{{\n    \"python\": (command: \"python3\", args: [\"{}\"], reads_rules: false, departures: \"{}\"),\n    \"bare\": (command: \"python3\", args: [\"{}\"]),\n}}\n",
         root.join("adapters/python_diplomacy.py").display(),
         root.join("adapters/python_diplomacy.departures.ron")
             .display(),
@@ -1016,4 +1016,40 @@ fn no_class_blames_an_option_for_a_python_bug() {
     let h = head(&declared);
     assert_eq!(h["shape"], "head-to-head");
     assert_eq!(h["explained"], "unexplained");
+}
+
+/// `engines.ron`'s `reads_rules: false` and a departures file's `follows` reach the engine: an
+/// option it ignores is never tried on it (`option_use` is `Never`), and a followed value is
+/// what `follows` gives.
+#[test]
+fn engines_ron_declares_what_an_engine_reads() {
+    use dipsandbox_core::engine::OptionUse;
+    let dir = common::temp_dir("outside-reads-rules");
+    std::fs::write(
+        dir.join("d.ron"),
+        "[(name: \"n\", follows: \"missing_nationality=Valid\")]",
+    )
+    .expect("write");
+    let text = "{\n    \"plain\": (command: \"x\"),\n    \"deaf\": (command: \"x\", reads_rules: false),\n    \"n\": (command: \"x\", departures: \"d.ron\"),\n}\n";
+    let engines = dipsandbox::cli::engines::parse(text, "engines.ron", &dir).expect("reads");
+    let get = |name: &str| {
+        &engines
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .1
+    };
+    assert_eq!(get("plain").option_use("paradox"), OptionUse::Direct);
+    assert_eq!(get("deaf").option_use("paradox"), OptionUse::Never);
+    assert_eq!(get("n").option_use("paradox"), OptionUse::Direct);
+    assert_eq!(get("n").option_use("missing_nationality"), OptionUse::Never);
+    assert_eq!(get("n").follows("missing_nationality"), Some("Valid"));
+    assert_eq!(get("plain").follows("missing_nationality"), None);
+    let e = dipsandbox::cli::engines::parse(
+        "{ \"x\": (command: \"x\", reads_rules: maybe) }",
+        "engines.ron",
+        &dir,
+    )
+    .expect_err("not a bool");
+    assert!(e.starts_with("engines.ron:1:"), "{e}");
 }

@@ -42,6 +42,8 @@ pub struct OutsideEngine {
     departures: Vec<Departure>,
     /// The option values they declare it always follows (`field`, `Value`).
     followed: Vec<(String, String)>,
+    /// Whether the program reads the request's rules at all (`engines.ron`'s `reads_rules`).
+    reads_rules: bool,
 }
 
 impl std::fmt::Debug for OutsideEngine {
@@ -144,7 +146,16 @@ impl OutsideEngine {
             stop: AtomicBool::new(false),
             departures: Vec::new(),
             followed: Vec::new(),
+            reads_rules: true,
         }
+    }
+
+    /// The same engine, declared to read (`true`, the default) or to ignore the rules a request
+    /// carries: a program with one rule set of its own. `versus` and `replay` then never run it
+    /// again under another rule option ([`Engine::option_use`] is `Never` for every option).
+    pub fn with_reads_rules(mut self, reads: bool) -> OutsideEngine {
+        self.reads_rules = reads;
+        self
     }
 
     /// The same engine, declaring `departures` as its known ones ([`Engine::departures`]).
@@ -308,8 +319,9 @@ impl Engine for OutsideEngine {
     }
 
     fn option_use(&self, field: &str) -> OptionUse {
-        // An option it declares it always follows one way never changes its results.
-        if self.follows(field).is_some() {
+        // An option it declares it always follows one way, or any option of a program that
+        // reads no rules, never changes its results.
+        if !self.reads_rules || self.follows(field).is_some() {
             OptionUse::Never
         } else {
             OptionUse::Direct

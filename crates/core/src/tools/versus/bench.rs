@@ -453,6 +453,7 @@ impl Versus<'_> {
             "Found by dipsandbox versus {an} {bn}. {}. The expectations are the DATC rules' (the decision engine's default result).",
             lines
                 .iter()
+                .filter(|(_, v)| !v.is_empty())
                 .map(|(k, v)| format!("{k}: {v}"))
                 .collect::<Vec<_>>()
                 .join("; ")

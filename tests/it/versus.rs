@@ -340,6 +340,12 @@ fn a_toy_engine_against_the_decision_engine_gives_classes() {
     );
     every_file_passes_check(&out, &s);
     every_file_is_one_minimal(&v, &out, &s);
+    // No engine declares a departure here: no file says anything of one.
+    for c in &s.classes {
+        assert!(c.known.is_empty());
+        let text = std::fs::read_to_string(out.join(&c.file)).expect("a file");
+        assert!(!text.contains("known:"), "{}: {text}", c.file);
+    }
 }
 
 /// The cause a class file shows: its scenario, and the cause as [`Versus::keeps`] takes it (the

@@ -599,3 +599,27 @@ fn the_start_order_is_chosen_on_the_command_line() {
     assert_eq!(code, 2);
     assert!(err.contains("expected guess:K"), "{err}");
 }
+
+/// The guess engine's declared departures (`Engine::departures`) are its table in
+/// docs/guess.md: one, the All Hold reading of seed 7649, shown under `paradox=AllHold` and in
+/// no DATC case, which no single change gives; the table's row names the same rules.
+#[test]
+fn the_declared_departures_are_the_docs_table() {
+    use dipsandbox_core::engine::KnownBy;
+    let list = GuessEngine::default().departures();
+    assert_eq!(list.len(), 1);
+    let d = &list[0];
+    assert_eq!(d.under, "paradox=AllHold");
+    assert!(d.cases.is_empty());
+    assert_eq!(d.known_by, KnownBy::Unrecognised);
+    let doc = std::fs::read_to_string("docs/guess.md").expect("docs/guess.md");
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("  | random seed 7649 |"))
+        .expect("the table's row");
+    assert!(row.contains(&format!("`{}`", d.under)), "{row}");
+    assert!(
+        doc.contains(&format!("\"{}\"", d.name)),
+        "docs/guess.md names it"
+    );
+}

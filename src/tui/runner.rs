@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use super::app::App;
 use super::browser::Browser;
 use super::effect::{Done, Effect};
+use super::session::DiskStamp;
 use super::session::compare;
-use super::session::{DiskStamp, Session};
 use dipsandbox_core::model::scenario::Scenario;
 
 /// Carries out one effect; what it came to, if anything, goes back to `update`.
@@ -28,7 +28,7 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
             let stamp = DiskStamp::of(&path);
             let loaded = Scenario::load(&path)
                 .map_err(|e| e.to_string())
-                .and_then(|s| Session::new(s, Some(path.clone()), None));
+                .and_then(|s| app.session.reopen(s, Some(path.clone()), None));
             Some(match loaded {
                 Ok(mut s) => {
                     s.assume_disk_stamp(stamp);
@@ -44,7 +44,7 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
         } => {
             let loaded = Scenario::load(&file)
                 .map_err(|e| e.to_string())
-                .and_then(|s| Session::new(s, target.clone(), None));
+                .and_then(|s| app.session.reopen(s, target.clone(), None));
             Some(Done::Restored(
                 loaded.map(|mut s| {
                     s.mark_unsaved();

@@ -136,9 +136,38 @@ impl Session {
         rules: Option<Rules>,
         registry: Registry,
     ) -> Result<Session, OpenError> {
-        let engine = registry
-            .default_engine()
-            .cloned()
+        Session::with_engines(scenario, path, rules, registry, None)
+    }
+
+    /// A session on another scenario that keeps this one's engines: its registry (engines
+    /// registered at run time and outside ones included) and the engine in use — unless the
+    /// file names its own (a `versus` or `replay` file). What opening a file and restoring kept
+    /// edits build.
+    pub fn reopen(
+        &self,
+        scenario: Scenario,
+        path: Option<PathBuf>,
+        rules: Option<Rules>,
+    ) -> Result<Session, OpenError> {
+        Session::with_engines(
+            scenario,
+            path,
+            rules,
+            self.registry.clone(),
+            Some(self.engine.clone()),
+        )
+    }
+
+    /// [`Session::with_registry`] adjudicating with `engine` (default: the registry's first).
+    fn with_engines(
+        scenario: Scenario,
+        path: Option<PathBuf>,
+        rules: Option<Rules>,
+        registry: Registry,
+        engine: Option<Arc<dyn Engine>>,
+    ) -> Result<Session, OpenError> {
+        let engine = engine
+            .or_else(|| registry.default_engine().cloned())
             .ok_or_else(|| "no engine is registered".to_string())?;
         let asked = rules.is_some();
         let rules = rules.unwrap_or(scenario.rules);

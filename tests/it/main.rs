@@ -55,6 +55,7 @@ mod text_safety;
 mod toy_engine;
 mod trace;
 mod tui;
+mod tui_engines;
 mod tui_files;
 mod tui_random;
 mod tui_replay;

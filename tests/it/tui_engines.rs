@@ -1,0 +1,124 @@
+//! The engines travel with the app: opening a file (`o`, the browser), restoring kept edits, a new
+//! scenario and opening a `versus` file keep the engines the app was started with (the
+//! registry, engines registered at run time included) and the one selected.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use dipsandbox::tui::app::App;
+use dipsandbox::tui::recovery;
+use dipsandbox::tui::session::DiskStamp;
+use dipsandbox_core::engine::{DpjudgeEngine, Engine, Registry};
+use dipsandbox_core::model::scenario::Scenario;
+
+use crate::common::{self, folders, run};
+use crate::toy_engine::hold::HoldEngine;
+
+/// The built-in engines and the toy `hold`, registered at run time.
+fn registry() -> Registry {
+    let mut r = Registry::builtin();
+    r.register(HoldEngine);
+    r
+}
+
+/// An app on `file` with [`registry`], adjudicating with the DPjudge engine (as
+/// `dipsandbox --engine dpjudge` starts it).
+fn app_on(file: Option<&str>, f: dipsandbox::tui::browser::Folders) -> App {
+    let mut a = App::open(file.map(std::path::Path::new), None, f).expect("opens");
+    a.session.set_registry(registry());
+    a.set_engine(Arc::new(DpjudgeEngine) as Arc<dyn Engine>);
+    assert_eq!(a.session.engine.name(), "dpjudge");
+    a
+}
+
+fn has_hold(a: &App) -> bool {
+    a.session.registry().get("hold").is_some()
+}
+
+/// A scenario in the user's folder whose title the browser finds by `word`.
+fn user_scenario(f: &dipsandbox::tui::browser::Folders, word: &str) -> PathBuf {
+    let dir = f.user.clone().expect("user folder");
+    let path = dir.join(format!("{word}.ron"));
+    let text = std::fs::read_to_string("scenarios/datc/6.A.1.ron")
+        .expect("6.A.1")
+        .replacen("title: \"", &format!("title: \"{word} "), 1);
+    std::fs::write(&path, text).expect("written");
+    path
+}
+
+#[test]
+fn opening_a_file_keeps_the_engines() {
+    let f = folders("engines-open");
+    let path = user_scenario(&f, "zebraregistry");
+    let mut a = app_on(Some("scenarios/datc/6.E.6.ron"), f);
+    run(&mut a, 120, 40, "o zebraregistry enter");
+    assert_eq!(a.session.path.as_deref(), Some(path.as_path()));
+    assert_eq!(a.session.engine.name(), "dpjudge", "the engine in use");
+    assert_eq!(a.session.run.result.engine, "dpjudge", "and it adjudicated");
+    assert!(has_hold(&a), "an engine registered at run time");
+}
+
+#[test]
+fn restored_edits_keep_the_engines() {
+    let f = folders("engines-restore");
+    let s = Scenario::load(std::path::Path::new("scenarios/datc/6.E.6.ron")).expect("loads");
+    let dir = common::temp_dir("engines-restore-files");
+    let mine = dir.join("mine.ron");
+    std::fs::copy("scenarios/datc/6.E.6.ron", &mine).expect("copied");
+    let kept = f
+        .recovery
+        .clone()
+        .expect("recovery")
+        .join("recovery-999999998.ron");
+    recovery::write(&kept, &s, Some((&mine, DiskStamp::of(&mine)))).expect("written");
+    let mut a = app_on(None, f);
+    run(&mut a, 120, 40, "y");
+    assert_eq!(a.session.path.as_deref(), Some(mine.as_path()));
+    assert!(a.session.is_dirty());
+    assert_eq!(a.session.engine.name(), "dpjudge");
+    assert_eq!(a.session.run.result.engine, "dpjudge");
+    assert!(has_hold(&a));
+    a.recovery.clear();
+}
+
+#[test]
+fn a_new_scenario_keeps_the_engines() {
+    let mut a = app_on(Some("scenarios/datc/6.E.6.ron"), folders("engines-new"));
+    run(&mut a, 120, 40, "ctrl-n");
+    run(&mut a, 120, 40, "enter");
+    assert_eq!(a.session.path, None);
+    assert_eq!(
+        a.session.scenario().orders.len(),
+        0,
+        "the opening, no orders yet"
+    );
+    assert_eq!(a.session.engine.name(), "dpjudge");
+    assert!(has_hold(&a));
+}
+
+/// A `versus` class file of the decision engine against the toy engine, opened with `o`:
+/// the session still has `hold`, so the file opens on both engines side by side.
+#[test]
+fn a_versus_file_opened_later_finds_an_engine_registered_at_start() {
+    let f = folders("engines-versus");
+    let dir = f.user.clone().expect("user folder");
+    let text = std::fs::read_to_string("scenarios/datc/6.A.1.ron").expect("6.A.1");
+    let body = text
+        .lines()
+        .filter(|l| !l.starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replacen("title: \"", "title: \"quaggaversus ", 1);
+    let path = dir.join("quagga.ron");
+    std::fs::write(
+        &path,
+        format!("// dipsandbox versus decisions hold --seed 0 --mix all: position 7\n{body}\n"),
+    )
+    .expect("written");
+    let mut a = app_on(Some("scenarios/datc/6.A.1.ron"), f);
+    run(&mut a, 120, 40, "o quaggaversus enter");
+    assert_eq!(a.session.path.as_deref(), Some(path.as_path()));
+    assert!(a.session.comparing_engines(), "both engines side by side");
+    assert_eq!(a.session.engine.name(), "decisions");
+    assert_eq!(a.session.compare.result.engine, "hold");
+}

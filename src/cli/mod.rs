@@ -10,6 +10,8 @@
 //! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
 //! - [`versus`]: `versus A B`, the differential bench, and `versus merge`.
+//! - [`engines`]: the engines `--engine` may name beyond the registry's: `cmd:` command lines
+//!   and the names of `engines.ron`.
 
 /// `println!` that returns a [`out::StdoutError`] instead of panicking.
 macro_rules! outln {

@@ -11,7 +11,8 @@
 //!   default keys are the bundled `keys.ron`, read by [`keyfile`] like a user's.
 //! - [`layout`], [`grid`], [`hit`]: where the panes go, the board's cells, and what a click
 //!   hits — plain functions that know neither the app nor the views.
-//! - [`event`]: input sources: the terminal, or a script for tests.
+//! - [`event`]: input sources: the terminal, or a script for tests; [`key`]: a key and its
+//!   modifiers, as the keymap file writes them.
 //! - [`recovery`]: the recovery file that keeps unsaved edits through a crash.
 //! - [`session`]: the loaded scenario, its adjudication and the stepper over its trace.
 //! - [`browser`]: the scenario browser's data.

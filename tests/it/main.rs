@@ -14,6 +14,7 @@ mod completeness;
 mod convoy_routes;
 mod core_units;
 mod datc;
+mod docs_hold;
 mod dpjudge;
 mod edit;
 mod engines;

@@ -16,6 +16,7 @@
 //! - [`browser`], [`help`], [`menu`]: the popups (the menu popup and the order editor in
 //!   [`menu`]).
 //! - [`status`]: tabs, the current event, hints and messages.
+//! - [`parts`]: what the views share: panels, titles, text fitted to a width.
 
 pub mod board;
 pub mod browser;

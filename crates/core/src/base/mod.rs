@@ -6,6 +6,7 @@
 //!   link, never an existing file unless asked, atomic), and many files written all at once.
 //! - [`text`]: text from files made safe to print (control characters escaped, long text cut).
 //! - [`calendar`]: the years a game may have.
+//! - [`position`]: a place in a source file (file, line, column) and located RON messages.
 //! - [`near`]: how close two names are (edit distance), for "did you mean" suggestions.
 //! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
 //!   behind it for everything else and for every error.

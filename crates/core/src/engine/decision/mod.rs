@@ -1,6 +1,13 @@
 //! The decision engine: legality (4.E.1), the decision graph of DATC chapter 5, its
 //! resolver with backup rules, and outcomes that name their cause.
 //!
+//! - [`adjudicator`]: the decision graph of a phase and its result (the entry points).
+//! - [`resolver`]: the partial-information resolver and the backup rules.
+//! - [`reasons`]: each outcome's cause, as data and in words.
+//! - [`trace`] and [`stepper`]: the resolver's events, and the cursor over them.
+//! - [`graphviz`]: the decision graph as a Graphviz `dot` file (`explain --dot`).
+//! - [`engine`]: the engine on the seam.
+//!
 //! ```
 //! use dipsandbox_core::engine::{adjudicate_movement, Verdict};
 //! use dipsandbox_core::model::board::Unit;

@@ -2,6 +2,11 @@
 //! Hand's published "DPjudge Adjudication Algorithm", `../shared/reference/dpjudge-algorithm.txt`),
 //! with its own step-by-step trace.
 //!
+//! Files: [`procedure`] (steps 1–10), [`types`] (marks, orders, causes, the result),
+//! [`words`] (the events and causes in words), [`stepper`] (the cursor over the trace),
+//! [`engine`] (the engine on the seam) and [`departures`] (its documented departures from the
+//! DATC, as data).
+//!
 //! Where the decision engine ([`super::adjudicate_movement`]) solves Kruijswijk's equations, this
 //! engine runs the procedure of steps 1–10 exactly as the text states them: it marks units
 //! ("void", "no convoy", "convoy endangered", "convoy under attack", "bounce", "cut",

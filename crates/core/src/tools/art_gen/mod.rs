@@ -15,6 +15,8 @@
 //!    the frame and any blank cell cut off from its province's slot. Border glyphs follow the
 //!    border's direction (`-`, `|`, `+`, `/`, `\`); a border with sea on every side is `~`.
 //!
+//! [`write`](mod@write) puts the generated art into a map file (`dipsandbox map art`).
+//!
 //! The result is checked by [`MapArt::new`] exactly like hand-made art. Deterministic, no
 //! recursion; a few milliseconds for 80 provinces.
 

@@ -4,8 +4,13 @@
 //! classified by its shape and by the single rule options that explain it, and kept as one
 //! scenario file per class (a [`ClassRow`] of the [`Summary`]), with a count of the positions that fell in each.
 //!
-//! The library prints nothing and starts no thread: [`Versus::run`] takes a [`Parallel`] (the
-//! command line gives a rayon pool), a stop flag and a progress callback.
+//! Files: [`positions`] and [`mix`] (the positions of a run, by kind), [`bench`](mod@bench) (the run),
+//! [`compare`](mod@compare) (effect and wording apart), [`cause`] (the causes of a disagreement, their
+//! explanations and minimal examples), [`datc`] with [`datc_cases`] (the DATC case of a shape),
+//! [`summary`] (the summary file, checked and merged).
+//!
+//! It prints nothing and starts no thread of its own: [`Versus::run`] takes a [`Parallel`]
+//! (the command line gives a rayon pool), a stop flag and a progress callback.
 
 pub mod bench;
 pub mod cause;

@@ -19,6 +19,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use diplomacy::UnitPosition;
 use diplomacy::geo::{RegionKey, standard_map};
 use diplomacy::judge::{MappedMainOrder, Rulebook, Submission};
+use dipsandbox_core::base::random::SplitMix64;
 use dipsandbox_core::engine::decision::trace::{NoTrace, Recorder};
 use dipsandbox_core::engine::{Adjudicator, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
@@ -179,37 +180,29 @@ fn opening(map: &Map) -> Case {
     case(map, units, orders).expect("the opening is expressible")
 }
 
-/// splitmix64, so that the positions are the same on every run.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A random mid-game position of 34 units with an order each, drawn from every order the unit
 /// can be given; an order the crate's map cannot express (a border it lacks) becomes a hold.
 fn midgame(map: &Map, seed: u64) -> Option<Case> {
-    let mut st = seed;
+    // splitmix64, so that the positions are the same on every run.
+    let mut rng = SplitMix64::new(seed);
     let mut provinces: Vec<_> = map.province_ids().collect();
     let mut units = Vec::new();
     while units.len() < 34 && !provinces.is_empty() {
-        let i = (next(&mut st) % provinces.len() as u64) as usize;
+        let i = (rng.next_u64() % provinces.len() as u64) as usize;
         let p = provinces.swap_remove(i);
         let prov = map.province(p);
         let fleet = match prov.kind {
             dipsandbox_core::model::map::ProvinceKind::Sea => true,
             dipsandbox_core::model::map::ProvinceKind::Land => false,
-            dipsandbox_core::model::map::ProvinceKind::Coast => next(&mut st).is_multiple_of(2),
+            dipsandbox_core::model::map::ProvinceKind::Coast => rng.next_u64().is_multiple_of(2),
         };
         let loc = if fleet && prov.is_multi_coast() {
-            prov.coasts[(next(&mut st) % prov.coasts.len() as u64) as usize].1
+            prov.coasts[(rng.next_u64() % prov.coasts.len() as u64) as usize].1
         } else {
             prov.main
         };
         units.push(Unit {
-            power: PowerId((next(&mut st) % map.powers.len() as u64) as u8),
+            power: PowerId((rng.next_u64() % map.powers.len() as u64) as u8),
             kind: if fleet {
                 UnitKind::Fleet
             } else {
@@ -223,7 +216,7 @@ fn midgame(map: &Map, seed: u64) -> Option<Case> {
     let mut orders = Vec::new();
     for u in 0..units.len() {
         let menu = movement_orders(map, &units, u);
-        let mut o = menu[(next(&mut st) % menu.len() as u64) as usize].clone();
+        let mut o = menu[(rng.next_u64() % menu.len() as u64) as usize].clone();
         // Legal for us and for the crate, or a hold.
         let ours_legal = {
             let r = dipsandbox_core::engine::legality::prepare(

@@ -35,6 +35,7 @@ use super::session::{DiskStamp, Session, next_preset};
 use super::state::{BoardPane, OrdersPane, RulesPane, SPEEDS, StepperPane};
 use super::theme::Theme;
 use super::view::model::ViewModel;
+use dipsandbox_core::base::text::cut_after;
 use dipsandbox_core::model::map::ProvinceId;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
@@ -153,7 +154,7 @@ impl App {
 
     fn info(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
-            text: super::browser::cut(&text.into(), MAX_MESSAGE_CHARS),
+            text: cut_after(&text.into(), MAX_MESSAGE_CHARS).into_owned(),
             error: false,
             expires: None,
         });
@@ -163,7 +164,7 @@ impl App {
     /// frame, and an error may quote much of a file).
     fn error(&mut self, text: impl Into<String>) {
         self.message = Some(Message {
-            text: super::browser::cut(&text.into(), MAX_MESSAGE_CHARS),
+            text: cut_after(&text.into(), MAX_MESSAGE_CHARS).into_owned(),
             error: true,
             expires: None,
         });

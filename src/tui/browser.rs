@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use dipsandbox_core::base::text::cut_after;
 use dipsandbox_core::model::scenario::{Scenario, Words};
 
 /// The most files the browser lists.
@@ -454,19 +455,7 @@ pub fn preview(path: &Path) -> Preview {
 
 /// A text cut to [`PREVIEW_LINE_CHARS`] characters.
 fn cut_line(text: &str) -> String {
-    cut(text, PREVIEW_LINE_CHARS)
-}
-
-/// A text cut to `max` characters, with a note of how long it was.
-pub fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_string(),
-        Some((end, _)) => format!(
-            "{}… ({} characters)",
-            text.get(..end).unwrap_or_default(),
-            text.chars().count()
-        ),
-    }
+    cut_after(text, PREVIEW_LINE_CHARS).into_owned()
 }
 
 /// A folder's identity, to walk each folder once however it is reached.

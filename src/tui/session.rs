@@ -403,11 +403,6 @@ impl Session {
         self.cursor.as_deref()?.as_any().downcast_ref()
     }
 
-    /// [`Session::dp`], to move it.
-    pub fn dp_mut(&mut self) -> Option<&mut DpStepper> {
-        self.cursor.as_deref_mut()?.as_any_mut().downcast_mut()
-    }
-
     /// The orders as the engine classed them (movement phases of engines that class them).
     fn prepared(&self) -> Option<&Prepared> {
         self.run.result.prepared()

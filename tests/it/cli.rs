@@ -762,8 +762,8 @@ fn newcomer_papercuts() {
 
 /// A write killed half-way (SIGKILL, no chance to clean up) leaves the target as it was —
 /// never a partial file — and the next write of the same file removes the killed writer's
-/// temporary file. (`DIPSANDBOX_WRITE_PAUSE_MS` holds the writer half-way so the kill lands
-/// there.)
+/// temporary file. (`DIPSANDBOX_WRITE_PAUSE_MS`, a hook of the core's `test-hooks` feature, which
+/// `cargo test` builds the program with, holds the writer half-way so the kill lands there.)
 #[cfg(unix)]
 #[test]
 fn a_write_killed_midway_leaves_the_old_file_and_nothing_else() {
@@ -781,7 +781,10 @@ fn a_write_killed_midway_leaves_the_old_file_and_nothing_else() {
     ];
     let mut child = Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
         .args(args)
-        .env("DIPSANDBOX_WRITE_PAUSE_MS", "20000")
+        .env(
+            dipsandbox_core::base::output::hooks::WRITE_PAUSE_VAR,
+            "20000",
+        )
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("runs");

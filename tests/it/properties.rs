@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
+use dipsandbox_core::base::random::SplitMix64;
 use dipsandbox_core::engine::decision::stepper::Stepper;
 use dipsandbox_core::engine::decision::trace::Event;
 use dipsandbox_core::engine::legality::{convoy_chain_exists, fleet_on_some_route};
@@ -641,14 +642,6 @@ fn describe(c: &Case) -> String {
 // Helpers.
 // ---------------------------------------------------------------------------------------------
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 fn run(c: &Case) -> MovementResult {
     adjudicate_movement(map(), &c.units, &c.orders, &c.rules)
 }
@@ -1012,18 +1005,18 @@ proptest! {
             .map(|u| map.province_of(u.loc))
             .filter(|p| map.province(*p).kind == ProvinceKind::Sea)
             .collect();
-        let mut state = path_bits;
+        let mut rng = SplitMix64::new(path_bits);
         for (_, o) in c.orders.iter_mut() {
             if let OrderKind::Move { path, .. } = &mut o.kind
-                && splitmix(&mut state).is_multiple_of(4)
+                && rng.next_u64().is_multiple_of(4)
             {
-                let seas = if fleet_seas.is_empty() || splitmix(&mut state).is_multiple_of(5) {
+                let seas = if fleet_seas.is_empty() || rng.next_u64().is_multiple_of(5) {
                     &all_seas
                 } else {
                     &fleet_seas
                 };
-                for _ in 0..splitmix(&mut state) % 3 {
-                    path.push(seas[(splitmix(&mut state) % seas.len() as u64) as usize]);
+                for _ in 0..rng.next_u64() % 3 {
+                    path.push(seas[(rng.next_u64() % seas.len() as u64) as usize]);
                 }
             }
         }

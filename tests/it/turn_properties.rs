@@ -8,6 +8,7 @@
 //! than centres when it could build; and the library's invariant checker
 //! ([`dipsandbox_core::tools::invariants::check_advance`], listing-order stability) finds nothing.
 
+use dipsandbox_core::base::random::SplitMix64;
 use dipsandbox_core::engine::adjust::adjustments_due;
 use dipsandbox_core::model::board::{PhaseKind, Season};
 use dipsandbox_core::model::map::{Map, ProvinceKind, UnitKind};
@@ -32,26 +33,6 @@ const START: &str = r#"Scenario(
     },
 )"#;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
-
 fn entry(s: &Scenario, power: dipsandbox_core::model::map::PowerId, text: String) -> OrderEntry {
     let order = parse_order(&s.map, &text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
     OrderEntry { power, text, order }
@@ -72,7 +53,7 @@ fn neighbours(map: &Map, u: &dipsandbox_core::model::board::Unit) -> Vec<String>
     }
 }
 
-fn random_orders(s: &Scenario, rng: &mut Rng) -> Vec<OrderEntry> {
+fn random_orders(s: &Scenario, rng: &mut SplitMix64) -> Vec<OrderEntry> {
     let map = &*s.map;
     let mut out = Vec::new();
     match s.phase.kind {
@@ -170,7 +151,7 @@ fn random_orders(s: &Scenario, rng: &mut Rng) -> Vec<OrderEntry> {
 }
 
 fn play(seed: u64) -> Result<(), TestCaseError> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut s = Scenario::from_ron(START, "start.ron").expect("start position");
     let rules = Rules::default();
     let map = s.map.clone();

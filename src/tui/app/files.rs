@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use dipsandbox_core::base::text::{cut_after, slug};
+
 use super::App;
 use crate::tui::action::Action;
 use crate::tui::effect::{Done, Effect};
@@ -42,7 +44,7 @@ impl App {
 
     /// Asks where to save, offering a file named after the title in the user's folder.
     pub(super) fn start_save_as(&mut self) {
-        let slug = slug(&self.session.scenario().title);
+        let slug = slug(&self.session.scenario().title).to_ascii_lowercase();
         let name = format!("{}.ron", if slug.is_empty() { "scenario" } else { &slug });
         let default = match &self.folders.user {
             Some(d) => d.join(name).display().to_string(),
@@ -142,7 +144,7 @@ impl App {
         );
         // Which scenario: its title as the kept edits have it.
         let what = match crate::tui::browser::read_words(&f.path) {
-            Some(w) => format!("“{}”", crate::tui::browser::cut(&w.title, 200)),
+            Some(w) => format!("“{}”", cut_after(&w.title, 200)),
             None => "a scenario".into(),
         };
         let question = match &target {
@@ -217,19 +219,4 @@ impl App {
         self.orders.order = 0;
         self.select_order(0);
     }
-}
-
-/// A file name made of a title: its letters and digits in lower case, every run of anything
-/// else one hyphen (`Opening position (Spring 1902 Movement)` is
-/// `opening-position-spring-1902-movement`).
-pub(crate) fn slug(title: &str) -> String {
-    let mut out = String::new();
-    for c in title.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_string()
 }

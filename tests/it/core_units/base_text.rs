@@ -84,3 +84,32 @@ fn a_count_takes_the_plural_unless_it_is_one() {
     assert_eq!(count(1, "file"), "1 file");
     assert_eq!(count(3, "linked folder"), "3 linked folders");
 }
+
+#[test]
+fn cut_after_keeps_max_characters_and_does_not_escape() {
+    assert!(matches!(cut_after("short", 5), Cow::Borrowed("short")));
+    // One character past the limit is cut (no slack, unlike a quoted text in a message).
+    assert_eq!(cut_after("short!", 5), "short… (6 characters)");
+    // Control characters stay as they are (the terminal UI draws them through its own filter),
+    // and the cut falls on a character boundary.
+    let t = format!("a\tb{}", "é".repeat(10));
+    assert_eq!(cut_after(&t, 4), "a\tbé… (13 characters)");
+    assert_eq!(cut_after("", 0), "");
+    assert_eq!(cut_after("x", 0), "… (1 characters)");
+}
+
+#[test]
+fn slug_keeps_letters_and_digits_and_joins_the_rest_with_one_hyphen() {
+    assert_eq!(slug("convoy paradox"), "convoy-paradox");
+    // Case is kept (`versus` names its files with the rule values as written).
+    assert_eq!(
+        slug("dpjudge_no_convoy_list=AsWritten"),
+        "dpjudge-no-convoy-list-AsWritten"
+    );
+    assert_eq!(
+        slug("  Opening position (Spring 1902 Movement)!! "),
+        "Opening-position-Spring-1902-Movement"
+    );
+    assert_eq!(slug("Ünïcode — only"), "n-code-only");
+    assert_eq!(slug("…"), "");
+}

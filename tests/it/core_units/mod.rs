@@ -4,6 +4,7 @@
 
 mod base_near;
 mod base_output;
+mod base_random;
 mod base_ron_subset;
 mod base_text;
 mod engine_outside_protocol;

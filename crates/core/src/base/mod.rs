@@ -8,6 +8,7 @@
 //! - [`calendar`]: the years a game may have.
 //! - [`position`]: a place in a source file (file, line, column) and located RON messages.
 //! - [`near`]: how close two names are (edit distance), for "did you mean" suggestions.
+//! - [`random`]: the one pseudo-random generator (splitmix64), for everything made from a seed.
 //! - [`ron_subset`]: a fast reader for the RON that scenario files use, with the `ron` crate
 //!   behind it for everything else and for every error.
 
@@ -15,6 +16,7 @@ pub mod calendar;
 pub mod near;
 pub mod output;
 pub mod position;
+pub mod random;
 pub mod ron_subset;
 pub mod source;
 pub mod text;

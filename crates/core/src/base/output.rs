@@ -354,22 +354,17 @@ fn write_unchecked(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
 
 /// Writes all of `bytes` and syncs.
 fn write_and_sync(f: &mut std::fs::File, bytes: &[u8]) -> std::io::Result<()> {
-    {
-        // For the interruption tests: `DIPSANDBOX_WRITE_PAUSE_MS` pauses half-way through.
-        if let Some(ms) = std::env::var("DIPSANDBOX_WRITE_PAUSE_MS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            let (a, b) = bytes.split_at(bytes.len() / 2);
-            f.write_all(a)?;
-            f.sync_all()?;
-            std::thread::sleep(std::time::Duration::from_millis(ms));
-            f.write_all(b)?;
-        } else {
-            f.write_all(bytes)?;
-        }
-        f.sync_all()
+    #[cfg(feature = "test-hooks")]
+    if let Some(pause) = hooks::write_pause() {
+        let (a, b) = bytes.split_at(bytes.len() / 2);
+        f.write_all(a)?;
+        f.sync_all()?;
+        std::thread::sleep(pause);
+        f.write_all(b)?;
+        return f.sync_all();
     }
+    f.write_all(bytes)?;
+    f.sync_all()
 }
 
 fn sync_folder(dir: &Path) {
@@ -717,6 +712,20 @@ pub mod hooks {
     /// The write under `write_atomic` (temporary file, then rename) without its checks.
     pub fn write_unchecked(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
         super::write_unchecked(path, bytes)
+    }
+
+    /// The environment variable that holds every file write half-way through for that many
+    /// milliseconds (the first half written and synced), so that the interruption tests can
+    /// kill the writer there. Read only in builds with the `test-hooks` feature (the tests');
+    /// a release build never looks at it.
+    pub const WRITE_PAUSE_VAR: &str = "DIPSANDBOX_WRITE_PAUSE_MS";
+
+    /// The pause [`WRITE_PAUSE_VAR`] asks for, if it is set to a number.
+    pub(super) fn write_pause() -> Option<std::time::Duration> {
+        std::env::var(WRITE_PAUSE_VAR)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .map(std::time::Duration::from_millis)
     }
 }
 

@@ -12,6 +12,9 @@
 //! - [`quoted`]: user text quoted in a message, `"…"`, escaped and cut to its first
 //!   [`SHOWN`] characters with its length when long.
 //! - [`cut`]: the same without the quotes (for text shown between backticks).
+//! - [`cut_after`]: the same cut after any number of characters, not escaped (for text that is
+//!   drawn, not printed: the terminal UI's).
+//! - [`slug`]: a name made of a text for a file name (`convoy-paradox`).
 //! - [`count`]: a count with its noun, singular or plural (`1 case`, `3 cases`).
 //! - [`bounded`]: a whole message that may hold user text the program did not quote itself
 //!   (another crate's message), cut when it is far longer than a message needs to be.
@@ -130,7 +133,7 @@ pub fn is_safe(s: &str) -> bool {
 /// long, its first [`SHOWN`] characters and its length (`"Axxx…"… (1000001 characters)`), so
 /// that a megabyte of input is not echoed back.
 pub fn quoted(text: &str) -> String {
-    match head(text) {
+    match head(text, SHOWN, 20) {
         None => format!("{text:?}"),
         Some((head, n)) => format!("{head:?}… ({n} characters)"),
     }
@@ -139,36 +142,64 @@ pub fn quoted(text: &str) -> String {
 /// [`quoted`] without the quotes, for text shown between backticks: [`one_line`], and when
 /// long its first [`SHOWN`] characters and its length (`xxxx… (1000000 characters)`).
 pub fn cut(text: &str) -> String {
-    match head(text) {
+    match head(text, SHOWN, 20) {
         None => one_line(text).into_owned(),
         Some((head, n)) => format!("{}… ({n} characters)", one_line(head)),
     }
 }
 
-/// The first [`SHOWN`] characters of a text too long to quote whole, and its length in
-/// characters; `None` for a text short enough (up to 20 characters more than [`SHOWN`]).
-fn head(text: &str) -> Option<(&str, usize)> {
+/// The first `max` characters of a text longer than `max + slack` characters, and its length in
+/// characters; `None` for a text short enough. (A message cuts a quoted text only when the cut
+/// saves more than the note of its length costs: a slack of 20 characters.)
+fn head(text: &str, max: usize, slack: usize) -> Option<(&str, usize)> {
     // Counting stops early: a short text is counted once, a long one up to its cut.
     let mut chars = text.char_indices();
-    let end = chars.nth(SHOWN).map(|(i, _)| i)?;
-    chars.clone().nth(19)?;
-    let n = SHOWN + 1 + chars.count();
+    let end = chars.nth(max).map(|(i, _)| i)?;
+    if slack > 0 {
+        chars.clone().nth(slack - 1)?;
+    }
+    let n = max + 1 + chars.count();
     Some((text.get(..end).unwrap_or(text), n))
+}
+
+/// `text` cut after `max` characters, with its length (`xxxx… (1000000 characters)`); whole
+/// when it has at most `max` characters. Not escaped: for text that is drawn, not printed (the
+/// terminal UI's lines, titles and messages), or escaped afterwards. [`cut`] is the same cut
+/// for a message: escaped, after [`SHOWN`] characters.
+pub fn cut_after(text: &str, max: usize) -> Cow<'_, str> {
+    match head(text, max, 0) {
+        None => Cow::Borrowed(text),
+        Some((head, n)) => Cow::Owned(format!("{head}… ({n} characters)")),
+    }
 }
 
 /// A message that may quote user text whole (another crate's, such as a deserializer's
 /// `invalid type: string "…"`), cut after `max` characters with its length; not escaped (print
 /// it through [`one_line`] or [`multi_line`]).
 pub fn bounded(message: &str, max: usize) -> Cow<'_, str> {
-    let mut chars = message.char_indices();
-    let Some((end, _)) = chars.nth(max) else {
-        return Cow::Borrowed(message);
-    };
-    let n = max + 1 + chars.count();
-    Cow::Owned(format!(
-        "{}… (cut: the message has {n} characters)",
-        message.get(..end).unwrap_or(message)
-    ))
+    match head(message, max, 0) {
+        None => Cow::Borrowed(message),
+        Some((head, n)) => Cow::Owned(format!("{head}… (cut: the message has {n} characters)")),
+    }
+}
+
+/// A file name made of a text: its ASCII letters and digits as they are (case kept), every run
+/// of anything else between them one hyphen, none at either end (`convoy paradox` is
+/// `convoy-paradox`, `rule=Szykman` is `rule-Szykman`, `(Spring 1902)` is `Spring-1902`). A
+/// caller that wants lower case lowers it.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
 }
 
 /// `word` as a POSIX shell reads it back as one word: as it is when it holds only letters,

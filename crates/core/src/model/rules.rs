@@ -116,11 +116,6 @@ impl ConvoyFallback {
             }
         }
     }
-
-    /// Whether a convoy route may fall back to the land route at all.
-    pub fn falls_back(self) -> bool {
-        self != ConvoyFallback::No
-    }
 }
 
 /// As written in scenarios (`false`, `true`, `ExceptSupportAgainstFleet`, `PythonPackage`): rules

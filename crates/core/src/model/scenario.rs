@@ -174,15 +174,6 @@ pub fn words(text: &str) -> Option<Words> {
     })
 }
 
-/// Whether `path` may be written by a command ([`crate::base::output::check`] with no inputs):
-/// refused when something other than a regular file is there (a folder, a link, a FIFO, a
-/// device), when the file there is read-only, and when a file is there and `replace` is false
-/// (the command says how to replace it: `hint`).
-pub fn check_target(path: &Path, replace: bool, hint: &str) -> Result<(), ScenarioError> {
-    crate::base::output::check(path, &crate::base::output::Inputs::new(), replace, hint)
-        .map_err(io_error)
-}
-
 /// Writes a file atomically ([`crate::base::output::write_atomic`]): a temporary file in the same
 /// folder, written in full and synced, then renamed over the target, so the file is always the
 /// old or the new one. Whatever is at the path must be a regular, writable file: a folder,

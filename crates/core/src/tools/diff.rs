@@ -469,11 +469,6 @@ pub struct PresetTable {
     pub rows: Vec<(String, Vec<Verdict>)>,
 }
 
-/// The verdict of every order under every preset.
-pub fn preset_table(s: &Scenario) -> Result<PresetTable, RunError> {
-    Ok(preset_comparison(s)?.table)
-}
-
 /// Every preset on one scenario: the verdict of every order under each, and, for each preset
 /// whose rules are not the DATC preferences ([`Rules::default`]), what it changes against them.
 #[derive(Clone, Debug, PartialEq, Eq)]

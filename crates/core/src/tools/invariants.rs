@@ -31,6 +31,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use crate::base::random::SplitMix64;
 use crate::engine::adjust::adjustments_due;
 use crate::engine::decision::resolver::NodeKind;
 use crate::engine::decision::trace::BackupRule;
@@ -1304,21 +1305,13 @@ pub fn check_run(s: &Scenario, run: &Run) -> Vec<Violation> {
 // Listing order and tracing.
 // ---------------------------------------------------------------------------------------------
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// A random permutation of `0..n` (position k of the permuted list holds element `perm[k]`) in
 /// which elements with the same `group` key keep their relative order: where the rules make the
 /// first or last of several orders count, that order is part of the input's meaning.
-fn permutation(n: usize, state: &mut u64, group: &dyn Fn(usize) -> Option<u64>) -> Vec<usize> {
+fn permutation(n: usize, rng: &mut SplitMix64, group: &dyn Fn(usize) -> Option<u64>) -> Vec<usize> {
     let mut v: Vec<usize> = (0..n).collect();
     for i in (1..n).rev() {
-        let j = (splitmix(state) % (i as u64 + 1)) as usize;
+        let j = rng.below(i + 1);
         v.swap(i, j);
     }
     let mut slots: HashMap<u64, Vec<usize>> = HashMap::new();
@@ -1375,7 +1368,7 @@ pub fn check_movement_stable<O: Submitted>(
         return c.out;
     }
     let base = adjudicate_movement(map, units, orders, rules);
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     let free = rules.multiple_orders == MultipleOrders::Hold;
     let group = |i: usize| {
         if free {
@@ -1395,7 +1388,7 @@ pub fn check_movement_stable<O: Submitted>(
     };
 
     // 1. Orders listed in another order: everything identical, outcomes mapped back.
-    let op = permutation(orders.len(), &mut state, &group);
+    let op = permutation(orders.len(), &mut rng, &group);
     let orders2: Vec<(PowerId, Order)> = op
         .iter()
         .map(|&i| (orders[i].power(), orders[i].order().clone()))
@@ -1436,8 +1429,8 @@ pub fn check_movement_stable<O: Submitted>(
 
     // 2. Units and orders both listed in another order: verdicts and backup rules per order,
     //    fates mapped back, final positions and dislodgements as sets.
-    let up = permutation(units.len(), &mut state, &|_| None);
-    let op = permutation(orders.len(), &mut state, &group);
+    let up = permutation(units.len(), &mut rng, &|_| None);
+    let op = permutation(orders.len(), &mut rng, &group);
     let units3: Vec<Unit> = up.iter().map(|&u| units[u]).collect();
     let orders3: Vec<(PowerId, Order)> = op
         .iter()
@@ -1554,27 +1547,27 @@ pub fn check_phase_stable<O: Submitted>(
         return c.out;
     }
     let base = crate::tools::turn::adjudicate_phase(s, orders, rules);
-    let mut state = seed;
+    let mut rng = SplitMix64::new(seed);
     let (s2, op) = match s.phase.kind {
         PhaseKind::Retreat => {
             let free = rules.multiple_orders == MultipleOrders::Hold;
-            let op = permutation(orders.len(), &mut state, &|i| {
+            let op = permutation(orders.len(), &mut rng, &|i| {
                 if free {
                     None
                 } else {
                     unit_key(orders[i].order())
                 }
             });
-            let dp = permutation(s.dislodged.len(), &mut state, &|_| None);
+            let dp = permutation(s.dislodged.len(), &mut rng, &|_| None);
             let mut s2 = s.clone();
             s2.dislodged = dp.iter().map(|&k| s.dislodged[k]).collect();
             (s2, op)
         }
         _ => {
-            let op = permutation(orders.len(), &mut state, &|i| {
+            let op = permutation(orders.len(), &mut rng, &|i| {
                 Some(orders[i].power().0 as u64)
             });
-            let up = permutation(s.units.len(), &mut state, &|_| None);
+            let up = permutation(s.units.len(), &mut rng, &|_| None);
             let mut s2 = s.clone();
             s2.units = up.iter().map(|&k| s.units[k]).collect();
             (s2, op)

@@ -29,6 +29,7 @@
 // table is indexed modulo its length.
 #![allow(clippy::indexing_slicing)]
 
+use crate::base::random::SplitMix64;
 use crate::model::board::Unit;
 use crate::model::error::MapError;
 use crate::model::map::{Map, PowerId, ProvinceId, ProvinceKind, ProvinceSpec, UnitKind};
@@ -231,15 +232,6 @@ fn grid_step(w: usize, h: usize, x: usize, y: usize, dx: isize, dy: isize) -> Op
     (nx < w && ny < h).then_some(ny * w + nx)
 }
 
-/// splitmix64: a small, fixed pseudo-random sequence.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 fn army_at(map: &Map, power: PowerId, p: ProvinceId) -> Unit {
     Unit {
         power,
@@ -329,9 +321,9 @@ pub fn position(pattern: Pattern, n: usize, seed: u64) -> Result<Synthetic, MapE
             let w = (n as f64).sqrt().ceil() as usize;
             let h = n.div_ceil(w);
             let map = grid_map(w, h)?;
-            let mut st = seed;
+            let mut rng = SplitMix64::new(seed);
             let powers: Vec<PowerId> = (0..n)
-                .map(|_| PowerId((next(&mut st) % POWERS.len() as u64) as u8))
+                .map(|_| PowerId((rng.next_u64() % POWERS.len() as u64) as u8))
                 .collect();
             let units: Vec<Unit> = (0..n).map(|i| army_at(&map, powers[i], pid(i))).collect();
             let occupied = |j: usize| j < n;
@@ -344,7 +336,7 @@ pub fn position(pattern: Pattern, n: usize, seed: u64) -> Result<Synthetic, MapE
             let mut dest: Vec<Option<usize>> = vec![None; n];
             let mut plan = vec![0u8; n];
             for i in 0..n {
-                let r = next(&mut st);
+                let r = rng.next_u64();
                 plan[i] = (r % 20) as u8;
                 if plan[i] < 8 {
                     dest[i] = neighbour(i, r >> 8);
@@ -352,7 +344,7 @@ pub fn position(pattern: Pattern, n: usize, seed: u64) -> Result<Synthetic, MapE
             }
             let mut orders = Vec::with_capacity(n);
             for i in 0..n {
-                let r = next(&mut st);
+                let r = rng.next_u64();
                 let kind = match (plan[i], dest[i]) {
                     (_, Some(d)) => move_to(pid(d)),
                     // Supports (30%) of an occupied neighbour: its move when we border its

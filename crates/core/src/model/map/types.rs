@@ -526,12 +526,6 @@ impl Map {
         self.names.get(&normalize_name(name)).province()
     }
 
-    /// Looks a province up by a name already normalized ([`normalize_into`](super::normalize_into)): no string is
-    /// built.
-    pub fn find_province_normalized(&self, key: &str) -> Option<ProvinceId> {
-        self.names.get(key).province()
-    }
-
     /// What a normalized string ([`normalize_into`](super::normalize_into)) is in the name index: the province it
     /// names and whether a longer name continues it, in one look-up.
     pub fn lookup_normalized(&self, key: &str) -> NameEntry {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::base::text::{one_line, shell_word};
+use crate::base::text::{one_line, shell_word, slug};
 use crate::engine::decision::engine::DecisionEngine;
 use crate::engine::departure::{Known, known};
 use crate::engine::outcome::PhaseResult;
@@ -662,22 +662,6 @@ pub fn rules_words(r: &Rules) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     }
-}
-
-/// Letters and digits as they are, one `-` for every run of anything else between them.
-fn slug(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    out
 }
 
 /// FNV-1a, 64 bits: a stable hash for file names.

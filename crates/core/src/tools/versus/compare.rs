@@ -147,11 +147,6 @@ impl Way {
         *self == Way::default()
     }
 
-    /// Whether only the board differs (no order acts under one engine only).
-    pub fn board_only(&self) -> bool {
-        self.orders.is_empty() && !self.is_empty()
-    }
-
     /// In words, naming the engines: `move: carried out under dpjudge only; units dislodged only
     /// under decisions`.
     pub fn words(&self, a: &str, b: &str) -> String {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::random::spread;
 use crate::engine::decision::engine::DecisionEngine;
 use crate::engine::seam::{Engine, PhaseInput};
 use crate::model::board::{Phase, PhaseKind, Season};
@@ -65,14 +66,6 @@ impl Mix {
             .copied()
             .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
     }
-}
-
-/// splitmix64: a well-spread 64-bit function of a number.
-fn spread(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The generator seed of position `i` of a run with seed `seed`.

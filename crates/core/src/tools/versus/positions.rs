@@ -9,24 +9,25 @@
 //! bounds.
 #![allow(clippy::indexing_slicing)]
 
+use crate::base::random::spread;
 use crate::model::board::Unit;
 use crate::model::map::{Map, PowerId, ProvinceKind, UnitKind};
 use crate::model::orders::{Order, OrderKind};
 use crate::tools::menu::movement_menus;
 
-/// A small deterministic generator (xorshift64*, seeded through splitmix64), so that a seed
-/// reproduces on every machine.
+/// The generator of random positions: xorshift64*, seeded through the crate's splitmix64
+/// ([`spread`]), so that a seed reproduces on every machine. Kept apart from
+/// [`SplitMix64`](crate::base::random::SplitMix64) because every seeded position (`versus`, and
+/// the tests that pin positions by seed) is made of its numbers.
 #[derive(Clone, Debug)]
 pub struct Rng(pub u64);
 
 impl Rng {
     /// A generator for `seed`.
     pub fn new(seed: u64) -> Rng {
-        // splitmix64 of the seed: neighbouring seeds give unrelated streams.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
+        // Spread through splitmix64: neighbouring seeds give unrelated streams. Never 0, which
+        // xorshift would keep at 0.
+        Rng(spread(seed) | 1)
     }
     /// The next 64 random bits.
     #[allow(clippy::should_implement_trait)]

@@ -15,6 +15,7 @@
 //! from here.
 
 pub mod adjust;
+pub mod backup;
 pub mod cursor;
 pub mod decision;
 pub mod departure;

@@ -6,7 +6,7 @@
 //!   move; a cycle without a move, which standard orders never make, fails); a convoy paradox
 //!   takes the 4.A.2 rule in force: Szykman's, All Hold, or — under the 1971, 1982 and 2000
 //!   rules, which have no answer for some paradoxes — their fallback.
-//! - **Which orders belong to an All Hold paradox** ([`paradox_moves`]): the core of the
+//! - **Which orders belong to an All Hold paradox** ([`paradox_moves`], [`Part`]): the core of the
 //!   paradox is a strongly connected set of decisions still open after partial information
 //!   (DATC 5.B.9 of the 2003 draft: "all the decisions that indirectly depend on theirselves");
 //!   a unit's move is part of it when its MOVE, ATTACK STRENGTH, PATH or PREVENT STRENGTH is
@@ -21,11 +21,6 @@
 //! cycle is a list of orders, builds the decision graph from the results it has so far and
 //! finds the same core there ([`crate::engine::guess`]).
 
-// Audited exception to `clippy::indexing_slicing` (lib.rs, "Panics"): decision ids index the
-// decision graph's arrays they come from (made by the resolver, below their length).
-#![allow(clippy::indexing_slicing)]
-
-use crate::engine::decision::resolver::{NodeKind, SolverBuf};
 use crate::engine::outcome::BackupRule;
 use crate::model::rules::{Paradox, ParadoxFallback, Rules};
 
@@ -63,31 +58,42 @@ pub struct Hold {
     pub no_path: bool,
 }
 
-/// The moves part of an All Hold paradox whose core is `core` (decision ids of `g`, a strongly
-/// connected set of open decisions), in unit order: every unit with a MOVE, ATTACK STRENGTH,
-/// PATH or PREVENT STRENGTH decision in the core, with what failing it sets (only decisions
-/// still open). A unit with nothing left open is left out.
-pub(crate) fn paradox_moves(g: &SolverBuf, core: &[u32]) -> Vec<Hold> {
-    let open = |id: Option<u32>| id.is_some_and(|id| g.lo[id as usize] != g.hi[id as usize]);
-    let mut units: Vec<usize> = core
-        .iter()
-        .filter_map(|&id| g.nodes.get(id as usize))
-        .filter(|n| {
-            matches!(
-                n.kind,
-                NodeKind::Move | NodeKind::Attack | NodeKind::Path | NodeKind::Prevent
-            )
-        })
-        .map(|n| n.unit)
-        .collect();
+/// The decisions that say what a move does: a unit's move is part of an All Hold paradox when
+/// one of them is in the paradox's core (DATC 5.B.9, 2003 text: the convoyed army appears in
+/// the decision cycle through its ATTACK STRENGTH only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// MOVE.
+    Move,
+    /// ATTACK STRENGTH.
+    Attack,
+    /// PATH.
+    Path,
+    /// PREVENT STRENGTH.
+    Prevent,
+}
+
+/// The moves part of an All Hold paradox: `core` lists, for each decision of the core (a
+/// strongly connected set of open decisions) that is one of a unit's [`Part`]s, the unit;
+/// `open(unit)` says whether that unit's MOVE and its PATH (if it has one) are still open. In
+/// unit order, with what failing each sets (only decisions still open); a unit with nothing
+/// left open is left out.
+pub(crate) fn paradox_moves(
+    core: impl IntoIterator<Item = (usize, Part)>,
+    open: impl Fn(usize) -> (bool, bool),
+) -> Vec<Hold> {
+    let mut units: Vec<usize> = core.into_iter().map(|(u, _)| u).collect();
     units.sort_unstable();
     units.dedup();
     units
         .into_iter()
-        .map(|unit| Hold {
-            unit,
-            fail_move: open(g.node_of(unit, NodeKind::Move)),
-            no_path: open(g.node_of(unit, NodeKind::Path)),
+        .map(|unit| {
+            let (fail_move, no_path) = open(unit);
+            Hold {
+                unit,
+                fail_move,
+                no_path,
+            }
         })
         .filter(|h| h.fail_move || h.no_path)
         .collect()
@@ -96,6 +102,28 @@ pub(crate) fn paradox_moves(g: &SolverBuf, core: &[u32]) -> Vec<Hold> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unit_is_held_once_and_only_for_what_is_open() {
+        let core = [
+            (3, Part::Prevent),
+            (1, Part::Attack),
+            (3, Part::Move),
+            (5, Part::Path),
+        ];
+        // Unit 1: MOVE settled, PATH open; unit 3: MOVE open, no PATH; unit 5: nothing open.
+        let open = |u: usize| match u {
+            1 => (false, true),
+            3 => (true, false),
+            _ => (false, false),
+        };
+        let held = paradox_moves(core, open);
+        let units: Vec<(usize, bool, bool)> = held
+            .iter()
+            .map(|h| (h.unit, h.fail_move, h.no_path))
+            .collect();
+        assert_eq!(units, vec![(1, false, true), (3, true, false)]);
+    }
 
     #[test]
     fn the_rule_follows_the_cycle_and_the_option() {

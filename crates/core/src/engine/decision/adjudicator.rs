@@ -615,13 +615,13 @@ impl Report<'_, '_> {
         }
         // All Hold is the cause only where it decided the move; a move that had already failed
         // on its own is explained by its own cause below.
-        if self.g.forced_fail[u]
-            && (self.forced(u, NodeKind::Move)
-                || (*route == Route::Convoy && self.forced(u, NodeKind::Path)))
-        {
+        if self.g.forced_fail[u] && self.forced(u, NodeKind::Move) {
             return (Verdict::Fails, Reason::AllHold, Some(BackupRule::AllHold));
         }
-        if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) {
+        // A path All Hold took from a move that fails anyway is not its cause: the strengths
+        // below are.
+        let path_by_all_hold = self.g.forced_fail[u] && self.forced(u, NodeKind::Path);
+        if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) && !path_by_all_hold {
             let fleets = b.convoy_fleets(u);
             if fleets.is_empty() {
                 return (Verdict::Fails, Reason::NoConvoy, None);

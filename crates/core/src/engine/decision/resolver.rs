@@ -658,6 +658,31 @@ impl SolverBuf {
         v
     }
 
+    /// The moves of the All Hold paradox whose core is `core` ([`backup::paradox_moves`]: the
+    /// units whose MOVE, ATTACK STRENGTH, PATH or PREVENT STRENGTH is in it, and which of their
+    /// MOVE and PATH decisions are still open).
+    pub(crate) fn paradox_moves(&self, core: &[u32]) -> Vec<backup::Hold> {
+        let parts = core.iter().filter_map(|&id| {
+            let n = self.nodes.get(id as usize)?;
+            let part = match n.kind {
+                NodeKind::Move => backup::Part::Move,
+                NodeKind::Attack => backup::Part::Attack,
+                NodeKind::Path => backup::Part::Path,
+                NodeKind::Prevent => backup::Part::Prevent,
+                _ => return None,
+            };
+            Some((n.unit, part))
+        });
+        let open =
+            |id: Option<u32>| id.is_some_and(|id| self.lo[id as usize] != self.hi[id as usize]);
+        backup::paradox_moves(parts, |u| {
+            (
+                open(self.node_of(u, NodeKind::Move)),
+                open(self.node_of(u, NodeKind::Path)),
+            )
+        })
+    }
+
     /// The decision graph with its final values, as its own lists.
     pub fn to_graph(&self) -> Graph {
         Graph {
@@ -1582,7 +1607,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 // The moves of the paradox fail (`backup::paradox_moves`: one definition for
                 // both engines); only decisions still open are set, so nothing partial
                 // information settled turns around, and a failed move still prevents.
-                for h in backup::paradox_moves(self.g, cycle) {
+                for h in self.g.paradox_moves(cycle) {
                     self.g.forced_fail[h.unit] = true;
                     let un = self.g.ids[h.unit];
                     if h.fail_move {
@@ -1779,7 +1804,7 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         if !self.cycle_where(&mut core, Some(&want)) {
             return Vec::new();
         }
-        backup::paradox_moves(self.g, &core)
+        self.g.paradox_moves(&core)
     }
 
     /// Propagates from the pinned decisions and the initial bounds, without any backup rule;

@@ -9,12 +9,15 @@
 //! DATC chapter 5, the default), [`dpjudge`] (the DPjudge's published procedure) and [`guess`]
 //! (DATC 5.F's guess algorithm); and
 //! [`outside`], any outside program speaking the JSON protocol. [`departure`]: an engine's
-//! documented departures from the DATC, as data a bench can match.
+//! documented departures from the DATC, as data a bench can match. [`backup`]: the backup rules
+//! after a paradox (which rule, which moves belong to the paradox, what failing them does),
+//! one module both the decision and the guess engine call.
 //!
 //! This file only declares and re-exports: modules below import from the leaf files, never
 //! from here.
 
 pub mod adjust;
+pub mod backup;
 pub mod cursor;
 pub mod decision;
 pub mod departure;

@@ -462,8 +462,9 @@ pub(crate) struct Pins {
     pub forced: Vec<bool>,
     /// Fleets whose convoy Szykman's rule cancelled.
     pub cancelled: Vec<usize>,
-    /// Units whose move the All Hold rule failed.
-    pub held: Vec<usize>,
+    /// Units whose move the All Hold rule failed, each with whether its convoy route was set
+    /// to 'no path' (`crate::engine::backup::Hold`).
+    pub held: Vec<(usize, bool)>,
 }
 
 /// Classes the orders and builds the decision engine's board, lets `decide` settle every MOVE
@@ -497,8 +498,8 @@ pub(crate) fn adjudicate_pinned<O: Submitted, R>(
         for &f in &pins.cancelled {
             solver.cancel_convoy(f);
         }
-        for &u in &pins.held {
-            solver.hold_fast(u);
+        for &(u, no_path) in &pins.held {
+            solver.hold_fast(u, no_path);
         }
         for (u, res) in pins.result.iter().enumerate() {
             let Some(res) = *res else { continue };
@@ -617,7 +618,10 @@ impl Report<'_, '_> {
         if self.g.forced_fail[u] && self.forced(u, NodeKind::Move) {
             return (Verdict::Fails, Reason::AllHold, Some(BackupRule::AllHold));
         }
-        if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) {
+        // A path All Hold took from a move that fails anyway is not its cause: the strengths
+        // below are.
+        let path_by_all_hold = self.g.forced_fail[u] && self.forced(u, NodeKind::Path);
+        if *route == Route::Convoy && self.val(u, NodeKind::Path) == Some(0) && !path_by_all_hold {
             let fleets = b.convoy_fleets(u);
             if fleets.is_empty() {
                 return (Verdict::Fails, Reason::NoConvoy, None);

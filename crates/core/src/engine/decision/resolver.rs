@@ -20,11 +20,10 @@
 
 use crate::model::board::Unit;
 use crate::model::map::{Map, ProvinceId, ProvinceKind, UnitKind};
-use crate::model::rules::{
-    ConvoyedSelfAttack, DislodgedNoEffect, MultiRoute, Paradox, ParadoxFallback, Rules,
-};
+use crate::model::rules::{ConvoyedSelfAttack, DislodgedNoEffect, MultiRoute, Paradox, Rules};
 
 use super::trace::{BackupRule, CycleKind, Event, Tracer};
+use crate::engine::backup;
 use crate::engine::legality::{Route, UnitOrder};
 
 /// The kind of a decision (DATC 5.A).
@@ -561,7 +560,8 @@ pub(crate) struct SolverBuf {
     rcursor: Vec<u32>,
     /// Szykman: fleets whose convoy is cancelled.
     pub disabled: Vec<bool>,
-    /// All Hold: units whose move is forced to fail.
+    /// All Hold: units whose move is part of the paradox (its MOVE, or its convoy PATH, was
+    /// still open and is set to fail: `backup::paradox_moves`).
     pub forced_fail: Vec<bool>,
     fixed: Vec<bool>,
     queue: std::collections::VecDeque<u32>,
@@ -656,6 +656,31 @@ impl SolverBuf {
             }
         }
         v
+    }
+
+    /// The moves of the All Hold paradox whose core is `core` ([`backup::paradox_moves`]: the
+    /// units whose MOVE, ATTACK STRENGTH, PATH or PREVENT STRENGTH is in it, and which of their
+    /// MOVE and PATH decisions are still open).
+    pub(crate) fn paradox_moves(&self, core: &[u32]) -> Vec<backup::Hold> {
+        let parts = core.iter().filter_map(|&id| {
+            let n = self.nodes.get(id as usize)?;
+            let part = match n.kind {
+                NodeKind::Move => backup::Part::Move,
+                NodeKind::Attack => backup::Part::Attack,
+                NodeKind::Path => backup::Part::Path,
+                NodeKind::Prevent => backup::Part::Prevent,
+                _ => return None,
+            };
+            Some((n.unit, part))
+        });
+        let open =
+            |id: Option<u32>| id.is_some_and(|id| self.lo[id as usize] != self.hi[id as usize]);
+        backup::paradox_moves(parts, |u| {
+            (
+                open(self.node_of(u, NodeKind::Move)),
+                open(self.node_of(u, NodeKind::Path)),
+            )
+        })
     }
 
     /// The decision graph with its final values, as its own lists.
@@ -941,9 +966,6 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
 
     /// Whether `u`'s move can reach its destination at all: PATH for convoy routes.
     fn path_ok(&self, u: usize) -> Tri {
-        if self.g.forced_fail[u] {
-            return Tri::F;
-        }
         match self.b.move_of(u) {
             Some((_, Route::Convoy)) => self.tri(self.g.ids[u].path),
             Some(_) => Tri::T,
@@ -1086,9 +1108,6 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
             }
             NodeKind::Move => {
-                if self.g.forced_fail[u] {
-                    return Iv(0, 0);
-                }
                 let a = self.iv(ids[u].attack);
                 // A MOVE decision exists only for a unit ordered to move.
                 let Some((dest, _)) = b.move_of(u) else {
@@ -1290,10 +1309,12 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 self.tracer.event(Event::Visit { node: id });
             }
             let new = self.eval(id);
-            // Bounds only tighten.
+            // Bounds only tighten, and a settled decision is never turned around: an
+            // evaluation outside the bounds (which a backup rule that sets only open decisions
+            // within their bounds never causes) changes nothing.
             let lo = new.0.max(olo);
-            let hi = new.1.min(ohi).max(lo);
-            if lo == olo && hi == ohi {
+            let hi = new.1.min(ohi);
+            if lo > hi || (lo == olo && hi == ohi) {
                 continue;
             }
             self.g.lo[i] = lo;
@@ -1341,6 +1362,12 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
     /// decisions is only ever advanced past closed ones, so many cycles on a large board cost
     /// time linear in the board, not cycles times open decisions.
     fn sink_cycle(&mut self, comp: &mut Vec<u32>) -> bool {
+        self.cycle_where(comp, None)
+    }
+
+    /// As [`Solver::sink_cycle`], but with `want` (per unit) the first cyclic component found
+    /// that holds a decision of a wanted unit (not necessarily a sink).
+    fn cycle_where(&mut self, comp: &mut Vec<u32>, want: Option<&[bool]>) -> bool {
         let g = &mut *self.g;
         if g.open.len() == g.nodes.len() && g.open_head == 0 {
             // First call: from all decisions to the open ones (once).
@@ -1442,7 +1469,13 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                         }
                     }
                     let cyclic = comp.len() > 1 || deps_of(v).contains(&v);
-                    if cyclic {
+                    let wanted = want.is_none_or(|w| {
+                        comp.iter().any(|&d| {
+                            let unit = nodes[d as usize].unit;
+                            w.get(unit).copied().unwrap_or(false)
+                        })
+                    });
+                    if cyclic && wanted {
                         comp.sort_unstable();
                         found = true;
                         break 'roots;
@@ -1502,13 +1535,14 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             });
         }
         let mut forced = Vec::new();
-        let rule = if !paradox {
-            let moves: Vec<u32> = cycle
-                .iter()
-                .copied()
-                .filter(|&id| self.g.nodes[id as usize].kind == NodeKind::Move)
-                .collect();
-            if moves.is_empty() {
+        let moves: Vec<u32> = cycle
+            .iter()
+            .copied()
+            .filter(|&id| self.g.nodes[id as usize].kind == NodeKind::Move)
+            .collect();
+        let rule = backup::rule_for(b.rules, paradox, !moves.is_empty());
+        match rule {
+            BackupRule::AllFail => {
                 // Not a circular movement (cannot happen with standard orders): everything in
                 // the cycle fails.
                 for &id in cycle {
@@ -1516,20 +1550,13 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                         self.force(id, 0, &mut forced);
                     }
                 }
-                BackupRule::AllFail
-            } else {
+            }
+            BackupRule::CircularMovement => {
                 for id in moves {
                     self.force(id, 1, &mut forced);
                 }
-                BackupRule::CircularMovement
             }
-        } else {
-            let szykman = match b.rules.paradox {
-                Paradox::Szykman => true,
-                Paradox::AllHold => false,
-                _ => b.rules.paradox_fallback == ParadoxFallback::Szykman,
-            };
-            if szykman {
+            BackupRule::Szykman => {
                 let mut fleets = Vec::new();
                 for &id in cycle {
                     let n = self.g.nodes[id as usize];
@@ -1575,44 +1602,23 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                         }
                     }
                 }
-                BackupRule::Szykman
-            } else {
-                let mut units: Vec<usize> = cycle
-                    .iter()
-                    .map(|&id| self.g.nodes[id as usize])
-                    .filter(|n| {
-                        matches!(
-                            n.kind,
-                            NodeKind::Move | NodeKind::Attack | NodeKind::Path | NodeKind::Prevent
-                        )
-                    })
-                    .map(|n| n.unit)
-                    .collect();
-                units.sort_unstable();
-                units.dedup();
-                for &u in &units {
-                    // A move that partial information already let succeed stays as it is; the
-                    // others hold: no attack, no prevent, no move.
-                    if self.g.lo[self.g.ids[u].mv as usize] == 1 {
-                        continue;
-                    }
-                    self.g.forced_fail[u] = true;
-                    let un = self.g.ids[u];
-                    for id in [un.attack, un.prevent] {
-                        if self.open(id) {
-                            self.force(id, 0, &mut forced);
-                        }
-                    }
-                    if self.open(un.mv) {
+            }
+            BackupRule::AllHold => {
+                // The moves of the paradox fail (`backup::paradox_moves`: one definition for
+                // both engines); only decisions still open are set, so nothing partial
+                // information settled turns around, and a failed move still prevents.
+                for h in self.g.paradox_moves(cycle) {
+                    self.g.forced_fail[h.unit] = true;
+                    let un = self.g.ids[h.unit];
+                    if h.fail_move {
                         self.force(un.mv, 0, &mut forced);
                     }
-                    if un.path != NONE && self.open(un.path) {
-                        self.push(un.path);
+                    if h.no_path {
+                        self.force(un.path, 0, &mut forced);
                     }
                 }
-                BackupRule::AllHold
             }
-        };
+        }
         // Guarantee progress: a rule that changed nothing (no value forced, no convoy cancelled)
         // would find the same cycle again; settle the cycle at its lower bounds instead.
         let cancelled = self.g.cancelled;
@@ -1770,9 +1776,35 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         }
     }
 
-    /// The All Hold rule, decided by another engine: unit `u`'s move is failed.
-    pub(crate) fn hold_fast(&mut self, u: usize) {
+    /// The All Hold rule, decided by another engine: unit `u`'s move is part of the paradox;
+    /// with `no_path`, its convoy route has no path (a PATH decision it has is pinned at 'no
+    /// path', as set by a backup rule). Its MOVE is pinned with the other results.
+    pub(crate) fn hold_fast(&mut self, u: usize, no_path: bool) {
         self.g.forced_fail[u] = true;
+        if no_path && let Some(p) = self.node(u, NodeKind::Path) {
+            self.pin(p, 0, true);
+        }
+    }
+
+    /// The moves of an All Hold paradox, for another engine that found the paradox on its own
+    /// terms (the guess engine's 5.F cycle, a list of orders `units`): propagates from the pins
+    /// (that engine's results so far), takes as the core the first cyclic component of open
+    /// decisions that holds a decision of one of `units`, and returns its moves as
+    /// [`backup::paradox_moves`] defines them for the decision engine; empty when the pins
+    /// leave no such cycle.
+    pub(crate) fn paradox_moves_of(mut self, units: &[usize]) -> Vec<backup::Hold> {
+        self.propagate();
+        let mut want = vec![false; self.b.units.len()];
+        for &u in units {
+            if let Some(w) = want.get_mut(u) {
+                *w = true;
+            }
+        }
+        let mut core = Vec::new();
+        if !self.cycle_where(&mut core, Some(&want)) {
+            return Vec::new();
+        }
+        self.g.paradox_moves(&core)
     }
 
     /// Propagates from the pinned decisions and the initial bounds, without any backup rule;

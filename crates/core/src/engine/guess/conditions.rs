@@ -30,6 +30,8 @@ pub(crate) trait Reads {
     fn cancelled(&self, f: usize) -> bool;
     /// Whether a backup rule (All Hold) failed unit `u`'s move.
     fn held(&self, u: usize) -> bool;
+    /// Whether a backup rule (All Hold) left unit `u`'s convoy route without a path.
+    fn no_path(&self, u: usize) -> bool;
 }
 
 /// Buffers for the convoy chain search, reused between adjudications.
@@ -125,6 +127,9 @@ impl Conditions<'_, '_> {
             return false;
         };
         let dest = *dest;
+        if r.no_path(u) {
+            return false;
+        }
         sc.fleets.clear();
         for &f in b.convoy_fleets(u) {
             if !r.cancelled(f) && path.as_ref().is_none_or(|p| p.contains(&b.here(f))) {
@@ -185,9 +190,6 @@ impl Conditions<'_, '_> {
 
     /// Whether `u`'s move can reach its destination at all.
     fn path_ok<R: Reads>(&self, sc: &mut Scratch, r: &mut R, u: usize) -> bool {
-        if r.held(u) {
-            return false;
-        }
         match self.b.move_of(u) {
             Some((_, Route::Convoy)) => self.path(sc, r, u),
             Some(_) => true,

@@ -154,6 +154,7 @@ fn decide<T: Tracer>(
         .collect();
     let held = (0..n)
         .filter(|&u| st.held.get(u).copied().unwrap_or(false))
+        .map(|u| (u, st.no_path.get(u).copied().unwrap_or(false)))
         .collect();
     let pins = Pins {
         result: pinned,
@@ -240,17 +241,9 @@ impl Engine for GuessEngine {
     }
 
     fn departures(&self) -> Vec<Departure> {
-        vec![
-            Departure::unrecognised(
-                "which moves are in an All Hold paradox",
-                &[],
-                "5.F meets a move on the paradox's cycle when its success decides a convoying \
-                 fleet's fate, and All Hold fails it; the decision engine's cycle (the open \
-                 decisions' strongly connected component) can leave such a move out and let it \
-                 succeed (random position 7649). No DATC case tells the readings apart.",
-            )
-            .under("paradox=AllHold"),
-        ]
+        // None: the backup rules are the decision engine's (`engine/backup.rs`), and the two
+        // engines agree on every DATC case and on random positions under every rule set.
+        Vec::new()
     }
 
     fn name(&self) -> &str {

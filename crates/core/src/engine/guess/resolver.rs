@@ -35,9 +35,10 @@
 // below the buffer's length (checked before reading).
 #![allow(clippy::indexing_slicing)]
 
-use crate::engine::decision::resolver::Board;
+use crate::engine::backup;
+use crate::engine::decision::resolver::{Board, NodeKind, Solver, SolverBuf};
+use crate::engine::decision::trace::NoTrace as NoDecisionTrace;
 use crate::engine::legality::UnitOrder;
-use crate::model::rules::{Paradox, ParadoxFallback};
 
 use super::conditions::{Conditions, Reads, Scratch};
 use super::trace::{BackupRule, Event, How, Tracer};
@@ -83,8 +84,10 @@ pub(crate) struct State {
     pub forced: Vec<bool>,
     /// Szykman: the fleet's convoy is cancelled.
     pub cancelled: Vec<bool>,
-    /// All Hold: the unit's move fails.
+    /// All Hold: the unit's move is part of the paradox and fails.
     pub held: Vec<bool>,
+    /// All Hold: the unit's convoy route has no path (`crate::engine::backup::Hold`).
+    pub no_path: Vec<bool>,
     /// The rules a backup applied, in order.
     pub rules: Vec<BackupRule>,
     cycle: Vec<u32>,
@@ -102,6 +105,8 @@ pub(crate) struct Resolver<'b, 'a, T: Tracer> {
     pub tracer: T,
     /// The final listing to the letter (no fixes; see the module's documentation).
     pub literal: bool,
+    /// The decision graph's buffers, for finding an All Hold paradox's moves.
+    decisions: SolverBuf,
 }
 
 /// `resolve` as an adjudication sees it: replayed answers first, then live ones, until it
@@ -143,6 +148,10 @@ impl<T: Tracer> Reads for Reader<'_, T> {
 
     fn held(&self, u: usize) -> bool {
         self.st.held.get(u).copied().unwrap_or(false)
+    }
+
+    fn no_path(&self, u: usize) -> bool {
+        self.st.no_path.get(u).copied().unwrap_or(false)
     }
 }
 
@@ -193,6 +202,7 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
             forced: vec![false; n],
             cancelled: vec![false; n],
             held: vec![false; n],
+            no_path: vec![false; n],
             ..State::default()
         };
         Resolver {
@@ -201,6 +211,7 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
             sc: Scratch::default(),
             tracer,
             literal: false,
+            decisions: SolverBuf::default(),
         }
     }
 
@@ -406,6 +417,35 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
         self.pop(value);
     }
 
+    /// The moves of an All Hold paradox whose 5.F cycle holds `units`
+    /// ([`Solver::paradox_moves_of`] over the decision graph pinned with every result so far and
+    /// the backup rules applied so far).
+    fn paradox_moves(&mut self, units: &[usize]) -> Vec<backup::Hold> {
+        let b = self.cond.b;
+        let st = &self.st;
+        let mut solver = Solver::new(b, &mut self.decisions, NoDecisionTrace);
+        for u in 0..b.units.len() {
+            if st.cancelled[u] {
+                solver.cancel_convoy(u);
+            }
+            if st.held[u] {
+                solver.hold_fast(u, st.no_path[u]);
+            }
+            if !st.resolved[u] {
+                continue;
+            }
+            let kind = match b.orders.get(u) {
+                Some(UnitOrder::Move { .. }) => NodeKind::Move,
+                Some(UnitOrder::Support { void: None, .. }) => NodeKind::Support,
+                _ => continue,
+            };
+            if let Some(id) = solver.node(u, kind) {
+                solver.pin(id, i32::from(st.resolution[u]), st.forced[u]);
+            }
+        }
+        solver.paradox_moves_of(units)
+    }
+
     /// Sets one order's result by a backup rule.
     fn force(&mut self, o: u32, value: bool, forced: &mut Vec<(u32, bool)>) {
         let i = o as usize;
@@ -428,82 +468,50 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
         };
         let is_move = |m: u32| matches!(b.orders.get(m as usize), Some(UnitOrder::Move { .. }));
         let paradox = members.iter().any(|&m| is_convoy(m));
+        let moves: Vec<u32> = members
+            .iter()
+            .copied()
+            .filter(|&m| is_move(m) && !self.st.resolved[m as usize])
+            .collect();
+        let rule = backup::rule_for(b.rules, paradox, !moves.is_empty());
         let mut forced = Vec::new();
-        let rule = if !paradox {
-            let moves: Vec<u32> = members
-                .iter()
-                .copied()
-                .filter(|&m| is_move(m) && !self.st.resolved[m as usize])
-                .collect();
-            if moves.is_empty() {
+        match rule {
+            BackupRule::AllFail => {
                 for &m in members {
                     if !self.st.resolved[m as usize] {
                         self.force(m, false, &mut forced);
                     }
                 }
-                BackupRule::AllFail
-            } else {
+            }
+            BackupRule::CircularMovement => {
                 for m in moves {
                     self.force(m, true, &mut forced);
                 }
-                BackupRule::CircularMovement
             }
-        } else {
-            let szykman = match b.rules.paradox {
-                Paradox::Szykman => true,
-                Paradox::AllHold => false,
-                _ => b.rules.paradox_fallback == ParadoxFallback::Szykman,
-            };
-            if szykman {
+            BackupRule::Szykman => {
                 for &m in members {
                     if is_convoy(m) && !self.st.resolved[m as usize] {
                         self.st.cancelled[m as usize] = true;
                         self.force(m, false, &mut forced);
                     }
                 }
-                BackupRule::Szykman
-            } else {
-                // The moves in the paradox. 5.F's cycle lists only the orders its recursion met
-                // on the way, so the moves it decides are added: the cycle's moves, the armies
-                // its fleets convoy, the moves its supports support, and the moves still open
-                // into its convoying fleets' provinces (their attack decides the convoy).
-                let mut units: Vec<u32> = Vec::new();
-                for &m in members {
-                    match b.orders.get(m as usize) {
-                        Some(UnitOrder::Move { .. }) => units.push(m),
-                        Some(UnitOrder::Convoy { army, .. }) => {
-                            units.push(*army as u32);
-                            for &c in b.movers_into(b.here(m as usize)) {
-                                if !self.st.resolved[c] {
-                                    units.push(c as u32);
-                                }
-                            }
-                        }
-                        Some(UnitOrder::Support {
-                            target,
-                            dest: Some(_),
-                            ..
-                        }) => units.push(*target as u32),
-                        _ => {}
-                    }
-                }
-                units.sort_unstable();
-                units.dedup();
-                for u in units {
-                    let i = u as usize;
-                    // A move already resolved to succeed stays; one already failed is held
-                    // without being forced (its own cause explains it).
-                    if !is_move(u) || (self.st.resolved[i] && self.st.resolution[i]) {
-                        continue;
-                    }
-                    self.st.held[i] = true;
-                    if !self.st.resolved[i] {
-                        self.force(u, false, &mut forced);
-                    }
-                }
-                BackupRule::AllHold
             }
-        };
+            BackupRule::AllHold => {
+                // The moves in the paradox, as the decision engine defines them
+                // (`backup::paradox_moves`): 5.F's cycle lists only the orders its recursion
+                // met, so the paradox's core is found in the decision graph of the results
+                // so far, as the component of open decisions that holds the cycle's orders.
+                let units: Vec<usize> = members.iter().map(|&m| m as usize).collect();
+                for h in self.paradox_moves(&units) {
+                    let i = h.unit;
+                    self.st.held[i] = true;
+                    self.st.no_path[i] |= h.no_path;
+                    if h.fail_move && !self.st.resolved[i] {
+                        self.force(i as u32, false, &mut forced);
+                    }
+                }
+            }
+        }
         if forced.is_empty() {
             // A rule that set nothing would meet the same cycle again: fail what is open.
             for &m in members {

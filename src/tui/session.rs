@@ -63,6 +63,9 @@ pub struct Session {
     /// B …`), when the file was opened so: the engine adjudicates as A, the compare panel shows
     /// B under the same rules.
     pub versus: Option<(String, String)>,
+    /// What a `versus` class file's header says of its class: its `explained:` and `known:`
+    /// lines, as written (shown in the compare panel).
+    pub versus_notes: Vec<String>,
     /// Engines the opened file names (a `versus` or `replay` header) that this session does
     /// not have: an outside program runs only when the user gives it (`--engine`, engines.ron).
     pub unknown_engines: Vec<String>,
@@ -194,6 +197,7 @@ impl Session {
             engine,
             generation: 0,
             versus: None,
+            versus_notes: Vec::new(),
             unknown_engines: Vec::new(),
             replay: None,
             recording: false,

@@ -122,3 +122,23 @@ fn a_versus_file_opened_later_finds_an_engine_registered_at_start() {
     assert_eq!(a.session.engine.name(), "decisions");
     assert_eq!(a.session.compare.result.engine, "hold");
 }
+
+/// The engine-compare panel names the engines it compares (by their titles), whichever they
+/// are: with the DPjudge engine in use, `3` then `V` compares it with the guess engine, and the
+/// panel says so (it used to say "the decision model vs the DPjudge procedure" whatever the
+/// engines).
+#[test]
+fn the_compare_panel_names_the_engines_it_compares() {
+    let mut a = app_on(
+        Some("scenarios/datc/6.F.16.ron"),
+        folders("engines-compare"),
+    );
+    let screen = common::text(&run(&mut a, 160, 40, "3 V"));
+    assert!(a.session.comparing_engines());
+    assert_eq!(a.session.compare_engine.name(), "guess");
+    assert!(
+        screen.contains("the DPjudge procedure (steps 1–10) vs the guess algorithm (DATC 5.F)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("the decision model vs"), "{screen}");
+}

@@ -1019,6 +1019,26 @@ fn a_known_departure_names_its_class() {
         text.contains(&format!("\n// known: dpjudge's known departure: {title}\n")),
         "{text}"
     );
+    // Opened in the TUI: the compare panel names both engines by their titles and says what
+    // the header says of the class.
+    let path = out.join(&c.file);
+    let mut app = common::app(path.to_str(), "versus-known-tui");
+    assert_eq!(
+        app.session.versus_notes,
+        [
+            "explained: decisions = dpjudge under dpjudge_swap_victim=SwapCount".to_string(),
+            format!("known: dpjudge's known departure: {title}"),
+        ]
+    );
+    let screen = common::text(&common::run(&mut app, 160, 40, ""));
+    assert!(
+        screen.contains("the decision model (DATC chapter 5) vs the DPjudge procedure"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("known: dpjudge's known departure"),
+        "{screen}"
+    );
     assert_eq!(load_summary(&out).expect("saved"), s);
     // Shards merge with the departure named.
     let mut dirs = Vec::new();

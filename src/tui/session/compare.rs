@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::engine::outside::split_words;
 
 use dipsandbox_core::engine::Verdict;
@@ -139,6 +140,7 @@ impl Session {
                     self.compare_engine = eb;
                     self.compare_rules = self.rules;
                     self.versus = Some((a, b));
+                    self.versus_notes = versus_notes(&path);
                     self.rerun();
                 }
                 (ea, eb) => {
@@ -219,6 +221,23 @@ fn versus_pair(path: &Path) -> Option<(String, String)> {
     })?;
     let mut words = words.into_iter();
     Some((words.next()?, words.next()?))
+}
+
+/// The `explained:` and `known:` lines of a `versus` class file's header, as written (one line
+/// each, cut to 1,000 characters).
+fn versus_notes(path: &Path) -> Vec<String> {
+    let Some(text) = head(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
+        .filter_map(|l| {
+            let rest = l.strip_prefix("// ")?;
+            (rest.starts_with("explained: ") || rest.starts_with("known: ")).then(|| {
+                dipsandbox_core::base::text::cut_after(&one_line(rest), 1_000).into_owned()
+            })
+        })
+        .collect()
 }
 
 /// The header of a file `replay` wrote.

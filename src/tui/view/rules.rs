@@ -213,13 +213,26 @@ fn what_lines(vm: &ViewModel, b: &Side) -> Vec<Line<'static>> {
         .filter(|(x, y)| x.value != y.value)
         .map(|(x, y)| format!("{}: {} / {}", x.field, x.value, y.value))
         .collect();
-    vec![Line::styled(
-        if s.comparing_engines() {
+    if s.comparing_engines() {
+        // The engines compared, by their titles; a versus file's explanation and known
+        // departure below.
+        let mut lines = vec![Line::styled(
             format!(
-                "the decision model vs the DPjudge procedure (V: compare rules again; {} explains)",
-                "docs/dpjudge.md"
-            )
-        } else if diff.is_empty() {
+                "{} vs {} (V: compare rules again)",
+                s.engine.title(),
+                s.compare_engine.title()
+            ),
+            t.dim(),
+        )];
+        if s.versus.is_some() {
+            for note in &s.versus_notes {
+                lines.push(Line::styled(note.clone(), t.focus()));
+            }
+        }
+        return lines;
+    }
+    vec![Line::styled(
+        if diff.is_empty() {
             "the two rule sets are the same".to_string()
         } else {
             format!("options that differ: {}", diff.join(", "))

@@ -27,7 +27,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("crates/core/src/io/jdip.rs", "parse"),
     ("crates/core/src/io/jdip_variant.rs", "build"),
     ("crates/core/src/io/jdip_variant/adjacency.rs", "read"),
-    ("crates/core/src/tools/invariants.rs", "check_movement"),
     ("crates/core/src/tools/minimize/search.rs", "minimize_on"),
     (
         "crates/core/src/tools/versus/positions.rs",

@@ -395,52 +395,8 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             }
             _ => {
                 let Some(r) = &mut raw else { continue };
-                // jDip's own files end many unit and order lines with a full stop.
-                let line = line.trim_end_matches('.').trim_end();
-                let item = Item {
-                    line: n,
-                    col: col_of(full, line),
-                    text: line.to_string(),
-                };
-                match section {
-                    Section::Prestate => r.prestate.push(item),
-                    Section::Dislodged => r.dislodged.push(item),
-                    Section::Owners => r.owners.push(item),
-                    Section::Orders => r.orders.push(item),
-                    Section::Post => r.post.get_or_insert_with(Vec::new).push(item),
-                    Section::PostDislodged => r.post_dislodged.push(item),
-                    Section::Results => {
-                        let (ok, what) = if let Some(x) = line.strip_prefix("SUCCESS:") {
-                            (true, x)
-                        } else if let Some(x) = line.strip_prefix("FAILURE:") {
-                            (false, x)
-                        } else {
-                            out.problems.push(problem(
-                                line,
-                                format!(
-                                    "{}: expected SUCCESS: or FAILURE: and an order",
-                                    quoted(line)
-                                ),
-                                &raw,
-                            ));
-                            continue;
-                        };
-                        let what = what.trim();
-                        let item = Item {
-                            line: n,
-                            col: col_of(full, what),
-                            text: what.to_string(),
-                        };
-                        r.results.push((item, ok));
-                    }
-                    Section::None => out.problems.push(problem(
-                        line,
-                        format!(
-                            "{}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)",
-                            quoted(line)
-                        ),
-                        &raw,
-                    )),
+                if let Some((part, m)) = section_line(r, section, line, n, full) {
+                    out.problems.push(problem(part, m, &raw));
                 }
             }
         }
@@ -459,6 +415,65 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
         });
     }
     out
+}
+
+/// Line `n` (`full`, trimmed to `line`) of a case's `section`: a unit, an order or a result,
+/// added to the case `r`; or, for a line that is none of these, the part to point at and what
+/// is wrong.
+fn section_line<'a>(
+    r: &mut Raw,
+    section: Section,
+    line: &'a str,
+    n: usize,
+    full: &str,
+) -> Option<(&'a str, String)> {
+    // jDip's own files end many unit and order lines with a full stop.
+    let line = line.trim_end_matches('.').trim_end();
+    let item = Item {
+        line: n,
+        col: col_of(full, line),
+        text: line.to_string(),
+    };
+    match section {
+        Section::Prestate => r.prestate.push(item),
+        Section::Dislodged => r.dislodged.push(item),
+        Section::Owners => r.owners.push(item),
+        Section::Orders => r.orders.push(item),
+        Section::Post => r.post.get_or_insert_with(Vec::new).push(item),
+        Section::PostDislodged => r.post_dislodged.push(item),
+        Section::Results => {
+            let (ok, what) = if let Some(x) = line.strip_prefix("SUCCESS:") {
+                (true, x)
+            } else if let Some(x) = line.strip_prefix("FAILURE:") {
+                (false, x)
+            } else {
+                return Some((
+                    line,
+                    format!(
+                        "{}: expected SUCCESS: or FAILURE: and an order",
+                        quoted(line)
+                    ),
+                ));
+            };
+            let what = what.trim();
+            let item = Item {
+                line: n,
+                col: col_of(full, what),
+                text: what.to_string(),
+            };
+            r.results.push((item, ok));
+        }
+        Section::None => {
+            return Some((
+                line,
+                format!(
+                    "{}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)",
+                    quoted(line)
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// Splits `Power: rest` (the colon may be missing: `Italy F gol`).

@@ -21,7 +21,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("crates/core/src/engine/legality.rs", "prepare_into"),
     ("crates/core/src/io/dpjudge_map.rs", "read_text"),
     ("crates/core/src/io/dpjudge_map.rs", "render"),
-    ("crates/core/src/io/jdip_variant/adjacency.rs", "read"),
     (
         "crates/core/src/tools/versus/positions.rs",
         "random_position",

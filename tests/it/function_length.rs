@@ -19,7 +19,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("crates/core/src/engine/decision/resolver.rs", "eval"),
     ("crates/core/src/engine/decision/resolver.rs", "new"),
     ("crates/core/src/engine/legality.rs", "prepare_into"),
-    ("crates/core/src/io/dpjudge_map.rs", "render"),
     (
         "crates/core/src/tools/versus/positions.rs",
         "random_position",

@@ -955,13 +955,13 @@ impl Reader {
         })
     }
 
-    /// The map as a dipsandbox map file.
-    fn render(&mut self, name: &str, file: &str) -> String {
+    /// The provinces of the map, in the order their main places (keys without `/`, in any
+    /// case) are first given, each with its coasts, name and whether it is a supply centre; and
+    /// each one's index by its upper-case key.
+    fn province_table(&self) -> (Vec<Prov<'_>>, HashMap<String, usize>) {
         let places = &self.places;
-        let mut notes = Vec::new();
-        // The provinces, in the order their main places (keys without `/`, in any case) are
-        // first given, each looked up once here: the table below holds what the provinces'
-        // lines need, and the loop over them looks up only their borders.
+        // Each province looked up once here: the table holds what the provinces' lines need,
+        // and the loop over them in `render` looks up only their borders.
         let mut provs: Vec<Prov<'_>> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::with_capacity(places.by_key.len());
         for p in places.iter().filter(|p| !p.key.contains('/')) {
@@ -1013,30 +1013,12 @@ impl Reader {
                 pr.centre = true;
             }
         }
-        // SHUT provinces are left out, and said.
-        for pr in provs.iter().filter(|pr| pr.terrain == Terrain::Shut) {
-            notes.push(ImportNote {
-                pos: pr.first.pos.clone(),
-                text: format!(
-                    "SHUT {}: an impassable place (no unit may enter it); left out of the map",
-                    pr.key
-                ),
-            });
-        }
-        let terrain = |q: &str| {
-            index
-                .get(q)
-                .and_then(|&i| provs.get(i))
-                .map(|pr| pr.terrain)
-        };
-        // A province of the map (read, and not SHUT).
-        let known = |q: &str| matches!(terrain(q), Some(t) if t != Terrain::Shut);
-        // Names in borders that no place has, in the order met (the set says which are in).
-        let mut unknown: Vec<String> = Vec::new();
-        let mut unknown_set: HashSet<String> = HashSet::new();
-        // A place written in upper case (`key` is).
-        let upper_place = |key: &str| places.get(key);
-        let mut out = String::new();
+        (provs, index)
+    }
+
+    /// The map file's head: its name, title, first year, build sites and victory, and its
+    /// powers (each with its homes and starting units).
+    fn write_header(&self, out: &mut String, name: &str, file: &str) {
         out.push_str(&format!(
             "// Imported by `dipsandbox map import` from the DPjudge-style map file {}.\n",
             file.rsplit('/').next().unwrap_or(file)
@@ -1082,6 +1064,39 @@ impl Reader {
                 start.join(", ")
             ));
         }
+    }
+
+    /// The map as a dipsandbox map file.
+    fn render(&mut self, name: &str, file: &str) -> String {
+        let places = &self.places;
+        let mut notes = Vec::new();
+        let (provs, index) = self.province_table();
+        // SHUT provinces are left out, and said.
+        for pr in provs.iter().filter(|pr| pr.terrain == Terrain::Shut) {
+            notes.push(ImportNote {
+                pos: pr.first.pos.clone(),
+                text: format!(
+                    "SHUT {}: an impassable place (no unit may enter it); left out of the map",
+                    pr.key
+                ),
+            });
+        }
+        let terrain = |q: &str| {
+            index
+                .get(q)
+                .and_then(|&i| provs.get(i))
+                .map(|pr| pr.terrain)
+        };
+        // A province of the map (read, and not SHUT).
+        let known = |q: &str| matches!(terrain(q), Some(t) if t != Terrain::Shut);
+        // Names in borders that no place has, in the order met (the set says which are in).
+        let mut unknown: Vec<String> = Vec::new();
+        let mut unknown_set: HashSet<String> = HashSet::new();
+        // A place written in upper case (`key` is).
+        let upper_place = |key: &str| places.get(key);
+        let mut out = String::new();
+        self.write_header(&mut out, name, file);
+        let lower = |s: &str| s.to_ascii_lowercase();
         out.push_str("    ],\n    provinces: [\n");
         // Names and aliases; an alias that another name already takes is left out.
         let order: Vec<&Prov<'_>> = provs

@@ -190,11 +190,7 @@ pub fn check(
     super::input::stdin_once(paths.iter().map(PathBuf::as_path).chain(pairing_file))?;
     let pairing = read_pairing(pairing_file)?;
     let mut collector = Collector::default();
-    let mut unreadable = 0;
-    let mut cases: Vec<Value> = Vec::new();
-    let mut problems: Vec<Value> = Vec::new();
-    // Files that were read but did not load (each reported by an ERROR line).
-    let mut not_loaded: Vec<String> = Vec::new();
+    let mut tally = Tally::default();
     for p in paths {
         let problem = if !p.exists() && !super::input::is_stdin(p) {
             Some("no such file or folder".to_string())
@@ -203,36 +199,14 @@ pub fn check(
         };
         if let Some(m) = problem {
             errln!("{}: {m}", p.display());
-            problems.push(json!({ "path": p.display().to_string(), "error": m }));
-            unreadable += 1;
+            tally
+                .problems
+                .push(json!({ "path": p.display().to_string(), "error": m }));
+            tally.unreadable += 1;
         }
     }
     let files = collector.into_files();
-    // The report is checked before any case runs: never one of the files read (nor the pairing
-    // files beside them), an existing file only with --force.
-    let junit = match junit {
-        Some((path, force)) => {
-            let mut inputs = dipsandbox_core::base::output::Inputs::new();
-            for f in &files {
-                inputs.add(f);
-                inputs.add(&side_file(f));
-            }
-            if let Some(p) = pairing_file {
-                inputs.add(p);
-            }
-            Some(super::input::target(path, inputs, force)?)
-        }
-        None => None,
-    };
-    let mut junit = junit;
-    let (mut passed, mut failed) = (0, 0);
-    // One line each: a line end in a file or case name is shown escaped.
-    let say = |line: String| -> Result<(), super::out::StdoutError> {
-        if !json {
-            outln!("{}", dipsandbox_core::base::text::one_line(&line))?;
-        }
-        Ok(())
-    };
+    let mut junit = junit_target(junit, &files, pairing_file)?;
     // Each file is one scenario, or (a jDip test file, known by its content) many cases. Files
     // are read and loaded, and cases adjudicated, on every core; what is printed keeps the
     // files' order.
@@ -263,16 +237,76 @@ pub fn check(
         .map(|item| check_item(item, rules, engine, wording))
         .collect();
     for c in checked {
+        tally.record(c, verbose, json)?;
+    }
+    if let Some(target) = &junit {
+        write_junit(target, &tally.cases)?;
+    }
+    tally.finish(json)
+}
+
+/// The JUnit report to write, if one is asked for: checked before any case runs, it is never
+/// one of the files read (nor the pairing files beside them), and an existing file only with
+/// --force.
+fn junit_target(
+    junit: Option<(&Path, bool)>,
+    files: &[PathBuf],
+    pairing_file: Option<&Path>,
+) -> Result<Option<dipsandbox_core::base::output::Target>> {
+    let Some((path, force)) = junit else {
+        return Ok(None);
+    };
+    let mut inputs = dipsandbox_core::base::output::Inputs::new();
+    for f in files {
+        inputs.add(f);
+        inputs.add(&side_file(f));
+    }
+    if let Some(p) = pairing_file {
+        inputs.add(p);
+    }
+    Ok(Some(super::input::target(path, inputs, force)?))
+}
+
+/// Prints one line of the report, unless the output is JSON: a line end in a file or case name
+/// is shown escaped.
+fn say(json: bool, line: String) -> Result<(), super::out::StdoutError> {
+    if !json {
+        outln!("{}", dipsandbox_core::base::text::one_line(&line))?;
+    }
+    Ok(())
+}
+
+/// What the checks found so far: the counts, and the cases and problems for the JSON document
+/// and the JUnit report.
+#[derive(Default)]
+struct Tally {
+    /// Cases that passed.
+    passed: usize,
+    /// Cases that failed (or could not be loaded or run).
+    failed: usize,
+    /// Paths and files that could not be read or loaded.
+    unreadable: usize,
+    /// Each case, as the JSON document gives it.
+    cases: Vec<Value>,
+    /// Each path that could not be read, with why.
+    problems: Vec<Value>,
+    /// Files that were read but did not load (each reported by an ERROR line).
+    not_loaded: Vec<String>,
+}
+
+impl Tally {
+    /// Prints and counts one case's result.
+    fn record(&mut self, c: Checked, verbose: bool, json: bool) -> Result<()> {
         match c {
             Checked::Unloaded { name, error } => {
-                say(format!("ERROR {error}"))?;
-                cases.push(json!({
+                say(json, format!("ERROR {error}"))?;
+                self.cases.push(json!({
                     "file": name, "title": null, "status": "error", "checks": 0,
                     "mismatches": [], "positions_only": false, "error": error,
                 }));
-                not_loaded.push(name.clone());
-                unreadable += 1;
-                failed += 1;
+                self.not_loaded.push(name.clone());
+                self.unreadable += 1;
+                self.failed += 1;
             }
             Checked::CannotRun {
                 name,
@@ -280,12 +314,12 @@ pub fn check(
                 positions_only,
                 error,
             } => {
-                say(format!("FAIL  {name}: cannot adjudicate: {error}"))?;
-                cases.push(json!({
+                say(json, format!("FAIL  {name}: cannot adjudicate: {error}"))?;
+                self.cases.push(json!({
                     "file": name, "title": title, "status": "error", "checks": 0,
                     "mismatches": [], "positions_only": positions_only, "error": error,
                 }));
-                failed += 1;
+                self.failed += 1;
             }
             Checked::Ran {
                 name,
@@ -301,88 +335,99 @@ pub fn check(
                 }
                 let status = if bad.is_empty() { "pass" } else { "fail" };
                 if !expects {
-                    say(format!("ok    {name}  (no expectations)"))?;
-                    passed += 1;
+                    say(json, format!("ok    {name}  (no expectations)"))?;
+                    self.passed += 1;
                 } else if bad.is_empty() {
                     let what = if positions_only {
                         ", positions only"
                     } else {
                         ""
                     };
-                    say(format!("ok    {name}  ({n} checks{what})"))?;
-                    passed += 1;
+                    say(json, format!("ok    {name}  ({n} checks{what})"))?;
+                    self.passed += 1;
                 } else {
-                    say(format!(
-                        "FAIL  {name}  ({} of {n} checks failed)",
-                        bad.len()
-                    ))?;
+                    say(
+                        json,
+                        format!("FAIL  {name}  ({} of {n} checks failed)", bad.len()),
+                    )?;
                     let shown = if verbose { bad.len() } else { 1 };
                     for b in bad.iter().take(shown) {
-                        say(format!("        - {b}"))?;
+                        say(json, format!("        - {b}"))?;
                     }
-                    failed += 1;
+                    self.failed += 1;
                 }
-                cases.push(json!({
+                self.cases.push(json!({
                     "file": name, "title": title, "status": status, "checks": n,
                     "mismatches": bad, "positions_only": positions_only, "error": null,
                 }));
             }
         }
+        Ok(())
     }
-    if let Some(target) = &junit {
-        write_junit(target, &cases)?;
-    }
-    if json {
-        let doc = json!({
-            "schema": "dipsandbox.check/1",
-            "passed": passed,
-            "failed": failed,
-            "unreadable": problems,
-            "cases": cases,
-        });
-        super::out::json(&doc)?;
-    } else if unreadable > 0 {
-        // The last line says why the status is 2.
-        let what: Vec<String> = problems
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} ({})",
-                    p["path"].as_str().unwrap_or_default(),
-                    p["error"].as_str().unwrap_or_default()
-                )
-            })
-            .collect();
-        let mut why = Vec::new();
-        if !what.is_empty() {
-            why.push(format!(
-                "{} could not be read: {}",
-                dipsandbox_core::base::text::count(what.len(), "path"),
-                what.join(", ")
-            ));
+
+    /// The summary (the last line, or the JSON document) and the exit status: 2 if an input
+    /// could not be read, 1 if a case failed, else 0.
+    fn finish(self, json: bool) -> Result<ExitCode> {
+        let Tally {
+            passed,
+            failed,
+            unreadable,
+            cases,
+            problems,
+            not_loaded,
+        } = self;
+        if json {
+            let doc = json!({
+                "schema": "dipsandbox.check/1",
+                "passed": passed,
+                "failed": failed,
+                "unreadable": problems,
+                "cases": cases,
+            });
+            super::out::json(&doc)?;
+        } else if unreadable > 0 {
+            // The last line says why the status is 2.
+            let what: Vec<String> = problems
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} ({})",
+                        p["path"].as_str().unwrap_or_default(),
+                        p["error"].as_str().unwrap_or_default()
+                    )
+                })
+                .collect();
+            let mut why = Vec::new();
+            if !what.is_empty() {
+                why.push(format!(
+                    "{} could not be read: {}",
+                    dipsandbox_core::base::text::count(what.len(), "path"),
+                    what.join(", ")
+                ));
+            }
+            if !not_loaded.is_empty() {
+                why.push(format!(
+                    "{} could not be loaded (see ERROR above): {}",
+                    dipsandbox_core::base::text::count(not_loaded.len(), "file"),
+                    not_loaded.join(", ")
+                ));
+            }
+            let why = why.join("; ");
+            outln!(
+                "{passed} passed, {failed} failed; {}",
+                dipsandbox_core::base::text::one_line(&why)
+            )?;
+        } else {
+            outln!("{passed} passed, {failed} failed")?;
         }
-        if !not_loaded.is_empty() {
-            why.push(format!(
-                "{} could not be loaded (see ERROR above): {}",
-                dipsandbox_core::base::text::count(not_loaded.len(), "file"),
-                not_loaded.join(", ")
-            ));
-        }
-        let why = why.join("; ");
-        outln!(
-            "{passed} passed, {failed} failed; {}",
-            dipsandbox_core::base::text::one_line(&why)
-        )?;
-    } else {
-        outln!("{passed} passed, {failed} failed")?;
+        Ok(if unreadable > 0 {
+            ExitCode::from(2)
+        } else if failed > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
     }
-    Ok(if unreadable > 0 {
-        ExitCode::from(2)
-    } else if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 /// One case to check: its name, the scenario (or why it did not load), and whether it came from

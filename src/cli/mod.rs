@@ -708,7 +708,7 @@ fn opens_the_tui(cli: &Cli) -> bool {
 }
 
 /// Carries out a parsed command line, with the engines of `registry`.
-pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
+pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
     // `diff` and `minimize` take up to two rule sets; every other command one.
     let rules = match cli.command {
         Some(Command::Diff { .. } | Command::Minimize { .. }) => None,
@@ -736,63 +736,28 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
     {
         not_a_command(f)?;
     }
-    match cli.command {
-        None => {
-            if opens_the_tui(&cli) {
-                // The engines the user has: the registry's, --engine's and engines.ron's (a
-                // file the TUI opens may name any of them; it starts no other program).
-                let mut known = with_engine(registry, &cli.engine.engine);
-                for e in engines::configured() {
-                    if known.get(e.name()).is_none() {
-                        known.register_arc(e);
-                    }
-                }
-                crate::tui::run(cli.file.as_deref(), rules, cli.engine.engine.clone(), known)?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            let (s, builtin) = match &cli.file {
-                Some(f) => (load(f)?, false),
-                None => (Scenario::builtin()?, true),
-            };
-            show::print_default(&s, rules, &cli.engine, builtin)
-        }
-        Some(Command::Show { file }) => show::show(&load(&file)?, rules),
-        Some(Command::Explain { file, .. }) if cli.json => {
+    let Some(command) = cli.command.take() else {
+        return run_default(&cli, registry, rules);
+    };
+    match command {
+        Command::Show { file } => show::show(&load(&file)?, rules),
+        Command::Explain { file, .. } if cli.json => {
             explain::explain_json(&load(&file)?, rules, &cli.engine)
         }
-        Some(Command::Explain {
+        Command::Explain {
             file,
             trace,
             dot,
             force,
-        }) => {
-            let s = load(&file)?;
-            // Checked first when a graph will be drawn (a movement phase under the decision
-            // model); else only a note says why there is none.
-            let draws = s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
-                && cli.engine.engine.name() == dipsandbox_core::engine::DecisionEngine.name();
-            let dot = dot
-                .map(|d| {
-                    let inputs = scenario_inputs(&file, &s);
-                    if draws {
-                        target(&d, inputs, force)
-                    } else {
-                        Ok(dipsandbox_core::base::output::Target::new(
-                            &d, inputs, force,
-                        ))
-                    }
-                })
-                .transpose()?;
-            explain::explain(&s, rules, &cli.engine, trace, dot.as_ref())
-        }
-        Some(Command::Check {
+        } => explain_command(&file, trace, dot, force, &cli, rules),
+        Command::Check {
             paths,
             verbose,
             junit,
             pairing,
             force,
             wording,
-        }) => check::check(
+        } => check::check(
             &paths,
             rules,
             &cli.engine,
@@ -808,38 +773,38 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 },
             },
         ),
-        Some(Command::Advance {
+        Command::Advance {
             file,
             output,
             force,
-        }) => {
+        } => {
             let s = load(&file)?;
             let output = output
                 .map(|o| target(&o, scenario_inputs(&file, &s), force))
                 .transpose()?;
             advance::advance(&s, rules, &cli.engine, output.as_ref())
         }
-        Some(Command::Solve { file, limit }) if cli.json => {
+        Command::Solve { file, limit } if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
         }
-        Some(Command::Solve { file, limit }) => solve::solve_text(&load(&file)?, rules, limit),
-        Some(Command::Diff {
+        Command::Solve { file, limit } => solve::solve_text(&load(&file)?, rules, limit),
+        Command::Diff {
             paths,
             all_presets,
             engines,
-        }) => {
+        } => {
             let engines = engines
                 .map(|spec| engines_arg(registry, &spec))
                 .transpose()?;
             diff::run(&paths, &cli.rules, all_presets, engines, cli.json)
         }
-        Some(Command::Replay {
+        Command::Replay {
             paths,
             all,
             out,
             map,
             force,
-        }) => replay::run(&replay::Request {
+        } => replay::run(&replay::Request {
             paths: &paths,
             engine: cli.engine.engine.clone(),
             rules,
@@ -849,24 +814,24 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             map: map.as_deref(),
             json: cli.json,
         }),
-        Some(Command::EngineCheck { adjudicator, paths }) => {
+        Command::EngineCheck { adjudicator, paths } => {
             let engine = EngineArg::parse(registry, &adjudicator).map_err(|e| eyre!("{e}"))?;
             engine_check::run(&engine, &paths, rules, cli.json)
         }
-        Some(Command::Import {
+        Command::Import {
             file,
             to,
             pairing,
             force,
             map,
-        }) => jdip::import(&file, &to, pairing.as_deref(), force, map.as_deref()),
-        Some(Command::Export {
+        } => jdip::import(&file, &to, pairing.as_deref(), force, map.as_deref()),
+        Command::Export {
             format,
             paths,
             output,
             force,
-        }) => jdip::export(&format, &paths, output.as_deref(), force),
-        Some(Command::Minimize {
+        } => jdip::export(&format, &paths, output.as_deref(), force),
+        Command::Minimize {
             file,
             keep,
             output,
@@ -874,7 +839,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             max_runs,
             max_time,
             progress,
-        }) => minimize::run(
+        } => minimize::run(
             &file,
             &keep,
             &cli.rules,
@@ -887,7 +852,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             },
             &cli.engine,
         ),
-        Some(Command::Versus {
+        Command::Versus {
             merge:
                 Some(VersusCommand::Merge {
                     dirs,
@@ -895,8 +860,8 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
                     force,
                 }),
             ..
-        }) => versus::run_merge(&dirs, &output, force, cli.json),
-        Some(Command::Versus {
+        } => versus::run_merge(&dirs, &output, force, cli.json),
+        Command::Versus {
             engines,
             count,
             seed,
@@ -908,7 +873,7 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             progress,
             jobs,
             merge: None,
-        }) => versus::run(
+        } => versus::run(
             versus::Args {
                 engines,
                 count,
@@ -925,25 +890,84 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             rules,
             cli.json,
         ),
-        Some(Command::Completions { shell }) => {
-            let mut buf = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "dipsandbox", &mut buf);
-            out!("{}", String::from_utf8_lossy(&buf))?;
-            Ok(ExitCode::SUCCESS)
+        Command::Completions { shell } => completions(shell),
+        Command::Maps => info::maps(),
+        Command::Map { action } => map_command(action),
+        Command::Rules => info::rules(),
+    }
+}
+
+/// No command: the TUI when it opens ([`opens_the_tui`]), else the adjudication of the file
+/// (or of the built-in scenario) printed.
+fn run_default(cli: &Cli, registry: &Registry, rules: Option<Rules>) -> Result<ExitCode> {
+    if opens_the_tui(cli) {
+        // The engines the user has: the registry's, --engine's and engines.ron's (a
+        // file the TUI opens may name any of them; it starts no other program).
+        let mut known = with_engine(registry, &cli.engine.engine);
+        for e in engines::configured() {
+            if known.get(e.name()).is_none() {
+                known.register_arc(e);
+            }
         }
-        Some(Command::Maps) => info::maps(),
-        Some(Command::Map {
-            action:
-                MapCommand::Import {
-                    file,
-                    out,
-                    name,
-                    force,
-                    variant,
-                    adjacency,
-                    svg,
-                },
-        }) => info::map_import(
+        crate::tui::run(cli.file.as_deref(), rules, cli.engine.engine.clone(), known)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (s, builtin) = match &cli.file {
+        Some(f) => (load(f)?, false),
+        None => (Scenario::builtin()?, true),
+    };
+    show::print_default(&s, rules, &cli.engine, builtin)
+}
+
+/// `explain`: a scenario's adjudication step by step, with its decision graph drawn to `dot`.
+fn explain_command(
+    file: &Path,
+    trace: bool,
+    dot: Option<PathBuf>,
+    force: bool,
+    cli: &Cli,
+    rules: Option<Rules>,
+) -> Result<ExitCode> {
+    let s = load(file)?;
+    // Checked first when a graph will be drawn (a movement phase under the decision
+    // model); else only a note says why there is none.
+    let draws = s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
+        && cli.engine.engine.name() == dipsandbox_core::engine::DecisionEngine.name();
+    let dot = dot
+        .map(|d| {
+            let inputs = scenario_inputs(file, &s);
+            if draws {
+                target(&d, inputs, force)
+            } else {
+                Ok(dipsandbox_core::base::output::Target::new(
+                    &d, inputs, force,
+                ))
+            }
+        })
+        .transpose()?;
+    explain::explain(&s, rules, &cli.engine, trace, dot.as_ref())
+}
+
+/// `completions`: the shell's completion script, printed.
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "dipsandbox", &mut buf);
+    out!("{}", String::from_utf8_lossy(&buf))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `map …`: import a map, draw its art, or print its opening.
+fn map_command(action: MapCommand) -> Result<ExitCode> {
+    match action {
+        MapCommand::Import {
+            file,
+            out,
+            name,
+            force,
+            variant,
+            adjacency,
+            svg,
+        } => info::map_import(
             &file,
             out.as_deref(),
             name.as_deref(),
@@ -954,13 +978,8 @@ pub fn run(cli: Cli, registry: &Registry) -> Result<ExitCode> {
             },
             svg.as_deref(),
         ),
-        Some(Command::Map {
-            action: MapCommand::Art { file, out, force },
-        }) => info::map_art(&file, out.as_deref(), force),
-        Some(Command::Map {
-            action: MapCommand::Opening { map, out },
-        }) => info::map_opening(&map, out.as_deref()),
-        Some(Command::Rules) => info::rules(),
+        MapCommand::Art { file, out, force } => info::map_art(&file, out.as_deref(), force),
+        MapCommand::Opening { map, out } => info::map_opening(&map, out.as_deref()),
     }
 }
 

@@ -19,6 +19,7 @@ mod dpjudge;
 mod edit;
 mod engines;
 mod freeze;
+mod function_length;
 mod fuzz_regressions;
 mod fuzz_replay;
 mod guess;

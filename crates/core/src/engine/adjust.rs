@@ -160,22 +160,10 @@ pub fn adjudicate_adjustments<O: Submitted>(
     rules: &Rules,
 ) -> PhaseResult {
     let due = adjustments_due(map, units, owners);
-    let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
-    let mut removed = vec![false; units.len()];
-    let mut notes = Vec::new();
-    let mut built: Vec<Unit> = Vec::new();
-    let mut occupied = vec![false; map.province_count()];
-    // The unit in each province (the first, should a position list two), for removals.
-    let mut unit_at: Vec<Option<usize>> = vec![None; map.province_count()];
-    for (k, u) in units.iter().enumerate().rev() {
-        occupied[map.province_of(u.loc).0 as usize] = true;
-        unit_at[map.province_of(u.loc).0 as usize] = Some(k);
-    }
-    // Units already ordered removed (each only once).
-    let mut ordered_off = vec![false; units.len()];
+    let mut a = Adjuster::new(map, units, owners, orders, rules);
     for (i, o) in orders.iter().enumerate() {
         if o.power().is_neutral() {
-            outcomes[i] = Some(out(
+            a.outcomes[i] = Some(out(
                 Verdict::Illegal,
                 "neutral units are never built or removed",
             ));
@@ -186,147 +174,229 @@ pub fn adjudicate_adjustments<O: Submitted>(
             .filter(|&i| orders[i].power() == p)
             .collect();
         let d = due[p.0 as usize];
-        let name = &map.power(p).name;
         if d == 0 {
+            let name = &map.power(p).name;
             for &i in &mine {
-                outcomes[i] = Some(out(
+                a.outcomes[i] = Some(out(
                     Verdict::Illegal,
                     format!("{name} has as many units as supply centres: no adjustment"),
                 ));
             }
-            continue;
+        } else if d > 0 {
+            a.builds(p, &mine, d);
+        } else {
+            a.removals(p, &mine, (-d) as usize);
         }
-        if d > 0 {
-            // Builds: legality first.
-            let mut cands: Vec<(usize, Option<Unit>)> = Vec::new();
-            for &i in &mine {
-                let o = orders[i].order();
-                match o.kind {
-                    OrderKind::Waive => cands.push((i, None)),
-                    OrderKind::Build => match check_build(map, p, o, owners, &occupied, rules) {
+    }
+    a.finish()
+}
+
+/// An adjustment phase being adjudicated: the position and the orders, and what is decided so
+/// far.
+struct Adjuster<'a, O> {
+    /// The map.
+    map: &'a Map,
+    /// The units before the phase.
+    units: &'a [Unit],
+    /// Each province's owner.
+    owners: &'a [Option<PowerId>],
+    /// The orders.
+    orders: &'a [O],
+    /// The rules.
+    rules: &'a Rules,
+    /// Each order's outcome, once decided.
+    outcomes: Vec<Option<OrderOutcome>>,
+    /// The units removed (by order or by civil disorder).
+    removed: Vec<bool>,
+    /// What civil disorder did.
+    notes: Vec<String>,
+    /// The units built.
+    built: Vec<Unit>,
+    /// The provinces with a unit, built ones included.
+    occupied: Vec<bool>,
+    /// The unit in each province (the first, should a position list two), for removals.
+    unit_at: Vec<Option<usize>>,
+    /// Units already ordered removed (each only once).
+    ordered_off: Vec<bool>,
+}
+
+impl<'a, O: Submitted> Adjuster<'a, O> {
+    /// Nothing decided yet.
+    fn new(
+        map: &'a Map,
+        units: &'a [Unit],
+        owners: &'a [Option<PowerId>],
+        orders: &'a [O],
+        rules: &'a Rules,
+    ) -> Self {
+        let mut occupied = vec![false; map.province_count()];
+        let mut unit_at: Vec<Option<usize>> = vec![None; map.province_count()];
+        for (k, u) in units.iter().enumerate().rev() {
+            occupied[map.province_of(u.loc).0 as usize] = true;
+            unit_at[map.province_of(u.loc).0 as usize] = Some(k);
+        }
+        Adjuster {
+            map,
+            units,
+            owners,
+            orders,
+            rules,
+            outcomes: vec![None; orders.len()],
+            removed: vec![false; units.len()],
+            notes: Vec::new(),
+            built: Vec::new(),
+            occupied,
+            unit_at,
+            ordered_off: vec![false; units.len()],
+        }
+    }
+
+    /// Power `p` may build `d` units: its orders `mine` are checked, then several builds in
+    /// one province (4.D.5) and too many builds (4.D.4) decided by the rules.
+    fn builds(&mut self, p: PowerId, mine: &[usize], d: i32) {
+        let (map, rules) = (self.map, self.rules);
+        let name = &map.power(p).name;
+        // Builds: legality first.
+        let mut cands: Vec<(usize, Option<Unit>)> = Vec::new();
+        for &i in mine {
+            let o = self.orders[i].order();
+            match o.kind {
+                OrderKind::Waive => cands.push((i, None)),
+                OrderKind::Build => {
+                    match check_build(map, p, o, self.owners, &self.occupied, rules) {
                         Ok(u) => cands.push((i, Some(u))),
-                        Err(r) => outcomes[i] = Some(out(Verdict::Illegal, r)),
-                    },
-                    OrderKind::Remove | OrderKind::Disband => {
-                        outcomes[i] = Some(out(
-                            Verdict::Illegal,
-                            format!("{name} may build {d}, not remove"),
-                        ));
-                    }
-                    _ => {
-                        outcomes[i] =
-                            Some(out(Verdict::Illegal, "not an order of an adjustment phase"))
+                        Err(r) => self.outcomes[i] = Some(out(Verdict::Illegal, r)),
                     }
                 }
-            }
-            // 4.D.5: several builds in one province.
-            // The builds in each province, in order (one pass: time linear in the orders).
-            let mut in_province: std::collections::HashMap<ProvinceId, Vec<usize>> =
-                std::collections::HashMap::new();
-            for (k, (_, u)) in cands.iter().enumerate() {
-                if let Some(u) = u {
-                    in_province
-                        .entry(map.province_of(u.loc))
-                        .or_default()
-                        .push(k);
-                }
-            }
-            let mut keep: Vec<(usize, Option<Unit>)> = Vec::new();
-            for (k, (i, u)) in cands.iter().enumerate() {
-                let Some(u) = u else {
-                    keep.push((*i, None));
-                    continue;
-                };
-                let same: &[usize] = in_province
-                    .get(&map.province_of(u.loc))
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[]);
-                let wins = same.len() == 1
-                    || match rules.same_province_builds {
-                        SameProvinceBuilds::AllFail => false,
-                        SameProvinceBuilds::First => same.first() == Some(&k),
-                        SameProvinceBuilds::Last => same.last() == Some(&k),
-                    };
-                if wins {
-                    keep.push((*i, Some(*u)));
-                } else {
-                    outcomes[*i] = Some(out(
-                        Verdict::Fails,
-                        "another build in the same province counts (4.D.5)",
+                OrderKind::Remove | OrderKind::Disband => {
+                    self.outcomes[i] = Some(out(
+                        Verdict::Illegal,
+                        format!("{name} may build {d}, not remove"),
                     ));
                 }
-            }
-            // 4.D.4: too many builds.
-            let allowed = d as usize;
-            let take: Vec<bool> = match rules.too_many_builds {
-                _ if keep.len() <= allowed => vec![true; keep.len()],
-                TooManyBuilds::AllInvalid => vec![false; keep.len()],
-                TooManyBuilds::First => (0..keep.len()).map(|k| k < allowed).collect(),
-                TooManyBuilds::Last => (0..keep.len()).map(|k| k >= keep.len() - allowed).collect(),
-            };
-            for ((i, u), t) in keep.iter().zip(take) {
-                if !t {
-                    outcomes[*i] = Some(out(
-                        Verdict::Fails,
-                        format!("{name} may build only {allowed} (4.D.4)"),
-                    ));
-                    continue;
-                }
-                match u {
-                    Some(u) => {
-                        outcomes[*i] = Some(out(
-                            Verdict::Succeeds,
-                            format!("builds {}", u.describe(map)),
-                        ));
-                        occupied[map.province_of(u.loc).0 as usize] = true;
-                        built.push(*u);
-                    }
-                    None => outcomes[*i] = Some(out(Verdict::Succeeds, "build waived")),
+                _ => {
+                    self.outcomes[i] =
+                        Some(out(Verdict::Illegal, "not an order of an adjustment phase"))
                 }
             }
-            continue;
         }
-        // Removals.
-        let need = (-d) as usize;
+        // 4.D.5: several builds in one province.
+        // The builds in each province, in order (one pass: time linear in the orders).
+        let mut in_province: std::collections::HashMap<ProvinceId, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (k, (_, u)) in cands.iter().enumerate() {
+            if let Some(u) = u {
+                in_province
+                    .entry(map.province_of(u.loc))
+                    .or_default()
+                    .push(k);
+            }
+        }
+        let mut keep: Vec<(usize, Option<Unit>)> = Vec::new();
+        for (k, (i, u)) in cands.iter().enumerate() {
+            let Some(u) = u else {
+                keep.push((*i, None));
+                continue;
+            };
+            let same: &[usize] = in_province
+                .get(&map.province_of(u.loc))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            let wins = same.len() == 1
+                || match rules.same_province_builds {
+                    SameProvinceBuilds::AllFail => false,
+                    SameProvinceBuilds::First => same.first() == Some(&k),
+                    SameProvinceBuilds::Last => same.last() == Some(&k),
+                };
+            if wins {
+                keep.push((*i, Some(*u)));
+            } else {
+                self.outcomes[*i] = Some(out(
+                    Verdict::Fails,
+                    "another build in the same province counts (4.D.5)",
+                ));
+            }
+        }
+        // 4.D.4: too many builds.
+        let allowed = d as usize;
+        let take: Vec<bool> = match rules.too_many_builds {
+            _ if keep.len() <= allowed => vec![true; keep.len()],
+            TooManyBuilds::AllInvalid => vec![false; keep.len()],
+            TooManyBuilds::First => (0..keep.len()).map(|k| k < allowed).collect(),
+            TooManyBuilds::Last => (0..keep.len()).map(|k| k >= keep.len() - allowed).collect(),
+        };
+        for ((i, u), t) in keep.iter().zip(take) {
+            if !t {
+                self.outcomes[*i] = Some(out(
+                    Verdict::Fails,
+                    format!("{name} may build only {allowed} (4.D.4)"),
+                ));
+                continue;
+            }
+            match u {
+                Some(u) => {
+                    self.outcomes[*i] = Some(out(
+                        Verdict::Succeeds,
+                        format!("builds {}", u.describe(map)),
+                    ));
+                    self.occupied[map.province_of(u.loc).0 as usize] = true;
+                    self.built.push(*u);
+                }
+                None => self.outcomes[*i] = Some(out(Verdict::Succeeds, "build waived")),
+            }
+        }
+    }
+
+    /// Power `p` must remove `need` units: its orders `mine` are checked, too many removals
+    /// decided by the rules (4.D.6), and civil disorder removes the rest.
+    fn removals(&mut self, p: PowerId, mine: &[usize], need: usize) {
+        let (map, units, rules) = (self.map, self.units, self.rules);
+        let name = &map.power(p).name;
         let mut cands: Vec<(usize, usize)> = Vec::new();
-        for &i in &mine {
-            let o = orders[i].order();
+        for &i in mine {
+            let o = self.orders[i].order();
             match (&o.kind, o.unit) {
                 (OrderKind::Remove | OrderKind::Disband, Some(spec)) => {
-                    let found = unit_at.get(spec.loc.province.0 as usize).copied().flatten();
+                    let found = self
+                        .unit_at
+                        .get(spec.loc.province.0 as usize)
+                        .copied()
+                        .flatten();
                     match found {
-                        None => outcomes[i] = Some(out(Verdict::Illegal, "no unit there")),
+                        None => self.outcomes[i] = Some(out(Verdict::Illegal, "no unit there")),
                         Some(u) if units[u].power != p => {
-                            outcomes[i] =
+                            self.outcomes[i] =
                                 Some(out(Verdict::Illegal, "the unit belongs to another power"));
                         }
                         Some(u)
                             if spec.kind.is_some_and(|k| k != units[u].kind)
                                 && rules.wrong_unit_type == Designation::Invalid =>
                         {
-                            outcomes[i] = Some(out(Verdict::Illegal, "wrong unit letter (4.C.2)"));
+                            self.outcomes[i] =
+                                Some(out(Verdict::Illegal, "wrong unit letter (4.C.2)"));
                         }
                         Some(u) => {
-                            if ordered_off[u] {
-                                outcomes[i] = Some(out(
+                            if self.ordered_off[u] {
+                                self.outcomes[i] = Some(out(
                                     Verdict::Fails,
                                     "the unit is already removed by an earlier order",
                                 ));
                             } else {
-                                ordered_off[u] = true;
+                                self.ordered_off[u] = true;
                                 cands.push((i, u));
                             }
                         }
                     }
                 }
                 (OrderKind::Build | OrderKind::Waive, _) => {
-                    outcomes[i] = Some(out(
+                    self.outcomes[i] = Some(out(
                         Verdict::Illegal,
                         format!("{name} must remove {need}, not build"),
                     ));
                 }
                 _ => {
-                    outcomes[i] = Some(out(Verdict::Illegal, "not an order of an adjustment phase"))
+                    self.outcomes[i] =
+                        Some(out(Verdict::Illegal, "not an order of an adjustment phase"))
                 }
             }
         }
@@ -339,73 +409,88 @@ pub fn adjudicate_adjustments<O: Submitted>(
         let mut done = 0;
         for ((i, u), t) in cands.iter().zip(take) {
             if t {
-                removed[*u] = true;
+                self.removed[*u] = true;
                 done += 1;
-                outcomes[*i] = Some(out(
+                self.outcomes[*i] = Some(out(
                     Verdict::Succeeds,
                     format!("removes {}", units[*u].describe(map)),
                 ));
             } else {
-                outcomes[*i] = Some(out(
+                self.outcomes[*i] = Some(out(
                     Verdict::Fails,
                     format!("{name} must remove only {need} (4.D.6)"),
                 ));
             }
         }
         if done < need {
-            let left: Vec<usize> = (0..units.len())
-                .filter(|&u| units[u].power == p && !removed[u])
-                .collect();
-            let mut in_left = vec![false; units.len()];
-            for &u in &left {
-                in_left[u] = true;
-            }
-            for u in civil_disorder_picks(
-                map,
-                units,
-                owners,
-                p,
-                &left,
-                need - done,
-                rules.civil_disorder,
-            ) {
-                removed[u] = true;
-            }
-            let dist = civil_disorder_distances(map, units, owners, p, rules.civil_disorder);
-            for u in (0..units.len()).filter(|&u| removed[u] && units[u].power == p && in_left[u]) {
-                let d = match dist[u] {
-                    u32::MAX => "no owned centre reachable".to_string(),
-                    d => format!(
-                        "{d} from the nearest {}",
-                        match rules.civil_disorder {
-                            CivilDisorder::Rule2023 => "owned centre",
-                            CivilDisorder::Older => "home centre",
-                        }
-                    ),
-                };
-                notes.push(format!(
-                    "{name}: civil disorder removes {} ({d})",
-                    units[u].describe(map)
-                ));
-            }
+            self.civil_disorder(p, need - done);
         }
     }
-    let mut final_units: Vec<Unit> = units
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !removed[*k])
-        .map(|(_, u)| *u)
-        .collect();
-    final_units.extend(built);
-    PhaseResult {
-        outcomes: outcomes
-            .into_iter()
-            .map(|o| o.unwrap_or_else(|| out(Verdict::Illegal, "not applied")))
-            .collect(),
-        final_units,
-        dislodged: Vec::new(),
-        contested: Vec::new(),
-        notes,
+
+    /// Civil disorder removes `count` more of power `p`'s units, with a note for each.
+    fn civil_disorder(&mut self, p: PowerId, count: usize) {
+        let (map, units, rules) = (self.map, self.units, self.rules);
+        let name = &map.power(p).name;
+        let left: Vec<usize> = (0..units.len())
+            .filter(|&u| units[u].power == p && !self.removed[u])
+            .collect();
+        let mut in_left = vec![false; units.len()];
+        for &u in &left {
+            in_left[u] = true;
+        }
+        for u in civil_disorder_picks(
+            map,
+            units,
+            self.owners,
+            p,
+            &left,
+            count,
+            rules.civil_disorder,
+        ) {
+            self.removed[u] = true;
+        }
+        let dist = civil_disorder_distances(map, units, self.owners, p, rules.civil_disorder);
+        for u in (0..units.len()).filter(|&u| self.removed[u] && units[u].power == p && in_left[u])
+        {
+            let d = match dist[u] {
+                u32::MAX => "no owned centre reachable".to_string(),
+                d => format!(
+                    "{d} from the nearest {}",
+                    match rules.civil_disorder {
+                        CivilDisorder::Rule2023 => "owned centre",
+                        CivilDisorder::Older => "home centre",
+                    }
+                ),
+            };
+            self.notes.push(format!(
+                "{name}: civil disorder removes {} ({d})",
+                units[u].describe(map)
+            ));
+        }
+    }
+
+    /// The phase's result: every order's outcome (an order no step decided is not applied),
+    /// the units left and built, and the notes.
+    fn finish(self) -> PhaseResult {
+        let mut final_units: Vec<Unit> = self
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !self.removed[*k])
+            .map(|(_, u)| *u)
+            .collect();
+        final_units.extend(self.built);
+        PhaseResult {
+            outcomes: self
+                .outcomes
+                .into_iter()
+                .map(|o| o.unwrap_or_else(|| out(Verdict::Illegal, "not applied")))
+                .collect(),
+            final_units,
+            dislodged: Vec::new(),
+            contested: Vec::new(),
+            notes: self.notes,
+        }
     }
 }
 

@@ -104,202 +104,23 @@ pub fn adjudicate_retreats<O: Submitted>(
     orders: &[O],
     rules: &Rules,
 ) -> PhaseResult {
-    let occupied = occupied(map, units);
-    // The provinces left empty by a standoff, marked once (not searched per retreat).
-    let standoff = standoffs(map, contested);
-    let mut outcomes: Vec<Option<OrderOutcome>> = vec![None; orders.len()];
-    // Per dislodged unit: the orders that apply to it.
-    let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); dislodged.len()];
-    // The dislodged unit in each province (the first, should a position list two).
-    let mut dislodged_at: Vec<Option<usize>> = vec![None; map.province_count()];
-    for (k, d) in dislodged.iter().enumerate().rev() {
-        dislodged_at[map.province_of(d.unit.loc).0 as usize] = Some(k);
-    }
-    for (i, (power, o)) in orders.iter().map(|e| (e.power(), e.order())).enumerate() {
-        let Some(spec) = o.unit else {
-            outcomes[i] = Some(illegal("not a retreat order"));
-            continue;
-        };
-        let Some(d) = dislodged_at
-            .get(spec.loc.province.0 as usize)
-            .copied()
-            .flatten()
-        else {
-            outcomes[i] = Some(illegal(
-                if occupied
-                    .get(spec.loc.province.0 as usize)
-                    .copied()
-                    .unwrap_or(false)
-                {
-                    "only dislodged units are ordered in a retreat phase"
-                } else {
-                    "no dislodged unit there"
-                },
-            ));
-            continue;
-        };
-        if dislodged[d].unit.power.is_neutral() {
-            outcomes[i] = Some(illegal(
-                "a neutral unit cannot be ordered: dislodged, it is disbanded",
-            ));
-            continue;
-        }
-        if dislodged[d].unit.power != power {
-            outcomes[i] = Some(illegal("the unit belongs to another power"));
-            continue;
-        }
-        match &o.kind {
-            OrderKind::Move { .. } | OrderKind::Disband | OrderKind::Remove => per_unit[d].push(i),
-            OrderKind::Support { .. } => {
-                outcomes[i] = Some(illegal("no supports in a retreat phase"))
-            }
-            OrderKind::Convoy { .. } => {
-                outcomes[i] = Some(illegal("no convoys in a retreat phase"))
-            }
-            OrderKind::Hold => {
-                outcomes[i] = Some(illegal("a dislodged unit must retreat or disband"))
-            }
-            _ => outcomes[i] = Some(illegal("not an order of a retreat phase")),
-        }
-    }
-    // Legality of each retreat; the chosen order per unit (4.D.3).
-    let mut target: Vec<Option<(usize, crate::model::map::LocId)>> = vec![None; dislodged.len()];
-    let mut disbands: Vec<Option<usize>> = vec![None; dislodged.len()];
-    // Repeated identical orders share the outcome of the first.
-    let mut copies: Vec<(usize, usize)> = Vec::new();
-    for (d, list) in per_unit.iter().enumerate() {
-        let dl = &dislodged[d];
-        let mut legal: Vec<(usize, Option<crate::model::map::LocId>)> = Vec::new();
-        for &i in list {
-            match &orders[i].order().kind {
-                OrderKind::Move {
-                    dest, via_convoy, ..
-                } => {
-                    if *via_convoy {
-                        outcomes[i] = Some(illegal("no convoys in a retreat phase"));
-                        continue;
-                    }
-                    match check_retreat(map, dl, dest, &occupied, &standoff, rules) {
-                        Ok(l) => legal.push((i, Some(l))),
-                        Err(r) => outcomes[i] = Some(illegal(r)),
-                    }
-                }
-                _ => legal.push((i, None)),
-            }
-        }
-        // Orders of the same kind count once; each order's class is the first of its kind
-        // (hashed: time linear in the number of orders).
-        let mut first_of: std::collections::HashMap<&OrderKind, usize> =
-            std::collections::HashMap::with_capacity(legal.len());
-        let mut class: Vec<usize> = Vec::with_capacity(legal.len());
-        let mut distinct: Vec<usize> = Vec::new();
-        for (k, (i, _)) in legal.iter().enumerate() {
-            let c = *first_of.entry(&orders[*i].order().kind).or_insert_with(|| {
-                distinct.push(k);
-                k
-            });
-            class.push(c);
-        }
-        let chosen = match (distinct.len(), rules.multiple_orders) {
-            (0, _) => None,
-            (1, _) => Some(distinct[0]),
-            (_, MultipleOrders::First) => Some(distinct[0]),
-            (_, MultipleOrders::Last) => distinct.last().copied(),
-            (_, MultipleOrders::Hold) => None,
-        };
-        for (k, (i, l)) in legal.iter().enumerate() {
-            let is_chosen = chosen.is_some_and(|c| class[c] == class[k]);
-            if !is_chosen {
-                outcomes[*i] = Some(illegal(if chosen.is_none() {
-                    "the unit has several orders (4.D.3): it disbands"
-                } else {
-                    "another order to the same unit counts (4.D.3)"
-                }));
-                continue;
-            }
-            match (target[d], disbands[d], l) {
-                (Some((first, _)), _, _) | (_, Some(first), _) => copies.push((*i, first)),
-                (None, None, Some(l)) => target[d] = Some((*i, *l)),
-                (None, None, None) => disbands[d] = Some(*i),
-            }
-        }
-    }
-    // Two or more retreats to one province: all disband.
+    let mut phase = RetreatPhase {
+        map,
+        dislodged,
+        orders,
+        rules,
+        occupied: occupied(map, units),
+        // The provinces left empty by a standoff, marked once (not searched per retreat).
+        standoff: standoffs(map, contested),
+        outcomes: vec![None; orders.len()],
+    };
+    let per_unit = phase.orders_per_unit();
+    let chosen = phase.choose(&per_unit);
     let mut final_units: Vec<Unit> = units.to_vec();
-    let mut notes = Vec::new();
-    for (d, dl) in dislodged.iter().enumerate() {
-        if dl.unit.power.is_neutral() {
-            notes.push(format!(
-                "Neutral: {} is a neutral unit: dislodged, it is disbanded",
-                dl.unit.describe(map)
-            ));
-        } else if target[d].is_none() && disbands[d].is_none() {
-            notes.push(format!(
-                "{}: {} has no valid retreat order and is disbanded",
-                map.power(dl.unit.power).name,
-                dl.unit.describe(map)
-            ));
-        }
-    }
-    // Reasons name other units by their index among the dislodged, rendered by their orders.
-    let order_of = |e: usize| -> String {
-        let i = target[e].map(|t| t.0).or(disbands[e]);
-        match i {
-            Some(i) => {
-                let mut o = orders[i].order().clone();
-                o.power = None;
-                format_order(map, &o, NameStyle::Abbr)
-            }
-            None => dislodged[e].unit.describe(map),
-        }
-    };
-    let unit_of = |e: usize| dislodged[e].unit.describe(map);
-    let place = |l: crate::model::map::LocId| map.loc_name(l);
-    let outcome = |verdict: Verdict, cause: Reason| {
-        let text = cause.render(&order_of, &unit_of, &place);
-        OrderOutcome::new(verdict, cause, text)
-    };
-    // Per province, how many retreat there and the first of them (enough to name the rivals of
-    // each): one pass, not one per retreat.
-    let mut retreating = vec![0usize; map.province_count()];
-    let mut first: Vec<Vec<usize>> = vec![Vec::new(); map.province_count()];
-    for (d, t) in target.iter().enumerate() {
-        if let Some((_, l)) = t {
-            let p = map.province_of(*l).0 as usize;
-            retreating[p] += 1;
-            if first[p].len() <= RIVALS_NAMED {
-                first[p].push(d);
-            }
-        }
-    }
-    for d in 0..dislodged.len() {
-        if let Some(i) = disbands[d] {
-            outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::Disbands));
-            continue;
-        }
-        let Some((i, l)) = target[d] else { continue };
-        let p = map.province_of(l).0 as usize;
-        let rivals: Vec<usize> = first[p]
-            .iter()
-            .copied()
-            .filter(|&e| e != d)
-            .take(RIVALS_NAMED)
-            .collect();
-        let more = retreating[p] - 1 - rivals.len();
-        if rivals.is_empty() {
-            outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::RetreatsTo { to: l }));
-            final_units.push(Unit {
-                loc: l,
-                ..dislodged[d].unit
-            });
-        } else {
-            outcomes[i] = Some(outcome(
-                Verdict::Fails,
-                Reason::RetreatBounced { with: rivals, more },
-            ));
-        }
-    }
-    for (i, first) in copies {
+    let notes = phase.disbanded_notes(&chosen);
+    phase.resolve(&chosen, &mut final_units);
+    let mut outcomes = phase.outcomes;
+    for (i, first) in chosen.copies {
         outcomes[i] = outcomes[first].clone();
     }
     let outcomes = outcomes
@@ -312,6 +133,266 @@ pub fn adjudicate_retreats<O: Submitted>(
         dislodged: Vec::new(),
         contested: Vec::new(),
         notes,
+    }
+}
+
+/// Each dislodged unit's order, as chosen among its legal ones (4.D.3).
+struct Chosen {
+    /// Per dislodged unit: its retreat (the order and where to), if that is what counts.
+    target: Vec<Option<(usize, crate::model::map::LocId)>>,
+    /// Per dislodged unit: its disband order, if that is what counts.
+    disbands: Vec<Option<usize>>,
+    /// Repeated identical orders, each with the order whose outcome it shares.
+    copies: Vec<(usize, usize)>,
+}
+
+/// A retreat phase being adjudicated: the dislodged units and the orders, and each order's
+/// outcome once decided.
+struct RetreatPhase<'a, O> {
+    /// The map.
+    map: &'a Map,
+    /// The dislodged units, with their attackers' origins.
+    dislodged: &'a [Dislodged],
+    /// The orders.
+    orders: &'a [O],
+    /// The rules.
+    rules: &'a Rules,
+    /// The provinces that hold a unit that was not dislodged.
+    occupied: Vec<bool>,
+    /// The provinces left empty by a standoff.
+    standoff: Vec<bool>,
+    /// Each order's outcome, once decided.
+    outcomes: Vec<Option<OrderOutcome>>,
+}
+
+impl<O: Submitted> RetreatPhase<'_, O> {
+    /// Per dislodged unit, the orders that apply to it (retreats and disbands); every other
+    /// order is illegal, and says why.
+    fn orders_per_unit(&mut self) -> Vec<Vec<usize>> {
+        let (map, dislodged) = (self.map, self.dislodged);
+        let mut per_unit: Vec<Vec<usize>> = vec![Vec::new(); dislodged.len()];
+        // The dislodged unit in each province (the first, should a position list two).
+        let mut dislodged_at: Vec<Option<usize>> = vec![None; map.province_count()];
+        for (k, d) in dislodged.iter().enumerate().rev() {
+            dislodged_at[map.province_of(d.unit.loc).0 as usize] = Some(k);
+        }
+        for (i, (power, o)) in self
+            .orders
+            .iter()
+            .map(|e| (e.power(), e.order()))
+            .enumerate()
+        {
+            let outcome = &mut self.outcomes[i];
+            let Some(spec) = o.unit else {
+                *outcome = Some(illegal("not a retreat order"));
+                continue;
+            };
+            let Some(d) = dislodged_at
+                .get(spec.loc.province.0 as usize)
+                .copied()
+                .flatten()
+            else {
+                *outcome = Some(illegal(
+                    if self
+                        .occupied
+                        .get(spec.loc.province.0 as usize)
+                        .copied()
+                        .unwrap_or(false)
+                    {
+                        "only dislodged units are ordered in a retreat phase"
+                    } else {
+                        "no dislodged unit there"
+                    },
+                ));
+                continue;
+            };
+            if dislodged[d].unit.power.is_neutral() {
+                *outcome = Some(illegal(
+                    "a neutral unit cannot be ordered: dislodged, it is disbanded",
+                ));
+                continue;
+            }
+            if dislodged[d].unit.power != power {
+                *outcome = Some(illegal("the unit belongs to another power"));
+                continue;
+            }
+            match &o.kind {
+                OrderKind::Move { .. } | OrderKind::Disband | OrderKind::Remove => {
+                    per_unit[d].push(i)
+                }
+                OrderKind::Support { .. } => {
+                    *outcome = Some(illegal("no supports in a retreat phase"))
+                }
+                OrderKind::Convoy { .. } => {
+                    *outcome = Some(illegal("no convoys in a retreat phase"))
+                }
+                OrderKind::Hold => {
+                    *outcome = Some(illegal("a dislodged unit must retreat or disband"))
+                }
+                _ => *outcome = Some(illegal("not an order of a retreat phase")),
+            }
+        }
+        per_unit
+    }
+
+    /// Legality of each retreat; the chosen order per unit (4.D.3).
+    fn choose(&mut self, per_unit: &[Vec<usize>]) -> Chosen {
+        let (map, orders, rules) = (self.map, self.orders, self.rules);
+        let mut target: Vec<Option<(usize, crate::model::map::LocId)>> =
+            vec![None; self.dislodged.len()];
+        let mut disbands: Vec<Option<usize>> = vec![None; self.dislodged.len()];
+        // Repeated identical orders share the outcome of the first.
+        let mut copies: Vec<(usize, usize)> = Vec::new();
+        for (d, list) in per_unit.iter().enumerate() {
+            let dl = &self.dislodged[d];
+            let mut legal: Vec<(usize, Option<crate::model::map::LocId>)> = Vec::new();
+            for &i in list {
+                match &orders[i].order().kind {
+                    OrderKind::Move {
+                        dest, via_convoy, ..
+                    } => {
+                        if *via_convoy {
+                            self.outcomes[i] = Some(illegal("no convoys in a retreat phase"));
+                            continue;
+                        }
+                        match check_retreat(map, dl, dest, &self.occupied, &self.standoff, rules) {
+                            Ok(l) => legal.push((i, Some(l))),
+                            Err(r) => self.outcomes[i] = Some(illegal(r)),
+                        }
+                    }
+                    _ => legal.push((i, None)),
+                }
+            }
+            // Orders of the same kind count once; each order's class is the first of its kind
+            // (hashed: time linear in the number of orders).
+            let mut first_of: std::collections::HashMap<&OrderKind, usize> =
+                std::collections::HashMap::with_capacity(legal.len());
+            let mut class: Vec<usize> = Vec::with_capacity(legal.len());
+            let mut distinct: Vec<usize> = Vec::new();
+            for (k, (i, _)) in legal.iter().enumerate() {
+                let c = *first_of.entry(&orders[*i].order().kind).or_insert_with(|| {
+                    distinct.push(k);
+                    k
+                });
+                class.push(c);
+            }
+            let chosen = match (distinct.len(), rules.multiple_orders) {
+                (0, _) => None,
+                (1, _) => Some(distinct[0]),
+                (_, MultipleOrders::First) => Some(distinct[0]),
+                (_, MultipleOrders::Last) => distinct.last().copied(),
+                (_, MultipleOrders::Hold) => None,
+            };
+            for (k, (i, l)) in legal.iter().enumerate() {
+                let is_chosen = chosen.is_some_and(|c| class[c] == class[k]);
+                if !is_chosen {
+                    self.outcomes[*i] = Some(illegal(if chosen.is_none() {
+                        "the unit has several orders (4.D.3): it disbands"
+                    } else {
+                        "another order to the same unit counts (4.D.3)"
+                    }));
+                    continue;
+                }
+                match (target[d], disbands[d], l) {
+                    (Some((first, _)), _, _) | (_, Some(first), _) => copies.push((*i, first)),
+                    (None, None, Some(l)) => target[d] = Some((*i, *l)),
+                    (None, None, None) => disbands[d] = Some(*i),
+                }
+            }
+        }
+        Chosen {
+            target,
+            disbands,
+            copies,
+        }
+    }
+
+    /// The notes of the units disbanded without an order of their own: neutral ones, and those
+    /// with no valid retreat order.
+    fn disbanded_notes(&self, chosen: &Chosen) -> Vec<String> {
+        let map = self.map;
+        let mut notes = Vec::new();
+        for (d, dl) in self.dislodged.iter().enumerate() {
+            if dl.unit.power.is_neutral() {
+                notes.push(format!(
+                    "Neutral: {} is a neutral unit: dislodged, it is disbanded",
+                    dl.unit.describe(map)
+                ));
+            } else if chosen.target[d].is_none() && chosen.disbands[d].is_none() {
+                notes.push(format!(
+                    "{}: {} has no valid retreat order and is disbanded",
+                    map.power(dl.unit.power).name,
+                    dl.unit.describe(map)
+                ));
+            }
+        }
+        notes
+    }
+
+    /// The chosen orders' outcomes: a disband succeeds; two or more retreats to one province
+    /// all fail (the units disband); a retreat alone succeeds and its unit joins `final_units`.
+    fn resolve(&mut self, chosen: &Chosen, final_units: &mut Vec<Unit>) {
+        let (map, orders, dislodged) = (self.map, self.orders, self.dislodged);
+        let (target, disbands) = (&chosen.target, &chosen.disbands);
+        // Reasons name other units by their index among the dislodged, rendered by their
+        // orders.
+        let order_of = |e: usize| -> String {
+            let i = target[e].map(|t| t.0).or(disbands[e]);
+            match i {
+                Some(i) => {
+                    let mut o = orders[i].order().clone();
+                    o.power = None;
+                    format_order(map, &o, NameStyle::Abbr)
+                }
+                None => dislodged[e].unit.describe(map),
+            }
+        };
+        let unit_of = |e: usize| dislodged[e].unit.describe(map);
+        let place = |l: crate::model::map::LocId| map.loc_name(l);
+        let outcome = |verdict: Verdict, cause: Reason| {
+            let text = cause.render(&order_of, &unit_of, &place);
+            OrderOutcome::new(verdict, cause, text)
+        };
+        // Per province, how many retreat there and the first of them (enough to name the
+        // rivals of each): one pass, not one per retreat.
+        let mut retreating = vec![0usize; map.province_count()];
+        let mut first: Vec<Vec<usize>> = vec![Vec::new(); map.province_count()];
+        for (d, t) in target.iter().enumerate() {
+            if let Some((_, l)) = t {
+                let p = map.province_of(*l).0 as usize;
+                retreating[p] += 1;
+                if first[p].len() <= RIVALS_NAMED {
+                    first[p].push(d);
+                }
+            }
+        }
+        for d in 0..dislodged.len() {
+            if let Some(i) = disbands[d] {
+                self.outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::Disbands));
+                continue;
+            }
+            let Some((i, l)) = target[d] else { continue };
+            let p = map.province_of(l).0 as usize;
+            let rivals: Vec<usize> = first[p]
+                .iter()
+                .copied()
+                .filter(|&e| e != d)
+                .take(RIVALS_NAMED)
+                .collect();
+            let more = retreating[p] - 1 - rivals.len();
+            if rivals.is_empty() {
+                self.outcomes[i] = Some(outcome(Verdict::Succeeds, Reason::RetreatsTo { to: l }));
+                final_units.push(Unit {
+                    loc: l,
+                    ..dislodged[d].unit
+                });
+            } else {
+                self.outcomes[i] = Some(outcome(
+                    Verdict::Fails,
+                    Reason::RetreatBounced { with: rivals, more },
+                ));
+            }
+        }
     }
 }
 

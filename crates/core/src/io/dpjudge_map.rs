@@ -470,97 +470,9 @@ impl Reader {
             }
             let up = first.to_ascii_uppercase();
             match up.as_str() {
-                "VICTORY" => {
-                    // `VICTORY 18` (DPjudge also lists lower numbers for later years: only
-                    // the first is kept, and the rest is said).
-                    match words.get(1).and_then(|w| w.parse::<usize>().ok()) {
-                        Some(v) => self.victory = Some(v),
-                        None => {
-                            return Err(syntax(
-                                file,
-                                n,
-                                col_of(line, words.get(1).copied().unwrap_or("")),
-                                format!("{:?}: expected VICTORY CENTRES (VICTORY 18)", line.trim()),
-                            ));
-                        }
-                    }
-                    if words.len() > 2 {
-                        self.note(
-                            file,
-                            n,
-                            format!(
-                                "{}: a victory threshold that falls by year is not supported; {} is kept",
-                                line.trim(),
-                                words[1]
-                            ),
-                        );
-                    }
-                }
-                "USE" | "USES" | "MAP" => {
-                    for w in &words[1..] {
-                        // Only files in the folder of the map named (DPjudge's own includes are
-                        // siblings): never through `..`, an absolute path or a link out.
-                        let named = if Path::new(w).extension().is_none() {
-                            format!("{w}.map")
-                        } else {
-                            (*w).to_string()
-                        };
-                        let f = crate::base::source::inside(dir, &named, &up)
-                            .map_err(|e| syntax(file, n, col_of(line, w), e.to_string()))?;
-                        let canonical = f.canonicalize().unwrap_or_else(|_| f.clone());
-                        if self.read.contains(&canonical) {
-                            self.note(file, n, format!("{up} {w}: already read; not read again"));
-                            continue;
-                        }
-                        if self.depth >= MAX_INCLUDE_DEPTH {
-                            return Err(syntax(
-                                file,
-                                n,
-                                col_of(line, w),
-                                format!(
-                                    "{up} {}: includes nest more than {MAX_INCLUDE_DEPTH} files deep; expected at most {MAX_INCLUDE_DEPTH}",
-                                    crate::base::text::cut(w)
-                                ),
-                            ));
-                        }
-                        self.depth += 1;
-                        let read = self.read_file(&f);
-                        self.depth -= 1;
-                        read?;
-                    }
-                }
-                "BEGIN" => {
-                    // `BEGIN SPRING 1901 MOVEMENT`: the map's first year; a game that starts
-                    // in another season or phase is said, and starts in Spring.
-                    let year = words.get(2).and_then(|y| y.parse::<i32>().ok());
-                    match year {
-                        Some(y) => self.start_year = Some(y),
-                        None => {
-                            return Err(syntax(
-                                file,
-                                n,
-                                col_of(line, words.get(2).copied().unwrap_or("")),
-                                format!(
-                                    "{:?}: expected BEGIN SEASON YEAR PHASE (BEGIN SPRING 1901 MOVEMENT)",
-                                    line.trim()
-                                ),
-                            ));
-                        }
-                    }
-                    let rest: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
-                    if rest.get(1).map(String::as_str) != Some("SPRING")
-                        || rest.get(3).map(String::as_str) != Some("MOVEMENT")
-                    {
-                        self.note(
-                            file,
-                            n,
-                            format!(
-                                "{}: a game on a dipsandbox map starts in Spring movement; the year is kept",
-                                line.trim()
-                            ),
-                        );
-                    }
-                }
+                "VICTORY" => self.victory_line(&words, line, file, n)?,
+                "USE" | "USES" | "MAP" => self.include_line(&words, &up, line, file, n, dir)?,
+                "BEGIN" => self.begin_line(&words, line, file, n)?,
                 "RULE" | "RULES" => {
                     for w in &words[1..] {
                         if w.eq_ignore_ascii_case("BUILD_ANY") {
@@ -616,34 +528,7 @@ impl Reader {
                         ));
                     }
                 },
-                "A" | "F" => {
-                    let Some(p) = self.current else {
-                        return Err(syntax(
-                            file,
-                            n,
-                            1,
-                            "a unit before any power line: expected a power's name first".into(),
-                        ));
-                    };
-                    let [_, loc] = words[..] else {
-                        return Err(syntax(
-                            file,
-                            n,
-                            1,
-                            format!("unit line {:?}: expected `A LOC` or `F LOC`", line.trim()),
-                        ));
-                    };
-                    // One unit a province: one there already (of any power) is replaced.
-                    let loc = loc.to_ascii_uppercase();
-                    let province = loc.split('/').next().unwrap_or(&loc).to_string();
-                    if let Some(q) = self.unit_at.remove(&province) {
-                        self.powers[q].units.remove(&province);
-                    }
-                    self.powers[p]
-                        .units
-                        .push_last(province.clone(), format!("{up} {loc}"));
-                    self.unit_at.insert(province, p);
-                }
+                "A" | "F" => self.unit_line(&words, &up, line, file, n)?,
                 "DUMMY" | "DUMMIES" => self.note(
                     file,
                     n,
@@ -665,36 +550,198 @@ impl Reader {
                 "AMEND" | "WATER" | "LAND" | "COAST" | "PORT" | "SHUT" if words.len() > 1 => {
                     self.place_line(&words, line, file, n)?;
                 }
-                "UNPLAYED" => {
-                    let gone: Vec<String> = if words.len() == 1 {
-                        self.current
-                            .map(|p| vec![self.powers[p].name.clone()])
-                            .unwrap_or_default()
-                    } else if words[1].eq_ignore_ascii_case("ALL") {
-                        let except: HashSet<String> = words
-                            .iter()
-                            .skip(3)
-                            .map(|w| w.to_ascii_uppercase())
-                            .collect();
-                        self.live
-                            .iter()
-                            .map(|&p| self.powers[p].name.clone())
-                            .filter(|p| !except.contains(p))
-                            .collect()
-                    } else {
-                        words[1..].iter().map(|w| w.to_ascii_uppercase()).collect()
-                    };
-                    for name in gone {
-                        if let Some(p) = self.by_name.remove(&name) {
-                            self.live.remove(&p);
-                        }
-                    }
-                    self.current = None;
-                }
+                "UNPLAYED" => self.unplayed_line(&words),
                 _ => self.power_line(&words, file, n)?,
             }
         }
         Ok(())
+    }
+
+    /// `VICTORY 18`: the centres to win (DPjudge also lists lower numbers for later years:
+    /// only the first is kept, and the rest is said).
+    fn victory_line(
+        &mut self,
+        words: &[&str],
+        line: &str,
+        file: &str,
+        n: usize,
+    ) -> Result<(), ImportError> {
+        match words.get(1).and_then(|w| w.parse::<usize>().ok()) {
+            Some(v) => self.victory = Some(v),
+            None => {
+                return Err(syntax(
+                    file,
+                    n,
+                    col_of(line, words.get(1).copied().unwrap_or("")),
+                    format!("{:?}: expected VICTORY CENTRES (VICTORY 18)", line.trim()),
+                ));
+            }
+        }
+        if words.len() > 2 {
+            self.note(
+                file,
+                n,
+                format!(
+                    "{}: a victory threshold that falls by year is not supported; {} is kept",
+                    line.trim(),
+                    words[1]
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// `USE FILE…`: reads each file named, from the map's own folder, once, and no deeper than
+    /// [`MAX_INCLUDE_DEPTH`].
+    fn include_line(
+        &mut self,
+        words: &[&str],
+        up: &str,
+        line: &str,
+        file: &str,
+        n: usize,
+        dir: &Path,
+    ) -> Result<(), ImportError> {
+        for w in &words[1..] {
+            // Only files in the folder of the map named (DPjudge's own includes are
+            // siblings): never through `..`, an absolute path or a link out.
+            let named = if Path::new(w).extension().is_none() {
+                format!("{w}.map")
+            } else {
+                (*w).to_string()
+            };
+            let f = crate::base::source::inside(dir, &named, up)
+                .map_err(|e| syntax(file, n, col_of(line, w), e.to_string()))?;
+            let canonical = f.canonicalize().unwrap_or_else(|_| f.clone());
+            if self.read.contains(&canonical) {
+                self.note(file, n, format!("{up} {w}: already read; not read again"));
+                continue;
+            }
+            if self.depth >= MAX_INCLUDE_DEPTH {
+                return Err(syntax(
+                    file,
+                    n,
+                    col_of(line, w),
+                    format!(
+                        "{up} {}: includes nest more than {MAX_INCLUDE_DEPTH} files deep; expected at most {MAX_INCLUDE_DEPTH}",
+                        crate::base::text::cut(w)
+                    ),
+                ));
+            }
+            self.depth += 1;
+            let read = self.read_file(&f);
+            self.depth -= 1;
+            read?;
+        }
+        Ok(())
+    }
+
+    /// `BEGIN SPRING 1901 MOVEMENT`: the map's first year; a game that starts in another season
+    /// or phase is said, and starts in Spring.
+    fn begin_line(
+        &mut self,
+        words: &[&str],
+        line: &str,
+        file: &str,
+        n: usize,
+    ) -> Result<(), ImportError> {
+        let year = words.get(2).and_then(|y| y.parse::<i32>().ok());
+        match year {
+            Some(y) => self.start_year = Some(y),
+            None => {
+                return Err(syntax(
+                    file,
+                    n,
+                    col_of(line, words.get(2).copied().unwrap_or("")),
+                    format!(
+                        "{:?}: expected BEGIN SEASON YEAR PHASE (BEGIN SPRING 1901 MOVEMENT)",
+                        line.trim()
+                    ),
+                ));
+            }
+        }
+        let rest: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+        if rest.get(1).map(String::as_str) != Some("SPRING")
+            || rest.get(3).map(String::as_str) != Some("MOVEMENT")
+        {
+            self.note(
+                file,
+                n,
+                format!(
+                    "{}: a game on a dipsandbox map starts in Spring movement; the year is kept",
+                    line.trim()
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// `A LOC` or `F LOC`: a starting unit of the current power, replacing any unit already in
+    /// that province.
+    fn unit_line(
+        &mut self,
+        words: &[&str],
+        up: &str,
+        line: &str,
+        file: &str,
+        n: usize,
+    ) -> Result<(), ImportError> {
+        let Some(p) = self.current else {
+            return Err(syntax(
+                file,
+                n,
+                1,
+                "a unit before any power line: expected a power's name first".into(),
+            ));
+        };
+        let [_, loc] = words[..] else {
+            return Err(syntax(
+                file,
+                n,
+                1,
+                format!("unit line {:?}: expected `A LOC` or `F LOC`", line.trim()),
+            ));
+        };
+        // One unit a province: one there already (of any power) is replaced.
+        let loc = loc.to_ascii_uppercase();
+        let province = loc.split('/').next().unwrap_or(&loc).to_string();
+        if let Some(q) = self.unit_at.remove(&province) {
+            self.powers[q].units.remove(&province);
+        }
+        self.powers[p]
+            .units
+            .push_last(province.clone(), format!("{up} {loc}"));
+        self.unit_at.insert(province, p);
+        Ok(())
+    }
+
+    /// `UNPLAYED [POWER… | ALL EXCEPT POWER…]`: powers left out of the game (the current one if
+    /// none is named).
+    fn unplayed_line(&mut self, words: &[&str]) {
+        let gone: Vec<String> = if words.len() == 1 {
+            self.current
+                .map(|p| vec![self.powers[p].name.clone()])
+                .unwrap_or_default()
+        } else if words[1].eq_ignore_ascii_case("ALL") {
+            let except: HashSet<String> = words
+                .iter()
+                .skip(3)
+                .map(|w| w.to_ascii_uppercase())
+                .collect();
+            self.live
+                .iter()
+                .map(|&p| self.powers[p].name.clone())
+                .filter(|p| !except.contains(p))
+                .collect()
+        } else {
+            words[1..].iter().map(|w| w.to_ascii_uppercase()).collect()
+        };
+        for name in gone {
+            if let Some(p) = self.by_name.remove(&name) {
+                self.live.remove(&p);
+            }
+        }
+        self.current = None;
     }
 
     fn name_line(&mut self, line: &str, file: &str, n: usize) -> Result<(), ImportError> {
@@ -908,13 +955,13 @@ impl Reader {
         })
     }
 
-    /// The map as a dipsandbox map file.
-    fn render(&mut self, name: &str, file: &str) -> String {
+    /// The provinces of the map, in the order their main places (keys without `/`, in any
+    /// case) are first given, each with its coasts, name and whether it is a supply centre; and
+    /// each one's index by its upper-case key.
+    fn province_table(&self) -> (Vec<Prov<'_>>, HashMap<String, usize>) {
         let places = &self.places;
-        let mut notes = Vec::new();
-        // The provinces, in the order their main places (keys without `/`, in any case) are
-        // first given, each looked up once here: the table below holds what the provinces'
-        // lines need, and the loop over them looks up only their borders.
+        // Each province looked up once here: the table holds what the provinces' lines need,
+        // and the loop over them in `render` looks up only their borders.
         let mut provs: Vec<Prov<'_>> = Vec::new();
         let mut index: HashMap<String, usize> = HashMap::with_capacity(places.by_key.len());
         for p in places.iter().filter(|p| !p.key.contains('/')) {
@@ -966,30 +1013,12 @@ impl Reader {
                 pr.centre = true;
             }
         }
-        // SHUT provinces are left out, and said.
-        for pr in provs.iter().filter(|pr| pr.terrain == Terrain::Shut) {
-            notes.push(ImportNote {
-                pos: pr.first.pos.clone(),
-                text: format!(
-                    "SHUT {}: an impassable place (no unit may enter it); left out of the map",
-                    pr.key
-                ),
-            });
-        }
-        let terrain = |q: &str| {
-            index
-                .get(q)
-                .and_then(|&i| provs.get(i))
-                .map(|pr| pr.terrain)
-        };
-        // A province of the map (read, and not SHUT).
-        let known = |q: &str| matches!(terrain(q), Some(t) if t != Terrain::Shut);
-        // Names in borders that no place has, in the order met (the set says which are in).
-        let mut unknown: Vec<String> = Vec::new();
-        let mut unknown_set: HashSet<String> = HashSet::new();
-        // A place written in upper case (`key` is).
-        let upper_place = |key: &str| places.get(key);
-        let mut out = String::new();
+        (provs, index)
+    }
+
+    /// The map file's head: its name, title, first year, build sites and victory, and its
+    /// powers (each with its homes and starting units).
+    fn write_header(&self, out: &mut String, name: &str, file: &str) {
         out.push_str(&format!(
             "// Imported by `dipsandbox map import` from the DPjudge-style map file {}.\n",
             file.rsplit('/').next().unwrap_or(file)
@@ -1035,6 +1064,39 @@ impl Reader {
                 start.join(", ")
             ));
         }
+    }
+
+    /// The map as a dipsandbox map file.
+    fn render(&mut self, name: &str, file: &str) -> String {
+        let places = &self.places;
+        let mut notes = Vec::new();
+        let (provs, index) = self.province_table();
+        // SHUT provinces are left out, and said.
+        for pr in provs.iter().filter(|pr| pr.terrain == Terrain::Shut) {
+            notes.push(ImportNote {
+                pos: pr.first.pos.clone(),
+                text: format!(
+                    "SHUT {}: an impassable place (no unit may enter it); left out of the map",
+                    pr.key
+                ),
+            });
+        }
+        let terrain = |q: &str| {
+            index
+                .get(q)
+                .and_then(|&i| provs.get(i))
+                .map(|pr| pr.terrain)
+        };
+        // A province of the map (read, and not SHUT).
+        let known = |q: &str| matches!(terrain(q), Some(t) if t != Terrain::Shut);
+        // Names in borders that no place has, in the order met (the set says which are in).
+        let mut unknown: Vec<String> = Vec::new();
+        let mut unknown_set: HashSet<String> = HashSet::new();
+        // A place written in upper case (`key` is).
+        let upper_place = |key: &str| places.get(key);
+        let mut out = String::new();
+        self.write_header(&mut out, name, file);
+        let lower = |s: &str| s.to_ascii_lowercase();
         out.push_str("    ],\n    provinces: [\n");
         // Names and aliases; an alias that another name already takes is left out.
         let order: Vec<&Prov<'_>> = provs

@@ -395,52 +395,8 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
             }
             _ => {
                 let Some(r) = &mut raw else { continue };
-                // jDip's own files end many unit and order lines with a full stop.
-                let line = line.trim_end_matches('.').trim_end();
-                let item = Item {
-                    line: n,
-                    col: col_of(full, line),
-                    text: line.to_string(),
-                };
-                match section {
-                    Section::Prestate => r.prestate.push(item),
-                    Section::Dislodged => r.dislodged.push(item),
-                    Section::Owners => r.owners.push(item),
-                    Section::Orders => r.orders.push(item),
-                    Section::Post => r.post.get_or_insert_with(Vec::new).push(item),
-                    Section::PostDislodged => r.post_dislodged.push(item),
-                    Section::Results => {
-                        let (ok, what) = if let Some(x) = line.strip_prefix("SUCCESS:") {
-                            (true, x)
-                        } else if let Some(x) = line.strip_prefix("FAILURE:") {
-                            (false, x)
-                        } else {
-                            out.problems.push(problem(
-                                line,
-                                format!(
-                                    "{}: expected SUCCESS: or FAILURE: and an order",
-                                    quoted(line)
-                                ),
-                                &raw,
-                            ));
-                            continue;
-                        };
-                        let what = what.trim();
-                        let item = Item {
-                            line: n,
-                            col: col_of(full, what),
-                            text: what.to_string(),
-                        };
-                        r.results.push((item, ok));
-                    }
-                    Section::None => out.problems.push(problem(
-                        line,
-                        format!(
-                            "{}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)",
-                            quoted(line)
-                        ),
-                        &raw,
-                    )),
+                if let Some((part, m)) = section_line(r, section, line, n, full) {
+                    out.problems.push(problem(part, m, &raw));
                 }
             }
         }
@@ -459,6 +415,65 @@ pub fn parse(text: &str, file: &str, map: Arc<Map>) -> File {
         });
     }
     out
+}
+
+/// Line `n` (`full`, trimmed to `line`) of a case's `section`: a unit, an order or a result,
+/// added to the case `r`; or, for a line that is none of these, the part to point at and what
+/// is wrong.
+fn section_line<'a>(
+    r: &mut Raw,
+    section: Section,
+    line: &'a str,
+    n: usize,
+    full: &str,
+) -> Option<(&'a str, String)> {
+    // jDip's own files end many unit and order lines with a full stop.
+    let line = line.trim_end_matches('.').trim_end();
+    let item = Item {
+        line: n,
+        col: col_of(full, line),
+        text: line.to_string(),
+    };
+    match section {
+        Section::Prestate => r.prestate.push(item),
+        Section::Dislodged => r.dislodged.push(item),
+        Section::Owners => r.owners.push(item),
+        Section::Orders => r.orders.push(item),
+        Section::Post => r.post.get_or_insert_with(Vec::new).push(item),
+        Section::PostDislodged => r.post_dislodged.push(item),
+        Section::Results => {
+            let (ok, what) = if let Some(x) = line.strip_prefix("SUCCESS:") {
+                (true, x)
+            } else if let Some(x) = line.strip_prefix("FAILURE:") {
+                (false, x)
+            } else {
+                return Some((
+                    line,
+                    format!(
+                        "{}: expected SUCCESS: or FAILURE: and an order",
+                        quoted(line)
+                    ),
+                ));
+            };
+            let what = what.trim();
+            let item = Item {
+                line: n,
+                col: col_of(full, what),
+                text: what.to_string(),
+            };
+            r.results.push((item, ok));
+        }
+        Section::None => {
+            return Some((
+                line,
+                format!(
+                    "{}: expected a section keyword (PRESTATE, ORDERS, POSTSTATE, …)",
+                    quoted(line)
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// Splits `Power: rest` (the colon may be missing: `Italy F gol`).
@@ -604,34 +619,181 @@ fn unique_name_start(map: &Map, word: &str) -> Option<ProvinceId> {
     found
 }
 
-fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
-    let err = |line: usize, col: usize, m: String| Problem {
-        file: file.to_string(),
-        line,
-        col,
-        case: Some(r.name.clone()),
-        message: m,
-    };
-    let warnings = std::cell::RefCell::new(Vec::new());
-    let split = |it: &'r Item, what: &str, form: &str| -> Result<(PowerId, &'r str), Problem> {
-        split_power(&map, it, (what, form), &warnings).map_err(|m| err(it.line, it.col, m))
+/// Builds case `r` of `file` on `map`: its phase, positions (before, dislodged and expected),
+/// centre owners, the previous phase's results (attackers and standoffs), orders and rules.
+fn build(r: &Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
+    let c = CaseReader {
+        r,
+        file,
+        map: &map,
+        warnings: std::cell::RefCell::new(Vec::new()),
     };
     let phase = match &r.phase {
-        Some(it) => Phase::parse(&it.text).map_err(|m| err(it.line, it.col, m))?,
+        Some(it) => Phase::parse(&it.text).map_err(|m| c.err(it.line, it.col, m))?,
         None => Phase {
             season: crate::model::board::Season::Spring,
             year: 1901,
             kind: PhaseKind::Movement,
         },
     };
-    // A unit (`Power: A|F province`), with the column of its text after the power.
-    let unit = |it: &'r Item| -> Result<(Unit, usize), Problem> {
+    let units = c.units_of(&r.prestate)?;
+    let dislodged_units = c.units_of(&r.dislodged)?;
+    let owners = c.owners()?;
+    // The previous phase's results, parsed once (a line that does not parse says nothing).
+    let results: Vec<(bool, crate::model::orders::Order)> = r
+        .results
+        .iter()
+        .filter_map(|(it, ok)| {
+            let (_, rest) = power_and_rest(&map, &it.text)?;
+            lenient(&map, rest, parse_order, it.line, &c.warnings)
+                .ok()
+                .map(|(o, _)| (*ok, o))
+        })
+        .collect();
+    let dislodged = c.dislodged(&dislodged_units, &results);
+    let contested = if phase.kind == PhaseKind::Retreat {
+        contested(&map, &units, &results)
+    } else {
+        Vec::new()
+    };
+    if let Some(first) = r.dislodged.first()
+        && phase.kind != PhaseKind::Retreat
+    {
+        return Err(c.err(
+            first.line,
+            first.col,
+            format!(
+                "PRESTATE_DISLODGED lists units, but the phase is {phase}; only a retreat phase has dislodged units (PRESTATE_SETPHASE Fall 1901, Retreat)"
+            ),
+        ));
+    }
+    let orders = c.orders()?;
+    let positions = if r.post_same {
+        units.clone()
+    } else {
+        match &r.post {
+            Some(p) => c.units_of(p)?,
+            None => {
+                return Err(c.err(
+                    r.end.0,
+                    r.end.1,
+                    "END without POSTSTATE or POSTSTATE_SAME; expected one of them, to say what the case expects".into(),
+                ));
+            }
+        }
+    };
+    let expected_dislodged = if phase.kind == PhaseKind::Movement {
+        Some(c.units_of(&r.post_dislodged)?)
+    } else {
+        None
+    };
+    let mut s = Scenario::empty(map.clone(), &map.name);
+    s.title = if r.comment.is_empty() {
+        r.name.clone()
+    } else {
+        format!("{}: {}", r.name, r.comment)
+    };
+    s.source = format!("{file}, line {} (jDip test file, case {})", r.line, r.name);
+    if let Some(it) = &r.rules {
+        let spec = &it.text;
+        s.rules = crate::model::rules::Rules::parse_spec(spec).map_err(|e| {
+            c.err(
+                it.line,
+                it.col,
+                format!("{RULES_DIRECTIVE} {}: {e}", crate::base::text::cut(spec)),
+            )
+        })?;
+    }
+    s.phase = phase;
+    s.units = units;
+    s.dislodged = dislodged;
+    s.contested = contested;
+    s.owners = owners;
+    s.orders = orders;
+    s.expect = Some(Expect {
+        results: Vec::new(),
+        dislodged: expected_dislodged,
+        positions: Some(positions),
+    });
+    Ok(Case {
+        name: r.name.clone(),
+        line: r.line,
+        scenario: s,
+        warnings: c.warnings.into_inner(),
+    })
+}
+
+/// Contested provinces after the previous phase's `results`: two or more failed moves into a
+/// province that nobody entered and nobody holds (a standoff).
+fn contested(
+    map: &Map,
+    units: &[Unit],
+    results: &[(bool, crate::model::orders::Order)],
+) -> Vec<ProvinceId> {
+    let mut contested: Vec<ProvinceId> = Vec::new();
+    let moves_into = |ok: bool| {
+        results.iter().filter_map(move |(k, o)| match &o.kind {
+            OrderKind::Move { dest, .. } if *k == ok => Some(dest.province),
+            _ => None,
+        })
+    };
+    let entered: Vec<ProvinceId> = moves_into(true).collect();
+    let failed: Vec<ProvinceId> = moves_into(false).collect();
+    for &p in &failed {
+        let bounces = failed.iter().filter(|q| **q == p).count();
+        let held = units.iter().any(|u| map.province_of(u.loc) == p);
+        if bounces >= 2 && !held && !entered.contains(&p) && !contested.contains(&p) {
+            contested.push(p);
+        }
+    }
+    contested
+}
+
+/// What reads the lines of one case: its units, owners, orders and the attackers of its
+/// dislodged units, with the warnings they give.
+struct CaseReader<'a> {
+    /// The case as read.
+    r: &'a Raw,
+    /// The test file, for problems.
+    file: &'a str,
+    /// The map the case is on.
+    map: &'a Map,
+    /// What was read leniently, one line each.
+    warnings: std::cell::RefCell<Vec<String>>,
+}
+
+impl CaseReader<'_> {
+    /// A problem at `line`, `col` of the case.
+    fn err(&self, line: usize, col: usize, message: String) -> Problem {
+        Problem {
+            file: self.file.to_string(),
+            line,
+            col,
+            case: Some(self.r.name.clone()),
+            message,
+        }
+    }
+
+    /// The power of a line (`what`, written as `form`) and the rest of it.
+    fn split<'i>(
+        &self,
+        it: &'i Item,
+        what: &str,
+        form: &str,
+    ) -> Result<(PowerId, &'i str), Problem> {
+        split_power(self.map, it, (what, form), &self.warnings)
+            .map_err(|m| self.err(it.line, it.col, m))
+    }
+
+    /// A unit (`Power: A|F province`), with the column of its text after the power.
+    fn unit(&self, it: &Item) -> Result<(Unit, usize), Problem> {
+        let map = self.map;
         let line = || quoted(&it.text);
-        let (power, rest) = split(it, "unit", "Power: A|F province")?;
+        let (power, rest) = self.split(it, "unit", "Power: A|F province")?;
         let col = it.col_of(rest);
         let first = rest.split_whitespace().next().unwrap_or_default();
         if first.eq_ignore_ascii_case("w") || first.eq_ignore_ascii_case("wing") {
-            return Err(err(
+            return Err(self.err(
                 it.line,
                 col,
                 format!(
@@ -640,8 +802,8 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 ),
             ));
         }
-        let (spec, _) = lenient(&map, rest, parse_unit, it.line, &warnings).map_err(|e| {
-            err(
+        let (spec, _) = lenient(map, rest, parse_unit, it.line, &self.warnings).map_err(|e| {
+            self.err(
                 it.line,
                 col + e.col - 1,
                 format!("{}: {}", line(), e.message),
@@ -663,7 +825,7 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 } else {
                     format!("expected {}", named.join(" or "))
                 };
-                err(
+                self.err(
                     it.line,
                     col,
                     format!("{}: {} has no {}; {expected}", line(), prov.name, c.name()),
@@ -672,15 +834,17 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             None => prov.main,
         };
         Ok((Unit { power, kind, loc }, col))
-    };
-    // A unit of a position: where its kind can stand (a fleet in a two-coast province on a
-    // coast), and one to a province — what the scenario loader asks of every position.
-    let units_of = |list: &'r [Item]| -> Result<Vec<Unit>, Problem> {
+    }
+
+    /// The units of a position: each where its kind can stand (a fleet in a two-coast province
+    /// on a coast), and one to a province — what the scenario loader asks of every position.
+    fn units_of(&self, list: &[Item]) -> Result<Vec<Unit>, Problem> {
+        let map = self.map;
         let mut out: Vec<Unit> = Vec::with_capacity(list.len());
         let mut held: Vec<Option<Unit>> = vec![None; map.province_count()];
         for it in list {
             let l = || quoted(&it.text);
-            let (u, col) = unit(it)?;
+            let (u, col) = self.unit(it)?;
             let p = map.province_of(u.loc);
             let prov = map.province(p);
             let wrong = match (u.kind, prov.kind) {
@@ -714,18 +878,18 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 _ => None,
             };
             if let Some(w) = wrong {
-                return Err(err(it.line, col, format!("{}: {w}", l())));
+                return Err(self.err(it.line, col, format!("{}: {w}", l())));
             }
             if let Some(other) = held.get(p.0 as usize).copied().flatten() {
-                return Err(err(
+                return Err(self.err(
                     it.line,
                     col,
                     format!(
                         "{}: two units in {}: {} and {}; a province holds one unit",
                         l(),
                         prov.name,
-                        other.describe_owned(&map),
-                        u.describe_owned(&map)
+                        other.describe_owned(map),
+                        u.describe_owned(map)
                     ),
                 ));
             }
@@ -735,20 +899,21 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
             out.push(u);
         }
         Ok(out)
-    };
-    let units = units_of(&r.prestate)?;
-    let dislodged_units = units_of(&r.dislodged)?;
-    // Centre owners: every centre listed; the others keep the home-centre default only when no
-    // owners are listed at all.
-    let owners = if r.owners.is_empty() {
-        None
-    } else {
+    }
+
+    /// Centre owners: every centre listed; the others keep the home-centre default only when no
+    /// owners are listed at all (then None).
+    fn owners(&self) -> Result<Option<Vec<Option<PowerId>>>, Problem> {
+        let map = self.map;
+        if self.r.owners.is_empty() {
+            return Ok(None);
+        }
         let mut o: Vec<Option<PowerId>> = vec![None; map.province_count()];
-        for it in &r.owners {
-            let (u, col) = unit(it)?;
+        for it in &self.r.owners {
+            let (u, col) = self.unit(it)?;
             let p = map.province_of(u.loc);
             if !map.province(p).supply_center {
-                return Err(err(
+                return Err(self.err(
                     it.line,
                     col,
                     format!(
@@ -762,161 +927,84 @@ fn build<'r>(r: &'r Raw, file: &str, map: Arc<Map>) -> Result<Case, Problem> {
                 *slot = Some(u.power);
             }
         }
-        Some(o)
-    };
-    // The previous phase's results, parsed once (a line that does not parse says nothing).
-    let results: Vec<(bool, crate::model::orders::Order)> = r
-        .results
-        .iter()
-        .filter_map(|(it, ok)| {
-            let (_, rest) = power_and_rest(&map, &it.text)?;
-            lenient(&map, rest, parse_order, it.line, &warnings)
-                .ok()
-                .map(|(o, _)| (*ok, o))
-        })
-        .collect();
-    // A dislodged unit's attacker: the successful move into its province among the results
-    // (by convoy when written so, or when a successful convoy carried it).
-    let mut dislodged = Vec::new();
-    for (d, it) in dislodged_units.iter().zip(&r.dislodged) {
-        let here = map.province_of(d.loc);
-        let from = results.iter().rev().find_map(|(ok, o)| match (ok, o.unit, &o.kind) {
-            (true, Some(u), OrderKind::Move { dest, via_convoy, .. }) if dest.province == here => {
-                let from = u.loc.province;
-                let convoyed = *via_convoy
-                    || results.iter().any(|(ok2, c)| {
-                        *ok2 && matches!(&c.kind, OrderKind::Convoy { army, .. } if army.unit.loc.province == from)
-                    });
-                Some((from, convoyed))
-            }
-            _ => None,
-        });
-        let (attacker_from, by_convoy) = from.unwrap_or_else(|| {
-            warnings.borrow_mut().push(format!(
-                "line {}: the results name no attacker of {}; no province is barred to its retreat",
-                it.line,
-                d.describe(&map)
-            ));
-            (here, false)
-        });
-        dislodged.push(Dislodged {
-            unit: *d,
-            attacker_from,
-            by_convoy,
-        });
+        Ok(Some(o))
     }
-    // Contested provinces: two or more failed moves into a province that nobody entered and
-    // nobody holds (a standoff).
-    let mut contested: Vec<ProvinceId> = Vec::new();
-    if phase.kind == PhaseKind::Retreat {
-        let moves_into = |ok: bool| {
-            results.iter().filter_map(move |(k, o)| match &o.kind {
-                OrderKind::Move { dest, .. } if *k == ok => Some(dest.province),
+
+    /// The dislodged units with their attackers: the successful move into each one's province
+    /// among the `results` (by convoy when written so, or when a successful convoy carried it);
+    /// a warning where there is none.
+    fn dislodged(
+        &self,
+        units: &[Unit],
+        results: &[(bool, crate::model::orders::Order)],
+    ) -> Vec<Dislodged> {
+        let map = self.map;
+        let mut dislodged = Vec::new();
+        for (d, it) in units.iter().zip(&self.r.dislodged) {
+            let here = map.province_of(d.loc);
+            let from = results.iter().rev().find_map(|(ok, o)| match (ok, o.unit, &o.kind) {
+                (true, Some(u), OrderKind::Move { dest, via_convoy, .. }) if dest.province == here => {
+                    let from = u.loc.province;
+                    let convoyed = *via_convoy
+                        || results.iter().any(|(ok2, c)| {
+                            *ok2 && matches!(&c.kind, OrderKind::Convoy { army, .. } if army.unit.loc.province == from)
+                        });
+                    Some((from, convoyed))
+                }
                 _ => None,
-            })
-        };
-        let entered: Vec<ProvinceId> = moves_into(true).collect();
-        let failed: Vec<ProvinceId> = moves_into(false).collect();
-        for &p in &failed {
-            let bounces = failed.iter().filter(|q| **q == p).count();
-            let held = units.iter().any(|u| map.province_of(u.loc) == p);
-            if bounces >= 2 && !held && !entered.contains(&p) && !contested.contains(&p) {
-                contested.push(p);
-            }
+            });
+            let (attacker_from, by_convoy) = from.unwrap_or_else(|| {
+                self.warnings.borrow_mut().push(format!(
+                    "line {}: the results name no attacker of {}; no province is barred to its retreat",
+                    it.line,
+                    d.describe(map)
+                ));
+                (here, false)
+            });
+            dislodged.push(Dislodged {
+                unit: *d,
+                attacker_from,
+                by_convoy,
+            });
         }
+        dislodged
     }
-    if let Some(first) = r.dislodged.first()
-        && phase.kind != PhaseKind::Retreat
-    {
-        return Err(err(
-            first.line,
-            first.col,
-            format!(
-                "PRESTATE_DISLODGED lists units, but the phase is {phase}; only a retreat phase has dislodged units (PRESTATE_SETPHASE Fall 1901, Retreat)"
-            ),
-        ));
-    }
-    let mut orders = Vec::new();
-    for it in &r.orders {
-        let l = || quoted(&it.text);
-        let (power, rest) = split(it, "order", "Power: order")?;
-        let col = it.col_of(rest);
-        let (order, text) = lenient(&map, rest, parse_order, it.line, &warnings)
-            .map_err(|e| err(it.line, col + e.col - 1, format!("{}: {}", l(), e.message)))?;
-        // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
-        if let Some(p) = order.power
-            && p != power
-        {
-            return Err(err(
-                it.line,
-                col,
-                format!(
-                    "{}: the order is prefixed {} but given by {}",
-                    l(),
-                    map.power(p).name,
-                    map.power(power).name
-                ),
-            ));
-        }
-        orders.push(OrderEntry {
-            power,
-            text: text.unwrap_or_else(|| rest.to_string()),
-            order,
-        });
-    }
-    let positions = if r.post_same {
-        units.clone()
-    } else {
-        match &r.post {
-            Some(p) => units_of(p)?,
-            None => {
-                return Err(err(
-                    r.end.0,
-                    r.end.1,
-                    "END without POSTSTATE or POSTSTATE_SAME; expected one of them, to say what the case expects".into(),
+
+    /// The case's orders, each given by the power its line names (and no other).
+    fn orders(&self) -> Result<Vec<OrderEntry>, Problem> {
+        let map = self.map;
+        let mut orders = Vec::new();
+        for it in &self.r.orders {
+            let l = || quoted(&it.text);
+            let (power, rest) = self.split(it, "order", "Power: order")?;
+            let col = it.col_of(rest);
+            let (order, text) =
+                lenient(map, rest, parse_order, it.line, &self.warnings).map_err(|e| {
+                    self.err(it.line, col + e.col - 1, format!("{}: {}", l(), e.message))
+                })?;
+            // `France: Italy: F gol H`: two powers, as the scenario loader refuses too.
+            if let Some(p) = order.power
+                && p != power
+            {
+                return Err(self.err(
+                    it.line,
+                    col,
+                    format!(
+                        "{}: the order is prefixed {} but given by {}",
+                        l(),
+                        map.power(p).name,
+                        map.power(power).name
+                    ),
                 ));
             }
+            orders.push(OrderEntry {
+                power,
+                text: text.unwrap_or_else(|| rest.to_string()),
+                order,
+            });
         }
-    };
-    let expected_dislodged = if phase.kind == PhaseKind::Movement {
-        Some(units_of(&r.post_dislodged)?)
-    } else {
-        None
-    };
-    let mut s = Scenario::empty(map.clone(), &map.name);
-    s.title = if r.comment.is_empty() {
-        r.name.clone()
-    } else {
-        format!("{}: {}", r.name, r.comment)
-    };
-    s.source = format!("{file}, line {} (jDip test file, case {})", r.line, r.name);
-    if let Some(it) = &r.rules {
-        let spec = &it.text;
-        s.rules = crate::model::rules::Rules::parse_spec(spec).map_err(|e| {
-            err(
-                it.line,
-                it.col,
-                format!("{RULES_DIRECTIVE} {}: {e}", crate::base::text::cut(spec)),
-            )
-        })?;
+        Ok(orders)
     }
-    s.phase = phase;
-    s.units = units;
-    s.dislodged = dislodged;
-    s.contested = contested;
-    s.owners = owners;
-    s.orders = orders;
-    s.expect = Some(Expect {
-        results: Vec::new(),
-        dislodged: expected_dislodged,
-        positions: Some(positions),
-    });
-    Ok(Case {
-        name: r.name.clone(),
-        line: r.line,
-        scenario: s,
-        warnings: warnings.into_inner(),
-    })
 }
 
 /// Takes in one habit of these files: the expected dislodged list leaves out units that were

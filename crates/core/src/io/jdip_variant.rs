@@ -267,6 +267,14 @@ struct PowerDef {
     start: Vec<String>,
 }
 
+/// Adds a note at `pos` saying `text`.
+fn note(notes: &mut Vec<ImportNote>, pos: &SourcePos, text: String) {
+    notes.push(ImportNote {
+        pos: pos.clone(),
+        text,
+    });
+}
+
 /// The map of variant `v` of `elements` with the provinces of `adj`.
 fn build(
     elements: &[Element],
@@ -276,12 +284,6 @@ fn build(
     name: Option<&str>,
 ) -> Result<VariantImport, ImportError> {
     let mut notes: Vec<ImportNote> = std::mem::take(&mut adj.notes);
-    let mut note = |pos: &SourcePos, text: String| {
-        notes.push(ImportNote {
-            pos: pos.clone(),
-            text,
-        })
-    };
     let variant_name = elements
         .get(v)
         .and_then(|e| e.attr("name"))
@@ -289,16 +291,105 @@ fn build(
         .trim()
         .to_string();
     let name = name.map_or_else(|| map_name(&variant_name), str::to_string);
-    let mut powers: Vec<PowerDef> = Vec::new();
-    let mut power_index: HashMap<String, usize> = HashMap::new();
-    let mut centres: Vec<usize> = Vec::new();
-    let mut units: Vec<usize> = Vec::new();
-    let mut start_year: Option<i32> = None;
-    let mut winter_start = false;
-    let mut build_sites = "Home";
-    let mut victory: Option<(usize, SourcePos)> = None;
-    let mut graphics_noted = false;
     // Powers first: centres and units name them, in any order.
+    let mut powers = read_powers(elements, v, &mut notes)?;
+    if powers.defs.is_empty() {
+        let at = elements
+            .get(v)
+            .map_or_else(|| SourcePos::start(file), |e| e.pos.clone());
+        return Err(located(
+            &at,
+            format!("variant \"{variant_name}\" has no <POWER>: expected at least one"),
+        ));
+    }
+    let mut settings = Settings::default();
+    for i in descendants(elements, v) {
+        let Some(e) = elements.get(i) else { continue };
+        settings.read(e, i, &mut notes)?;
+    }
+    let is_centre = place_centres(elements, &settings.centres, &adj, &mut powers, &mut notes)?;
+    let has_unit = place_units(elements, &settings.units, &adj, &mut powers)?;
+    let keep = kept_provinces(&adj, &is_centre, &has_unit, &mut notes);
+    let centre_count = is_centre.iter().filter(|c| **c).count();
+    let victory = match settings.victory {
+        Some((n, _)) if n == centre_count / 2 + 1 => None,
+        Some((n, pos)) if n == 0 || n > centre_count => {
+            note(
+                &mut notes,
+                &pos,
+                format!(
+                    "{n} supply centres to win, of {centre_count}: the default (a majority) is used"
+                ),
+            );
+            None
+        }
+        other => other.map(|(n, _)| n),
+    };
+    let ron = render(
+        &RenderInput {
+            name: &name,
+            variant: &variant_name,
+            file,
+            start_year: settings.start_year,
+            winter_start: settings.winter_start,
+            build_sites: settings.build_sites,
+            victory,
+            powers: &powers.defs,
+            adj: &adj,
+            keep: &keep,
+            is_centre: &is_centre,
+        },
+        &mut notes,
+    );
+    let map = Map::from_ron(&ron, &format!("{file} (imported)"))?;
+    Ok(VariantImport {
+        variant: variant_name,
+        name,
+        imported: Imported {
+            map,
+            ron,
+            notes,
+            read: Vec::new(),
+        },
+    })
+}
+
+/// The powers of a variant, and each one's index by every name it goes by.
+struct Powers {
+    /// The powers, in the order the variant gives them.
+    defs: Vec<PowerDef>,
+    /// A power's index by its folded name or alias.
+    index: HashMap<String, usize>,
+}
+
+impl Powers {
+    /// The power that attribute `key` of `e` names by `value`.
+    fn of(&self, e: &Element, key: &str, value: &str) -> Result<usize, ImportError> {
+        self.index
+            .get(&normalize_name(value))
+            .copied()
+            .ok_or_else(|| {
+                located(
+                    &e.pos,
+                    format!(
+                        "{key}=\"{value}\" names no <POWER> of the variant (by name or altnames)"
+                    ),
+                )
+            })
+    }
+}
+
+/// The `<POWER>`s of variant `v`: each with a name, its adjective (the name if none) and its
+/// aliases (`altnames`); an inactive one is a power like the others, with a note.
+fn read_powers(
+    elements: &[Element],
+    v: usize,
+    notes: &mut Vec<ImportNote>,
+) -> Result<Powers, ImportError> {
+    let mut powers = Powers {
+        defs: Vec::new(),
+        index: HashMap::new(),
+    };
     for i in descendants(elements, v) {
         let Some(e) = elements.get(i) else { continue };
         if !e.is("POWER") {
@@ -328,6 +419,7 @@ fn build(
             .is_some_and(|a| a.trim().eq_ignore_ascii_case("false"))
         {
             note(
+                notes,
                 &e.pos,
                 format!(
                     "{n}: an inactive power (jDip holds its units) is a power like the others here; give it no orders"
@@ -335,9 +427,9 @@ fn build(
             );
         }
         for k in std::iter::once(n).chain(aliases.iter().map(String::as_str)) {
-            power_index.insert(normalize_name(k), powers.len());
+            powers.index.insert(normalize_name(k), powers.defs.len());
         }
-        powers.push(PowerDef {
+        powers.defs.push(PowerDef {
             name: n.to_string(),
             adjective: adjective.to_string(),
             aliases,
@@ -347,38 +439,50 @@ fn build(
             start: Vec::new(),
         });
     }
-    if powers.is_empty() {
-        let at = elements
-            .get(v)
-            .map_or_else(|| SourcePos::start(file), |e| e.pos.clone());
-        return Err(located(
-            &at,
-            format!("variant \"{variant_name}\" has no <POWER>: expected at least one"),
-        ));
+    Ok(powers)
+}
+
+/// What a variant says besides its powers: its start, rule options and victory, and where its
+/// supply centres and starting units are (read after, once the powers are known).
+struct Settings {
+    /// The first year, if the variant gives one.
+    start_year: Option<i32>,
+    /// Whether the game starts with the adjustment before Spring.
+    winter_start: bool,
+    /// Where builds go: `Home`, `Owned` or `OwnedIfHomeOwned`.
+    build_sites: &'static str,
+    /// The supply centres to win, and where the variant says so.
+    victory: Option<(usize, SourcePos)>,
+    /// Whether the map graphics were already noted as left out.
+    graphics_noted: bool,
+    /// The `<SUPPLYCENTER>` elements.
+    centres: Vec<usize>,
+    /// The `<INITIALSTATE>` elements.
+    units: Vec<usize>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            start_year: None,
+            winter_start: false,
+            build_sites: "Home",
+            victory: None,
+            graphics_noted: false,
+            centres: Vec::new(),
+            units: Vec::new(),
+        }
     }
-    let power_of = |e: &Element, key: &str, value: &str| -> Result<usize, ImportError> {
-        power_index
-            .get(&normalize_name(value))
-            .copied()
-            .ok_or_else(|| {
-                located(
-                    &e.pos,
-                    format!(
-                        "{key}=\"{value}\" names no <POWER> of the variant (by name or altnames)"
-                    ),
-                )
-            })
-    };
-    let province_of = |e: &Element, value: &str| -> Result<usize, ImportError> {
-        adj.find(value).ok_or_else(|| {
-            located(
-                &e.pos,
-                format!("province=\"{value}\" names no province of the adjacency file"),
-            )
-        })
-    };
-    for i in descendants(elements, v) {
-        let Some(e) = elements.get(i) else { continue };
+}
+
+impl Settings {
+    /// Reads element `e` (number `i`) of the variant; notes what is left out.
+    fn read(
+        &mut self,
+        e: &Element,
+        i: usize,
+        notes: &mut Vec<ImportNote>,
+    ) -> Result<(), ImportError> {
         let attr = |k: &str| e.attr(k).map(str::trim).filter(|s| !s.is_empty());
         let need = |k: &str| {
             attr(k).ok_or_else(|| {
@@ -391,9 +495,10 @@ fn build(
         match e.name.to_ascii_uppercase().as_str() {
             "POWER" | "DESCRIPTION" | "MAP" | "RULEOPTIONS" | "VICTORYCONDITIONS" => {}
             "MAP_GRAPHIC" | "GRAPHIC" => {
-                if !graphics_noted {
-                    graphics_noted = true;
+                if !self.graphics_noted {
+                    self.graphics_noted = true;
                     note(
+                        notes,
                         &e.pos,
                         "map graphics (SVG) are not read; left out (give one with --svg to place the provinces of the generated board)".into(),
                     );
@@ -401,60 +506,9 @@ fn build(
             }
             "RULEOPTION" => {
                 let (n, val) = (need("name")?, need("value")?);
-                match (
-                    n.to_ascii_uppercase().as_str(),
-                    val.to_ascii_uppercase().as_str(),
-                ) {
-                    ("OPTION_BUILDS", "VALUE_BUILDS_HOME_ONLY") => build_sites = "Home",
-                    ("OPTION_BUILDS", "VALUE_BUILDS_ANY_OWNED") => build_sites = "Owned",
-                    ("OPTION_BUILDS", "VALUE_BUILDS_ANY_IF_HOME_OWNED") => {
-                        build_sites = "OwnedIfHomeOwned";
-                    }
-                    _ => note(
-                        &e.pos,
-                        format!(
-                            "rule option {n} = {val} is not supported; the standard rule is used"
-                        ),
-                    ),
-                }
+                self.rule_option(e, n, val, notes);
             }
-            "STARTINGTIME" => {
-                let turn = need("turn")?;
-                let words: Vec<String> = turn
-                    .split(|c: char| c == ',' || c.is_whitespace())
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_ascii_lowercase)
-                    .collect();
-                let year = words.iter().find_map(|w| w.parse::<i32>().ok());
-                let Some(year) = year else {
-                    return Err(located(
-                        &e.pos,
-                        format!(
-                            "turn=\"{turn}\": expected a season, a year and a phase (\"Spring, 1901, Movement\")"
-                        ),
-                    ));
-                };
-                let has = |w: &str| words.iter().any(|x| x == w);
-                start_year = Some(year);
-                if has("adjustment") && (has("fall") || has("winter")) {
-                    winter_start = true;
-                } else if !(has("spring") && has("movement")) {
-                    note(
-                        &e.pos,
-                        format!(
-                            "turn=\"{turn}\": a game here starts in Spring {year} Movement or the adjustment before it; Spring {year} is used"
-                        ),
-                    );
-                }
-                if e.attr("allowBCYears")
-                    .is_some_and(|b| b.trim().eq_ignore_ascii_case("true"))
-                {
-                    note(
-                        &e.pos,
-                        "allowBCYears: years before 1 are not supported".into(),
-                    );
-                }
-            }
+            "STARTINGTIME" => self.starting_time(e, need("turn")?, notes)?,
             "WINNING_SUPPLY_CENTERS" => {
                 let val = need("value")?;
                 let n = val.parse::<usize>().map_err(|_| {
@@ -463,7 +517,7 @@ fn build(
                         format!("value=\"{val}\": expected a number of supply centres"),
                     )
                 })?;
-                victory = Some((n, e.pos.clone()));
+                self.victory = Some((n, e.pos.clone()));
             }
             "YEARS_WITHOUT_SC_CAPTURE" | "GAME_LENGTH" => {
                 let val = attr("value").unwrap_or("0");
@@ -474,6 +528,7 @@ fn build(
                         format!("a draw after {val} years without a supply centre changing hands")
                     };
                     note(
+                        notes,
                         &e.pos,
                         format!(
                             "{what} is not modelled (dipsandbox adjudicates phases, not whole games)"
@@ -481,20 +536,108 @@ fn build(
                     );
                 }
             }
-            "SUPPLYCENTER" => centres.push(i),
-            "INITIALSTATE" => units.push(i),
+            "SUPPLYCENTER" => self.centres.push(i),
+            "INITIALSTATE" => self.units.push(i),
             _ => note(
+                notes,
                 &e.pos,
                 format!("<{}>: not a jDip variant element; left out", e.name),
             ),
         }
+        Ok(())
     }
+
+    /// A `<RULEOPTION>`: where builds go; any other option is noted and left out.
+    fn rule_option(&mut self, e: &Element, n: &str, val: &str, notes: &mut Vec<ImportNote>) {
+        match (
+            n.to_ascii_uppercase().as_str(),
+            val.to_ascii_uppercase().as_str(),
+        ) {
+            ("OPTION_BUILDS", "VALUE_BUILDS_HOME_ONLY") => self.build_sites = "Home",
+            ("OPTION_BUILDS", "VALUE_BUILDS_ANY_OWNED") => self.build_sites = "Owned",
+            ("OPTION_BUILDS", "VALUE_BUILDS_ANY_IF_HOME_OWNED") => {
+                self.build_sites = "OwnedIfHomeOwned";
+            }
+            _ => note(
+                notes,
+                &e.pos,
+                format!("rule option {n} = {val} is not supported; the standard rule is used"),
+            ),
+        }
+    }
+
+    /// A `<STARTINGTIME>`: its year, and whether the game starts with the adjustment before
+    /// Spring; any other start is noted and Spring Movement used.
+    fn starting_time(
+        &mut self,
+        e: &Element,
+        turn: &str,
+        notes: &mut Vec<ImportNote>,
+    ) -> Result<(), ImportError> {
+        let words: Vec<String> = turn
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let year = words.iter().find_map(|w| w.parse::<i32>().ok());
+        let Some(year) = year else {
+            return Err(located(
+                &e.pos,
+                format!(
+                    "turn=\"{turn}\": expected a season, a year and a phase (\"Spring, 1901, Movement\")"
+                ),
+            ));
+        };
+        let has = |w: &str| words.iter().any(|x| x == w);
+        self.start_year = Some(year);
+        if has("adjustment") && (has("fall") || has("winter")) {
+            self.winter_start = true;
+        } else if !(has("spring") && has("movement")) {
+            note(
+                notes,
+                &e.pos,
+                format!(
+                    "turn=\"{turn}\": a game here starts in Spring {year} Movement or the adjustment before it; Spring {year} is used"
+                ),
+            );
+        }
+        if e.attr("allowBCYears")
+            .is_some_and(|b| b.trim().eq_ignore_ascii_case("true"))
+        {
+            note(
+                notes,
+                &e.pos,
+                "allowBCYears: years before 1 are not supported".into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The province of the adjacency file that `value` (a `province=` of `e`) names.
+fn province_of(adj: &Adjacency, e: &Element, value: &str) -> Result<usize, ImportError> {
+    adj.find(value).ok_or_else(|| {
+        located(
+            &e.pos,
+            format!("province=\"{value}\" names no province of the adjacency file"),
+        )
+    })
+}
+
+/// The `<SUPPLYCENTER>`s (`centres`): each one's home power and owner at the start, given to
+/// the powers. Returns which provinces are supply centres.
+fn place_centres(
+    elements: &[Element],
+    centres: &[usize],
+    adj: &Adjacency,
+    powers: &mut Powers,
+    notes: &mut Vec<ImportNote>,
+) -> Result<Vec<bool>, ImportError> {
     let mut is_centre = vec![false; adj.provinces.len()];
-    let mut has_unit = vec![false; adj.provinces.len()];
-    for &i in &centres {
+    for &i in centres {
         let Some(e) = elements.get(i) else { continue };
         let prov = e.attr("province").map(str::trim).unwrap_or("");
-        let p = province_of(e, prov)?;
+        let p = province_of(adj, e, prov)?;
         if let Some(c) = is_centre.get_mut(p) {
             *c = true;
         }
@@ -510,6 +653,7 @@ fn build(
         let home = match named("homepower") {
             Some(h) if h.eq_ignore_ascii_case("any") => {
                 note(
+                    notes,
                     &e.pos,
                     format!(
                         "{abbr}: a home centre of any power is not supported; it is nobody's home here"
@@ -517,51 +661,65 @@ fn build(
                 );
                 None
             }
-            Some(h) => Some(power_of(e, "homepower", h)?),
+            Some(h) => Some(powers.of(e, "homepower", h)?),
             None => None,
         };
         let owner = match named("owner") {
-            Some(o) => Some(power_of(e, "owner", o)?),
+            Some(o) => Some(powers.of(e, "owner", o)?),
             None => None,
         };
-        if let Some(h) = home.and_then(|h| powers.get_mut(h)) {
+        let defs = &mut powers.defs;
+        if let Some(h) = home.and_then(|h| defs.get_mut(h)) {
             h.home.push(abbr.clone());
         }
         match (home, owner) {
             // A home centre owned by another power, or by nobody, at the start (1898: each
             // power owns one of its home centres): still its home, not its centre yet.
             (Some(h), Some(o)) if h != o => {
-                if let Some(h) = powers.get_mut(h) {
+                if let Some(h) = defs.get_mut(h) {
                     h.unowned_homes.push(abbr.clone());
                 }
-                if let Some(o) = powers.get_mut(o) {
+                if let Some(o) = defs.get_mut(o) {
                     o.owns.push(abbr.clone());
                 }
             }
             (Some(h), None) => {
-                if let Some(h) = powers.get_mut(h) {
+                if let Some(h) = defs.get_mut(h) {
                     h.unowned_homes.push(abbr.clone());
                 }
             }
             (None, Some(o)) => {
-                if let Some(o) = powers.get_mut(o) {
+                if let Some(o) = defs.get_mut(o) {
                     o.owns.push(abbr.clone());
                 }
             }
             _ => {}
         }
     }
-    for &i in &units {
+    Ok(is_centre)
+}
+
+/// The `<INITIALSTATE>`s (`units`): each a power's army or fleet (on its coast where the
+/// province has several), given to the power as a starting unit. Returns which provinces have
+/// a unit.
+fn place_units(
+    elements: &[Element],
+    units: &[usize],
+    adj: &Adjacency,
+    powers: &mut Powers,
+) -> Result<Vec<bool>, ImportError> {
+    let mut has_unit = vec![false; adj.provinces.len()];
+    for &i in units {
         let Some(e) = elements.get(i) else { continue };
         let prov = e.attr("province").map(str::trim).unwrap_or("");
-        let p = province_of(e, prov)?;
+        let p = province_of(adj, e, prov)?;
         let Some(pw) = e.attr("power").map(str::trim) else {
             return Err(located(
                 &e.pos,
                 "<INITIALSTATE> without power: expected power=\"…\"".into(),
             ));
         };
-        let w = power_of(e, "power", pw)?;
+        let w = powers.of(e, "power", pw)?;
         let Some(q) = adj.provinces.get(p) else {
             continue;
         };
@@ -602,11 +760,21 @@ fn build(
         if let Some(h) = has_unit.get_mut(p) {
             *h = true;
         }
-        if let Some(pd) = powers.get_mut(w) {
+        if let Some(pd) = powers.defs.get_mut(w) {
             pd.start.push(format!("{letter} {place}"));
         }
     }
-    // Provinces no unit can enter or leave are left out (unless something stands or counts there).
+    Ok(has_unit)
+}
+
+/// Which provinces the map keeps: provinces no unit can enter or leave are left out (with a
+/// note), unless something stands or counts there.
+fn kept_provinces(
+    adj: &Adjacency,
+    is_centre: &[bool],
+    has_unit: &[bool],
+    notes: &mut Vec<ImportNote>,
+) -> Vec<bool> {
     let keep: Vec<bool> = adj
         .provinces
         .iter()
@@ -618,6 +786,7 @@ fn build(
     for (i, p) in adj.provinces.iter().enumerate() {
         if keep.get(i) == Some(&false) {
             note(
+                notes,
                 &p.pos,
                 format!(
                     "{}: no unit can enter or leave it (impassable); left out of the map",
@@ -626,47 +795,7 @@ fn build(
             );
         }
     }
-    let centre_count = is_centre.iter().filter(|c| **c).count();
-    let victory = match victory {
-        Some((n, _)) if n == centre_count / 2 + 1 => None,
-        Some((n, pos)) if n == 0 || n > centre_count => {
-            note(
-                &pos,
-                format!(
-                    "{n} supply centres to win, of {centre_count}: the default (a majority) is used"
-                ),
-            );
-            None
-        }
-        other => other.map(|(n, _)| n),
-    };
-    let ron = render(
-        &RenderInput {
-            name: &name,
-            variant: &variant_name,
-            file,
-            start_year,
-            winter_start,
-            build_sites,
-            victory,
-            powers: &powers,
-            adj: &adj,
-            keep: &keep,
-            is_centre: &is_centre,
-        },
-        &mut notes,
-    );
-    let map = Map::from_ron(&ron, &format!("{file} (imported)"))?;
-    Ok(VariantImport {
-        variant: variant_name,
-        name,
-        imported: Imported {
-            map,
-            ron,
-            notes,
-            read: Vec::new(),
-        },
-    })
+    keep
 }
 
 /// What [`render`] writes.

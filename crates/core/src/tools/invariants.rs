@@ -418,9 +418,39 @@ pub fn check_movement<O: Submitted>(
         );
         return c.out;
     }
-    let here = |u: usize| map.province_of(units[u].loc);
+    check_neutral_units(&mut c, units, orders, r);
+    check_sources(&mut c, units, orders, r);
+    for u in 0..n {
+        check_fate(&mut c, units, orders, r, u);
+    }
+    check_result_parts(&mut c, units, r);
+    c.one_per_province("after the movement", &r.final_units);
+    check_contested(&mut c, r);
+    check_resolved(&mut c, units, orders, r);
+    // Retreat options.
+    let occ = occupied(map, &r.final_units);
+    let standoff = standoffs(map, &r.contested);
+    for d in &r.dislodged {
+        if d.unit.loc.0 as usize >= map.locations.len()
+            || d.attacker_from.0 as usize >= map.province_count()
+        {
+            continue;
+        }
+        c.retreat_options(d, &occ, &standoff, rules);
+    }
 
-    // Neutral units: no order applies to one, and one ends where it stood or is dislodged.
+    check_backups(&mut c, units, orders, r);
+    c.out
+}
+
+/// Neutral units: no order applies to one, and one ends where it stood or is dislodged.
+fn check_neutral_units<O: Submitted>(
+    c: &mut Checker,
+    units: &[Unit],
+    orders: &[O],
+    r: &MovementResult,
+) {
+    let map = c.map;
     for (u, unit) in units.iter().enumerate() {
         if !unit.power.is_neutral() {
             continue;
@@ -448,8 +478,11 @@ pub fn check_movement<O: Submitted>(
             );
         }
     }
+}
 
-    // Sources and statuses agree.
+/// Sources and statuses agree: a unit's order is applied to it, an illegal order fails as such.
+fn check_sources<O: Submitted>(c: &mut Checker, units: &[Unit], orders: &[O], r: &MovementResult) {
+    let n = units.len();
     for (u, unit) in units.iter().enumerate() {
         if let Some(i) = r.prepared.source[u]
             && r.prepared.status.get(i) != Some(&OrderStatus::Applied(u))
@@ -485,156 +518,228 @@ pub fn check_movement<O: Submitted>(
             _ => {}
         }
     }
+}
 
-    // Per unit: one fate; moves as ordered; dislodgements.
-    for u in 0..n {
-        let ur = &r.units[u];
-        let unit = units[u];
-        match (ur.ends, ur.dislodged_by) {
-            (Some(_), Some(_)) | (None, None) => {
-                c.fail(
-                    Invariant::OneOutcome,
-                    format!(
-                        "{} ends at {:?} and is dislodged by {:?}: exactly one of the two",
-                        c.unit(&unit),
-                        ur.ends.map(|e| c.unit(&e)),
-                        ur.dislodged_by
-                            .and_then(|b| units.get(b))
-                            .map(|b| c.unit(b))
-                    ),
-                );
-                continue;
-            }
-            _ => {}
+/// What unit `u`'s order says of its move, for the checks of its fate.
+#[derive(Clone, Copy)]
+struct OrderedMove {
+    /// The order applied to the unit, if any.
+    src: Option<usize>,
+    /// The province that order moves it to, if it is a move.
+    move_dest: Option<ProvinceId>,
+    /// Whether that order succeeds.
+    succeeded: bool,
+}
+
+/// Unit `u`'s fate: it ends somewhere or is dislodged, exactly one of the two.
+fn check_fate<O: Submitted>(
+    c: &mut Checker,
+    units: &[Unit],
+    orders: &[O],
+    r: &MovementResult,
+    u: usize,
+) {
+    let ur = &r.units[u];
+    let unit = units[u];
+    match (ur.ends, ur.dislodged_by) {
+        (Some(_), Some(_)) | (None, None) => {
+            c.fail(
+                Invariant::OneOutcome,
+                format!(
+                    "{} ends at {:?} and is dislodged by {:?}: exactly one of the two",
+                    c.unit(&unit),
+                    ur.ends.map(|e| c.unit(&e)),
+                    ur.dislodged_by
+                        .and_then(|b| units.get(b))
+                        .map(|b| c.unit(b))
+                ),
+            );
+            return;
         }
-        let src = r.prepared.source[u];
-        let move_dest = src.and_then(|i| match &orders.get(i)?.order().kind {
-            OrderKind::Move { dest, .. } => Some(dest.province),
-            _ => None,
-        });
-        let succeeded = src.is_some_and(|i| r.outcomes[i].verdict == Verdict::Succeeds);
-        if let Some(e) = ur.ends {
-            if e.power != unit.power || e.kind != unit.kind {
-                c.fail(
-                    Invariant::Consistency,
-                    format!("{} ends as {}", c.unit(&unit), c.unit(&e)),
-                );
-            }
-            let Some(ep) = c.province_of(e.loc) else {
-                c.fail(
-                    Invariant::Consistency,
-                    format!("{} ends off the map: {e:?}", c.unit(&unit)),
-                );
-                continue;
-            };
-            if e.loc != unit.loc {
-                match (src, move_dest) {
-                    (None, _) => c.fail(
+        _ => {}
+    }
+    let src = r.prepared.source[u];
+    let move_dest = src.and_then(|i| match &orders.get(i)?.order().kind {
+        OrderKind::Move { dest, .. } => Some(dest.province),
+        _ => None,
+    });
+    let succeeded = src.is_some_and(|i| r.outcomes[i].verdict == Verdict::Succeeds);
+    let ordered = OrderedMove {
+        src,
+        move_dest,
+        succeeded,
+    };
+    if let Some(e) = ur.ends {
+        check_end(c, units, orders, r, u, e, ordered);
+    }
+    if let Some(by) = ur.dislodged_by {
+        check_dislodged(c, units, orders, r, u, by, ordered);
+    }
+}
+
+/// Unit `u` ends as `e`: the same unit, on the map, moved only as its order says (a move that
+/// succeeds, to where its effective order goes) and moved if its move succeeds.
+fn check_end<O: Submitted>(
+    c: &mut Checker,
+    units: &[Unit],
+    orders: &[O],
+    r: &MovementResult,
+    u: usize,
+    e: Unit,
+    ordered: OrderedMove,
+) {
+    let map = c.map;
+    let unit = units[u];
+    let OrderedMove {
+        src,
+        move_dest,
+        succeeded,
+    } = ordered;
+    if e.power != unit.power || e.kind != unit.kind {
+        c.fail(
+            Invariant::Consistency,
+            format!("{} ends as {}", c.unit(&unit), c.unit(&e)),
+        );
+    }
+    let Some(ep) = c.province_of(e.loc) else {
+        c.fail(
+            Invariant::Consistency,
+            format!("{} ends off the map: {e:?}", c.unit(&unit)),
+        );
+        return;
+    };
+    if e.loc != unit.loc {
+        match (src, move_dest) {
+            (None, _) => c.fail(
+                Invariant::MovesAsOrdered,
+                format!(
+                    "{} moved to {} without an order",
+                    c.unit(&unit),
+                    map.loc_name(e.loc)
+                ),
+            ),
+            (Some(i), None) => c.fail(
+                Invariant::MovesAsOrdered,
+                format!(
+                    "{} moved to {} on {}, which is not a move",
+                    c.unit(&unit),
+                    map.loc_name(e.loc),
+                    c.order(orders, i)
+                ),
+            ),
+            (Some(i), Some(d)) => {
+                if d != ep {
+                    c.fail(
                         Invariant::MovesAsOrdered,
                         format!(
-                            "{} moved to {} without an order",
-                            c.unit(&unit),
-                            map.loc_name(e.loc)
-                        ),
-                    ),
-                    (Some(i), None) => c.fail(
-                        Invariant::MovesAsOrdered,
-                        format!(
-                            "{} moved to {} on {}, which is not a move",
+                            "{} ended in {} on {}",
                             c.unit(&unit),
                             map.loc_name(e.loc),
                             c.order(orders, i)
                         ),
-                    ),
-                    (Some(i), Some(d)) => {
-                        if d != ep {
-                            c.fail(
-                                Invariant::MovesAsOrdered,
-                                format!(
-                                    "{} ended in {} on {}",
-                                    c.unit(&unit),
-                                    map.loc_name(e.loc),
-                                    c.order(orders, i)
-                                ),
-                            );
-                        }
-                        if !succeeded {
-                            c.fail(
-                                Invariant::MovesAsOrdered,
-                                format!(
-                                    "{} moved to {} but {} is {:?}",
-                                    c.unit(&unit),
-                                    map.loc_name(e.loc),
-                                    c.order(orders, i),
-                                    r.outcomes[i].verdict
-                                ),
-                            );
-                        }
-                        let eff = matches!(
-                            r.prepared.orders[u],
-                            UnitOrder::Move { dest_loc, .. } if dest_loc == e.loc
-                        );
-                        if !eff {
-                            c.fail(
-                                Invariant::MovesAsOrdered,
-                                format!(
-                                    "{} ended in {}, not where its effective order {:?} goes",
-                                    c.unit(&unit),
-                                    map.loc_name(e.loc),
-                                    r.prepared.orders[u]
-                                ),
-                            );
-                        }
-                    }
+                    );
                 }
-            } else if let (Some(i), Some(_), true) = (src, move_dest, succeeded) {
-                c.fail(
-                    Invariant::MovesAsOrdered,
-                    format!(
-                        "{} succeeds but {} stays where it is",
-                        c.order(orders, i),
-                        c.unit(&unit)
-                    ),
-                );
-            }
-        }
-        if let Some(by) = ur.dislodged_by {
-            if by >= n || by == u {
-                c.fail(
-                    Invariant::Dislodgement,
-                    format!("{} is dislodged by unit #{by}", c.unit(&unit)),
-                );
-                continue;
-            }
-            let into = r.units[by].ends.and_then(|e| c.province_of(e.loc));
-            if into != Some(here(u)) {
-                c.fail(
-                    Invariant::Dislodgement,
-                    format!(
-                        "{} is dislodged by {}, which ends in {}",
-                        c.unit(&unit),
-                        c.unit(&units[by]),
-                        into.map(|p| c.province(p)).unwrap_or("nowhere".into())
-                    ),
-                );
-            }
-            if let Some(i) = src {
-                let holds = matches!(orders[i].order().kind, OrderKind::Hold);
-                if succeeded && (holds || move_dest.is_some()) {
+                if !succeeded {
                     c.fail(
-                        Invariant::Dislodgement,
+                        Invariant::MovesAsOrdered,
                         format!(
-                            "{} is dislodged, yet {} succeeds",
+                            "{} moved to {} but {} is {:?}",
                             c.unit(&unit),
-                            c.order(orders, i)
+                            map.loc_name(e.loc),
+                            c.order(orders, i),
+                            r.outcomes[i].verdict
+                        ),
+                    );
+                }
+                let eff = matches!(
+                    r.prepared.orders[u],
+                    UnitOrder::Move { dest_loc, .. } if dest_loc == e.loc
+                );
+                if !eff {
+                    c.fail(
+                        Invariant::MovesAsOrdered,
+                        format!(
+                            "{} ended in {}, not where its effective order {:?} goes",
+                            c.unit(&unit),
+                            map.loc_name(e.loc),
+                            r.prepared.orders[u]
                         ),
                     );
                 }
             }
         }
+    } else if let (Some(i), Some(_), true) = (src, move_dest, succeeded) {
+        c.fail(
+            Invariant::MovesAsOrdered,
+            format!(
+                "{} succeeds but {} stays where it is",
+                c.order(orders, i),
+                c.unit(&unit)
+            ),
+        );
     }
+}
 
-    // The parts of the result agree.
+/// Unit `u` is dislodged by unit `by`: another unit, which ends in its province, and the
+/// dislodged unit's hold or move did not succeed.
+fn check_dislodged<O: Submitted>(
+    c: &mut Checker,
+    units: &[Unit],
+    orders: &[O],
+    r: &MovementResult,
+    u: usize,
+    by: usize,
+    ordered: OrderedMove,
+) {
+    let map = c.map;
+    let n = units.len();
+    let here = |u: usize| map.province_of(units[u].loc);
+    let unit = units[u];
+    let OrderedMove {
+        src,
+        move_dest,
+        succeeded,
+    } = ordered;
+    if by >= n || by == u {
+        c.fail(
+            Invariant::Dislodgement,
+            format!("{} is dislodged by unit #{by}", c.unit(&unit)),
+        );
+        return;
+    }
+    let into = r.units[by].ends.and_then(|e| c.province_of(e.loc));
+    if into != Some(here(u)) {
+        c.fail(
+            Invariant::Dislodgement,
+            format!(
+                "{} is dislodged by {}, which ends in {}",
+                c.unit(&unit),
+                c.unit(&units[by]),
+                into.map(|p| c.province(p)).unwrap_or("nowhere".into())
+            ),
+        );
+    }
+    if let Some(i) = src {
+        let holds = matches!(orders[i].order().kind, OrderKind::Hold);
+        if succeeded && (holds || move_dest.is_some()) {
+            c.fail(
+                Invariant::Dislodgement,
+                format!(
+                    "{} is dislodged, yet {} succeeds",
+                    c.unit(&unit),
+                    c.order(orders, i)
+                ),
+            );
+        }
+    }
+}
+
+/// The parts of the result agree: the final units are those that end somewhere, and the
+/// dislodged units listed are those dislodged, each with its attacker's origin and route.
+fn check_result_parts(c: &mut Checker, units: &[Unit], r: &MovementResult) {
+    let map = c.map;
+    let n = units.len();
+    let here = |u: usize| map.province_of(units[u].loc);
     let ends: Vec<Unit> = r.units.iter().filter_map(|x| x.ends).collect();
     if r.final_units != ends {
         c.fail(
@@ -699,8 +804,12 @@ pub fn check_movement<O: Submitted>(
             }
         }
     }
-    c.one_per_province("after the movement", &r.final_units);
-    // Per province, once: held after the movement; a failed move made there.
+}
+
+/// Each contested province (a standoff) is listed once, is empty after the movement, and had
+/// a move there that failed.
+fn check_contested(c: &mut Checker, r: &MovementResult) {
+    let n = r.units.len();
     let held: std::collections::HashSet<ProvinceId> = r
         .final_units
         .iter()
@@ -743,8 +852,13 @@ pub fn check_movement<O: Submitted>(
             );
         }
     }
+}
 
-    // Every decision resolved.
+/// Every decision of the graph is resolved.
+fn check_resolved<O: Submitted>(c: &mut Checker, units: &[Unit], orders: &[O], r: &MovementResult) {
+    let map = c.map;
+    let g = &r.graph;
+    let m = g.nodes.len();
     for id in 0..m {
         if g.lo[id] != g.hi[id] {
             let label = r.node_label(map, units, orders, id as u32);
@@ -754,20 +868,13 @@ pub fn check_movement<O: Submitted>(
             );
         }
     }
+}
 
-    // Retreat options.
-    let occ = occupied(map, &r.final_units);
-    let standoff = standoffs(map, &r.contested);
-    for d in &r.dislodged {
-        if d.unit.loc.0 as usize >= map.locations.len()
-            || d.attacker_from.0 as usize >= map.province_count()
-        {
-            continue;
-        }
-        c.retreat_options(d, &occ, &standoff, rules);
-    }
-
-    // Backup rules: reported exactly where a cycle was broken.
+/// Backup rules: reported exactly where a cycle was broken, by the orders they decided, and
+/// agreeing with what happened (a Szykman-cancelled convoy, a circular movement that moved, an
+/// All Hold that did not).
+fn check_backups<O: Submitted>(c: &mut Checker, units: &[Unit], orders: &[O], r: &MovementResult) {
+    let g = &r.graph;
     let cycle = g.in_cycle.iter().any(|x| *x);
     let applied = r.backup_applied();
     if cycle != applied {
@@ -855,7 +962,6 @@ pub fn check_movement<O: Submitted>(
             _ => {}
         }
     }
-    c.out
 }
 
 /// Checks a retreat phase: `units` are the units that were not dislodged, `dislodged` the

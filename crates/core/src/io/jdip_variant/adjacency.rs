@@ -132,63 +132,8 @@ pub(super) fn read(text: &str, file: &str) -> Result<Adjacency, ImportError> {
     for (i, e) in elements.iter().enumerate().skip(1) {
         let parent_province = e.parent.and_then(|p| of_element.get(&p).copied());
         if e.is("PROVINCE") {
-            let req = |k: &str| {
-                e.attr(k)
-                    .map(str::trim)
-                    .filter(|v| !v.is_empty())
-                    .ok_or_else(|| {
-                        located(
-                            &e.pos,
-                            format!("<PROVINCE> without {k}: expected {k}=\"…\""),
-                        )
-                    })
-            };
-            let abbr = req("shortname")?.to_lowercase();
-            let name = req("fullname")?.to_string();
-            if e.attr("isConvoyableCoast")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-            {
-                note(
-                    &mut notes,
-                    &e.pos,
-                    format!(
-                        "{abbr}: a convoyable coast (fleets on it may convoy) is not supported; a fleet there does not convoy"
-                    ),
-                );
-            }
-            if let Some(b) = e.attr("borders").filter(|b| !b.trim().is_empty()) {
-                note(
-                    &mut notes,
-                    &e.pos,
-                    format!(
-                        "{abbr}: borders=\"{b}\" (jDip's border restrictions) are not supported; its borders are open to every unit in every season"
-                    ),
-                );
-            }
-            for (k, _) in &e.attrs {
-                if !["shortname", "fullname", "isConvoyableCoast", "borders"]
-                    .iter()
-                    .any(|a| k.eq_ignore_ascii_case(a))
-                {
-                    note(
-                        &mut notes,
-                        &e.pos,
-                        format!("{abbr}: attribute {k} is not read"),
-                    );
-                }
-            }
             of_element.insert(i, provinces.len());
-            provinces.push(Province {
-                abbr,
-                name,
-                aliases: Vec::new(),
-                pos: e.pos.clone(),
-                land: false,
-                sea: false,
-                coasts: Vec::new(),
-                army: BTreeSet::new(),
-                fleet: BTreeSet::new(),
-            });
+            provinces.push(read_province(e, &mut notes)?);
         } else if e.is("UNIQUENAME") {
             let Some(p) = parent_province else {
                 note(
@@ -289,7 +234,76 @@ pub(super) fn read(text: &str, file: &str) -> Result<Adjacency, ImportError> {
             "<PROVINCES> holds no <PROVINCE>: expected at least one".into(),
         ));
     }
-    // Names: each names one province.
+    let index = name_index(&provinces)?;
+    let mut adj = Adjacency {
+        provinces,
+        index,
+        notes,
+    };
+    resolve(&mut adj, &layers)?;
+    Ok(adj)
+}
+
+/// A `<PROVINCE>`: its short and full names (both required); what is not supported (a
+/// convoyable coast, border restrictions, other attributes) is noted.
+fn read_province(e: &xml::Element, notes: &mut Vec<ImportNote>) -> Result<Province, ImportError> {
+    let req = |k: &str| {
+        e.attr(k)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| {
+                located(
+                    &e.pos,
+                    format!("<PROVINCE> without {k}: expected {k}=\"…\""),
+                )
+            })
+    };
+    let abbr = req("shortname")?.to_lowercase();
+    let name = req("fullname")?.to_string();
+    if e.attr("isConvoyableCoast")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        note(
+            notes,
+            &e.pos,
+            format!(
+                "{abbr}: a convoyable coast (fleets on it may convoy) is not supported; a fleet there does not convoy"
+            ),
+        );
+    }
+    if let Some(b) = e.attr("borders").filter(|b| !b.trim().is_empty()) {
+        note(
+            notes,
+            &e.pos,
+            format!(
+                "{abbr}: borders=\"{b}\" (jDip's border restrictions) are not supported; its borders are open to every unit in every season"
+            ),
+        );
+    }
+    for (k, _) in &e.attrs {
+        if !["shortname", "fullname", "isConvoyableCoast", "borders"]
+            .iter()
+            .any(|a| k.eq_ignore_ascii_case(a))
+        {
+            note(notes, &e.pos, format!("{abbr}: attribute {k} is not read"));
+        }
+    }
+    Ok(Province {
+        abbr,
+        name,
+        aliases: Vec::new(),
+        pos: e.pos.clone(),
+        land: false,
+        sea: false,
+        coasts: Vec::new(),
+        army: BTreeSet::new(),
+        fleet: BTreeSet::new(),
+    })
+}
+
+/// Each province's names (short name, full name, unique names), folded: each names one
+/// province.
+fn name_index(provinces: &[Province]) -> Result<HashMap<String, usize>, ImportError> {
     let mut index: HashMap<String, usize> = HashMap::new();
     for (i, p) in provinces.iter().enumerate() {
         for n in [&p.abbr, &p.name].into_iter().chain(p.aliases.iter()) {
@@ -311,13 +325,7 @@ pub(super) fn read(text: &str, file: &str) -> Result<Adjacency, ImportError> {
             }
         }
     }
-    let mut adj = Adjacency {
-        provinces,
-        index,
-        notes,
-    };
-    resolve(&mut adj, &layers)?;
-    Ok(adj)
+    Ok(index)
 }
 
 /// Resolves every layer's references into borders, and lists every one-sided border from its

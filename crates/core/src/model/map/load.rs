@@ -484,232 +484,28 @@ fn control_in_name(n: &str) -> Option<(String, String)> {
     Some((format!("\"{}", n.get(..i).unwrap_or_default()), message))
 }
 
+/// A map's error at `pos`, saying `message`.
+fn err(pos: SourcePos, message: String) -> MapError {
+    MapError::Invalid { pos, message }
+}
+
+/// Checks a map as read and builds it: its facts and limits, then its provinces and names, its
+/// borders (each listed from both sides), its powers and who owns what at the start, and its art.
 fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Result<Map, MapError> {
     let loc = Locator::new(text, file);
-    let err = |pos: SourcePos, message: String| MapError::Invalid { pos, message };
+    check_facts(&raw, &loc)?;
+    let sizes = TableSizes::of(&raw.provinces, file)?;
 
-    let years = crate::base::calendar::FIRST_YEAR..=crate::base::calendar::LAST_YEAR;
-    if !years.contains(&raw.start_year) {
-        return Err(err(
-            loc.find_after("start_year", "Map"),
-            format!(
-                "start_year {}: expected a year from {} to {}",
-                raw.start_year,
-                years.start(),
-                years.end()
-            ),
-        ));
-    }
-    if let Some(v) = raw.victory {
-        let centres = raw.provinces.iter().filter(|p| p.supply_center()).count();
-        if v == 0 || v > centres {
-            return Err(err(
-                loc.find_after("victory", "Map"),
-                format!("victory {v}: expected 1 to the map's {centres} supply centres"),
-            ));
-        }
-    }
-    // Hard limits, checked before any id is made from an index, so nothing wraps: province and
-    // location ids are 32-bit, power ids 8-bit.
-    if raw.powers.len() > MAX_POWERS {
-        // At the name of the first power over the limit.
-        let mut at = loc.clone();
-        at.seek("powers");
-        let mut offset = 0;
-        for p in raw.powers.iter().take(MAX_POWERS + 1) {
-            offset = at.next_literal(&p.name);
-        }
-        return Err(err(
-            loc.pos(offset),
-            format!(
-                "a map has at most {MAX_POWERS} powers; this one has {}",
-                raw.powers.len()
-            ),
-        ));
-    }
-    // One pass over the provinces for every count the tables are sized by.
-    let (mut location_count, mut name_count, mut name_bytes) = (0usize, 0usize, 0usize);
-    for p in &raw.provinces {
-        location_count = location_count.saturating_add(1 + p.coasts().len());
-        name_count = name_count.saturating_add(2 + p.aliases().len());
-        name_bytes = name_bytes
-            .saturating_add(p.abbr().len() + p.name().len())
-            .saturating_add(p.aliases().iter().map(String::len).sum());
-    }
-    if raw.provinces.len() > MAX_PROVINCES || location_count > MAX_LOCATIONS {
-        return Err(err(
-            SourcePos::start(file),
-            format!(
-                "a map has at most {MAX_PROVINCES} provinces and {MAX_LOCATIONS} locations; this one has {} provinces and {location_count} locations",
-                raw.provinces.len()
-            ),
-        ));
-    }
-
-    let mut provinces = Vec::with_capacity(raw.provinces.len());
-    let mut locations = Vec::with_capacity(location_count);
-    // Sized once for every name (and a prefix for one in three), so that a big map's index is
-    // rarely rebuilt as it grows; the text is at most the names' length (folding only drops
-    // bytes).
-    let mut names = NameIndex::with_capacity(
-        name_count.saturating_add(name_count / 3),
-        name_bytes.min(u32::MAX as usize),
-    );
-
-    // Pass 1: provinces, names and locations. A province's abbreviation, name and aliases are
-    // moved into the map (lower-cased in place), not copied; an abbreviation that was not lower
-    // case stays in `raw` too, for messages that quote it as written ([`raw_abbr`]).
-    let mut batch = KeyBatch::default();
-    let mut next_key = 0;
-    for i in 0..raw.provinces.len() {
-        if i % BATCH == 0 {
-            // The names of the next provinces, folded and hashed together.
-            batch.clear();
-            next_key = 0;
-            for rp in raw.provinces.iter().skip(i).take(BATCH) {
-                for n in [rp.abbr(), rp.name()]
-                    .into_iter()
-                    .chain(rp.aliases().iter().map(String::as_str))
-                {
-                    batch.push(n);
-                }
-            }
-        }
-        let (done, rest) = raw.provinces.split_at_mut(i);
-        let Some(rp) = rest.first_mut() else { break };
-        let id = ProvinceId(i as u32);
-        // The province's own `abbr: "…"` value.
-        // (Built only for an error.)
-        let anchor = || format!("abbr: \"{}\"", rp.abbr());
-        let pos = || loc.find_after(&anchor(), "provinces").shifted(6);
-        if rp.abbr().trim().is_empty() || rp.abbr().contains('/') {
-            return Err(err(
-                pos(),
-                format!(
-                    "province abbreviation {} must be non-empty and contain no '/'",
-                    quoted(rp.abbr())
-                ),
-            ));
-        }
-        for n in [rp.abbr(), rp.name()]
-            .into_iter()
-            .chain(rp.aliases().iter().map(String::as_str))
-        {
-            if let Some((start, message)) = control_in_name(n) {
-                let at = loc.find_after(&start, &anchor());
-                return Err(err(at, format!("province name {message}")));
-            }
-            let (key, hash) = batch.key(next_key, n);
-            next_key += 1;
-            match names.insert_key(key, hash, id) {
-                Ok(()) => {}
-                Err(NameClash::Province(other)) => {
-                    let o = other.0 as usize;
-                    let other_abbr = raw_abbr(&done[o], &provinces[o]);
-                    return Err(err(
-                        loc.find_after(&format!("\"{n}\""), &anchor()),
-                        format!(
-                            "name {} of province {} is already used by province {}; names must be unique",
-                            quoted(n),
-                            quoted(rp.abbr()),
-                            quoted(other_abbr)
-                        ),
-                    ));
-                }
-                Err(NameClash::TooLong) => {
-                    return Err(err(
-                        loc.find_after(&format!("\"{n}\""), &anchor()),
-                        format!(
-                            "the names of a map add up to at most 4 GiB; at name {} of province {} they pass it",
-                            quoted(n),
-                            quoted(rp.abbr())
-                        ),
-                    ));
-                }
-            }
-        }
-        let main = LocId(locations.len() as u32);
-        locations.push(Location {
-            province: id,
-            coast: None,
-        });
-        let mut coasts = Vec::new();
-        if !rp.coasts().is_empty() {
-            if rp.kind() != ProvinceKind::Coast {
-                return Err(err(
-                    pos(),
-                    format!(
-                        "province {} is {:?} but lists coasts; only Coast provinces can have coasts",
-                        quoted(rp.abbr()),
-                        rp.kind()
-                    ),
-                ));
-            }
-            if rp.coasts().len() < 2 {
-                return Err(err(
-                    pos(),
-                    format!(
-                        "province {} lists one coast; list two or more, or none",
-                        quoted(rp.abbr())
-                    ),
-                ));
-            }
-            if !rp.fleet().is_empty() {
-                return Err(err(
-                    pos(),
-                    format!(
-                        "province {} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
-                        quoted(rp.abbr())
-                    ),
-                ));
-            }
-            for rc in rp.coasts() {
-                let Some(c) = Coast::parse(&rc.name) else {
-                    return Err(err(
-                        loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
-                        format!(
-                            "unknown coast {} in province {}; expected nc, sc, ec or wc",
-                            quoted(&rc.name),
-                            quoted(rp.abbr())
-                        ),
-                    ));
-                };
-                if coasts.iter().any(|(x, _)| *x == c) {
-                    return Err(err(
-                        pos(),
-                        format!(
-                            "province {} lists coast {c} twice; list each coast once",
-                            quoted(rp.abbr())
-                        ),
-                    ));
-                }
-                coasts.push((c, LocId(locations.len() as u32)));
-                locations.push(Location {
-                    province: id,
-                    coast: Some(c),
-                });
-            }
-        }
-        let abbr = if rp.abbr().bytes().any(|b| b.is_ascii_uppercase()) {
-            rp.abbr().to_ascii_lowercase()
-        } else {
-            std::mem::take(rp.abbr_mut())
-        };
-        let mut aliases = rp.take_aliases();
-        for a in &mut aliases {
-            a.make_ascii_lowercase();
-        }
-        provinces.push(Province {
-            abbr,
-            name: rp.take_name(),
-            aliases,
-            kind: rp.kind(),
-            supply_center: rp.supply_center(),
-            home_of: None,
-            main,
-            coasts,
-        });
-    }
+    // Pass 1: provinces, names and locations.
+    let mut reader = ProvinceReader::new(&loc, &sizes);
+    reader.read(&mut raw.provinces)?;
+    let ProvinceReader {
+        mut provinces,
+        locations,
+        names,
+        mut batch,
+        ..
+    } = reader;
 
     // Border names are folded into one reused buffer (no string per border).
     let key = std::cell::RefCell::new(String::new());
@@ -731,64 +527,497 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         }
     };
 
-    // Pass 2: adjacency. The borders of the next provinces are folded and hashed in a batch,
-    // then looked up and checked one by one in order.
-    let mut army_adj = vec![Vec::new(); provinces.len()];
-    let mut fleet_adj = vec![Vec::new(); locations.len()];
-    let mut resolved: Vec<Option<LocId>> = Vec::new();
-    // Each border of the batch split at its '/': the province, and the coast if any.
-    let mut parts: Vec<(&str, Option<&str>)> = Vec::new();
-    let mut next_border = 0;
-    for (i, rp) in raw.provinces.iter().enumerate() {
-        if i % BATCH == 0 {
-            batch.clear();
-            parts.clear();
-            resolved.clear();
-            next_border = 0;
-            for rp in raw.provinces.iter().skip(i).take(BATCH) {
-                // Army borders, then fleet borders, then each coast's: the order they are
-                // checked in below.
-                let lists = [rp.army(), rp.fleet()]
-                    .into_iter()
-                    .chain(rp.coasts().iter().map(|c| c.fleet.as_slice()));
-                for list in lists {
-                    for n in list {
-                        let part = match n.bytes().position(|b| b == b'/') {
-                            Some(k) => (&n[..k], Some(&n[k + 1..])),
-                            None => (n.as_str(), None),
-                        };
-                        batch.push(part.0);
-                        parts.push(part);
-                    }
-                }
+    // Pass 2: adjacency.
+    let mut borders = BorderReader {
+        provinces: &provinces,
+        locations: &locations,
+        loc: &loc,
+        lookups: BorderLookups::default(),
+        army_adj: vec![Vec::new(); provinces.len()],
+        fleet_adj: vec![Vec::new(); locations.len()],
+    };
+    borders.read(&raw.provinces, &names, &mut batch)?;
+    let BorderReader {
+        mut army_adj,
+        mut fleet_adj,
+        ..
+    } = borders;
+    check_symmetry(&army_adj, &fleet_adj, &provinces, &locations, &loc)?;
+
+    let PowersRead {
+        mut powers,
+        power_names,
+        home_of,
+    } = read_powers(&raw.powers, &names, &provinces, &resolve_loc, &loc)?;
+    // `Neutral` names the owner of neutral units, unless it names a power of the map (a
+    // DPjudge map may call a power that): such a map has no neutral units.
+    let neutral_name_taken = power_names.contains_key(NEUTRAL_NAME);
+    let neutral_units = neutral_units(
+        &raw.neutral_units,
+        neutral_name_taken,
+        &powers,
+        &provinces,
+        &locations,
+        &loc,
+        &resolve_loc,
+    )?;
+    read_owners(&raw.powers, &mut powers, &home_of, &names, &provinces, &loc)?;
+    for list in army_adj.iter_mut() {
+        list.sort();
+        list.dedup();
+    }
+    for list in fleet_adj.iter_mut() {
+        list.sort();
+        list.dedup();
+    }
+    for (prov, h) in provinces.iter_mut().zip(home_of) {
+        prov.home_of = h;
+    }
+    let positions = raw.provinces.iter().map(|p| p.position()).collect();
+    let art = read_art(&raw, &provinces, &loc)?;
+    Ok(Map {
+        name: raw.name,
+        title: raw.title,
+        start_year: raw.start_year,
+        start_phase: raw.start_phase,
+        build_sites: raw.build_sites,
+        victory: raw.victory,
+        powers,
+        neutral_units,
+        provinces,
+        locations,
+        army_adj,
+        fleet_adj,
+        names,
+        power_names,
+        art,
+        positions,
+    })
+}
+
+/// The map's own facts: its first year, its victory count and its number of powers (the hard
+/// limit checked before any id is made from an index, so nothing wraps: power ids are 8-bit).
+fn check_facts<P: ProvinceSource>(raw: &RawMap<P>, loc: &Locator) -> Result<(), MapError> {
+    let years = crate::base::calendar::FIRST_YEAR..=crate::base::calendar::LAST_YEAR;
+    if !years.contains(&raw.start_year) {
+        return Err(err(
+            loc.find_after("start_year", "Map"),
+            format!(
+                "start_year {}: expected a year from {} to {}",
+                raw.start_year,
+                years.start(),
+                years.end()
+            ),
+        ));
+    }
+    if let Some(v) = raw.victory {
+        let centres = raw.provinces.iter().filter(|p| p.supply_center()).count();
+        if v == 0 || v > centres {
+            return Err(err(
+                loc.find_after("victory", "Map"),
+                format!("victory {v}: expected 1 to the map's {centres} supply centres"),
+            ));
+        }
+    }
+    if raw.powers.len() > MAX_POWERS {
+        // At the name of the first power over the limit.
+        let mut at = loc.clone();
+        at.seek("powers");
+        let mut offset = 0;
+        for p in raw.powers.iter().take(MAX_POWERS + 1) {
+            offset = at.next_literal(&p.name);
+        }
+        return Err(err(
+            loc.pos(offset),
+            format!(
+                "a map has at most {MAX_POWERS} powers; this one has {}",
+                raw.powers.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Every count the map's tables are sized by, from one pass over the provinces.
+struct TableSizes {
+    /// Locations: each province's main one and its coasts.
+    locations: usize,
+    /// Names: abbreviations, names and aliases.
+    names: usize,
+    /// The bytes of all those names.
+    name_bytes: usize,
+}
+
+impl TableSizes {
+    /// The sizes of `provinces`' tables, within the hard limits (province and location ids are
+    /// 32-bit), checked before any id is made from an index.
+    fn of<P: ProvinceSource>(provinces: &[P], file: &str) -> Result<Self, MapError> {
+        let (mut locations, mut names, mut name_bytes) = (0usize, 0usize, 0usize);
+        for p in provinces {
+            locations = locations.saturating_add(1 + p.coasts().len());
+            names = names.saturating_add(2 + p.aliases().len());
+            name_bytes = name_bytes
+                .saturating_add(p.abbr().len() + p.name().len())
+                .saturating_add(p.aliases().iter().map(String::len).sum());
+        }
+        if provinces.len() > MAX_PROVINCES || locations > MAX_LOCATIONS {
+            return Err(err(
+                SourcePos::start(file),
+                format!(
+                    "a map has at most {MAX_PROVINCES} provinces and {MAX_LOCATIONS} locations; this one has {} provinces and {locations} locations",
+                    provinces.len()
+                ),
+            ));
+        }
+        Ok(TableSizes {
+            locations,
+            names,
+            name_bytes,
+        })
+    }
+}
+
+/// The text `abbr: "…"` that opens a province in its map file (the anchor of its messages).
+fn province_anchor(abbr: &str) -> String {
+    format!("abbr: \"{abbr}\"")
+}
+
+/// Pass 1: the provinces, their names and their locations, built from the map as read.
+struct ProvinceReader<'a> {
+    /// The map file, to locate errors.
+    loc: &'a Locator<'a>,
+    /// The provinces built so far.
+    provinces: Vec<Province>,
+    /// Their locations: each province's main one, then its coasts.
+    locations: Vec<Location>,
+    /// Every name of every province so far.
+    names: NameIndex,
+    /// The names of the next provinces, folded and hashed together.
+    batch: KeyBatch,
+    /// The next name of `batch` to look up.
+    next_key: usize,
+}
+
+impl<'a> ProvinceReader<'a> {
+    /// An empty reader with its tables sized once for the whole map.
+    fn new(loc: &'a Locator<'a>, sizes: &TableSizes) -> Self {
+        ProvinceReader {
+            loc,
+            provinces: Vec::new(),
+            locations: Vec::with_capacity(sizes.locations),
+            // Sized once for every name (and a prefix for one in three), so that a big map's
+            // index is rarely rebuilt as it grows; the text is at most the names' length
+            // (folding only drops bytes).
+            names: NameIndex::with_capacity(
+                sizes.names.saturating_add(sizes.names / 3),
+                sizes.name_bytes.min(u32::MAX as usize),
+            ),
+            batch: KeyBatch::default(),
+            next_key: 0,
+        }
+    }
+
+    /// Reads every province. A province's abbreviation, name and aliases are moved into the
+    /// map (lower-cased in place), not copied; an abbreviation that was not lower case stays in
+    /// `raw` too, for messages that quote it as written ([`raw_abbr`]).
+    fn read<P: ProvinceSource>(&mut self, raw: &mut [P]) -> Result<(), MapError> {
+        self.provinces.reserve_exact(raw.len());
+        for i in 0..raw.len() {
+            if i % BATCH == 0 {
+                self.fill_batch(raw.iter().skip(i).take(BATCH));
             }
-            for (k, &(p, c)) in parts.iter().enumerate() {
-                let (key, hash) = batch.key(k, p);
-                let l = names
-                    .get_hashed(key.as_bytes(), hash)
-                    .province()
-                    .and_then(|pid| {
-                        let prov = &provinces[pid.0 as usize];
-                        match c {
-                            None => Some(prov.main),
-                            Some(c) => prov.coast(Coast::parse(c)?),
-                        }
-                    });
-                resolved.push(l);
+            let (done, rest) = raw.split_at_mut(i);
+            let Some(rp) = rest.first_mut() else { break };
+            let id = ProvinceId(i as u32);
+            if rp.abbr().trim().is_empty() || rp.abbr().contains('/') {
+                return Err(err(
+                    self.province_pos(rp.abbr()),
+                    format!(
+                        "province abbreviation {} must be non-empty and contain no '/'",
+                        quoted(rp.abbr())
+                    ),
+                ));
+            }
+            self.index_names(&*rp, id, done)?;
+            let main = LocId(self.locations.len() as u32);
+            self.locations.push(Location {
+                province: id,
+                coast: None,
+            });
+            let coasts = self.read_coasts(&*rp, id)?;
+            let abbr = if rp.abbr().bytes().any(|b| b.is_ascii_uppercase()) {
+                rp.abbr().to_ascii_lowercase()
+            } else {
+                std::mem::take(rp.abbr_mut())
+            };
+            let mut aliases = rp.take_aliases();
+            for a in &mut aliases {
+                a.make_ascii_lowercase();
+            }
+            self.provinces.push(Province {
+                abbr,
+                name: rp.take_name(),
+                aliases,
+                kind: rp.kind(),
+                supply_center: rp.supply_center(),
+                home_of: None,
+                main,
+                coasts,
+            });
+        }
+        Ok(())
+    }
+
+    /// The position of the province's own `abbr: "…"` value (built only for an error).
+    fn province_pos(&self, abbr: &str) -> SourcePos {
+        self.loc
+            .find_after(&province_anchor(abbr), "provinces")
+            .shifted(6)
+    }
+
+    /// Folds and hashes the names of the next provinces together.
+    fn fill_batch<'r, P: ProvinceSource + 'r>(&mut self, next: impl Iterator<Item = &'r P>) {
+        self.batch.clear();
+        self.next_key = 0;
+        for rp in next {
+            for n in [rp.abbr(), rp.name()]
+                .into_iter()
+                .chain(rp.aliases().iter().map(String::as_str))
+            {
+                self.batch.push(n);
             }
         }
-        let mut resolve_next = || {
-            let l = resolved.get(next_border).copied().flatten();
-            next_border += 1;
-            l
-        };
-        let prov = &provinces[i];
+    }
+
+    /// Indexes the province's abbreviation, name and aliases: each plain text and used by no
+    /// other province (`done` are the provinces before it, to quote the other's abbreviation).
+    fn index_names<P: ProvinceSource>(
+        &mut self,
+        rp: &P,
+        id: ProvinceId,
+        done: &[P],
+    ) -> Result<(), MapError> {
+        for n in [rp.abbr(), rp.name()]
+            .into_iter()
+            .chain(rp.aliases().iter().map(String::as_str))
+        {
+            if let Some((start, message)) = control_in_name(n) {
+                let at = self.loc.find_after(&start, &province_anchor(rp.abbr()));
+                return Err(err(at, format!("province name {message}")));
+            }
+            let (key, hash) = self.batch.key(self.next_key, n);
+            self.next_key += 1;
+            match self.names.insert_key(key, hash, id) {
+                Ok(()) => {}
+                Err(NameClash::Province(other)) => {
+                    let o = other.0 as usize;
+                    let other_abbr = raw_abbr(&done[o], &self.provinces[o]);
+                    return Err(err(
+                        self.loc
+                            .find_after(&format!("\"{n}\""), &province_anchor(rp.abbr())),
+                        format!(
+                            "name {} of province {} is already used by province {}; names must be unique",
+                            quoted(n),
+                            quoted(rp.abbr()),
+                            quoted(other_abbr)
+                        ),
+                    ));
+                }
+                Err(NameClash::TooLong) => {
+                    return Err(err(
+                        self.loc
+                            .find_after(&format!("\"{n}\""), &province_anchor(rp.abbr())),
+                        format!(
+                            "the names of a map add up to at most 4 GiB; at name {} of province {} they pass it",
+                            quoted(n),
+                            quoted(rp.abbr())
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The province's coasts, each a new location: only a Coast province has them, two or more,
+    /// each named once, and then its fleet borders are its coasts'.
+    fn read_coasts<P: ProvinceSource>(
+        &mut self,
+        rp: &P,
+        id: ProvinceId,
+    ) -> Result<Vec<(Coast, LocId)>, MapError> {
+        let mut coasts = Vec::new();
+        if rp.coasts().is_empty() {
+            return Ok(coasts);
+        }
+        if rp.kind() != ProvinceKind::Coast {
+            return Err(err(
+                self.province_pos(rp.abbr()),
+                format!(
+                    "province {} is {:?} but lists coasts; only Coast provinces can have coasts",
+                    quoted(rp.abbr()),
+                    rp.kind()
+                ),
+            ));
+        }
+        if rp.coasts().len() < 2 {
+            return Err(err(
+                self.province_pos(rp.abbr()),
+                format!(
+                    "province {} lists one coast; list two or more, or none",
+                    quoted(rp.abbr())
+                ),
+            ));
+        }
+        if !rp.fleet().is_empty() {
+            return Err(err(
+                self.province_pos(rp.abbr()),
+                format!(
+                    "province {} has coasts, so its fleet borders belong in its coasts, not in `fleet`",
+                    quoted(rp.abbr())
+                ),
+            ));
+        }
+        for rc in rp.coasts() {
+            let Some(c) = Coast::parse(&rc.name) else {
+                return Err(err(
+                    self.loc.find_after(&format!("\"{}\"", rc.name), "coasts"),
+                    format!(
+                        "unknown coast {} in province {}; expected nc, sc, ec or wc",
+                        quoted(&rc.name),
+                        quoted(rp.abbr())
+                    ),
+                ));
+            };
+            if coasts.iter().any(|(x, _)| *x == c) {
+                return Err(err(
+                    self.province_pos(rp.abbr()),
+                    format!(
+                        "province {} lists coast {c} twice; list each coast once",
+                        quoted(rp.abbr())
+                    ),
+                ));
+            }
+            coasts.push((c, LocId(self.locations.len() as u32)));
+            self.locations.push(Location {
+                province: id,
+                coast: Some(c),
+            });
+        }
+        Ok(coasts)
+    }
+}
+
+/// The borders of the next [`BATCH`] provinces, folded and hashed in a batch and looked up
+/// together, then handed out one by one in the order they are checked.
+#[derive(Default)]
+struct BorderLookups<'r> {
+    /// Each border of the batch split at its '/': the province, and the coast if any.
+    parts: Vec<(&'r str, Option<&'r str>)>,
+    /// Each border's location, if it names one.
+    resolved: Vec<Option<LocId>>,
+    /// The next border of `resolved` to hand out.
+    next: usize,
+}
+
+impl<'r> BorderLookups<'r> {
+    /// Looks up the borders of `next`: army borders, then fleet borders, then each coast's,
+    /// province by province (the order they are checked in).
+    fn fill<P: ProvinceSource + 'r>(
+        &mut self,
+        next: impl Iterator<Item = &'r P>,
+        names: &NameIndex,
+        provinces: &[Province],
+        batch: &mut KeyBatch,
+    ) {
+        batch.clear();
+        self.parts.clear();
+        self.resolved.clear();
+        self.next = 0;
+        for rp in next {
+            let lists = [rp.army(), rp.fleet()]
+                .into_iter()
+                .chain(rp.coasts().iter().map(|c| c.fleet.as_slice()));
+            for list in lists {
+                for n in list {
+                    let part = match n.bytes().position(|b| b == b'/') {
+                        Some(k) => (&n[..k], Some(&n[k + 1..])),
+                        None => (n.as_str(), None),
+                    };
+                    batch.push(part.0);
+                    self.parts.push(part);
+                }
+            }
+        }
+        for (k, &(p, c)) in self.parts.iter().enumerate() {
+            let (key, hash) = batch.key(k, p);
+            let l = names
+                .get_hashed(key.as_bytes(), hash)
+                .province()
+                .and_then(|pid| {
+                    let prov = &provinces[pid.0 as usize];
+                    match c {
+                        None => Some(prov.main),
+                        Some(c) => prov.coast(Coast::parse(c)?),
+                    }
+                });
+            self.resolved.push(l);
+        }
+    }
+
+    /// The next border's location, or None if it names none.
+    fn next(&mut self) -> Option<LocId> {
+        let l = self.resolved.get(self.next).copied().flatten();
+        self.next += 1;
+        l
+    }
+}
+
+/// Pass 2: every province's army and fleet borders, each to a place its units can enter.
+struct BorderReader<'a, 'r> {
+    /// The provinces of pass 1.
+    provinces: &'a [Province],
+    /// Their locations.
+    locations: &'a [Location],
+    /// The map file, to locate errors.
+    loc: &'a Locator<'a>,
+    /// The borders looked up, in batches.
+    lookups: BorderLookups<'r>,
+    /// Each province's army borders.
+    army_adj: Vec<Vec<ProvinceId>>,
+    /// Each location's fleet borders.
+    fleet_adj: Vec<Vec<LocId>>,
+}
+
+impl<'r> BorderReader<'_, 'r> {
+    /// Reads the borders of every province of `raw`, in order.
+    fn read<P: ProvinceSource>(
+        &mut self,
+        raw: &'r [P],
+        names: &NameIndex,
+        batch: &mut KeyBatch,
+    ) -> Result<(), MapError> {
+        for (i, rp) in raw.iter().enumerate() {
+            if i % BATCH == 0 {
+                self.lookups
+                    .fill(raw.iter().skip(i).take(BATCH), names, self.provinces, batch);
+            }
+            self.read_army(rp, i)?;
+            self.read_fleet(rp, i)?;
+        }
+        Ok(())
+    }
+
+    /// Province `i`'s army borders: each a known province, and neither side a sea.
+    fn read_army<P: ProvinceSource>(&mut self, rp: &P, i: usize) -> Result<(), MapError> {
+        let prov = &self.provinces[i];
         let abbr = raw_abbr(rp, prov);
+        let loc = self.loc;
         // Each list allocated once, at its final size (before duplicates are removed).
-        army_adj[i].reserve_exact(rp.army().len());
+        self.army_adj[i].reserve_exact(rp.army().len());
         for n in rp.army() {
-            let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", abbr));
-            let Some(l) = resolve_next() else {
+            let p = || loc.find_after(&format!("\"{n}\""), &province_anchor(abbr));
+            let Some(l) = self.lookups.next() else {
                 return Err(err(
                     p(),
                     format!(
@@ -798,7 +1027,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     ),
                 ));
             };
-            let target = &provinces[locations[l.0 as usize].province.0 as usize];
+            let target = &self.provinces[self.locations[l.0 as usize].province.0 as usize];
             if prov.kind == ProvinceKind::Sea || target.kind == ProvinceKind::Sea {
                 return Err(err(
                     p(),
@@ -809,9 +1038,18 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     ),
                 ));
             }
-            army_adj[i].push(locations[l.0 as usize].province);
+            self.army_adj[i].push(self.locations[l.0 as usize].province);
         }
-        // The province's own fleet borders, or each coast's (no list is built for this).
+        Ok(())
+    }
+
+    /// Province `i`'s own fleet borders, or each coast's (no list is built for this): none for
+    /// an inland province, each a known location that is not inland, with its coast where it has
+    /// several.
+    fn read_fleet<P: ProvinceSource>(&mut self, rp: &P, i: usize) -> Result<(), MapError> {
+        let prov = &self.provinces[i];
+        let abbr = raw_abbr(rp, prov);
+        let loc = self.loc;
         let own = [(prov.main, rp.fleet())];
         let fleet_lists = own
             .iter()
@@ -824,11 +1062,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                     .map(|(rc, (_, l))| (*l, rc.fleet.as_slice())),
             );
         for (from, list) in fleet_lists {
-            fleet_adj[from.0 as usize].reserve_exact(list.len());
+            self.fleet_adj[from.0 as usize].reserve_exact(list.len());
             if prov.kind == ProvinceKind::Land && !list.is_empty() {
-                let p = || loc.find_after("fleet", &format!("abbr: \"{}\"", abbr));
                 return Err(err(
-                    p(),
+                    loc.find_after("fleet", &province_anchor(abbr)),
                     format!(
                         "inland province {} lists fleet borders; fleets cannot enter inland provinces",
                         quoted(abbr)
@@ -836,8 +1073,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 ));
             }
             for n in list {
-                let p = || loc.find_after(&format!("\"{n}\""), &format!("abbr: \"{}\"", abbr));
-                let Some(l) = resolve_next() else {
+                let p = || loc.find_after(&format!("\"{n}\""), &province_anchor(abbr));
+                let Some(l) = self.lookups.next() else {
                     return Err(err(
                         p(),
                         format!(
@@ -847,7 +1084,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                         ),
                     ));
                 };
-                let target = &provinces[locations[l.0 as usize].province.0 as usize];
+                let target = &self.provinces[self.locations[l.0 as usize].province.0 as usize];
                 if target.kind == ProvinceKind::Land {
                     return Err(err(
                         p(),
@@ -858,7 +1095,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                         ),
                     ));
                 }
-                if target.is_multi_coast() && locations[l.0 as usize].coast.is_none() {
+                if target.is_multi_coast() && self.locations[l.0 as usize].coast.is_none() {
                     return Err(err(
                         p(),
                         format!(
@@ -871,43 +1108,56 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                         ),
                     ));
                 }
-                fleet_adj[from.0 as usize].push(l);
+                self.fleet_adj[from.0 as usize].push(l);
             }
         }
+        Ok(())
     }
+}
 
-    // Symmetry: each border looked up in the other side's list, visited in the order the map
-    // lists them (so that the first one missing is the one reported). A long list (a province
-    // with thousands of borders) is searched in a sorted copy, so that such a province costs
-    // n log n, not n².
-    fn sorted_long<T: Copy + Ord>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
-        lists
-            .iter()
-            .map(|l| {
-                if l.len() <= LINEAR_SEARCH {
-                    return Vec::new();
-                }
-                let mut l = l.clone();
-                l.sort_unstable();
-                l
-            })
-            .collect()
+/// For each list, a sorted copy if it is long (empty if not). A long list (a province with
+/// thousands of borders) is searched in its sorted copy, so that such a province costs n log n,
+/// not n².
+fn sorted_long<T: Copy + Ord>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
+    lists
+        .iter()
+        .map(|l| {
+            if l.len() <= LINEAR_SEARCH {
+                return Vec::new();
+            }
+            let mut l = l.clone();
+            l.sort_unstable();
+            l
+        })
+        .collect()
+}
+
+/// Whether list `j` holds `x`, searched in its sorted copy if it is long ([`sorted_long`]).
+fn listed<T: Copy + Ord>(lists: &[Vec<T>], sorted: &[Vec<T>], j: usize, x: T) -> bool {
+    if lists[j].len() <= LINEAR_SEARCH {
+        lists[j].contains(&x)
+    } else {
+        sorted[j].binary_search(&x).is_ok()
     }
-    fn listed<T: Copy + Ord>(lists: &[Vec<T>], sorted: &[Vec<T>], j: usize, x: T) -> bool {
-        if lists[j].len() <= LINEAR_SEARCH {
-            lists[j].contains(&x)
-        } else {
-            sorted[j].binary_search(&x).is_ok()
-        }
-    }
-    let sorted = sorted_long(&army_adj);
+}
+
+/// Symmetry: each border looked up in the other side's list, visited in the order the map
+/// lists them (so that the first one missing is the one reported).
+fn check_symmetry(
+    army_adj: &[Vec<ProvinceId>],
+    fleet_adj: &[Vec<LocId>],
+    provinces: &[Province],
+    locations: &[Location],
+    loc: &Locator,
+) -> Result<(), MapError> {
+    let sorted = sorted_long(army_adj);
     for (i, list) in army_adj.iter().enumerate() {
         for j in list {
-            if !listed(&army_adj, &sorted, j.0 as usize, ProvinceId(i as u32)) {
+            if !listed(army_adj, &sorted, j.0 as usize, ProvinceId(i as u32)) {
                 let a = &provinces[i].abbr;
                 let b = &provinces[j.0 as usize].abbr;
                 return Err(err(
-                    loc.find_after(&format!("abbr: \"{b}\""), "provinces"),
+                    loc.find_after(&province_anchor(b), "provinces"),
                     format!(
                         "army border {}–{} is listed by {} but not by {}; list every border from both sides",
                         quoted(a),
@@ -928,15 +1178,15 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             None => p.abbr.clone(),
         }
     };
-    let sorted = sorted_long(&fleet_adj);
+    let sorted = sorted_long(fleet_adj);
     for (i, list) in fleet_adj.iter().enumerate() {
         for j in list {
-            if !listed(&fleet_adj, &sorted, j.0 as usize, LocId(i as u32)) {
+            if !listed(fleet_adj, &sorted, j.0 as usize, LocId(i as u32)) {
                 let a = loc_name(LocId(i as u32));
                 let b = loc_name(*j);
                 let b_abbr = &provinces[locations[j.0 as usize].province.0 as usize].abbr;
                 return Err(err(
-                    loc.find_after(&format!("abbr: \"{b_abbr}\""), "provinces"),
+                    loc.find_after(&province_anchor(b_abbr), "provinces"),
                     format!(
                         "fleet border {}–{} is listed by {} but not by {}; list every border from both sides",
                         quoted(&a),
@@ -948,49 +1198,37 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             }
         }
     }
-    drop(sorted);
+    Ok(())
+}
 
-    // Powers.
+/// What [`read_powers`] builds.
+struct PowersRead {
+    /// The powers, without their starting ownership besides home centres.
+    powers: Vec<Power>,
+    /// Every name, adjective and alias of a power.
+    power_names: Names<PowerId>,
+    /// Which power each province is a home centre of.
+    home_of: Vec<Option<PowerId>>,
+}
+
+/// The powers, their names (each used once) and home centres (each a supply centre of one
+/// power), and which power each province is a home centre of.
+fn read_powers(
+    raw: &[RawPower],
+    names: &NameIndex,
+    provinces: &[Province],
+    resolve_loc: &dyn Fn(&str) -> Option<LocId>,
+    loc: &Locator,
+) -> Result<PowersRead, MapError> {
     let mut powers = Vec::new();
     let mut power_names: Names<PowerId> = Names::default();
     let mut home_of: Vec<Option<PowerId>> = vec![None; provinces.len()];
-    for (pi, rp) in raw.powers.iter().enumerate() {
+    for (pi, rp) in raw.iter().enumerate() {
         let pid = PowerId(pi as u8);
-        let ppos = || loc.find_after(&format!("\"{}\"", rp.name), "powers");
-        // An adjective that is the name itself (a variant's `BYZANTINUM (BYZANTINUM)`) names
-        // nothing new; every other repeat is a mistake.
-        let adjective =
-            (normalize_name(&rp.adjective) != normalize_name(&rp.name)).then_some(&rp.adjective);
-        for n in std::iter::once(&rp.name)
-            .chain(adjective)
-            .chain(rp.aliases.iter())
-        {
-            if let Some((start, message)) = control_in_name(n) {
-                let at = loc.find_after(&start, "powers");
-                return Err(err(at, format!("power name {message}")));
-            }
-            if let Some(other) = power_names.insert(normalize_name(n), pid) {
-                let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
-                let pos = if other == pid { ppos() } else { at };
-                let message = match raw.powers.get(other.0 as usize) {
-                    Some(o) if other != pid => format!(
-                        "power name {} of {} is already used by {}; names must be unique",
-                        quoted(n),
-                        cut(&rp.name),
-                        cut(&o.name)
-                    ),
-                    _ => format!(
-                        "power name {} is given twice for {} (as its name, adjective or an alias); give each name once",
-                        quoted(n),
-                        cut(&rp.name)
-                    ),
-                };
-                return Err(err(pos, message));
-            }
-        }
+        index_power_names(raw, rp, pid, &mut power_names, loc)?;
         let mut home = Vec::new();
         for h in &rp.home {
-            let p = || in_power_list(&loc, &rp.name, "home:", h);
+            let p = || in_power_list(loc, &rp.name, "home:", h);
             let Some(id) = names.get(&normalize_name(h)).province() else {
                 return Err(err(
                     p(),
@@ -1013,7 +1251,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 ));
             }
             if let Some(other) = home_of[id.0 as usize] {
-                let other = raw_power_name(&raw.powers, other);
+                let other = raw_power_name(raw, other);
                 return Err(err(
                     p(),
                     format!(
@@ -1028,8 +1266,8 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
         }
         let mut start = Vec::new();
         for s in &rp.start {
-            let p = || in_power_list(&loc, &rp.name, "start:", s);
-            let Some((kind, l)) = parse_start_unit(s, &resolve_loc) else {
+            let p = || in_power_list(loc, &rp.name, "start:", s);
+            let Some((kind, l)) = parse_start_unit(s, resolve_loc) else {
                 return Err(err(
                     p(),
                     format!(
@@ -1051,25 +1289,71 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             unowned_homes: Vec::new(),
         });
     }
-    // `Neutral` names the owner of neutral units, unless it names a power of the map (a
-    // DPjudge map may call a power that): such a map has no neutral units.
-    let neutral_name_taken = power_names.contains_key(NEUTRAL_NAME);
-    let neutral_units = neutral_units(
-        &raw.neutral_units,
-        neutral_name_taken,
-        &powers,
-        &provinces,
-        &locations,
-        &loc,
-        &resolve_loc,
-    )?;
-    // Centres owned at the start besides home centres: after every power's homes are known,
-    // and home centres not owned at the start taken out first.
-    let mut owned_by: Vec<Option<PowerId>> = home_of.clone();
-    for (pi, rp) in raw.powers.iter().enumerate() {
+    Ok(PowersRead {
+        powers,
+        power_names,
+        home_of,
+    })
+}
+
+/// Indexes power `rp`'s name, adjective and aliases: each plain text and given once. An
+/// adjective that is the name itself (a variant's `BYZANTINUM (BYZANTINUM)`) names nothing new;
+/// every other repeat is a mistake.
+fn index_power_names(
+    raw: &[RawPower],
+    rp: &RawPower,
+    pid: PowerId,
+    power_names: &mut Names<PowerId>,
+    loc: &Locator,
+) -> Result<(), MapError> {
+    let ppos = || loc.find_after(&format!("\"{}\"", rp.name), "powers");
+    let adjective =
+        (normalize_name(&rp.adjective) != normalize_name(&rp.name)).then_some(&rp.adjective);
+    for n in std::iter::once(&rp.name)
+        .chain(adjective)
+        .chain(rp.aliases.iter())
+    {
+        if let Some((start, message)) = control_in_name(n) {
+            let at = loc.find_after(&start, "powers");
+            return Err(err(at, format!("power name {message}")));
+        }
+        if let Some(other) = power_names.insert(normalize_name(n), pid) {
+            let at = loc.find_after(&format!("\"{n}\""), &format!("name: \"{}\"", rp.name));
+            let pos = if other == pid { ppos() } else { at };
+            let message = match raw.get(other.0 as usize) {
+                Some(o) if other != pid => format!(
+                    "power name {} of {} is already used by {}; names must be unique",
+                    quoted(n),
+                    cut(&rp.name),
+                    cut(&o.name)
+                ),
+                _ => format!(
+                    "power name {} is given twice for {} (as its name, adjective or an alias); give each name once",
+                    quoted(n),
+                    cut(&rp.name)
+                ),
+            };
+            return Err(err(pos, message));
+        }
+    }
+    Ok(())
+}
+
+/// Centres owned at the start besides home centres: after every power's homes are known, and
+/// home centres not owned at the start taken out first. Each centre has one owner.
+fn read_owners(
+    raw: &[RawPower],
+    powers: &mut [Power],
+    home_of: &[Option<PowerId>],
+    names: &NameIndex,
+    provinces: &[Province],
+    loc: &Locator,
+) -> Result<(), MapError> {
+    let mut owned_by: Vec<Option<PowerId>> = home_of.to_vec();
+    for (pi, rp) in raw.iter().enumerate() {
         let pid = PowerId(pi as u8);
         for h in &rp.unowned_homes {
-            let p = || in_power_list(&loc, &rp.name, "unowned_homes:", h);
+            let p = || in_power_list(loc, &rp.name, "unowned_homes:", h);
             let id = names
                 .get(&normalize_name(h))
                 .province()
@@ -1092,10 +1376,10 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             owned_by[id.0 as usize] = None;
         }
     }
-    for (pi, rp) in raw.powers.iter().enumerate() {
+    for (pi, rp) in raw.iter().enumerate() {
         let pid = PowerId(pi as u8);
         for o in &rp.owns {
-            let p = || in_power_list(&loc, &rp.name, "owns:", o);
+            let p = || in_power_list(loc, &rp.name, "owns:", o);
             let id = names
                 .get(&normalize_name(o))
                 .province()
@@ -1111,7 +1395,7 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
                 ));
             };
             if let Some(other) = owned_by[id.0 as usize] {
-                let other = raw_power_name(&raw.powers, other);
+                let other = raw_power_name(raw, other);
                 return Err(err(
                     p(),
                     format!(
@@ -1125,61 +1409,39 @@ fn build<P: ProvinceSource>(mut raw: RawMap<P>, text: &str, file: &str) -> Resul
             powers[pi].owns.push(id);
         }
     }
-    for list in army_adj.iter_mut() {
-        list.sort();
-        list.dedup();
+    Ok(())
+}
+
+/// The map's art, if it has any, with its errors located at the province or art line at fault.
+fn read_art<P: ProvinceSource>(
+    raw: &RawMap<P>,
+    provinces: &[Province],
+    loc: &Locator,
+) -> Result<Option<MapArt>, MapError> {
+    if raw.art.is_empty() {
+        return Ok(None);
     }
-    for list in fleet_adj.iter_mut() {
-        list.sort();
-        list.dedup();
-    }
-    for (prov, h) in provinces.iter_mut().zip(home_of) {
-        prov.home_of = h;
-    }
-    let positions = raw.provinces.iter().map(|p| p.position()).collect();
-    let art = if raw.art.is_empty() {
-        None
-    } else {
-        let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor()).collect();
-        let abbrs: Vec<&str> = raw
-            .provinces
-            .iter()
-            .zip(&provinces)
-            .map(|(r, p)| raw_abbr(r, p))
-            .collect();
-        let built = MapArt::new(raw.art.clone(), &anchors, &abbrs).map_err(|e| {
-            let pos = match (e.province, e.line) {
-                (Some(i), _) => {
-                    let abbr = format!("abbr: \"{}\"", raw_abbr(&raw.provinces[i], &provinces[i]));
-                    if raw.provinces[i].anchor().is_some() {
-                        loc.find_after("anchor:", &abbr)
-                    } else {
-                        loc.find_after(&abbr, "provinces").shifted(6)
-                    }
+    let anchors: Vec<Option<(u16, u16)>> = raw.provinces.iter().map(|p| p.anchor()).collect();
+    let abbrs: Vec<&str> = raw
+        .provinces
+        .iter()
+        .zip(provinces)
+        .map(|(r, p)| raw_abbr(r, p))
+        .collect();
+    let built = MapArt::new(raw.art.clone(), &anchors, &abbrs).map_err(|e| {
+        let pos = match (e.province, e.line) {
+            (Some(i), _) => {
+                let abbr = province_anchor(raw_abbr(&raw.provinces[i], &provinces[i]));
+                if raw.provinces[i].anchor().is_some() {
+                    loc.find_after("anchor:", &abbr)
+                } else {
+                    loc.find_after(&abbr, "provinces").shifted(6)
                 }
-                (None, Some(l)) => loc.find_after(&format!("{:?}", raw.art[l]), "art:"),
-                (None, None) => loc.find_after("art:", ""),
-            };
-            err(pos, e.message)
-        })?;
-        Some(built)
-    };
-    Ok(Map {
-        name: raw.name,
-        title: raw.title,
-        start_year: raw.start_year,
-        start_phase: raw.start_phase,
-        build_sites: raw.build_sites,
-        victory: raw.victory,
-        powers,
-        neutral_units,
-        provinces,
-        locations,
-        army_adj,
-        fleet_adj,
-        names,
-        power_names,
-        art,
-        positions,
-    })
+            }
+            (None, Some(l)) => loc.find_after(&format!("{:?}", raw.art[l]), "art:"),
+            (None, None) => loc.find_after("art:", ""),
+        };
+        err(pos, e.message)
+    })?;
+    Ok(Some(built))
 }

@@ -272,6 +272,23 @@ pub fn minimize_on(
     let witness: Vec<String> = why.into_iter().map(|(_, line)| line).collect();
     let mut out = j.build(&cand).scenario;
     out.title = format!("{} (minimized)", s.title);
+    out.description = description(goal, before, &witness, stopped);
+    let r = run(&out, None, false).map_err(|e| MinimizeError::Run(e.to_string()))?;
+    freeze_expectations(&mut out, &r);
+    Ok(Minimized {
+        scenario: out,
+        before,
+        after,
+        runs,
+        witness,
+        regions: regions.count,
+        stopped,
+    })
+}
+
+/// The minimized scenario's description: what it was minimized from, keeping which
+/// properties (against which rules), what shows them, and whether the search stopped early.
+fn description(goal: &Goal, before: Size, witness: &[String], stopped: Option<Stopped>) -> String {
     let specs: Vec<String> = goal.keep.iter().map(Property::spec).collect();
     let count = |n: usize, what: &str| match n {
         1 => format!("1 {what}"),
@@ -294,18 +311,7 @@ pub fn minimize_on(
             st.stage.name()
         ));
     }
-    out.description = description;
-    let r = run(&out, None, false).map_err(|e| MinimizeError::Run(e.to_string()))?;
-    freeze_expectations(&mut out, &r);
-    Ok(Minimized {
-        scenario: out,
-        before,
-        after,
-        runs,
-        witness,
-        regions: regions.count,
-        stopped,
-    })
+    description
 }
 
 /// Why a search stopped, in a few words: `interrupted`, `after 100 runs`, `after

@@ -142,3 +142,18 @@ fn the_compare_panel_names_the_engines_it_compares() {
     );
     assert!(!screen.contains("the decision model vs"), "{screen}");
 }
+
+/// The help lists every mark the views draw, and says that `!` in the decisions list means a
+/// backup rule forced it (in the orders list it means illegal).
+#[test]
+fn the_help_explains_every_mark() {
+    let mut a = app_on(Some("scenarios/datc/6.F.16.ron"), folders("engines-help"));
+    a.set_engine(Arc::new(dipsandbox_core::engine::DecisionEngine) as Arc<dyn Engine>);
+    // The marks are at the end of the help.
+    run(&mut a, 160, 60, "?");
+    let seen = common::text(&run(&mut a, 160, 60, "end"));
+    for mark in ["✓ ✗ ! ∅ ·", "↺ ! ?", "▶", "•", "≠", "…"] {
+        assert!(seen.contains(mark), "{mark} missing from the help:\n{seen}");
+    }
+    assert!(seen.contains("forced by a backup rule"), "{seen}");
+}

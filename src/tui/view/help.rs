@@ -85,9 +85,18 @@ pub fn text(vm: &ViewModel) -> Vec<Line<'static>> {
 const MARKS: &[(&str, &str)] = &[
     (
         "✓ ✗ ! ∅ ·",
-        "succeeds, fails, illegal, void, not decided yet",
+        "orders: succeeds, fails, illegal, void, not decided yet",
+    ),
+    (
+        "↺ ! ?",
+        "decisions (stepper): in a cycle, forced by a backup rule (not \"illegal\" here), still open; blank: settled",
+    ),
+    (
+        "▶",
+        "stepper: what the current event touched (a decision, or a unit of the procedure)",
     ),
     ("•", "decisions: one that decided the selected order"),
+    ("≠", "compare: the two sides' verdicts differ"),
     ("*", "rules: differs from the scenario's own rules"),
     (
         "…",

@@ -62,6 +62,18 @@ fn explain_trace_shows_cycle_and_rule() {
     assert!(out.contains("CYCLE (convoy paradox)"), "{out}");
     assert!(out.contains("BACKUP RULE: Szykman rule"), "{out}");
     assert!(out.contains("Expectations: all 8 checks met."), "{out}");
+    // One fleet's convoy, in the singular; two, in the plural.
+    assert!(
+        out.contains("Szykman: the convoy of F English Channel is cancelled; the fleet holds"),
+        "{out}"
+    );
+    let (_, out, _) = dipsandbox(&["explain", "scenarios/datc/6.F.23.ron", "--trace"]);
+    assert!(
+        out.contains(
+            "Szykman: the convoys of F English Channel, F North Sea are cancelled; the fleets hold"
+        ),
+        "{out}"
+    );
 }
 
 #[test]

@@ -79,10 +79,17 @@ pub fn describe(vm: &ViewModel, index: usize) -> (String, Style) {
                 .map(|u| format!("{} {}", u.kind.letter(), s.scenario().map.loc_abbr(u.loc)))
                 .collect();
             (
-                format!(
-                    "Szykman: the convoy of {} is cancelled; the fleet holds",
-                    names.join(", ")
-                ),
+                if names.len() == 1 {
+                    format!(
+                        "Szykman: the convoy of {} is cancelled; the fleet holds",
+                        names.join(", ")
+                    )
+                } else {
+                    format!(
+                        "Szykman: the convoys of {} are cancelled; the fleets hold",
+                        names.join(", ")
+                    )
+                },
                 t.forced(),
             )
         }

@@ -287,11 +287,19 @@ pub fn trace<O: crate::model::orders::Submitted>(
             Event::ConvoysCancelled { fleets } => {
                 cancelled.extend_from_slice(fleets);
                 let names: Vec<String> = fleets.iter().map(|f| s.units[*f].describe(map)).collect();
-                let _ = writeln!(
-                    out,
-                    "        Szykman: the convoy of {} is cancelled; the fleet holds",
-                    names.join(", ")
-                );
+                let _ = if names.len() == 1 {
+                    writeln!(
+                        out,
+                        "        Szykman: the convoy of {} is cancelled; the fleet holds",
+                        names.join(", ")
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "        Szykman: the convoys of {} are cancelled; the fleets hold",
+                        names.join(", ")
+                    )
+                };
             }
             Event::BackupApplied { rule, forced } => {
                 step += 1;

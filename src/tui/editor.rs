@@ -204,11 +204,23 @@ impl OrderEditor {
         } else {
             match parse_order(map, &self.text) {
                 Ok(o) => {
+                    let typed = Order {
+                        power: None,
+                        ..o.clone()
+                    };
+                    // Whose it is: the power it names, else the power of the offer it is (an
+                    // adjustment phase offers every power's builds and removals), else the
+                    // editor's.
+                    let offered = self
+                        .offers
+                        .iter()
+                        .find(|x| x.order == typed)
+                        .map(|x| x.power);
                     let parsed = Parsed::Valid(
                         format_order(map, &o, NameStyle::Full),
-                        o.power.or(self.power),
+                        o.power.or(offered).or(self.power),
                     );
-                    self.typed_order = Some(Order { power: None, ..o });
+                    self.typed_order = Some(typed);
                     parsed
                 }
                 Err(e) => Parsed::Invalid(e),

@@ -641,3 +641,35 @@ fn an_order_spelled_in_full_is_found_in_the_menu_and_keeps_its_spelling() {
             .is_some_and(|(bad, _)| bad.is_empty())
     );
 }
+
+/// A typed order that is one of the editor's offers is read back for the offer's power, not
+/// the editor's: in an adjustment phase, where every power's removals are offered, "Remove A
+/// Par" typed with England selected is France's order.
+#[test]
+fn a_typed_offer_is_read_for_its_own_power() {
+    let map = dipsandbox_core::model::map::Map::standard();
+    let eng = map.find_power("England").expect("England");
+    let fra = map.find_power("France").expect("France");
+    let order = |t: &str| dipsandbox_core::model::orders::parse_order(&map, t).expect("parses");
+    let offers = vec![(eng, order("Remove F Lon")), (fra, order("Remove A Par"))];
+    let mut e = OrderEditor::new(&map, String::new(), Some(eng), None, offers, String::new());
+    for c in "Remove A Par".chars() {
+        e.type_char(&map, c);
+    }
+    assert!(
+        matches!(&e.parsed, Parsed::Valid(_, Some(p)) if *p == fra),
+        "{:?}",
+        e.parsed
+    );
+    assert_eq!(e.chosen().expect("chosen").0, fra);
+    // An order no offer has keeps the editor's power.
+    e.clear(&map);
+    for c in "Remove A Mun".chars() {
+        e.type_char(&map, c);
+    }
+    assert!(
+        matches!(&e.parsed, Parsed::Valid(_, Some(p)) if *p == eng),
+        "{:?}",
+        e.parsed
+    );
+}

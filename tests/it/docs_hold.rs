@@ -188,3 +188,25 @@ fn the_paths_the_docs_cite_exist() {
         "cited paths that are not there: {missing:#?}"
     );
 }
+
+/// The CHANGELOG is in Keep a Changelog form: `## [Unreleased]` first, then one section per
+/// version, newest first, the crate's own version among them (`## [0.1.0] - 2026-11-28`).
+#[test]
+fn the_changelog_has_the_crates_version() {
+    let text = std::fs::read_to_string("CHANGELOG.md").expect("CHANGELOG.md");
+    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(heads.first(), Some(&"## [Unreleased]"), "{heads:?}");
+    let version = format!("## [{}] - ", env!("CARGO_PKG_VERSION"));
+    assert!(
+        heads.iter().any(|h| h.starts_with(&version)),
+        "no section for {}: {heads:?}",
+        env!("CARGO_PKG_VERSION")
+    );
+    for h in heads.iter().skip(1) {
+        let date = h.rsplit(" - ").next().unwrap_or("");
+        assert!(
+            date.len() == 10 && date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-',
+            "a version section names its date (YYYY-MM-DD): {h}"
+        );
+    }
+}

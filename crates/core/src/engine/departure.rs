@@ -37,16 +37,6 @@ pub enum KnownBy {
     Follows(String),
 }
 
-impl KnownBy {
-    /// The change, if there is one.
-    pub fn change(&self) -> Option<&str> {
-        match self {
-            KnownBy::OwnChange(c) | KnownBy::OthersChange(c) => Some(c),
-            KnownBy::Unrecognised | KnownBy::Follows(_) => None,
-        }
-    }
-}
-
 /// One documented departure of an engine from the DATC.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Departure {

@@ -6,9 +6,8 @@ use std::sync::Arc;
 
 use crate::engine::cursor::Cursor;
 use crate::engine::decision::adjudicator::{MovementResult, Pins, adjudicate_pinned};
+use crate::engine::decision::engine::DecisionEngine;
 use crate::engine::decision::resolver::Board;
-use crate::engine::departure::Departure;
-use crate::engine::legality::CLASSING_OPTIONS;
 use crate::engine::legality::{OrderStatus, Prepared, UnitOrder};
 use crate::engine::seam::{
     Adjudication, Detail, Engine, EngineError, OptionUse, PhaseInput, Shows, Steps,
@@ -231,19 +230,7 @@ pub fn literal_results<O: Submitted>(
 impl Engine for GuessEngine {
     fn option_use(&self, field: &str) -> OptionUse {
         // As the decision engine, whose report it uses.
-        if field.starts_with("dpjudge_") {
-            OptionUse::Never
-        } else if CLASSING_OPTIONS.contains(&field) {
-            OptionUse::Classing
-        } else {
-            OptionUse::Direct
-        }
-    }
-
-    fn departures(&self) -> Vec<Departure> {
-        // None: the backup rules are the decision engine's (`engine/backup.rs`), and the two
-        // engines agree on every DATC case and on random positions under every rule set.
-        Vec::new()
+        DecisionEngine.option_use(field)
     }
 
     fn name(&self) -> &str {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crate::base::text::{one_line, shell_word, slug};
 use crate::engine::decision::engine::DecisionEngine;
-use crate::engine::departure::{Known, known};
+use crate::engine::departure::{Known, apply_changes, known};
 use crate::engine::outcome::PhaseResult;
 use crate::engine::seam::{Engine, PhaseInput};
 use crate::model::board::PhaseKind;
@@ -381,10 +381,9 @@ impl Versus<'_> {
             specs
                 .iter()
                 .map(|spec| {
-                    let mut rules = self.rules;
-                    spec.split_once('=')
-                        .is_some_and(|(k, v)| rules.set(k, v).is_ok())
-                        && j.words_agree(&f.scenario, &rules, on_a, &f.ra, &f.rb, &f.comparison)
+                    apply_changes(&self.rules, spec).is_ok_and(|rules| {
+                        j.words_agree(&f.scenario, &rules, on_a, &f.ra, &f.rb, &f.comparison)
+                    })
                 })
                 .collect()
         };

@@ -26,6 +26,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
 use super::action::{Action, Msg};
+use super::adapter::Family;
 use super::browser::Folders;
 use super::effect::Effect;
 use super::keymap::{Context, Keymap};
@@ -221,12 +222,22 @@ impl App {
 
     /// The panels of the current view, in focus order.
     pub fn panels(&self) -> &'static [Context] {
-        layout::panels(self.view)
+        layout::panels(self.view, self.trace_only())
+    }
+
+    /// Whether the stepper shows the trace and the engine's state only (an engine with no
+    /// panels of its own).
+    pub fn trace_only(&self) -> bool {
+        self.session.family() == Family::Trace
     }
 
     /// The panes of the current terminal size (as the views lay them out).
     pub fn panes(&self) -> Panes {
-        layout::layout(Rect::new(0, 0, self.size.0, self.size.1), self.view)
+        layout::layout_for(
+            Rect::new(0, 0, self.size.0, self.size.1),
+            self.view,
+            self.trace_only(),
+        )
     }
 
     /// What the views draw from, for a frame of `area`: built once per frame, borrowing the
@@ -256,7 +267,8 @@ impl App {
             speed: self.stepper.speed,
             rule_row: self.rules.row,
             compare_scroll: self.rules.compare_scroll,
-            panes: layout::layout(area, self.view),
+            panes: layout::layout_for(area, self.view, self.trace_only()),
+            detail_scroll: self.stepper.detail,
             contexts: self.contexts(),
             help_contexts: self.contexts_without_popup(),
             changed_outcomes: if self.view == View::Rules {
@@ -315,8 +327,20 @@ impl App {
             fx.push(Effect::Preview(p));
         }
         self.keep_on_the_map();
+        self.keep_focus_on_a_panel();
         self.refresh_art();
         fx
+    }
+
+    /// Keeps the focus on one of the view's panels: another engine can bring other panels (the
+    /// decision graph's three, or any engine's trace and its state).
+    fn keep_focus_on_a_panel(&mut self) {
+        let panels = self.panels();
+        if !panels.contains(&self.focus)
+            && let Some(&first) = panels.first()
+        {
+            self.focus = first;
+        }
     }
 
     /// Keeps what the board points at on the scenario's map: an undo, a redo or a new
@@ -440,6 +464,7 @@ impl App {
                     Context::Trace => {
                         self.step(d);
                     }
+                    Context::Detail => self.scroll_detail(d),
                     Context::Rules => self.scroll_compare(d),
                     _ => {}
                 }

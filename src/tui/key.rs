@@ -33,6 +33,9 @@ pub enum Context {
     Tree,
     /// The trace panel of the stepper.
     Trace,
+    /// The step at the cursor in full and the engine's state at that step (an engine with no
+    /// panels of its own).
+    Detail,
     /// The rules panel.
     Rules,
     /// The scenario browser popup (typing filters).
@@ -65,6 +68,7 @@ impl Context {
             Context::Decisions => "Decisions",
             Context::Tree => "Dependency tree",
             Context::Trace => "Trace",
+            Context::Detail => "Step and engine state",
             Context::Rules => "Rules",
             Context::Browser => "Open a scenario",
             Context::Help => "Help",
@@ -126,6 +130,7 @@ impl Context {
                 | Context::Decisions
                 | Context::Tree
                 | Context::Trace
+                | Context::Detail
                 | Context::Rules
         )
     }

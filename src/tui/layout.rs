@@ -46,6 +46,9 @@ pub struct Panes {
     pub tree: Option<Rect>,
     /// The trace.
     pub trace: Option<Rect>,
+    /// The step at the cursor in full and the engine's state at that step (the stepper of an
+    /// engine with no panels of its own, beside its trace).
+    pub detail: Option<Rect>,
     /// The rules list.
     pub rules: Option<Rect>,
     /// The comparison.
@@ -63,6 +66,7 @@ impl Panes {
             (self.decisions, Context::Decisions),
             (self.tree, Context::Tree),
             (self.trace, Context::Trace),
+            (self.detail, Context::Detail),
             (self.rules, Context::Rules),
         ]
         .into_iter()
@@ -87,13 +91,31 @@ impl Panes {
     }
 }
 
-/// The panels of a view, in focus order.
-pub fn panels(view: View) -> &'static [Context] {
+/// The panels of a view, in focus order (`trace_only`: the stepper of an engine with no panels
+/// of its own, whose trace and state take the stepper's place).
+pub fn panels(view: View, trace_only: bool) -> &'static [Context] {
     match view {
         View::Board => &[Context::Board, Context::Orders],
+        View::Stepper if trace_only => &[Context::Trace, Context::Detail],
         View::Stepper => &[Context::Decisions, Context::Tree, Context::Trace],
         View::Rules => &[Context::Rules],
     }
+}
+
+/// Lays out `view` in `area` (`trace_only` as for [`panels`]: the stepper's left half is the
+/// trace and its right half the detail).
+pub fn layout_for(area: Rect, view: View, trace_only: bool) -> Panes {
+    let mut p = layout(area, view);
+    if view == View::Stepper
+        && trace_only
+        && let (Some(d), Some(t), Some(tr)) = (p.decisions, p.tree, p.trace)
+    {
+        p.trace = Some(d);
+        p.detail = Some(t.union(tr));
+        p.decisions = None;
+        p.tree = None;
+    }
+    p
 }
 
 /// Lays out `view` in `area`.

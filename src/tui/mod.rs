@@ -15,6 +15,8 @@
 //!   modifiers, as the keymap file writes them.
 //! - [`recovery`]: the recovery file that keeps unsaved edits through a crash.
 //! - [`session`]: the loaded scenario, its adjudication and the stepper over its trace.
+//! - [`adapter`]: the one door to an engine's own types, one module per view family (the
+//!   decision graph's panels, the DPjudge procedure's); everything else asks the engine seam.
 //! - [`browser`]: the scenario browser's data.
 //! - [`menu`], [`editor`]: the editing popups' data: menus, and the order editor with live
 //!   parse.
@@ -28,6 +30,7 @@
 //! to update), bring the recovery file up to date.
 
 pub mod action;
+pub mod adapter;
 pub mod app;
 pub mod browser;
 pub mod editor;

@@ -10,8 +10,9 @@ mod query;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::adapter::{self, Family};
+use dipsandbox_core::engine::decision::MovementResult;
 use dipsandbox_core::engine::decision::stepper::Stepper;
-use dipsandbox_core::engine::decision::trace::Event;
 use dipsandbox_core::engine::dpjudge::DpStepper;
 use dipsandbox_core::engine::legality::Prepared;
 use dipsandbox_core::engine::{Engine, PhaseInput, Registry, Steps};
@@ -40,7 +41,7 @@ pub struct Session {
     /// A cursor over the engine's trace (movement phases of engines that trace), at its end
     /// until the user steps.
     cursor: Option<Box<dyn Steps>>,
-    /// Indices of the decision engine's trace events worth a step (everything but bare visits).
+    /// Indices of the trace's events worth a step: every event the engine does not mark minor.
     pub steps: Vec<usize>,
     /// The rules compared against.
     pub compare_rules: Rules,
@@ -394,17 +395,23 @@ impl Session {
 
     /// The cursor over the decision engine's trace, when that engine adjudicated.
     pub fn stepper(&self) -> Option<&Stepper> {
-        self.cursor.as_deref()?.as_any().downcast_ref()
-    }
-
-    /// [`Session::stepper`], to move it.
-    pub fn stepper_mut(&mut self) -> Option<&mut Stepper> {
-        self.cursor.as_deref_mut()?.as_any_mut().downcast_mut()
+        adapter::decision::stepper(self.cursor())
     }
 
     /// The cursor over the DPjudge procedure's trace, when that engine adjudicated.
     pub fn dp(&self) -> Option<&DpStepper> {
-        self.cursor.as_deref()?.as_any().downcast_ref()
+        adapter::procedure::stepper(self.cursor())
+    }
+
+    /// The decision engine's result (the graph), when that engine adjudicated.
+    pub fn graph(&self) -> Option<&MovementResult> {
+        adapter::decision::result(&self.run.result)
+    }
+
+    /// Which panels show the result: the decision graph's, the procedure's, any engine's trace,
+    /// or the outcomes.
+    pub fn family(&self) -> Family {
+        adapter::family(&self.run.result, self.cursor())
     }
 
     /// The orders as the engine classed them (movement phases of engines that class them).
@@ -418,19 +425,9 @@ impl Session {
             self.run.result.steps(&PhaseInput::of(s, &self.rules))
         };
         self.cursor = cursor;
-        self.steps = match self.stepper() {
-            Some(st) => st
-                .events()
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| {
-                    !matches!(
-                        e,
-                        Event::Visit { .. } | Event::Resolved { .. } | Event::Start { .. }
-                    )
-                })
-                .map(|(i, _)| i)
-                .collect(),
+        // The steps: every event but the engine's bookkeeping (the decision engine's visits).
+        self.steps = match &self.cursor {
+            Some(c) => (0..c.len()).filter(|&i| !c.mark(i).minor).collect(),
             None => Vec::new(),
         };
         if let Some(c) = &mut self.cursor {

@@ -193,6 +193,8 @@ pub struct StepperPane {
     pub playing: bool,
     /// Time between autoplay steps.
     pub speed: Duration,
+    /// How far the detail panel (the step in full and the engine's state) is scrolled.
+    pub detail: u16,
 }
 
 impl Default for StepperPane {
@@ -202,6 +204,7 @@ impl Default for StepperPane {
             tree: Tree::default(),
             playing: false,
             speed: Duration::from_millis(SPEEDS[3]),
+            detail: 0,
         }
     }
 }

@@ -163,12 +163,12 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
     assert!(t.contains("engine: dpjudge"), "{t}");
     assert!(t.contains("DPjudge: step 10"), "{t}");
     assert!(t.contains("Combat lists"), "{t}");
-    assert!(t.contains("DPjudge procedure ("), "{t}");
+    assert!(t.contains("dpjudge trace ("), "{t}");
     let len = a.session.dp().expect("procedure").len();
     // To the start: nothing marked; then step by step to the first bounce.
     let t = text(&run(&mut a, 120, 40, "g"));
-    assert!(t.contains(&format!("DPjudge 0/{len}")), "{t}");
-    assert!(t.contains("start: nothing marked yet"), "{t}");
+    assert!(t.contains(&format!("dpjudge step 0/{len}")), "{t}");
+    assert!(t.contains("start: nothing decided yet"), "{t}");
     let mut steps = 0;
     loop {
         let t = text(&run(&mut a, 120, 40, "n"));
@@ -176,7 +176,7 @@ fn the_tui_switches_engines_and_steps_through_the_procedure() {
         // The event at the cursor is spelled out on the line above the status bar.
         let event = t
             .lines()
-            .find(|l| l.starts_with("DPjudge "))
+            .find(|l| l.starts_with("dpjudge step "))
             .unwrap_or_default();
         if event.contains("marked bounce") {
             assert!(

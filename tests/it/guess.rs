@@ -506,8 +506,8 @@ fn tui_steps_the_guess_engine_through_pandins_paradox() {
         let buf = common::run(&mut a, w, h, &keys);
         let screen = common::text(&buf);
         // The engine is named by the trace panel (the switch's message has expired since).
-        assert!(screen.contains("guess trace (46 events)"), "{screen}");
-        assert!(screen.contains("guess 34/46"), "{screen}");
+        assert!(screen.contains("guess trace (46 steps)"), "{screen}");
+        assert!(screen.contains("guess step 34/46"), "{screen}");
         assert!(
             screen.contains("fails on one guess, succeeds on the other"),
             "{screen}"

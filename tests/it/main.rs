@@ -61,6 +61,7 @@ mod tui_engines;
 mod tui_files;
 mod tui_random;
 mod tui_replay;
+mod tui_seam;
 mod tui_second_pass_a;
 mod tui_second_pass_b;
 mod turn;

@@ -356,6 +356,17 @@ fn press_every_key(pick: &dyn Fn(usize, usize) -> bool) {
                             d(&mut a, Action::ViewStepper);
                             d(&mut a, Action::FocusPrev);
                         }
+                        Context::Detail => {
+                            // An engine with no panels of its own: its trace, then this.
+                            let guess = a.session.registry().get("guess").cloned();
+                            a.set_engine(guess.expect("the guess engine"));
+                            d(&mut a, Action::ViewStepper);
+                            d(&mut a, Action::FocusNext);
+                            if !a.trace_only() {
+                                // A retreat phase: no trace, so no such panel.
+                                continue;
+                            }
+                        }
                         Context::Rules => d(&mut a, Action::ViewRules),
                         Context::Menu => d(&mut a, Action::Details),
                         Context::OrderEditor => {
@@ -509,7 +520,7 @@ fn session_verdicts_follow_the_cursor() {
     let n = session.scenario().orders.len();
     let finals: Vec<_> = (0..n).map(|i| session.verdict_now(i)).collect();
     assert!(finals.iter().all(Option::is_some));
-    session.stepper_mut().expect("stepper").seek(0);
+    session.cursor_mut().expect("a trace").seek(0);
     assert!((0..n).all(|i| session.verdict_now(i).is_none()));
 }
 

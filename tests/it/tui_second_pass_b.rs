@@ -427,7 +427,7 @@ fn small_wrong_things() {
     assert!(t.contains("DPjudge: nothing done yet"), "{t}");
     assert!(!t.contains("step 0 —"), "{t}");
     let t = text(&run(&mut a, 120, 40, "n n n"));
-    assert!(t.contains("DPjudge 3/"), "{t}");
+    assert!(t.contains("dpjudge step 3/"), "{t}");
     let row = t
         .lines()
         .find(|l| l.contains("   3 "))

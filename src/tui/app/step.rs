@@ -109,27 +109,16 @@ impl App {
         }
     }
 
-    /// Moves the stepper by `d` significant events; false when it could not move.
+    /// Moves the stepper by `d` steps (the events the engine does not mark minor); false when
+    /// it could not move.
     pub fn step(&mut self, d: isize) -> bool {
-        if self.session.stepper().is_none()
-            && let Some(c) = self.session.cursor()
-        {
-            // Every event of the procedure (of any engine but the decision engine) is a step.
-            let cur = c.cursor() as isize;
-            let k = cur + d;
-            if k < 0 || k as usize > c.len() {
-                return false;
-            }
-            self.seek(k as usize);
-            return true;
-        }
-        let Some(st) = self.session.stepper() else {
-            self.info("this phase has no decision graph: its outcomes are in the stepper view");
+        let Some(c) = self.session.cursor() else {
+            self.info("this phase has no trace to step: its outcomes are in the stepper view");
             return false;
         };
         let steps = &self.session.steps;
-        let cur = st.cursor();
-        // The position of the cursor among the significant events: how many are applied.
+        let cur = c.cursor();
+        // The position of the cursor among the steps: how many are applied.
         let applied = steps.partition_point(|&i| i < cur);
         let target = applied as isize + d;
         if target < 0 || target as usize > steps.len() {
@@ -154,56 +143,34 @@ impl App {
             let n = c.len();
             c.seek(k.min(n));
         }
+        self.stepper.detail = 0;
     }
 
-    /// DPjudge: the next (previous) step of the procedure entered, as the cycle jumps of the
-    /// decision stepper.
-    pub(super) fn jump_step(&mut self, forward: bool) {
-        let Some(dp) = self.session.dp() else {
-            return;
-        };
-        let cur = dp.cursor();
-        let is_step = |i: &usize| {
-            matches!(
-                dp.events().get(*i),
-                Some(dipsandbox_core::engine::dpjudge::DpEvent::Step { .. })
-            )
-        };
-        // Cursor k applies events 0..k: the step event i is "reached" at cursor i + 1.
-        let target = if forward {
-            (cur..dp.len()).find(is_step).map(|i| i + 1)
-        } else {
-            (0..cur.saturating_sub(1))
-                .rev()
-                .find(is_step)
-                .map(|i| i + 1)
-        };
-        match target {
-            Some(k) => self.seek(k),
-            None => self.info(if forward {
-                "no later step of the procedure"
-            } else {
-                "no earlier step of the procedure"
-            }),
-        }
+    /// Scrolls the detail panel (the step in full and the engine's state) by `d` rows; the view
+    /// stops it at the last row.
+    pub(super) fn scroll_detail(&mut self, d: isize) {
+        let v = (self.stepper.detail as isize + d).clamp(0, u16::MAX as isize);
+        self.stepper.detail = v as u16;
     }
 
+    /// The next (previous) landmark of the trace — a cycle, a backup rule, a step of a
+    /// procedure — whatever the engine: the events it marks as such through the seam.
     pub(super) fn jump_backup(&mut self, forward: bool) {
-        if self.session.dp().is_some() {
-            self.jump_step(forward);
-            return;
-        }
-        let Some(st) = self.session.stepper() else {
+        let Some(c) = self.session.cursor() else {
             return;
         };
+        let cur = c.cursor();
+        let is_landmark = |i: &usize| c.mark(*i).landmark.is_some();
+        // Cursor k applies events 0..k: event i is "reached" at cursor i + 1.
         let target = if forward {
-            st.next_backup_event()
+            (cur..c.len()).find(is_landmark)
         } else {
-            st.prev_backup_event()
+            (0..cur.saturating_sub(1)).rev().find(is_landmark)
         };
         match target {
             Some(i) => {
                 self.seek(i + 1);
+                // The decision graph's panels follow: the event's first decision is selected.
                 if let Some(st) = self.session.stepper()
                     && let Some(first) = st.nodes_of(i).first()
                 {
@@ -212,9 +179,9 @@ impl App {
                 }
             }
             None => self.info(if forward {
-                "no cycle or backup rule after this point"
+                "no cycle, backup rule or procedure step after this point"
             } else {
-                "no cycle or backup rule before this point"
+                "no cycle, backup rule or procedure step before this point"
             }),
         }
     }
@@ -360,6 +327,7 @@ impl App {
             Context::Trace if dy != 0 => {
                 self.step(dy as isize);
             }
+            Context::Detail if dy != 0 => self.scroll_detail(dy as isize),
             Context::Rules => match a {
                 Action::Up => self.rules.row = self.rules.row.saturating_sub(1),
                 Action::Down => {

@@ -140,12 +140,11 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         }
     }
     let owners = s.scenario().owners_or_home();
-    let contested: Vec<ProvinceId> =
-        if vm.after || s.stepper().is_none_or(|st| st.cursor() == st.len()) {
-            s.run.phase().contested.clone()
-        } else {
-            Vec::new()
-        };
+    let contested: Vec<ProvinceId> = if vm.after || at_end(s) {
+        s.run.phase().contested.clone()
+    } else {
+        Vec::new()
+    };
     let target = s.order_target(vm.order);
     let helped = s.order_helped(vm.order);
     let causes = s.order_cause_provinces(vm.order);

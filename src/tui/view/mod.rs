@@ -9,10 +9,11 @@
 //! - [`trace`]: the resolver's events with the stepper's cursor.
 //! - [`rules`]: the rule options and the comparison with another rule set.
 //! - [`ring`]: a cycle of decisions as a small picture (in the trace panel, where it fits).
-//! - [`procedure`]: the DPjudge engine's procedure: units with their marks, combat lists, steps.
+//! - [`procedure`]: the DPjudge engine's procedure: units with their marks, combat lists.
 //! - [`outcomes`]: retreat and adjustment phases (no decision graph): each order's outcome.
-//! - [`steps`]: any other engine's trace (the guess engine's): its events in words with the
-//!   cursor, beside the outcomes.
+//! - [`steps`]: any engine's trace through the seam: its steps in words with the cursor and the
+//!   step at the cursor in full (the procedure's trace panel, and for engines with no panels of
+//!   their own — the guess engine, outside ones — the engine's state at the step beside it).
 //! - [`browser`], [`help`], [`menu`]: the popups (the menu popup and the order editor in
 //!   [`menu`]).
 //! - [`status`]: tabs, the current event, hints and messages.
@@ -38,6 +39,7 @@ pub mod tree;
 use ratatui::Frame;
 use ratatui::widgets::Paragraph;
 
+use super::adapter::Family;
 pub use super::layout::{MIN_SIZE, Panes, scroll};
 use super::state::Popup;
 use model::ViewModel;
@@ -65,36 +67,43 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel) {
     if let Some(r) = panes.orders {
         orders::draw(frame, vm, r);
     }
-    if vm.session.stepper().is_some() {
-        if let Some(r) = panes.decisions {
-            decisions::draw(frame, vm, r);
+    match vm.session.family() {
+        Family::Decisions => {
+            if let Some(r) = panes.decisions {
+                decisions::draw(frame, vm, r);
+            }
+            if let Some(r) = panes.tree {
+                tree::draw(frame, vm, r);
+            }
+            if let Some(r) = panes.trace {
+                trace::draw(frame, vm, r);
+            }
         }
-        if let Some(r) = panes.tree {
-            tree::draw(frame, vm, r);
+        Family::Procedure => {
+            if let Some(r) = panes.decisions {
+                procedure::draw_units(frame, vm, r);
+            }
+            if let Some(r) = panes.tree {
+                procedure::draw_combat(frame, vm, r);
+            }
+            if let Some(r) = panes.trace {
+                steps::draw_trace(frame, vm, r);
+            }
         }
-        if let Some(r) = panes.trace {
-            trace::draw(frame, vm, r);
+        Family::Trace => {
+            // The trace on the left; the step in full and the engine's state at it beside it.
+            if let Some(r) = panes.trace {
+                steps::draw_trace(frame, vm, r);
+            }
+            if let Some(r) = panes.detail {
+                steps::draw_state(frame, vm, r);
+            }
         }
-    } else if vm.session.dp().is_some() {
-        if let Some(r) = panes.decisions {
-            procedure::draw_units(frame, vm, r);
+        Family::Outcomes => {
+            if let (Some(d), Some(t), Some(tr)) = (panes.decisions, panes.tree, panes.trace) {
+                outcomes::draw(frame, vm, d.union(t).union(tr));
+            }
         }
-        if let Some(r) = panes.tree {
-            procedure::draw_combat(frame, vm, r);
-        }
-        if let Some(r) = panes.trace {
-            procedure::draw_trace(frame, vm, r);
-        }
-    } else if vm.session.cursor().is_some() {
-        // The trace in the decisions' place, the outcomes in the tree's and the trace's.
-        if let Some(d) = panes.decisions {
-            steps::draw_trace(frame, vm, d);
-        }
-        if let (Some(t), Some(tr)) = (panes.tree, panes.trace) {
-            outcomes::draw(frame, vm, t.union(tr));
-        }
-    } else if let (Some(d), Some(t), Some(tr)) = (panes.decisions, panes.tree, panes.trace) {
-        outcomes::draw(frame, vm, d.union(t).union(tr));
     }
     if let Some(r) = panes.rules {
         rules::draw(frame, vm, r);

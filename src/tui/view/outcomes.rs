@@ -30,6 +30,14 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         area,
     );
     let inner = area.inner(Margin::new(1, 1));
+    frame.render_widget(Paragraph::new(lines(vm)).wrap(Wrap { trim: false }), inner);
+}
+
+/// The outcomes in lines: the retreat options or the adjustments due, each order's outcome
+/// and reason, what happened without an order.
+pub fn lines(vm: &ViewModel) -> Vec<Line<'static>> {
+    let s = vm.session;
+    let sc = &s.scenario();
     let t = &vm.theme;
     let mut lines = Vec::new();
     match sc.phase.kind {
@@ -75,5 +83,5 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             lines.push(Line::raw(format!("  {n}")));
         }
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    lines
 }

@@ -1,8 +1,8 @@
 //! The stepper when the DPjudge engine adjudicates: the procedure instead of the decision graph.
-//! Three panels in the places of the decisions, the tree and the trace — every unit with its
-//! order, marks and support count as of the cursor; the combat lists of the spaces that have
-//! one; and the procedure's events (steps entered, marks set and removed, counts and lists
-//! changed) with the cursor. The board shows the marks as of the cursor too (moves made,
+//! Two panels in the places of the decisions and the tree — every unit with its order, marks and
+//! support count as of the cursor, and the combat lists of the spaces that have one — beside the
+//! procedure's events (steps entered, marks set and removed, counts and lists changed), drawn
+//! as any engine's trace ([`super::steps`]). The board shows the marks as of the cursor too (moves made,
 //! bounces, dislodgements), through the session's `verdict_now` / `moved_now` /
 //! `dislodged_now`.
 
@@ -16,7 +16,7 @@ use super::model::ViewModel;
 use super::parts::{fit, panel};
 use crate::tui::keymap::Context;
 use crate::tui::layout::scroll;
-use dipsandbox_core::engine::dpjudge::{DpEvent, Entry, step_title};
+use dipsandbox_core::engine::dpjudge::{Entry, step_title};
 
 /// The units panel (in the decisions' place).
 pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
@@ -129,50 +129,4 @@ pub fn draw_combat(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         ));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-}
-
-/// One event of the procedure in words, styled by its kind.
-pub fn describe(vm: &ViewModel, i: usize) -> (String, Style) {
-    let s = vm.session;
-    let Some(dp) = s.dp() else {
-        return (String::new(), Style::new());
-    };
-    let sc = s.scenario();
-    let text = dp.describe(&sc.map, &sc.units, i);
-    let t = &vm.theme;
-    let style = match dp.events().get(i) {
-        Some(DpEvent::Step { .. }) => t.focus(),
-        Some(DpEvent::Mark { .. }) => t.cycle(),
-        Some(DpEvent::Moved { .. }) => t.ok(),
-        Some(DpEvent::Start { .. }) => t.dim(),
-        _ => t.settled(),
-    };
-    (text, style)
-}
-
-/// The procedure's events with the cursor (in the trace's place).
-pub fn draw_trace(frame: &mut Frame, vm: &ViewModel, area: Rect) {
-    let s = vm.session;
-    let Some(dp) = s.dp() else { return };
-    let title = format!(" DPjudge procedure ({} events) ", dp.len());
-    frame.render_widget(panel(vm, title, Context::Trace), area);
-    let inner = area.inner(Margin::new(1, 1));
-    let h = inner.height as usize;
-    // Row k is event k, numbered from 1 as the event line counts them ("DPjudge 5/120": five
-    // events applied, the last of them event 5); the cursor is after the last applied event.
-    let at = dp.cursor().saturating_sub(1);
-    let top = scroll(at, dp.len(), h);
-    let w = inner.width as usize;
-    let mut lines = Vec::new();
-    for i in top..(top + h).min(dp.len()) {
-        let (text, style) = describe(vm, i);
-        let applied = i < dp.cursor();
-        let style = if applied { style } else { vm.theme.dim() };
-        let mut line = Line::from(Span::styled(fit(&format!("{:>4} {text}", i + 1), w), style));
-        if dp.cursor() > 0 && i == at {
-            line = line.style(vm.theme.cursor());
-        }
-        lines.push(line);
-    }
-    frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -93,95 +93,55 @@ fn tab_bar_right(
 /// The stepper's position and the event at the cursor.
 pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
-    let line = match s.stepper() {
-        Some(st) => {
-            let applied = s.steps.partition_point(|&i| i < st.cursor());
-            let (text, style) = match applied.checked_sub(1) {
-                None => ("start: nothing decided yet".to_string(), vm.theme.dim()),
-                Some(k) => super::trace::describe(vm, s.steps.get(k).copied().unwrap_or(0)),
-            };
+    let line = match s.cursor() {
+        Some(_) => {
+            let (applied, text, style) = super::steps::at_cursor(vm);
             let play = if vm.playing {
                 format!(" ▶ {} ms", vm.speed.as_millis())
             } else {
                 String::new()
             };
-            let head = format!("step {applied}/{}{play} ", s.steps.len());
-            // Cut with `…`: the trace panel's detail has the event in full.
+            let head = format!(
+                "{} step {applied}/{}{play} ",
+                s.engine.name(),
+                s.steps.len()
+            );
+            // Cut with `…`: the trace panel's detail (or the detail panel) has the step in full.
             let room = (area.width as usize).saturating_sub(head.chars().count());
             Line::from(vec![
                 Span::styled(head, vm.theme.focus()),
                 Span::styled(fit(&text, room), style),
             ])
         }
-        None => match s.dp() {
-            Some(dp) => {
-                let (text, style) = match dp.cursor().checked_sub(1) {
-                    None => ("start: nothing marked yet".to_string(), vm.theme.dim()),
-                    Some(i) => super::procedure::describe(vm, i),
-                };
-                let play = if vm.playing {
-                    format!(" ▶ {} ms", vm.speed.as_millis())
-                } else {
-                    String::new()
-                };
-                Line::from(vec![
-                    Span::styled(
-                        format!("DPjudge {}/{}{play} ", dp.cursor(), dp.len()),
-                        vm.theme.focus(),
-                    ),
-                    Span::styled(text, style),
-                ])
-            }
-            None if s.cursor().is_some() => {
-                let c = s.cursor();
-                let (at, len) = c.map_or((0, 0), |c| (c.cursor(), c.len()));
-                let text = match at.checked_sub(1) {
-                    None => "start: nothing resolved yet".to_string(),
-                    Some(i) => super::steps::describe(vm, i),
-                };
-                let play = if vm.playing {
-                    format!(" ▶ {} ms", vm.speed.as_millis())
-                } else {
-                    String::new()
-                };
-                Line::from(vec![
-                    Span::styled(
-                        format!("{} {at}/{len}{play} ", s.engine.name()),
-                        vm.theme.focus(),
-                    ),
-                    Span::styled(text, vm.theme.settled()),
-                ])
-            }
-            None => {
-                // A retreat phase names its dislodged units first (the board draws them
-                // beside their attackers).
-                let sc = s.scenario();
-                let dislodged: Vec<String> = sc
-                    .dislodged
-                    .iter()
-                    .map(|d| {
-                        format!(
-                            "{} (attacker from {})",
-                            d.unit.describe_owned(&sc.map),
-                            sc.map.province(d.attacker_from).name
-                        )
-                    })
-                    .collect();
-                let what = if dislodged.is_empty() {
-                    String::new()
-                } else {
-                    format!("dislodged: {} — ", dislodged.join(", "))
-                };
-                let text = format!(
-                    "{}: {what}no decision graph — the stepper view lists each order's outcome",
-                    sc.phase
-                );
-                Line::from(Span::styled(
-                    fit(&text, area.width as usize),
-                    vm.theme.dim(),
-                ))
-            }
-        },
+        None => {
+            // A retreat phase names its dislodged units first (the board draws them
+            // beside their attackers).
+            let sc = s.scenario();
+            let dislodged: Vec<String> = sc
+                .dislodged
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} (attacker from {})",
+                        d.unit.describe_owned(&sc.map),
+                        sc.map.province(d.attacker_from).name
+                    )
+                })
+                .collect();
+            let what = if dislodged.is_empty() {
+                String::new()
+            } else {
+                format!("dislodged: {} — ", dislodged.join(", "))
+            };
+            let text = format!(
+                "{}: {what}no decision graph — the stepper view lists each order's outcome",
+                sc.phase
+            );
+            Line::from(Span::styled(
+                fit(&text, area.width as usize),
+                vm.theme.dim(),
+            ))
+        }
     };
     frame.render_widget(Paragraph::new(line), area);
 }

@@ -6,9 +6,10 @@ use std::any::Any;
 use std::sync::Arc;
 
 use dipsandbox_core::engine::{
-    Adjudication, Cursor, Detail, Engine, EngineError, OrderOutcome, PhaseInput, PhaseResult,
-    Replay, Shows, Steps, Verdict,
+    Adjudication, Cursor, Detail, Engine, EngineError, Landmark, Mark, OrderOutcome, PhaseInput,
+    PhaseResult, Replay, Section, Shows, Steps, Tone, Verdict,
 };
+use dipsandbox_core::model::map::UnitKind;
 use dipsandbox_core::model::orders::OrderKind;
 
 /// Holds every unit.
@@ -22,23 +23,28 @@ pub struct Held {
     pub trace: Option<Vec<usize>>,
 }
 
-/// The toy engine's trace state: which units are held so far.
+/// The toy engine's trace state: which units are held so far (and which units are fleets).
 #[derive(Clone, Debug)]
-pub struct HeldState(pub Vec<bool>);
+pub struct HeldState {
+    /// Per unit, whether it is held yet.
+    pub held: Vec<bool>,
+    /// Per unit, whether it is a fleet.
+    pub fleets: Vec<bool>,
+}
 
 impl Replay for HeldState {
     type Event = usize;
     type Undo = bool;
 
     fn apply(&mut self, e: &usize, undo: &mut Vec<bool>) {
-        if let Some(h) = self.0.get_mut(*e) {
+        if let Some(h) = self.held.get_mut(*e) {
             undo.push(*h);
             *h = true;
         }
     }
 
     fn revert(&mut self, e: &usize, undo: &[bool]) {
-        if let (Some(h), Some(was)) = (self.0.get_mut(*e), undo.first()) {
+        if let (Some(h), Some(was)) = (self.held.get_mut(*e), undo.first()) {
             *h = *was;
         }
     }
@@ -48,6 +54,41 @@ impl Replay for HeldState {
             Some(u) => format!("{} {} holds", u.kind.letter(), input.map.loc_abbr(u.loc)),
             None => format!("unit {e} holds"),
         }
+    }
+
+    /// A fleet held is a landmark (the stepper's cycle keys go there); every event settles.
+    fn mark(&self, e: &usize) -> Mark {
+        Mark {
+            minor: false,
+            landmark: self
+                .fleets
+                .get(*e)
+                .copied()
+                .unwrap_or(false)
+                .then_some(Landmark::Cycle),
+            tone: Tone::Settled,
+        }
+    }
+
+    fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
+        let held: Vec<String> = input
+            .units
+            .iter()
+            .zip(&self.held)
+            .filter(|(_, h)| **h)
+            .map(|(u, _)| format!("{} {}", u.kind.letter(), input.map.loc_abbr(u.loc)))
+            .collect();
+        vec![
+            Section::new("held so far", held),
+            Section::new(
+                "toy count",
+                vec![format!(
+                    "{} of {} held",
+                    self.held.iter().filter(|h| **h).count(),
+                    self.held.len()
+                )],
+            ),
+        ]
     }
 }
 
@@ -65,7 +106,14 @@ impl Detail for Held {
 
     fn steps(&self, input: &PhaseInput<'_>) -> Option<Box<dyn Steps>> {
         let events = self.trace.clone()?;
-        let start = HeldState(vec![false; input.units.len()]);
+        let start = HeldState {
+            held: vec![false; input.units.len()],
+            fleets: input
+                .units
+                .iter()
+                .map(|u| u.kind == UnitKind::Fleet)
+                .collect(),
+        };
         Some(Box::new(Cursor::from_trace(events, start)))
     }
 }

@@ -51,7 +51,14 @@ fn the_toy_engine_holds_every_unit() {
     let cursor = st
         .as_any()
         .downcast_ref::<dipsandbox_core::engine::Cursor<HeldState>>();
-    assert!(cursor.expect("the toy cursor").state().0.iter().all(|h| *h));
+    assert!(
+        cursor
+            .expect("the toy cursor")
+            .state()
+            .held
+            .iter()
+            .all(|h| *h)
+    );
     st.seek(0);
     let cursor = st
         .as_any()
@@ -60,7 +67,7 @@ fn the_toy_engine_holds_every_unit() {
         cursor
             .expect("the toy cursor")
             .state()
-            .0
+            .held
             .iter()
             .all(|h| !*h)
     );

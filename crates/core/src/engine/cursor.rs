@@ -20,7 +20,7 @@
 use std::any::Any;
 use std::fmt;
 
-use super::seam::{PhaseInput, Steps};
+use super::seam::{Mark, PhaseInput, Section, Steps};
 
 /// An engine's trace state, which events change one at a time and which can take each change
 /// back.
@@ -48,6 +48,23 @@ pub trait Replay: Clone + fmt::Debug + Send + 'static {
     fn summary(&self, input: &PhaseInput<'_>) -> String {
         let _ = input;
         String::new()
+    }
+
+    /// How an event stands out ([`Mark::default`] unless the engine says).
+    fn mark(&self, e: &Self::Event) -> Mark {
+        let _ = e;
+        Mark::default()
+    }
+
+    /// The state in named sections (by default one with [`Replay::summary`], when it says
+    /// anything).
+    fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
+        let summary = self.summary(input);
+        if summary.is_empty() {
+            Vec::new()
+        } else {
+            vec![Section::new("state", vec![summary])]
+        }
     }
 }
 
@@ -176,6 +193,15 @@ impl<S: Replay> Steps for Cursor<S> {
     }
     fn summary(&self, input: &PhaseInput<'_>) -> String {
         self.state.summary(input)
+    }
+    fn mark(&self, i: usize) -> Mark {
+        self.events
+            .get(i)
+            .map(|e| self.state.mark(e))
+            .unwrap_or_default()
+    }
+    fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
+        self.state.sections(input)
     }
     fn as_any(&self) -> &dyn Any {
         self

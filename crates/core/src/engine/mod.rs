@@ -41,4 +41,7 @@ pub use guess::GuessEngine;
 pub use outcome::{BackupRule, OrderOutcome, PhaseResult, UnitResult, Verdict};
 pub use reason::{Against, Reason};
 pub use registry::Registry;
-pub use seam::{Adjudication, Detail, Engine, EngineError, OptionUse, PhaseInput, Shows, Steps};
+pub use seam::{
+    Adjudication, Detail, Engine, EngineError, Landmark, Mark, OptionUse, PhaseInput, Section,
+    Shows, Steps, Tone,
+};

@@ -254,10 +254,85 @@ pub trait Steps: Any + fmt::Debug + Send {
         let _ = input;
         String::new()
     }
+    /// How event `i` stands out: whether stepping skips it, whether it is a landmark the
+    /// cycle keys jump to, and its tone ([`Mark::default`] beyond the end).
+    fn mark(&self, i: usize) -> Mark {
+        let _ = i;
+        Mark::default()
+    }
+    /// The engine's state as of the cursor, in named sections (what is settled, guessed, on the
+    /// stack or in the cycle; the procedure's lists and counts), for a front end to draw beside
+    /// the trace. By default one section with [`Steps::summary`], when it says anything.
+    fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
+        let summary = self.summary(input);
+        if summary.is_empty() {
+            Vec::new()
+        } else {
+            vec![Section::new("state", vec![summary])]
+        }
+    }
     /// Itself, for downcasting.
     fn as_any(&self) -> &dyn Any;
     /// Itself, for downcasting.
     fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// How one event of a trace stands out, for a front end that draws any engine's trace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mark {
+    /// Bookkeeping that stepping passes over (the decision engine's visits; still listed
+    /// nowhere, still applied by the cursor).
+    pub minor: bool,
+    /// A landmark the "next / previous cycle" keys jump to.
+    pub landmark: Option<Landmark>,
+    /// What kind of news the event is.
+    pub tone: Tone,
+}
+
+/// The landmarks of a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landmark {
+    /// A cycle was found (or met again).
+    Cycle,
+    /// A backup rule decided (Szykman, circular movement, All Hold, …).
+    Backup,
+    /// A step of a procedure begins (the DPjudge procedure's steps).
+    Step,
+}
+
+/// What kind of news an event is, for its colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tone {
+    /// Nothing decided (a visit, a start, a step begun).
+    #[default]
+    Plain,
+    /// Something narrowed but not yet decided.
+    Open,
+    /// Something decided for good.
+    Settled,
+    /// A cycle.
+    Cycle,
+    /// A backup rule or what it forced.
+    Forced,
+}
+
+/// A named part of an engine's state as of the cursor: its title and lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Section {
+    /// What the lines are ("stack", "cycle", "orders").
+    pub title: String,
+    /// One line each, whole (a front end wraps them).
+    pub lines: Vec<String>,
+}
+
+impl Section {
+    /// A section of `lines` titled `title`.
+    pub fn new(title: &str, lines: Vec<String>) -> Section {
+        Section {
+            title: title.to_string(),
+            lines,
+        }
+    }
 }
 
 /// One engine's result for one phase: the phase result (outcomes, final units, dislodged units,

@@ -71,8 +71,8 @@ impl Detail for MovementResult {
         }
     }
 
-    fn steps(&self, _input: &PhaseInput<'_>) -> Option<Box<dyn Steps>> {
-        let st = Stepper::new(self)?;
+    fn steps(&self, input: &PhaseInput<'_>) -> Option<Box<dyn Steps>> {
+        let st = Stepper::for_phase(self, input)?;
         Some(Box::new(st))
     }
 

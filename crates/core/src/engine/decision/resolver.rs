@@ -56,7 +56,21 @@ impl NodeKind {
         )
     }
 
-    /// The DATC name.
+    /// The short name, as the stepper shows it (`ATTACK` for ATTACK STRENGTH).
+    pub fn short(self) -> &'static str {
+        match self {
+            NodeKind::Move => "MOVE",
+            NodeKind::Support => "SUPPORT",
+            NodeKind::Dislodge => "DISLODGE",
+            NodeKind::Path => "PATH",
+            NodeKind::Attack => "ATTACK",
+            NodeKind::Hold => "HOLD",
+            NodeKind::Prevent => "PREVENT",
+            NodeKind::Defend => "DEFEND",
+        }
+    }
+
+    /// The DATC's name of the decision kind.
     pub fn name(self) -> &'static str {
         match self {
             NodeKind::Move => "MOVE",

@@ -38,11 +38,14 @@
 // range over the trace.
 #![allow(clippy::indexing_slicing)]
 
-use crate::engine::cursor::{Cursor, Replay};
+use std::sync::Arc;
 
-use super::adjudicator::MovementResult;
+use crate::engine::cursor::{Cursor, Replay};
+use crate::engine::seam::{Landmark, Mark, PhaseInput, Section, Tone};
+
+use super::adjudicator::{MovementResult, value_text};
 use super::resolver::NodeKind;
-use super::trace::Event;
+use super::trace::{CycleKind, Event};
 
 const NONE: u32 = u32::MAX;
 
@@ -66,6 +69,60 @@ pub struct DecisionReplay {
     backups: Vec<usize>,
     /// Per unit, its DISLODGE decision (NONE if it has none).
     dislodge_of: Vec<u32>,
+    /// Words for the decisions and units, when the stepper was made for a phase.
+    labels: Arc<Labels>,
+}
+
+/// What the decision engine's events are about, in words: per decision its kind and subject
+/// (`SUPPORT F Lon S F Wal - Eng`), per unit its place (`F Eng`).
+#[derive(Clone, Debug, Default)]
+pub struct Labels {
+    /// Per decision, its kind.
+    kinds: Vec<NodeKind>,
+    /// Per decision, its kind and its unit's order in short form.
+    subjects: Vec<String>,
+    /// Per unit, its kind and place.
+    units: Vec<String>,
+}
+
+impl Labels {
+    /// The words for `result`'s decisions and units in the phase `input`.
+    pub fn of(result: &MovementResult, input: &PhaseInput<'_>) -> Labels {
+        let subjects = result
+            .graph
+            .nodes
+            .iter()
+            .map(|n| {
+                format!(
+                    "{} {}",
+                    n.kind.short(),
+                    result.unit_label(input.map, input.units, input.orders, n.unit)
+                )
+            })
+            .collect();
+        Labels {
+            kinds: result.graph.nodes.iter().map(|n| n.kind).collect(),
+            subjects,
+            units: input
+                .units
+                .iter()
+                .map(|u| format!("{} {}", u.kind.letter(), input.map.loc_abbr(u.loc)))
+                .collect(),
+        }
+    }
+
+    /// A decision's kind and subject (`?` for an unknown id).
+    pub fn subject(&self, id: u32) -> &str {
+        self.subjects.get(id as usize).map_or("?", |s| s.as_str())
+    }
+
+    /// A value of decision `id` in words.
+    fn value(&self, id: u32, lo: i32, hi: i32) -> String {
+        match self.kinds.get(id as usize) {
+            Some(k) => value_text(*k, lo, hi),
+            None => format!("{lo}..{hi}"),
+        }
+    }
 }
 
 /// A cursor over a movement result's trace, with the bounds of every decision as of the cursor.
@@ -147,6 +204,146 @@ impl Replay for DecisionReplay {
         }
         self.counts(e, false);
     }
+
+    fn describe(&self, e: &Event, _input: &PhaseInput<'_>) -> String {
+        describe_event(&self.labels, e)
+    }
+
+    fn mark(&self, e: &Event) -> Mark {
+        let (minor, landmark, tone) = match e {
+            Event::Start { .. } | Event::Visit { .. } | Event::Resolved { .. } => {
+                (true, None, Tone::Plain)
+            }
+            Event::Tightened { to, .. } if to.0 == to.1 => (false, None, Tone::Settled),
+            Event::Tightened { .. } => (false, None, Tone::Open),
+            Event::CycleFound { .. } => (false, Some(Landmark::Cycle), Tone::Cycle),
+            Event::ConvoysCancelled { .. } | Event::BackupApplied { .. } => {
+                (false, Some(Landmark::Backup), Tone::Forced)
+            }
+        };
+        Mark {
+            minor,
+            landmark,
+            tone,
+        }
+    }
+
+    fn sections(&self, _input: &PhaseInput<'_>) -> Vec<Section> {
+        let n = self.lo.len();
+        let open: Vec<u32> = (0..n as u32)
+            .filter(|&k| self.lo[k as usize] != self.hi[k as usize])
+            .collect();
+        let mut out = vec![Section::new(
+            "decisions",
+            vec![format!("{} settled, {} open", n - open.len(), open.len())],
+        )];
+        let cycle: Vec<String> = (0..n as u32)
+            .filter(|&k| self.cycle[k as usize] > 0)
+            .map(|k| self.labels.subject(k).to_string())
+            .collect();
+        if !cycle.is_empty() {
+            out.push(Section::new("in a cycle", cycle));
+        }
+        let forced: Vec<String> = (0..n as u32)
+            .filter(|&k| self.forced[k as usize] > 0)
+            .map(|k| {
+                format!(
+                    "{} = {}",
+                    self.labels.subject(k),
+                    self.labels
+                        .value(k, self.lo[k as usize], self.hi[k as usize])
+                )
+            })
+            .collect();
+        if !forced.is_empty() {
+            out.push(Section::new("forced by a backup rule", forced));
+        }
+        if !open.is_empty() {
+            out.push(Section::new(
+                "open",
+                open.iter()
+                    .map(|&k| {
+                        format!(
+                            "{} = {}",
+                            self.labels.subject(k),
+                            self.labels
+                                .value(k, self.lo[k as usize], self.hi[k as usize])
+                        )
+                    })
+                    .collect(),
+            ));
+        }
+        out
+    }
+}
+
+/// One event in words.
+fn describe_event(l: &Labels, e: &Event) -> String {
+    match e {
+        Event::Tightened { node, from, to, .. } => format!(
+            "{}: {} → {}",
+            l.subject(*node),
+            l.value(*node, from.0, from.1),
+            l.value(*node, to.0, to.1)
+        ),
+        Event::Resolved { node, value } => format!(
+            "{} settled: {}",
+            l.subject(*node),
+            l.value(*node, *value, *value)
+        ),
+        Event::Visit { node } => format!("evaluate {}", l.subject(*node)),
+        Event::Start { bounds } => {
+            format!("start: {} decisions, none settled yet", bounds.len())
+        }
+        Event::CycleFound {
+            members,
+            walk,
+            kind,
+        } => {
+            let what = match kind {
+                CycleKind::CircularMovement => "circular movement",
+                CycleKind::ConvoyParadox => "convoy paradox",
+            };
+            let names: Vec<&str> = walk.iter().map(|id| l.subject(*id)).collect();
+            format!(
+                "CYCLE ({what}) of {} decisions: {}",
+                members.len(),
+                names.join(" → ")
+            )
+        }
+        Event::ConvoysCancelled { fleets } => {
+            let names: Vec<&str> = fleets
+                .iter()
+                .map(|f| l.units.get(*f).map_or("?", |s| s.as_str()))
+                .collect();
+            if names.len() == 1 {
+                format!(
+                    "Szykman: the convoy of {} is cancelled; the fleet holds",
+                    names.join(", ")
+                )
+            } else {
+                format!(
+                    "Szykman: the convoys of {} are cancelled; the fleets hold",
+                    names.join(", ")
+                )
+            }
+        }
+        Event::BackupApplied { rule, forced } => {
+            let f: Vec<String> = forced
+                .iter()
+                .map(|(id, v)| format!("{} = {}", l.subject(*id), l.value(*id, *v, *v)))
+                .collect();
+            format!(
+                "BACKUP RULE: {}{}",
+                rule.name(),
+                if f.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — forced {}", f.join(", "))
+                }
+            )
+        }
+    }
 }
 
 fn is_backup(e: &Event) -> bool {
@@ -165,6 +362,16 @@ impl Cursor<DecisionReplay> {
     /// its final bounds; stepping back and forth is exact either way (back restores what forward
     /// overwrote).
     pub fn new(result: &MovementResult) -> Option<Stepper> {
+        Stepper::build(result, Labels::default())
+    }
+
+    /// [`Stepper::new`], with words for the events from the phase the result was made from
+    /// (what [`Steps::describe`](crate::engine::Steps::describe) and the state's sections say).
+    pub fn for_phase(result: &MovementResult, input: &PhaseInput<'_>) -> Option<Stepper> {
+        Stepper::build(result, Labels::of(result, input))
+    }
+
+    fn build(result: &MovementResult, labels: Labels) -> Option<Stepper> {
         let events = result.trace.clone()?;
         let g = &result.graph;
         let m = g.nodes.len();
@@ -249,6 +456,7 @@ impl Cursor<DecisionReplay> {
             settled,
             backups,
             dislodge_of,
+            labels: Arc::new(labels),
         };
         Some(Cursor::from_trace(events, start))
     }

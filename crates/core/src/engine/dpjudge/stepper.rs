@@ -1,7 +1,7 @@
 //! A cursor over the DPjudge procedure's trace.
 
 use crate::engine::cursor::{Cursor, Replay};
-use crate::engine::seam::PhaseInput;
+use crate::engine::seam::{Landmark, Mark, PhaseInput, Section, Tone};
 use crate::model::board::Unit;
 use crate::model::map::{LocId, Map, ProvinceId};
 
@@ -77,6 +77,92 @@ impl Replay for DpState {
 
     fn describe(&self, e: &DpEvent, input: &PhaseInput<'_>) -> String {
         self.describe_event(input.map, input.units, e)
+    }
+
+    fn mark(&self, e: &DpEvent) -> Mark {
+        let (landmark, tone) = match e {
+            DpEvent::Step { .. } => (Some(Landmark::Step), Tone::Plain),
+            DpEvent::Start { .. } => (None, Tone::Plain),
+            DpEvent::Moved { .. } => (None, Tone::Settled),
+            DpEvent::Mark { .. } => (None, Tone::Cycle),
+            _ => (None, Tone::Open),
+        };
+        Mark {
+            minor: false,
+            landmark,
+            tone,
+        }
+    }
+
+    fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
+        let (map, units) = (input.map, input.units);
+        let step = match self.step {
+            0 => "nothing done yet (step 1 comes first)".to_string(),
+            n => format!("step {n}: {}", step_title(n)),
+        };
+        let mut out = vec![Section::new("procedure", vec![step])];
+        let counted: Vec<String> = self
+            .marks
+            .iter()
+            .enumerate()
+            .map(|(u, m)| (u, *m, self.support.get(u).copied().unwrap_or(0)))
+            .filter(|&(_, marks, count)| !marks.is_empty() || count != 0)
+            .map(|(u, marks, count)| {
+                if marks.is_empty() {
+                    format!("{}: count {count}", self.label(map, units, u))
+                } else {
+                    format!("{}: count {count} · {marks}", self.label(map, units, u))
+                }
+            })
+            .collect();
+        if !counted.is_empty() {
+            out.push(Section::new("marks and support counts", counted));
+        }
+        let combat: Vec<String> = self
+            .combat
+            .iter()
+            .enumerate()
+            .filter(|(_, list)| !list.is_empty())
+            .map(|(p, list)| {
+                let space = if p < map.province_count() {
+                    map.province(ProvinceId(p as u32)).abbr.clone()
+                } else {
+                    format!("space {p}")
+                };
+                let entries: Vec<String> = list
+                    .iter()
+                    .map(|e| match e.entry {
+                        Entry::Order => format!(
+                            "{} {}",
+                            self.label(map, units, e.unit),
+                            self.support.get(e.unit).copied().unwrap_or(0)
+                        ),
+                        Entry::Bounced => {
+                            format!("{} (bounced back) 0", self.label(map, units, e.unit))
+                        }
+                    })
+                    .collect();
+                format!("{space}: {}", entries.join(" · "))
+            })
+            .collect();
+        if !combat.is_empty() {
+            out.push(Section::new("combat lists", combat));
+        }
+        for (title, list) in [
+            ("convoying armies list", &self.listed),
+            ("convoy succeeded list", &self.succeeded),
+        ] {
+            let armies: Vec<String> = list
+                .iter()
+                .enumerate()
+                .filter(|(_, on)| **on)
+                .map(|(u, _)| self.label(map, units, u))
+                .collect();
+            if !armies.is_empty() {
+                out.push(Section::new(title, armies));
+            }
+        }
+        out
     }
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::engine::cursor::{Cursor, Replay};
-use crate::engine::seam::PhaseInput;
+use crate::engine::seam::{Landmark, Mark, PhaseInput, Section, Tone};
 
 use super::trace::{Event, How};
 
@@ -216,6 +216,80 @@ impl Replay for GuessReplay {
             },
             cycle.join(", ")
         )
+    }
+
+    fn mark(&self, e: &Event) -> Mark {
+        let (landmark, tone) = match e {
+            Event::Enter { .. } => (None, Tone::Plain),
+            Event::MetAgain { .. } => (Some(Landmark::Cycle), Tone::Cycle),
+            Event::ReadInCycle { .. } | Event::SecondGuess { .. } => (None, Tone::Cycle),
+            Event::FirstResult { .. } | Event::SecondResult { .. } | Event::Retreat { .. } => {
+                (None, Tone::Open)
+            }
+            Event::Resolved { .. } => (None, Tone::Settled),
+            Event::Backup { .. } => (Some(Landmark::Backup), Tone::Forced),
+        };
+        Mark {
+            minor: false,
+            landmark,
+            tone,
+        }
+    }
+
+    fn sections(&self, _input: &PhaseInput<'_>) -> Vec<Section> {
+        let stack: Vec<String> = self
+            .stack
+            .iter()
+            .enumerate()
+            .map(|(depth, &o)| format!("{}{}", "  ".repeat(depth), self.label(o)))
+            .collect();
+        let cycle: Vec<String> = self
+            .cycle
+            .iter()
+            .map(|&o| self.label(o).to_string())
+            .collect();
+        let mut orders = Vec::new();
+        let mut open = 0;
+        for (o, st) in self.status.iter().enumerate() {
+            let what = match *st {
+                Status::Open => {
+                    open += 1;
+                    continue;
+                }
+                Status::Visited { guess } => format!("visited, guess {}", word(guess)),
+                Status::Stored { value } => format!("in the cycle, keeps {}", word(value)),
+                Status::Resolved {
+                    value,
+                    forced: false,
+                } => format!("resolved: {}", word(value)),
+                Status::Resolved {
+                    value,
+                    forced: true,
+                } => format!("resolved: {} (backup rule)", word(value)),
+            };
+            orders.push(format!("{}: {what}", self.label(o as u32)));
+        }
+        let none = |v: Vec<String>| {
+            if v.is_empty() {
+                vec!["(empty)".to_string()]
+            } else {
+                v
+            }
+        };
+        let mut out = vec![
+            Section::new("stack (outermost first)", none(stack)),
+            Section::new("cycle", none(cycle)),
+        ];
+        if !orders.is_empty() {
+            out.push(Section::new("orders met", orders));
+        }
+        if open > 0 {
+            out.push(Section::new(
+                "not met (or nothing to resolve)",
+                vec![crate::base::text::count(open, "order")],
+            ));
+        }
+        out
     }
 
     fn describe(&self, e: &Event, _input: &PhaseInput<'_>) -> String {

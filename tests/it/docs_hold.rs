@@ -4,8 +4,8 @@
 //! CHANGELOG's versions; and the docs against each other and the program: the README is a first
 //! screen with the two set-up commands CI runs, every link of README.md and docs/ leads to a
 //! file and heading that exist, docs/commands.md covers every command and flag of `--help`,
-//! docs/tui.md's key tables are the bundled keymap, and the scenario of docs/scenarios.md loads
-//! and meets its expectations.
+//! docs/tui.md's key tables are the bundled keymap, the scenario of docs/scenarios.md loads
+//! and meets its expectations, and every repository file the docs cite is there.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -497,4 +497,56 @@ fn the_scenario_example_loads_and_meets_its_expectations() {
     let (failures, checked) = dipsandbox_core::tools::check::compare(&s, &run);
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(checked >= 6, "{checked} expectations checked");
+}
+
+/// Every file or folder of the repository that README.md and docs/ cite in backquotes
+/// outside code blocks (`tests/it/pty.rs`, `scenarios/allhold/`) is there; a placeholder in
+/// capitals (`fuzz/corpus/TARGET/`, `maps/NAME.ron`) or a pattern (`*`) stands for many and is
+/// not looked up.
+#[test]
+fn the_files_the_docs_cite_exist() {
+    let tops = [
+        "tests/",
+        "src/",
+        "crates/",
+        "benches/",
+        "scenarios/",
+        "maps/",
+        "examples/",
+        "adapters/",
+        "fuzz/",
+        "docs/",
+        ".ci/",
+    ];
+    let mut cited = BTreeSet::new();
+    for f in markdown_files() {
+        let text = std::fs::read_to_string(&f).expect("readable");
+        let prose = prose_lines(&text).join("\n");
+        for quoted in prose.split('`').skip(1).step_by(2) {
+            for word in quoted.split_whitespace() {
+                let w = word.trim_matches(|c: char| "(),;:".contains(c));
+                let placeholder = w.contains('*')
+                    || w.split('/').any(|s| {
+                        let stem = s.split('.').next().unwrap_or(s);
+                        stem.len() > 1 && stem.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                    });
+                if tops.iter().any(|t| w.starts_with(t))
+                    && !placeholder
+                    && w.chars().all(|c| c.is_alphanumeric() || "/._-".contains(c))
+                {
+                    cited.insert((f.display().to_string(), w.to_string()));
+                }
+            }
+        }
+    }
+    assert!(cited.len() > 50, "{} paths cited", cited.len());
+    let missing: Vec<String> = cited
+        .iter()
+        .filter(|(_, p)| !Path::new(p).exists())
+        .map(|(f, p)| format!("{f}: `{p}`"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "cited files that are not there: {missing:#?}"
+    );
 }

@@ -10,7 +10,7 @@
 //!   singly: one adjudication of the board per unit and one per order (2N + 3 runs), each
 //!   turned down before its decisions are resolved (a chain has no cycle for a backup rule), and
 //!   no run in the holds pass; still quadratic in N, which `--max-runs` and `--max-time` bound.
-//!   N = 976 is issue 22's figure (8,775 runs before).
+//!   N = 976 is the figure of `docs/limits.md` (8,775 runs before).
 //!
 //! Run with `cargo bench --features bench --bench minimize` (add `-- --warm-up-time 1 --measurement-time 2` for
 //! a quicker run).

@@ -3,7 +3,7 @@
 //! of moves ending in a bounce, a ring all supporting each other to hold, and a grid with random
 //! orders — plus building (and validating) the map itself.
 //!
-//! And the shapes of issue 22 (item 11), each once quadratic: N armies moving into one province
+//! And the hostile shapes of `docs/limits.md`, each once quadratic: N armies moving into one province
 //! (`standoff`); the DPjudge engine on the chain and on the standoff (`dp_chain`,
 //! `dp_standoff`); a map with a province of N neighbours (`map_star`); and the work of `diff`
 //! without `--rules` — the scenario's result under every other value of every option, each
@@ -151,9 +151,9 @@ type Run = Box<dyn FnMut() -> usize>;
 /// A shape: its name, the largest N it is measured at, and what makes its run.
 type Shape = (&'static str, usize, fn(usize) -> Run);
 
-/// The shapes of issue 22 (item 11): a name and one run at size N, which checks its own result
+/// The hostile shapes (`docs/limits.md`): a name and one run at size N, which checks its own result
 /// (so that what is timed is what is meant) and returns something to keep.
-fn issue22_shapes() -> Vec<Shape> {
+fn hostile_shapes() -> Vec<Shape> {
     fn standoff_run(n: usize) -> Run {
         let s = standoff(n).expect("standoff");
         let rules = Rules::default();
@@ -226,7 +226,7 @@ fn bench_scale(c: &mut Criterion) {
             });
         }
     }
-    for (name, _, make) in issue22_shapes() {
+    for (name, _, make) in hostile_shapes() {
         for n in [1_000, 10_000] {
             let mut run = make(n);
             g.bench_function(BenchmarkId::new(name, n), |b| b.iter(&mut run));
@@ -314,9 +314,9 @@ fn bench_scale(c: &mut Criterion) {
         }
         rows.push((name.to_string(), row));
     }
-    // The shapes of issue 22: a first run (made when the shape is built) sizes the buffers; then
+    // The hostile shapes: a first run (made when the shape is built) sizes the buffers; then
     // the best of a few runs, and the memory of one.
-    for (name, max, make) in issue22_shapes() {
+    for (name, max, make) in hostile_shapes() {
         if !wanted(name) {
             continue;
         }

@@ -91,16 +91,16 @@ pub struct Cli {
     /// Given once, except for `diff` and `minimize --keep differs`, which compare two.
     #[arg(long, global = true, value_name = "RULES")]
     rules: Vec<String>,
-    /// Machine-readable output for `check`, `explain`, `solve`, `diff` and `versus` (schemas in
-    /// docs/json.md and docs/versus.md).
+    /// Machine-readable output for `check`, `explain`, `solve`, `diff`, `engine-check`, `replay`
+    /// and `versus` (schemas in docs/json.md and docs/versus.md).
     #[arg(long, global = true)]
     json: bool,
     /// The engine that adjudicates movement phases: `decisions` (the DATC decision model, the
-    /// default), `dpjudge` (the DPjudge procedure) or `guess` (DATC 5.F's guess algorithm), for
-    /// the TUI, `--print`, `explain`,
-    /// `check`, `advance` and `minimize`; or an outside adjudicator: `cmd:PROGRAM ARGS` (one
-    /// process, a JSON line per phase; `cmd-once:` starts one per phase) or a name from
-    /// engines.ron in the config folder (docs/outside-engines.md).
+    /// default), `dpjudge` (the DPjudge procedure) or `guess` (DATC 5.F's guess algorithm;
+    /// `guess:K`, `guess:reversed` choose where it starts), for the TUI, `--print`, `explain`,
+    /// `check`, `advance`, `minimize` and `replay`; or an outside adjudicator: `cmd:PROGRAM ARGS`
+    /// (one process, a JSON line per phase; `cmd-once:` starts one per phase) or a name from
+    /// engines.ron in the config folder (docs/engines.md, docs/outside-engines.md).
     #[arg(long, global = true, value_name = "ENGINE", default_value = "decisions", value_parser = builtin_engine)]
     engine: EngineArg,
     #[command(subcommand)]

@@ -27,7 +27,9 @@ Examples:
   dipsandbox advance FILE -o NEXT.ron          adjudicate and write the next phase, ready for orders
   dipsandbox minimize FILE --keep backup -o SMALL.ron
                                                the fewest units and orders that still apply a backup rule
-  dipsandbox maps                              the maps and their summaries";
+  dipsandbox maps                              the maps and their summaries
+
+Every command and flag, with examples: docs/commands.md; the TUI's keys: docs/tui.md";
 
 /// `show`: the position and the orders.
 pub fn show(s: &Scenario, rules: Option<Rules>) -> Result<ExitCode> {

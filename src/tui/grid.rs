@@ -87,7 +87,7 @@ pub fn grid(map: &Map, width: u16) -> Grid {
 
 /// The list layout: columns of `Aabbr* Name`, filled top to bottom, as many as fit in `width`
 /// (more, panned to, when a column would be more than 65,535 rows). An entry is as wide as the
-/// longest abbreviation needs (issue 38: it was 22 cells, room for three letters, and counted in
+/// longest abbreviation needs (it was once 22 cells, room for three letters, and counted in
 /// 16 bits, so long abbreviations ran into their names and a map of over 65,535 provinces drew
 /// entries over others).
 pub fn list_grid(map: &Map, width: u16) -> Grid {

@@ -1,4 +1,4 @@
-//! Board art generated for maps without their own (issue 27, item 4): every shipped map and the
+//! Board art generated for maps without their own: every shipped map and the
 //! Python package's maps imported on the fly get art that passes the hand-art checks, every
 //! abbreviation shows on the board at 120×40 (or, above 80 provinces, by panning), random graphs
 //! never fail, `map art` writes it into a map file and `map import --svg` reads positions.

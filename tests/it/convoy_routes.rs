@@ -1,4 +1,4 @@
-//! `fleet_on_some_route` (issue 11: exact on every board, its cost bound by the fleets' component
+//! `fleet_on_some_route` (exact on every board, its cost bound by the fleets' component
 //! rather than a switch to a looser test above 20 occupied seas) against the exhaustive search of
 //! chordless routes it replaced, kept here verbatim: on random sea graphs of up to 12 seas and on
 //! the standard map with random fleets, for every fleet, both answer the same.
@@ -11,7 +11,7 @@ fn convoy_adjacent(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
     map.provinces_adjacent(a, b)
 }
 
-/// The search before issue 11, without its switch for boards of more than 20 occupied seas
+/// The search before the speed work, without its switch for boards of more than 20 occupied seas
 /// (every board here has fewer): a depth-first search over chordless paths.
 fn old_fleet_on_some_route(
     map: &Map,

@@ -1,4 +1,4 @@
-//! The two engines everywhere (issue 10): `--engine` on `explain`, `check`, `advance` and the
+//! The two engines everywhere: `--engine` on `explain`, `check`, `advance` and the
 //! printed form; `diff --engines`; and in the TUI, one key switches the loaded scenario to the
 //! DPjudge procedure, whose steps the stepper then walks, with the board as of the cursor.
 

@@ -328,7 +328,7 @@ fn disagreements(configs: &[Rules], seeds: std::ops::Range<u64>) -> (Vec<String>
     (found, compared)
 }
 
-/// The issue 40 bar: the decision and guess engines agree on 10,000 random positions under
+/// The bar: the decision and guess engines agree on 10,000 random positions under
 /// every preset and every `paradox` value (and each rulebook rule with the All Hold fallback),
 /// from the written and the reversed order. Slow tier (`GUESS_ALL_RULES_CASES=n` changes the
 /// count); `..._on_a_sample` runs the first 200.
@@ -579,7 +579,7 @@ fn all_hold_fails_every_move_of_the_paradox() {
     }
 }
 
-/// Random position 7649 under `paradox=AllHold`, where the engines used to differ (issue 40):
+/// Random position 7649 under `paradox=AllHold`, where the engines used to differ:
 /// F Nth convoys A Nwy - Bel; F Den - Nth (supported by the Channel: 2) and F Nwg - Nth
 /// (supported by Yorkshire, and by Belgium, whose support the army cuts when the convoy
 /// stands: 2 or 3) attack it; two solutions. F Den - Nth fails in both, so it is not part of the
@@ -660,7 +660,7 @@ fn the_start_order_is_chosen_on_the_command_line() {
     assert!(err.contains("expected guess:K"), "{err}");
 }
 
-/// The guess engine declares no departure (`Engine::departures`): since issue 40 it takes the
+/// The guess engine declares no departure (`Engine::departures`): it takes the
 /// backup rules from the module the decision engine uses, and docs/guess.md has no table of
 /// departures from the decision engine.
 #[test]

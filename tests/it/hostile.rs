@@ -1,4 +1,4 @@
-//! The third hostile review (issue 38): outside engines, `versus`, `versus merge`, `replay` and
+//! The third hostile review: outside engines, `versus`, `versus merge`, `replay` and
 //! `map import` under hostile input. Each test is one of the review's failed checks, tried the
 //! way the review tried it, and asserts what a user would check: no file read or written outside
 //! what the user named, nothing unbounded, nothing lost, nothing forged on the screen.

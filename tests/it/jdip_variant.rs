@@ -1,4 +1,4 @@
-//! jDip variant files (issue 27): a `variants.xml` and its adjacency file read into a map. The
+//! jDip variant files: a `variants.xml` and its adjacency file read into a map. The
 //! round trip: jDip's own Standard variant imports to exactly our `maps/standard.ron` (names,
 //! kinds, coasts, borders, centres, homes, starting units), with no renaming of provinces or
 //! powers. Full names compare as the map's name index folds them (case and dots): jDip writes

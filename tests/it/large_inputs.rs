@@ -1,5 +1,5 @@
-//! Issue 22, item 11: paths that were quadratic on huge synthetic positions. Each test runs the
-//! hostile input at (or near) the size the issue measured, in the debug build: before the fix
+//! Paths that were quadratic on huge synthetic positions. Each test runs the
+//! hostile input at (or near) the size first measured, in the debug build: before the fix
 //! each took minutes to hours there, so the size itself is what would hang the suite. No test
 //! asserts a time; each checks that the result is right. The figures are in docs/limits.md.
 //!
@@ -655,7 +655,7 @@ fn wrong_positions(n: usize, name: &str) {
     assert!(missing.contains("Betan A Province p0, Betan A Province p1, Betan A Province p10,"));
 }
 
-/// Issue 38: a DPjudge-style `.map` file of a grid of `n` provinces, with everything the
+/// A DPjudge-style `.map` file of a grid of `n` provinces, with everything the
 /// importer once looked up by scanning a list: a name line per province (with aliases), a
 /// power per 500 provinces (3 to 200) with a fifth of the provinces as homes and a unit in
 /// each, unowned centres, provinces with two coasts, an `AMEND` (a border added and taken out
@@ -855,7 +855,7 @@ impl DpMap {
     }
 }
 
-/// `map import` of a DPjudge-style map of 100,000 provinces (issue 38): the importer looked up
+/// `map import` of a DPjudge-style map of 100,000 provinces: once the importer looked up
 /// each border's place, each province's name, coasts and main place, each unit's province and
 /// each power by scanning whole lists (20,000 provinces took 7.8 s in release, 100,000 more
 /// than 400 s). The written map has every province, power and centre, and a sample of

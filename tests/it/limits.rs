@@ -1,4 +1,4 @@
-//! Resource bounds (issue 12): huge inputs are handled, or refused with a clear message, in time
+//! Resource bounds: huge inputs are handled, or refused with a clear message, in time
 //! and memory that grow no faster than the input. The limits and the measured times and memory
 //! are in docs/limits.md; nothing here asserts a time.
 

@@ -1,4 +1,4 @@
-//! Importing other adjudicators' map files (issue 27): the DPjudge-style `.map` format of the
+//! Importing other adjudicators' map files: the DPjudge-style `.map` format of the
 //! DPjudge and the Python `diplomacy` package. The round trip: the package's own `standard.map`
 //! imports to exactly our `maps/standard.ron` (names, kinds, coasts, borders, centres, homes,
 //! starting units).
@@ -159,7 +159,7 @@ fn a_bad_map_file_is_a_located_error() {
     }
 }
 
-/// What the directives that change what was read do, in the order read (issue 38 made each a
+/// What the directives that change what was read do, in the order read (each became a
 /// look-up instead of a scan; this holds them to what they did): `UNITS` and a unit line (one
 /// unit a province, of whichever power), `HOME`/`HOMES`/`INHABITS` and `-LOC`, `UNOWNED`,
 /// `UNPLAYED` (by name, and `ALL EXCEPT`), `AMEND` with `-LOC` (by prefix: `-I` takes `III`),

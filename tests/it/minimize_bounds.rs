@@ -1,4 +1,4 @@
-//! The minimizer on large boards (issue 22, item 12): a first pass that removes whole unrelated
+//! The minimizer on large boards: a first pass that removes whole unrelated
 //! regions at once, progress on stderr, and a search that ctrl-c, `--max-runs` or `--max-time`
 //! stops while keeping the smallest scenario found so far.
 //!
@@ -188,14 +188,14 @@ fn ring_with_one_circular_movement(n: usize) {
     assert_eq!(backup_rules(&m.scenario), [BackupRule::CircularMovement]);
 }
 
-// The whole ring of 976 armies moving round (issue 22's figure): every unit and every order is
+// The whole ring of 976 armies moving round (the figure of `docs/limits.md`): every unit and every order is
 // needed. The backup rule decided every order, so the units and orders passes leave items out
 // singly from the start (one adjudication of the board per unit, one per order, with none of
 // ddmin's coarser tests, which would all fail); and the holds pass adjudicates nothing, each
 // hold being the removal of its order that the orders pass already tried (a unit with no order
 // holds). The search before took 8,775 runs: about four per unit in each of the units and orders
 // passes, and one per order in the holds pass.
-// Slow tier (issue 22's size); `a_small_ring_where_everything_is_needed_…` runs the same on 100.
+// Slow tier (the size of `docs/limits.md`); `a_small_ring_where_everything_is_needed_…` runs the same on 100.
 #[test]
 #[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
 fn a_ring_where_everything_is_needed_is_proved_minimal_in_one_run_per_unit_and_order() {

@@ -1,4 +1,4 @@
-//! Neutral units (issue 27, variant rules): garrisons of unowned supply centres that hold every
+//! Neutral units (variant rules): garrisons of unowned supply centres that hold every
 //! turn, may be supported by any power, cannot be ordered, are disbanded when dislodged, are
 //! never built or removed and change no centre's owner. Map data (`neutral_units`), scenarios
 //! (`"Neutral"` in `units`), every built-in engine, the menus, the turn cycle, the invariants,

@@ -1,4 +1,4 @@
-//! Issue 22, second round, files in and out of the command line: every output flag follows one
+//! Files in and out of the command line: every output flag follows one
 //! rule (never an input, never through a link, an existing file only with `--force`, atomic);
 //! `import` writes all its files or none, names duplicates in turn and shortens long names;
 //! `export` writes only what the jDip format can say; byte-order marks and old Mac line ends are

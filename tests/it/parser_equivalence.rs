@@ -1,4 +1,4 @@
-//! The order parser of issue 11 (tokens as slices, names looked up in the map's prebuilt index
+//! The fast order parser (tokens as slices, names looked up in the map's prebuilt index
 //! of normalized names and prefixes, no string built per look-up) against the parser it
 //! replaced, kept in `tests/it/reference/` (verbatim but for `crate::` read as `super::`, the shims below): on orders drawn from the standard map's names,
 //! the order keywords and punctuation, and on arbitrary text, both give the same order (compared
@@ -174,7 +174,7 @@ fn same<A: std::fmt::Debug, B: std::fmt::Debug>(
     }
 }
 
-/// The coast parser before issue 11 (it built a lower-case copy).
+/// The coast parser before the speed work (it built a lower-case copy).
 fn old_coast(s: &str) -> Option<Coast> {
     let s = s.trim().to_ascii_lowercase();
     let s = s.strip_suffix(" coast").unwrap_or(&s).trim();
@@ -187,7 +187,7 @@ fn old_coast(s: &str) -> Option<Coast> {
     }
 }
 
-/// Name folding before issue 11 (by characters only).
+/// Name folding before the speed work (by characters only).
 fn old_normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;

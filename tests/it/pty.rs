@@ -351,7 +351,7 @@ fn sighup_ends_the_process_with_the_edits_kept() {
     // What a closed terminal sends. (Closing the pty for real cannot be done here: the test's
     // reader thread keeps the master side open. When the terminal is gone for real, crossterm
     // can spin in a read that never returns; a watchdog thread then ends the process — checked
-    // by hand with `tmux kill-server`, see the README.)
+    // by hand with `tmux kill-server`, see "Nothing lost" in docs/tui.md.)
     let name = "pty-hangup";
     let data = data_dir(name);
     let mut s = Session::start_in(&[], name, (80, 24));
@@ -367,7 +367,7 @@ fn sighup_ends_the_process_with_the_edits_kept() {
     assert!(kept.contains("Opening position"), "{kept}");
 }
 
-/// Issue 27's "tried as a new user would": on a variant map (Ancient Mediterranean, generated
+/// "Tried as a new user would": on a variant map (Ancient Mediterranean, generated
 /// board), from an empty board, an island convoy paradox built with the keys alone — a Greek army
 /// on Crete convoyed to Athens by the fleet in the Aegean, whose attacker from the Messenian Sea
 /// Athens supports (DATC 6.F.14's shape). Worked out by hand first: the convoyed attack does not

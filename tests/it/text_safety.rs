@@ -1,4 +1,4 @@
-//! Issue 22, second round: text from files made safe before it reaches a terminal (control
+//! Text from files made safe before it reaches a terminal (control
 //! characters escaped in every command, on both outputs), every quoted token cut short, years
 //! kept in their range, `--rules` without duplicates, unclosed comments located where they
 //! start, and error exits that capture no backtrace.

@@ -172,7 +172,7 @@ fn tracing_changes_nothing_on_any_scenario() {
 }
 
 /// `--dot` on a large board: one cluster per unit and every decision drawn once. The clusters
-/// were gathered by searching every decision for each unit, quadratic in the board (issue 22:
+/// were gathered by searching every decision for each unit, quadratic in the board (once
 /// 20,000 units took minutes in the test build); now one counting pass.
 /// Slow tier (its size is what it guards); `dot_of_a_200_unit_ring_has_a_cluster_per_unit` runs
 /// the same on 200.

@@ -589,7 +589,7 @@ fn a_map_without_art_gets_a_generated_board() {
 }
 
 /// A map too big for art (generated art is at most 1000×1000 cells: from about 15,500
-/// provinces on) is drawn as a list of entries `Aabbr* Name` in columns (issue 38). Its
+/// provinces on) is drawn as a list of entries `Aabbr* Name` in columns. Its
 /// columns were 22 cells wide for a three-letter abbreviation, so `p12345` ran into its name and
 /// the centre mark fell inside it; and positions were counted in 16 bits, so from the
 /// 65,536th province on entries were drawn over others. Every entry has a cell of its own, and

@@ -1,4 +1,4 @@
-//! Issue 22, files: a recovery file's recorded path is untrusted; the browser does not follow
+//! Files: a recovery file's recorded path is untrusted; the browser does not follow
 //! symlink loops and its walk is bounded; every file the program reads is a regular file read
 //! with a size limit; previews read a bounded prefix; duplicate keys in `keys.ron` are refused
 //! with their position.

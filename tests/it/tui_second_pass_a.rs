@@ -1,4 +1,4 @@
-//! The TUI's second pass (issue 26), the text items: the compare panel counts what
+//! The TUI's second pass, the text items: the compare panel counts what
 //! `dipsandbox diff` counts; reasons, cycles and rule values are never cut without "…"; the
 //! help scrolls within bounds and names the actions a keymap file needs.
 

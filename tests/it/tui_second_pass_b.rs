@@ -1,4 +1,4 @@
-//! The TUI's second pass (issue 26), the items of finding, dialogs, editing, messages, the
+//! The TUI's second pass, the items of finding, dialogs, editing, messages, the
 //! retreat board, small wrong things and the mouse: whole scripted sessions against
 //! `TestBackend`.
 

@@ -1,4 +1,4 @@
-//! Every shipped map (issue 27): random positions of every kind (movement with convoys and
+//! Every shipped map: random positions of every kind (movement with convoys and
 //! paradoxes, circular movement, head-to-head, retreats, adjustments) on each map in `maps/`,
 //! through the decision, DPjudge and guess engines and the invariants; and each map's opening
 //! plays Spring, Fall and Winter.

@@ -33,7 +33,7 @@ fn a_bad_number_is_located() {
     assert!(e.message.contains("\"7a\""), "{}", e.message);
 }
 
-/// What `position_of` was before issue 38: a search of the whole list. The index must answer
+/// What `position_of` was before the large-map work: a search of the whole list. The index must answer
 /// as it did.
 fn position_by_search(positions: &[(String, (f64, f64))], abbr: &str) -> Option<(f64, f64)> {
     let own = positions

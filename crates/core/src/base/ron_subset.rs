@@ -1,7 +1,7 @@
 //! A fast reader for the part of RON that scenario files use, with the `ron` crate behind it.
 //!
 //! Loading a scenario spent about two thirds of its time in the `ron` crate's deserializer
-//! (issue 11: "loading a scenario file no slower than adjudicating it"). This module is a serde
+//! (the target: loading a scenario file no slower than adjudicating it). This module is a serde
 //! [`Deserializer`](serde::Deserializer) for a strict subset of RON — named or anonymous structs,
 //! lists, `{ "key": value }` maps, tuples, strings with the common escapes, `true` / `false`,
 //! unit enum variants, `None` / `Some(…)` and implicit `Some` (the `IMPLICIT_SOME` extension the

@@ -31,8 +31,8 @@
 #![allow(clippy::indexing_slicing)]
 
 // Every look-up below is by a hash or an ordered set, never a scan of a list: a file of 10^5
-// provinces, borders, names, homes, units or powers is read and written in time n log n (issue
-// 38; it was quadratic: 20,000 provinces took 7.8 s in release, 100,000 more than 400 s). The
+// provinces, borders, names, homes, units or powers is read and written in time n log n (it
+// was quadratic: 20,000 provinces took 7.8 s in release, 100,000 more than 400 s). The
 // hashes are std's (keyed SipHash): the keys are the file's words.
 
 use std::collections::{BTreeSet, HashMap, HashSet};

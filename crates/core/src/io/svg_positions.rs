@@ -98,7 +98,7 @@ pub fn svg_positions(text: &str) -> Result<Vec<Placed>, SvgError> {
                     continue;
                 };
                 // Where the tag is, worked out only for an error: it counts the lines from the
-                // start of the text (for every unit, that was quadratic; issue 38).
+                // start of the text (for every unit, that was quadratic on large maps).
                 let error = |message: String| {
                     let (line, col) = line_col(text, start);
                     SvgError { line, col, message }
@@ -138,7 +138,7 @@ pub fn position_of(positions: &[(String, (f64, f64))], abbr: &str) -> Option<(f6
 
 /// The positions of an SVG map, indexed to answer [`position_of`] for each province of a map in
 /// time n log n in all (a search of the whole list per province was quadratic: 20,000
-/// provinces took 30 s, issue 38).
+/// provinces took 30 s).
 pub struct PositionIndex<'a> {
     positions: &'a [Placed],
     /// Each name in ASCII lower case: the first entry of that name.

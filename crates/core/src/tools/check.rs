@@ -257,7 +257,7 @@ fn compare_phase(
         let judged = w != Wording::Effect || order.order.kind.has_own_effect();
         if judged && !meets_with(*exp, out.verdict, w) {
             let words = if wording_only(&order.order.kind, *exp, out.verdict) {
-                " — in wording only (--wording effect compares what orders do)"
+                " — in wording only (`check --wording effect` compares what orders do)"
             } else {
                 ""
             };

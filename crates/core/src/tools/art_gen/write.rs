@@ -64,7 +64,7 @@ pub fn set_province_field(
     let mut out = String::with_capacity(text.len() + abbrs.len() * 32);
     let mut seen = vec![false; abbrs.len()];
     // Each abbreviation (ASCII lower case) to its first place in `abbrs`: a look-up per `abbr`
-    // line (a search of `abbrs` per line was quadratic, issue 38).
+    // line (a search of `abbrs` per line was quadratic on large maps).
     let mut index: HashMap<String, usize> = HashMap::with_capacity(abbrs.len());
     for (i, b) in abbrs.iter().enumerate() {
         index.entry(b.to_ascii_lowercase()).or_insert(i);

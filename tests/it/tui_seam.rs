@@ -225,3 +225,49 @@ fn only_the_adapter_modules_downcast_to_an_engines_types() {
         ]
     );
 }
+
+#[test]
+fn every_engine_names_the_units_its_landmarks_are_about() {
+    // Pandin's paradox under each built-in engine: every event names units of the position; a
+    // cycle is about two units or more, a backup rule about one at least.
+    let s = dipsandbox_core::model::scenario::Scenario::load(std::path::Path::new(
+        "scenarios/datc/6.F.16.ron",
+    ))
+    .expect("loads");
+    let input = PhaseInput::of(&s, &s.rules);
+    for engine in ["decisions", "dpjudge", "guess"] {
+        let e = Registry::builtin().get(engine).expect("built in").clone();
+        let r = e.adjudicate(&input, true).expect("adjudicates");
+        let c = r.steps(&input).expect("a trace");
+        let mut cycles = 0;
+        for i in 0..c.len() {
+            let units = c.units(i);
+            assert!(
+                units.iter().all(|&u| u < s.units.len()),
+                "{engine} event {i}"
+            );
+            match c.mark(i).landmark {
+                Some(dipsandbox_core::engine::Landmark::Cycle) => {
+                    cycles += 1;
+                    assert!(
+                        units.len() >= 2,
+                        "{engine} event {i}: {}",
+                        c.describe(&input, i)
+                    );
+                }
+                Some(dipsandbox_core::engine::Landmark::Backup) => {
+                    assert!(
+                        !units.is_empty(),
+                        "{engine} event {i}: {}",
+                        c.describe(&input, i)
+                    );
+                }
+                _ => {}
+            }
+        }
+        assert!(c.units(c.len()).is_empty(), "beyond the end");
+        if engine != "dpjudge" {
+            assert!(cycles > 0, "{engine}: the paradox's cycle is a landmark");
+        }
+    }
+}

@@ -56,6 +56,12 @@ pub trait Replay: Clone + fmt::Debug + Send + 'static {
         Mark::default()
     }
 
+    /// The units an event is about (none unless the engine says).
+    fn units(&self, e: &Self::Event) -> Vec<usize> {
+        let _ = e;
+        Vec::new()
+    }
+
     /// The state in named sections (by default one with [`Replay::summary`], when it says
     /// anything).
     fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
@@ -198,6 +204,12 @@ impl<S: Replay> Steps for Cursor<S> {
         self.events
             .get(i)
             .map(|e| self.state.mark(e))
+            .unwrap_or_default()
+    }
+    fn units(&self, i: usize) -> Vec<usize> {
+        self.events
+            .get(i)
+            .map(|e| self.state.units(e))
             .unwrap_or_default()
     }
     fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {

@@ -260,6 +260,12 @@ pub trait Steps: Any + fmt::Debug + Send {
         let _ = i;
         Mark::default()
     }
+    /// The units event `i` is about (its order's unit, a cycle's units, the fleets a rule
+    /// cancelled), for a front end to highlight; empty when it names none or is beyond the end.
+    fn units(&self, i: usize) -> Vec<usize> {
+        let _ = i;
+        Vec::new()
+    }
     /// The engine's state as of the cursor, in named sections (what is settled, guessed, on the
     /// stack or in the cycle; the procedure's lists and counts), for a front end to draw beside
     /// the trace. By default one section with [`Steps::summary`], when it says anything.

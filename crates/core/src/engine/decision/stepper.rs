@@ -69,6 +69,8 @@ pub struct DecisionReplay {
     backups: Vec<usize>,
     /// Per unit, its DISLODGE decision (NONE if it has none).
     dislodge_of: Vec<u32>,
+    /// Per decision, its unit.
+    node_unit: Vec<usize>,
     /// Words for the decisions and units, when the stepper was made for a phase.
     labels: Arc<Labels>,
 }
@@ -207,6 +209,24 @@ impl Replay for DecisionReplay {
 
     fn describe(&self, e: &Event, _input: &PhaseInput<'_>) -> String {
         describe_event(&self.labels, e)
+    }
+
+    fn units(&self, e: &Event) -> Vec<usize> {
+        let unit = |id: &u32| self.node_unit.get(*id as usize).copied();
+        let mut v: Vec<usize> = match e {
+            Event::Start { .. } => Vec::new(),
+            Event::Visit { node }
+            | Event::Tightened { node, .. }
+            | Event::Resolved { node, .. } => unit(node).into_iter().collect(),
+            Event::CycleFound { members, .. } => members.iter().filter_map(unit).collect(),
+            Event::ConvoysCancelled { fleets } => fleets.clone(),
+            Event::BackupApplied { forced, .. } => {
+                forced.iter().filter_map(|(id, _)| unit(id)).collect()
+            }
+        };
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     fn mark(&self, e: &Event) -> Mark {
@@ -456,6 +476,7 @@ impl Cursor<DecisionReplay> {
             settled,
             backups,
             dislodge_of,
+            node_unit: g.nodes.iter().map(|n| n.unit).collect(),
             labels: Arc::new(labels),
         };
         Some(Cursor::from_trace(events, start))

@@ -60,6 +60,25 @@ pub struct DpState {
 /// ```
 pub type DpStepper = Cursor<DpState>;
 
+/// The units a procedure event is about.
+fn event_units(e: &DpEvent) -> Vec<usize> {
+    match e {
+        DpEvent::ToHold { unit, .. }
+        | DpEvent::SupportCount { unit, .. }
+        | DpEvent::Mark { unit, .. }
+        | DpEvent::Combat { unit, .. }
+        | DpEvent::Moved { unit, .. }
+        | DpEvent::Retreats { unit, .. } => vec![*unit],
+        DpEvent::NoHelp {
+            unit, supporter, ..
+        } => vec![*unit, *supporter],
+        DpEvent::Listed { army }
+        | DpEvent::Succeeded { army }
+        | DpEvent::CheckDisruptions { army, .. } => vec![*army],
+        _ => Vec::new(),
+    }
+}
+
 impl Replay for DpState {
     type Event = DpEvent;
     /// The position an entry was removed from.
@@ -77,6 +96,10 @@ impl Replay for DpState {
 
     fn describe(&self, e: &DpEvent, input: &PhaseInput<'_>) -> String {
         self.describe_event(input.map, input.units, e)
+    }
+
+    fn units(&self, e: &DpEvent) -> Vec<usize> {
+        event_units(e)
     }
 
     fn mark(&self, e: &DpEvent) -> Mark {
@@ -265,25 +288,7 @@ impl Cursor<DpState> {
 
     /// The units an event is about (for highlighting).
     pub fn units_of(&self, i: usize) -> Vec<usize> {
-        match self.events().get(i) {
-            Some(
-                DpEvent::ToHold { unit, .. }
-                | DpEvent::SupportCount { unit, .. }
-                | DpEvent::Mark { unit, .. }
-                | DpEvent::Combat { unit, .. }
-                | DpEvent::Moved { unit, .. }
-                | DpEvent::Retreats { unit, .. },
-            ) => vec![*unit],
-            Some(DpEvent::NoHelp {
-                unit, supporter, ..
-            }) => vec![*unit, *supporter],
-            Some(
-                DpEvent::Listed { army }
-                | DpEvent::Succeeded { army }
-                | DpEvent::CheckDisruptions { army, .. },
-            ) => vec![*army],
-            _ => Vec::new(),
-        }
+        self.events().get(i).map(event_units).unwrap_or_default()
     }
 
     /// Event `i` in one line, e.g. `A Ber - Sil marked bounce: bounced in step 7: support count

@@ -218,6 +218,21 @@ impl Replay for GuessReplay {
         )
     }
 
+    fn units(&self, e: &Event) -> Vec<usize> {
+        let mut v = vec![e.order() as usize];
+        match e {
+            Event::MetAgain { by, .. } | Event::ReadInCycle { by, .. } => v.push(*by as usize),
+            Event::Backup { cycle, forced, .. } => {
+                v.extend(cycle.iter().map(|&m| m as usize));
+                v.extend(forced.iter().map(|&(m, _)| m as usize));
+            }
+            _ => {}
+        }
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     fn mark(&self, e: &Event) -> Mark {
         let (landmark, tone) = match e {
             Event::Enter { .. } => (None, Tone::Plain),

@@ -30,7 +30,7 @@ use super::adapter::Family;
 use super::browser::Folders;
 use super::effect::Effect;
 use super::keymap::{Context, Keymap};
-use super::layout::{self, Panes};
+use super::layout::{self, Panes, StepperPanels};
 use super::recovery::Recovery;
 use super::session::{DiskStamp, Session, next_preset};
 use super::state::{BoardPane, OrdersPane, RulesPane, SPEEDS, StepperPane};
@@ -222,13 +222,22 @@ impl App {
 
     /// The panels of the current view, in focus order.
     pub fn panels(&self) -> &'static [Context] {
-        layout::panels(self.view, self.trace_only())
+        layout::panels(self.view, self.stepper_panels())
+    }
+
+    /// Which panels the stepper shows for the session's result.
+    pub fn stepper_panels(&self) -> StepperPanels {
+        match self.session.family() {
+            Family::Trace => StepperPanels::Trace,
+            Family::Procedure => StepperPanels::Procedure,
+            Family::Decisions | Family::Outcomes => StepperPanels::Graph,
+        }
     }
 
     /// Whether the stepper shows the trace and the engine's state only (an engine with no
     /// panels of its own).
     pub fn trace_only(&self) -> bool {
-        self.session.family() == Family::Trace
+        self.stepper_panels() == StepperPanels::Trace
     }
 
     /// The panes of the current terminal size (as the views lay them out).
@@ -236,7 +245,7 @@ impl App {
         layout::layout_for(
             Rect::new(0, 0, self.size.0, self.size.1),
             self.view,
-            self.trace_only(),
+            self.stepper_panels(),
         )
     }
 
@@ -267,7 +276,7 @@ impl App {
             speed: self.stepper.speed,
             rule_row: self.rules.row,
             compare_scroll: self.rules.compare_scroll,
-            panes: layout::layout_for(area, self.view, self.trace_only()),
+            panes: layout::layout_for(area, self.view, self.stepper_panels()),
             detail_scroll: self.stepper.detail,
             contexts: self.contexts(),
             help_contexts: self.contexts_without_popup(),
@@ -460,7 +469,7 @@ impl App {
                 let d = if action == Action::PageUp { -10 } else { 10 };
                 match self.focus {
                     Context::Orders => self.select_order_by(d),
-                    Context::Decisions => self.select_decision_by(d),
+                    Context::Decisions | Context::Units => self.select_decision_by(d),
                     Context::Trace => {
                         self.step(d);
                     }

@@ -36,6 +36,8 @@ pub enum Context {
     /// The step at the cursor in full and the engine's state at that step (an engine with no
     /// panels of its own).
     Detail,
+    /// The DPjudge procedure's units with their marks and support counts.
+    Units,
     /// The rules panel.
     Rules,
     /// The scenario browser popup (typing filters).
@@ -69,6 +71,7 @@ impl Context {
             Context::Tree => "Dependency tree",
             Context::Trace => "Trace",
             Context::Detail => "Step and engine state",
+            Context::Units => "Units (DPjudge procedure)",
             Context::Rules => "Rules",
             Context::Browser => "Open a scenario",
             Context::Help => "Help",
@@ -131,6 +134,7 @@ impl Context {
                 | Context::Tree
                 | Context::Trace
                 | Context::Detail
+                | Context::Units
                 | Context::Rules
         )
     }

@@ -49,6 +49,9 @@ pub struct Panes {
     /// The step at the cursor in full and the engine's state at that step (the stepper of an
     /// engine with no panels of its own, beside its trace).
     pub detail: Option<Rect>,
+    /// The stepper's first panel lists the DPjudge procedure's units (not decisions), and its
+    /// second the combat lists (not a tree).
+    pub procedure: bool,
     /// The rules list.
     pub rules: Option<Rect>,
     /// The comparison.
@@ -63,8 +66,15 @@ impl Panes {
         [
             (self.board, Context::Board),
             (self.orders, Context::Orders),
-            (self.decisions, Context::Decisions),
-            (self.tree, Context::Tree),
+            (
+                self.decisions,
+                if self.procedure {
+                    Context::Units
+                } else {
+                    Context::Decisions
+                },
+            ),
+            (self.tree.filter(|_| !self.procedure), Context::Tree),
             (self.trace, Context::Trace),
             (self.detail, Context::Detail),
             (self.rules, Context::Rules),
@@ -91,29 +101,50 @@ impl Panes {
     }
 }
 
-/// The panels of a view, in focus order (`trace_only`: the stepper of an engine with no panels
-/// of its own, whose trace and state take the stepper's place).
-pub fn panels(view: View, trace_only: bool) -> &'static [Context] {
-    match view {
-        View::Board => &[Context::Board, Context::Orders],
-        View::Stepper if trace_only => &[Context::Trace, Context::Detail],
-        View::Stepper => &[Context::Decisions, Context::Tree, Context::Trace],
-        View::Rules => &[Context::Rules],
+/// Which panels the stepper shows, by what the engine's result shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StepperPanels {
+    /// The decision graph's: decisions, their dependency tree, the trace (and the outcomes of
+    /// a phase with no trace, in the same places).
+    #[default]
+    Graph,
+    /// The DPjudge procedure's: its units with marks and counts, the combat lists, the trace.
+    Procedure,
+    /// Any engine's: the trace, and beside it the step in full with the engine's state.
+    Trace,
+}
+
+/// The panels of a view, in focus order.
+pub fn panels(view: View, stepper: StepperPanels) -> &'static [Context] {
+    match (view, stepper) {
+        (View::Board, _) => &[Context::Board, Context::Orders],
+        (View::Stepper, StepperPanels::Trace) => &[Context::Trace, Context::Detail],
+        (View::Stepper, StepperPanels::Procedure) => &[Context::Units, Context::Trace],
+        (View::Stepper, StepperPanels::Graph) => {
+            &[Context::Decisions, Context::Tree, Context::Trace]
+        }
+        (View::Rules, _) => &[Context::Rules],
     }
 }
 
-/// Lays out `view` in `area` (`trace_only` as for [`panels`]: the stepper's left half is the
-/// trace and its right half the detail).
-pub fn layout_for(area: Rect, view: View, trace_only: bool) -> Panes {
+/// Lays out `view` in `area`, the stepper with the panels `stepper` says (for
+/// [`StepperPanels::Trace`], the stepper's left half is the trace and its right half the detail).
+pub fn layout_for(area: Rect, view: View, stepper: StepperPanels) -> Panes {
     let mut p = layout(area, view);
-    if view == View::Stepper
-        && trace_only
-        && let (Some(d), Some(t), Some(tr)) = (p.decisions, p.tree, p.trace)
-    {
-        p.trace = Some(d);
-        p.detail = Some(t.union(tr));
-        p.decisions = None;
-        p.tree = None;
+    if view != View::Stepper {
+        return p;
+    }
+    match stepper {
+        StepperPanels::Trace => {
+            if let (Some(d), Some(t), Some(tr)) = (p.decisions, p.tree, p.trace) {
+                p.trace = Some(d);
+                p.detail = Some(t.union(tr));
+                p.decisions = None;
+                p.tree = None;
+            }
+        }
+        StepperPanels::Procedure => p.procedure = true,
+        StepperPanels::Graph => {}
     }
     p
 }

@@ -14,6 +14,7 @@ use dipsandbox::tui::dispatch;
 use dipsandbox::tui::editor::Field;
 use dipsandbox::tui::event::{Input, Script};
 use dipsandbox::tui::keymap::{Context, Keymap};
+use dipsandbox::tui::layout::StepperPanels;
 use dipsandbox::tui::run_app;
 use dipsandbox::tui::session::Session;
 use dipsandbox::tui::theme::Theme;
@@ -337,6 +338,12 @@ fn press_every_key(pick: &dyn Fn(usize, usize) -> bool) {
                         continue;
                     }
                     a.popup = None;
+                    if matches!(b.context, Context::Decisions | Context::Tree) {
+                        // The decision graph's panels: the decision engine (an earlier
+                        // binding may have switched to another).
+                        let de = a.session.registry().get("decisions").cloned();
+                        a.set_engine(de.expect("the decision engine"));
+                    }
                     let d = |a: &mut App, x: Action| dispatch(a, x);
                     match b.context {
                         Context::Help => d(&mut a, Action::Help),
@@ -364,6 +371,16 @@ fn press_every_key(pick: &dyn Fn(usize, usize) -> bool) {
                             d(&mut a, Action::FocusNext);
                             if !a.trace_only() {
                                 // A retreat phase: no trace, so no such panel.
+                                continue;
+                            }
+                        }
+                        Context::Units => {
+                            // The DPjudge procedure's units panel.
+                            let dp = a.session.registry().get("dpjudge").cloned();
+                            a.set_engine(dp.expect("the DPjudge engine"));
+                            d(&mut a, Action::ViewStepper);
+                            if a.stepper_panels() != StepperPanels::Procedure {
+                                // A retreat phase: no procedure to show.
                                 continue;
                             }
                         }

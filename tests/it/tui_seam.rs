@@ -100,7 +100,7 @@ fn every_step_of_every_engines_trace_reads_whole_at_80x24_on_the_paradox_cases()
             for k in 1..=steps {
                 let buf = run(&mut a, 80, 24, "n");
                 let want = step_text(&a).expect("a step at the cursor");
-                let panes = layout_for(Rect::new(0, 0, 80, 24), View::Stepper, a.trace_only());
+                let panes = layout_for(Rect::new(0, 0, 80, 24), View::Stepper, a.stepper_panels());
                 let cols = columns(&buf, &panes);
                 assert!(
                     cols.iter().any(|c| c.contains(&squash(&want))),
@@ -270,4 +270,29 @@ fn every_engine_names_the_units_its_landmarks_are_about() {
             assert!(cycles > 0, "{engine}: the paradox's cycle is a landmark");
         }
     }
+}
+
+#[test]
+fn the_procedures_view_offers_only_keys_that_work_there() {
+    // DPjudge on 6.F.16: the units panel has its own keys; the decision graph's (`s` settled,
+    // enter tree) are neither hinted nor in the help.
+    let mut a = app_with("scenarios/datc/6.F.16.ron", "dpjudge", "seam-dp");
+    let t = text(&run(&mut a, 80, 24, "2"));
+    assert_eq!(a.focus, dipsandbox::tui::keymap::Context::Units);
+    let status = t.lines().last().unwrap_or_default();
+    assert!(
+        !status.contains("settled") && !status.contains("tree"),
+        "{status}"
+    );
+    let help = text(&run(&mut a, 80, 24, "?"));
+    assert!(help.contains("Units (DPjudge procedure)"), "{help}");
+    assert!(
+        !help.contains("go to where this decision got its value"),
+        "{help}"
+    );
+    // The arrows select units (the panel's ▶ follows); tab goes to the trace.
+    run(&mut a, 80, 24, "esc j j");
+    assert_eq!(a.stepper.decision, 2);
+    run(&mut a, 80, 24, "tab");
+    assert_eq!(a.focus, dipsandbox::tui::keymap::Context::Trace);
 }

@@ -314,7 +314,7 @@ impl App {
                 }
             }
             Context::Orders if dy != 0 => self.select_order_by(dy as isize),
-            Context::Decisions if dy != 0 => self.select_decision_by(dy as isize),
+            Context::Decisions | Context::Units if dy != 0 => self.select_decision_by(dy as isize),
             Context::Tree => match a {
                 Action::Up => self.stepper.tree.row = self.stepper.tree.row.saturating_sub(1),
                 Action::Down => {
@@ -472,14 +472,8 @@ impl App {
                     self.select_order(i);
                 }
             }
-            Context::Decisions => {
-                let n = self
-                    .session
-                    .run
-                    .result
-                    .decisions()
-                    .as_ref()
-                    .map_or(0, |m| m.graph.nodes.len());
+            Context::Decisions | Context::Units => {
+                let n = self.decision_count();
                 if let Some(i) = hit::decision_at(&panes, y, self.stepper.decision, n) {
                     self.stepper.decision = i;
                     self.set_tree_root(i as u32);

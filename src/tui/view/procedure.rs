@@ -27,7 +27,7 @@ pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         0 => " DPjudge: nothing done yet (step 1 comes first) ".to_string(),
         n => format!(" DPjudge: step {n} — {} ", step_title(n)),
     };
-    frame.render_widget(panel(vm, title, Context::Decisions), area);
+    frame.render_widget(panel(vm, title, Context::Units), area);
     let inner = area.inner(Margin::new(1, 1));
     let h = inner.height as usize;
     let top = scroll(vm.decision, units.len(), h);

@@ -669,3 +669,45 @@ fn the_guess_engine_declares_no_departure() {
     let doc = std::fs::read_to_string("docs/guess.md").expect("docs/guess.md");
     assert!(!doc.contains("| random seed 7649 |"), "docs/guess.md");
 }
+
+/// What the guess trace says of a convoy order holds for the fleet: "resolved: succeeds (the
+/// fleet is not dislodged)" only for a fleet the phase does not dislodge, and "fails (the fleet
+/// is dislodged)" only for one it does — on every DATC scenario with a convoy, under its rules
+/// (the All Hold variants among them, where the convoy order's verdict fails while the fleet
+/// stays).
+#[test]
+fn the_guess_trace_says_what_a_convoy_orders_result_means_and_it_holds() {
+    use dipsandbox_core::engine::{Engine, GuessEngine, PhaseInput};
+    let mut checked = 0;
+    let mut files = Vec::new();
+    common::ron_files(std::path::Path::new("scenarios/datc"), &mut files);
+    for f in files {
+        let Ok(s) = dipsandbox_core::model::scenario::Scenario::load(&f) else {
+            continue;
+        };
+        let input = PhaseInput::of(&s, &s.rules);
+        let Ok(r) = GuessEngine.adjudicate(&input, true) else {
+            continue;
+        };
+        let Some(c) = r.steps(&input) else { continue };
+        for i in 0..c.len() {
+            let text = c.describe(&input, i);
+            if !text.contains(" resolved: ") || !text.contains("(the fleet is") {
+                continue;
+            }
+            let fleet = c.units(i)[0];
+            let dislodged = r.phase.dislodged.iter().any(|d| d.unit == s.units[fleet]);
+            assert_eq!(
+                text.contains("(the fleet is dislodged)"),
+                dislodged,
+                "{}: {text}",
+                f.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 20,
+        "convoy orders resolved in the DATC cases: {checked}"
+    );
+}

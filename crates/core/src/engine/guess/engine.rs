@@ -287,7 +287,18 @@ impl GuessResult {
                     .unit_label(input.map, input.units, input.orders, u)
             })
             .collect();
-        Some(Cursor::from_trace(events, GuessReplay::start(labels)))
+        let convoys: Arc<[bool]> = (0..input.units.len())
+            .map(|u| {
+                matches!(
+                    self.movement.prepared.orders.get(u),
+                    Some(UnitOrder::Convoy { .. })
+                )
+            })
+            .collect();
+        Some(Cursor::from_trace(
+            events,
+            GuessReplay::start(labels, convoys),
+        ))
     }
 }
 

@@ -61,19 +61,33 @@ pub struct GuessReplay {
     pub stack: Vec<u32>,
     /// Per unit, its order in short form (for describing events).
     pub labels: Arc<[String]>,
+    /// Per unit, whether its order is a convoy (whose 5.F result is its CONVOY decision, 5.B.3:
+    /// "succeeds" means the fleet is not dislodged, whatever becomes of the convoyed army).
+    pub convoys: Arc<[bool]>,
 }
 
 /// A cursor over the guess engine's trace.
 pub type GuessStepper = Cursor<GuessReplay>;
 
 impl GuessReplay {
-    /// The state before the first event, for `units` units labelled by `labels`.
-    pub fn start(labels: Arc<[String]>) -> GuessReplay {
+    /// The state before the first event, for the units labelled by `labels` (`convoys`: which
+    /// of them convoy).
+    pub fn start(labels: Arc<[String]>, convoys: Arc<[bool]>) -> GuessReplay {
         GuessReplay {
             status: vec![Status::Open; labels.len()],
             cycle: Vec::new(),
             stack: Vec::new(),
             labels,
+            convoys,
+        }
+    }
+
+    /// An order's result in words: `succeeds` / `fails`, and for a convoy what that means.
+    fn result(&self, o: u32, v: bool) -> &'static str {
+        match (self.convoys.get(o as usize).copied().unwrap_or(false), v) {
+            (false, v) => word(v),
+            (true, true) => "succeeds (the fleet is not dislodged)",
+            (true, false) => "fails (the fleet is dislodged)",
         }
     }
 
@@ -276,7 +290,7 @@ impl Replay for GuessReplay {
                 Status::Resolved {
                     value,
                     forced: false,
-                } => format!("resolved: {}", word(value)),
+                } => format!("resolved: {}", self.result(o as u32, value)),
                 Status::Resolved {
                     value,
                     forced: true,
@@ -332,7 +346,7 @@ impl Replay for GuessReplay {
             } => format!(
                 "{}: first try {}{}",
                 l(*order),
-                word(*value),
+                self.result(*order, *value),
                 if *guess_based { " (on a guess)" } else { "" }
             ),
             Event::SecondGuess { order, .. } => format!(
@@ -340,12 +354,12 @@ impl Replay for GuessReplay {
                 l(*order)
             ),
             Event::SecondResult { order, value } => {
-                format!("{}: second try {}", l(*order), word(*value))
+                format!("{}: second try {}", l(*order), self.result(*order, *value))
             }
             Event::Resolved {
                 order, value, how, ..
             } => match how {
-                How::NoCycle => format!("{} resolved: {}", l(*order), word(*value)),
+                How::NoCycle => format!("{} resolved: {}", l(*order), self.result(*order, *value)),
                 How::SameBothWays => format!(
                     "{}: same result both ways, accepted: {}",
                     l(*order),

@@ -202,6 +202,9 @@ impl App {
             Some(Popup::Field(..)) => vec![Context::Field],
             Some(Popup::Confirm(_, Pending::Restore(_))) => vec![Context::Restore],
             Some(Popup::Confirm(..)) => vec![Context::Confirm],
+            None if self.session.state.is_pending() => {
+                vec![Context::Adjudicating, self.focus, Context::Global]
+            }
             None => vec![self.focus, Context::Global],
         }
     }
@@ -209,7 +212,11 @@ impl App {
     /// The contexts of the current view without any popup: the focused panel, the view's other
     /// panels, then everywhere (what the help popup lists, before the prompts and questions).
     pub fn contexts_without_popup(&self) -> Vec<Context> {
-        let mut v = vec![self.focus];
+        let mut v = Vec::new();
+        if self.session.state.is_pending() {
+            v.push(Context::Adjudicating);
+        }
+        v.push(self.focus);
         for f in self.panels() {
             if !v.contains(f) {
                 v.push(*f);
@@ -550,6 +557,30 @@ impl App {
             | Action::Yes
             | Action::No
             | Action::AsNew => {}
+            Action::Cancel => self.cancel_adjudication(),
+        }
+    }
+
+    /// Cancels the adjudication on its way, and says so.
+    fn cancel_adjudication(&mut self) {
+        let engine = self.session.engine.name().to_string();
+        if self.session.cancel() {
+            self.info(format!(
+                "cancelled the adjudication by {engine}: no result is shown (an edit, the rules or the engine switch asks again)"
+            ));
+        }
+    }
+
+    /// A request's result came (from the main loop): taken when it is the latest, its
+    /// selections kept on it, its error shown.
+    pub(super) fn adjudicated(&mut self, done: super::session::Finished) {
+        if !self.session.accept(done) {
+            return;
+        }
+        self.after_edit();
+        if let super::session::RunState::Failed(e) = &self.session.state {
+            let e = e.clone();
+            self.error(e);
         }
     }
 

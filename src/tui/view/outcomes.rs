@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     );
     let inner = area.inner(Margin::new(1, 1));
     let t = &vm.theme;
-    let mut lines = Vec::new();
+    let mut lines: Vec<Line> = super::run_state::full_line(vm).into_iter().collect();
     match sc.phase.kind {
         PhaseKind::Retreat => {
             lines.push(Line::styled(

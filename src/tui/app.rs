@@ -80,6 +80,8 @@ pub struct App {
     pub stop: Arc<AtomicBool>,
     /// Why `keys.ron` was not used, kept to be shown once the restore question is answered.
     pub keymap_problem: Option<String>,
+    /// The request whose failure the status bar has shown (it is shown once).
+    shown_failure: Option<u64>,
 }
 
 /// The longest status-bar message kept.
@@ -107,6 +109,7 @@ impl App {
             recovery,
             stop: Arc::new(AtomicBool::new(false)),
             keymap_problem: None,
+            shown_failure: None,
         };
         app.select_order(0);
         app.set_tree_root(0);
@@ -323,7 +326,21 @@ impl App {
         }
         self.keep_on_the_map();
         self.refresh_art();
+        self.show_failure();
         fx
+    }
+
+    /// An engine's error goes to the status bar too, once per request (the views show it
+    /// where the verdicts would be for as long as it stands).
+    fn show_failure(&mut self) {
+        let id = self.session.request_id();
+        if let super::session::RunState::Failed(e) = &self.session.state
+            && self.shown_failure != Some(id)
+        {
+            let e = e.clone();
+            self.shown_failure = Some(id);
+            self.error(e);
+        }
     }
 
     /// Keeps what the board points at on the scenario's map: an undo, a redo or a new
@@ -578,10 +595,6 @@ impl App {
             return;
         }
         self.after_edit();
-        if let super::session::RunState::Failed(e) = &self.session.state {
-            let e = e.clone();
-            self.error(e);
-        }
     }
 
     /// Quit: at once, or after a yes when there are unsaved changes.

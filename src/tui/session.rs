@@ -337,6 +337,11 @@ impl Session {
         self.worker = Worker::new(grace);
     }
 
+    /// The latest request's id (ids start again in a session opened on another file).
+    pub fn request_id(&self) -> u64 {
+        self.worker.latest()
+    }
+
     /// A request for the scenario as it stands, with a new id (superseding any in flight).
     fn job(&mut self) -> Job {
         let side = if self.comparing_recording() {

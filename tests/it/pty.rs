@@ -561,6 +561,13 @@ fn a_crashing_outside_engine_shows_its_error_where_the_verdicts_would_be() {
     );
     s.wait_for("no result: engine cmd:broken_adapter crash");
     assert!(!s.screen().contains("succeeds"), "{}", s.screen());
+    // The status bar (the last line) has it too.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let last = |s: &Session| s.screen().lines().last().unwrap_or_default().to_string();
+    while !last(&s).starts_with("engine cmd:broken_adapter crash: ") {
+        assert!(Instant::now() < deadline, "{}", s.screen());
+        s.pump(Duration::from_millis(50));
+    }
     s.keys("2");
     s.wait_for("exit status: 3");
     assert!(!s.screen().contains("succeeds"), "{}", s.screen());

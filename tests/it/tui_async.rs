@@ -256,6 +256,19 @@ fn a_failing_engine_shows_its_error_not_the_old_verdicts() {
         "{:?}",
         verdicts(&a)
     );
+    // Shown once in the status bar (the last line), until the next key.
+    let t = text(&common::run(&mut a, 160, 40, ""));
+    let status = t.lines().last().unwrap_or_default();
+    assert!(status.starts_with("engine cmd:"), "{status}");
+    assert!(
+        a.message
+            .as_ref()
+            .is_some_and(|m| m.error && m.text.contains("exit status: 3")),
+        "{:?}",
+        a.message
+    );
+    assert!(t.contains("no result: engine cmd:"), "{t}");
+    assert!(!t.contains("succeeds"), "{t}");
     let t = text(&common::run(&mut a, 160, 40, "2"));
     assert!(t.contains("no result: engine cmd:"), "{t}");
     assert!(!t.contains("succeeds"), "{t}");

@@ -337,7 +337,7 @@ impl Session {
         self.worker = Worker::new(grace);
     }
 
-    /// The latest request's id (ids start again in a session opened on another file).
+    /// The latest request's id (unique in the process).
     pub fn request_id(&self) -> u64 {
         self.worker.latest()
     }

@@ -30,6 +30,8 @@ pub struct Slow {
     cancelled: AtomicBool,
     /// Phases answered or abandoned.
     pub finished: AtomicUsize,
+    /// It fails instead of answering.
+    fails: bool,
 }
 
 impl Slow {
@@ -40,6 +42,19 @@ impl Slow {
             delay,
             cancelled: AtomicBool::new(false),
             finished: AtomicUsize::new(0),
+            fails: false,
+        })
+    }
+
+    /// One that fails after `delay`, as a program that gives up would.
+    pub fn failing(name: &str, delay: Duration) -> Arc<Slow> {
+        Arc::new(Slow {
+            name: name.into(),
+            inner: Arc::new(DecisionEngine),
+            delay,
+            cancelled: AtomicBool::new(false),
+            finished: AtomicUsize::new(0),
+            fails: true,
         })
     }
 }
@@ -68,6 +83,12 @@ impl Engine for Slow {
             std::thread::sleep(Duration::from_millis(5));
         }
         let r = result.unwrap_or_else(|| {
+            if self.fails {
+                return Err(EngineError {
+                    engine: self.name.clone(),
+                    message: format!("{}: it gave up (on purpose)", input.phase),
+                });
+            }
             let mut a = self.inner.movement(input, trace)?;
             a.engine = self.name.clone();
             Ok(a)
@@ -272,4 +293,39 @@ fn a_failing_engine_shows_its_error_not_the_old_verdicts() {
     let t = text(&common::run(&mut a, 160, 40, "2"));
     assert!(t.contains("no result: engine cmd:"), "{t}");
     assert!(!t.contains("succeeds"), "{t}");
+}
+
+/// The screens of the three states that are not a current result, at both sizes: a request on
+/// its way (the board and the stepper view), one cancelled, one failed.
+#[test]
+fn snapshots_of_pending_cancelled_and_failed() {
+    for (w, h) in [(120, 40), (80, 24)] {
+        let slow = Slow::new("slow", Arc::new(DecisionEngine), Duration::from_secs(30));
+        let mut a = app_on_worker(&format!("async-snap-{w}"), &[slow]);
+        handle_input(&mut a, key("E"));
+        handle_input(&mut a, key("?"));
+        handle_input(&mut a, key("esc"));
+        insta::assert_snapshot!(
+            format!("pending_board_{w}x{h}"),
+            text(&common::draw(&mut a, w, h))
+        );
+        handle_input(&mut a, key("2"));
+        insta::assert_snapshot!(
+            format!("pending_stepper_{w}x{h}"),
+            text(&common::draw(&mut a, w, h))
+        );
+        handle_input(&mut a, key("esc"));
+        insta::assert_snapshot!(
+            format!("cancelled_stepper_{w}x{h}"),
+            text(&common::draw(&mut a, w, h))
+        );
+        let failing = Slow::failing("gives-up", Duration::ZERO);
+        let mut a = app_on_worker(&format!("async-snap-fail-{w}"), &[failing]);
+        a.session.run_on_worker(None);
+        handle_input(&mut a, key("E"));
+        insta::assert_snapshot!(
+            format!("failed_board_{w}x{h}"),
+            text(&common::draw(&mut a, w, h))
+        );
+    }
 }

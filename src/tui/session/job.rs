@@ -7,7 +7,7 @@
 //! request supersedes it, and hands results back by id, so a stale result is never taken.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,7 @@ pub enum Side {
 
 /// One adjudication request, owned so that it can run on another thread.
 pub struct Job {
-    /// The request's id: a result is taken only while it is the latest request.
+    /// The request's id: a result is taken only while it is the latest request's.
     pub id: u64,
     scenario: Scenario,
     rules: Rules,
@@ -236,10 +236,12 @@ impl Worker {
         self.grace
     }
 
-    /// The next request's id; the request in flight, if any, is superseded (cancelled).
+    /// The next request's id, unique in the process (so that no two sessions' requests share
+    /// one); the request in flight, if any, is superseded (cancelled).
     pub fn next_id(&mut self) -> u64 {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
         self.cancel();
-        self.next_id += 1;
+        self.next_id = NEXT.fetch_add(1, Ordering::Relaxed);
         self.next_id
     }
 

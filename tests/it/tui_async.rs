@@ -28,6 +28,8 @@ pub struct Slow {
     inner: Arc<dyn Engine>,
     delay: Duration,
     cancelled: AtomicBool,
+    /// Phases begun.
+    pub started: AtomicUsize,
     /// Phases answered or abandoned.
     pub finished: AtomicUsize,
     /// It fails instead of answering.
@@ -41,6 +43,7 @@ impl Slow {
             inner,
             delay,
             cancelled: AtomicBool::new(false),
+            started: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             fails: false,
         })
@@ -53,6 +56,7 @@ impl Slow {
             inner: Arc::new(DecisionEngine),
             delay,
             cancelled: AtomicBool::new(false),
+            started: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             fails: true,
         })
@@ -69,7 +73,13 @@ impl Engine for Slow {
     }
 
     fn movement(&self, input: &PhaseInput<'_>, trace: bool) -> Result<Adjudication, EngineError> {
+        self.adjudicate(input, trace)
+    }
+
+    /// Every phase (retreats and adjustments too) waits, then answers as `inner` does.
+    fn adjudicate(&self, input: &PhaseInput<'_>, trace: bool) -> Result<Adjudication, EngineError> {
         self.cancelled.store(false, Ordering::SeqCst);
+        self.started.fetch_add(1, Ordering::SeqCst);
         let end = Instant::now() + self.delay;
         let mut result = None;
         while Instant::now() < end {
@@ -89,7 +99,7 @@ impl Engine for Slow {
                     message: format!("{}: it gave up (on purpose)", input.phase),
                 });
             }
-            let mut a = self.inner.movement(input, trace)?;
+            let mut a = self.inner.adjudicate(input, trace)?;
             a.engine = self.name.clone();
             Ok(a)
         });
@@ -143,6 +153,15 @@ pub fn end_slow_request(a: &mut App) {
     assert_eq!(a.session.state, RunState::Current);
 }
 
+/// Waits (up to 10 s) until `done`.
+fn wait_until(what: &str, done: &dyn Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !done() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Every order's verdict, as the orders panel shows it now.
 fn verdicts(a: &App) -> Vec<Option<Verdict>> {
     (0..a.session.scenario().orders.len())
@@ -166,20 +185,21 @@ fn a_newer_request_supersedes_an_older_one() {
     let decide = Slow::new(
         "slower-decisions",
         Arc::new(DecisionEngine),
-        Duration::from_millis(1500),
+        Duration::from_secs(3),
     );
     let mut a = app_on_worker("async-supersede", &[hold.clone(), decide.clone()]);
     handle_input(&mut a, key("E"));
     assert_eq!(a.session.engine.name(), "slow-hold");
     assert!(a.session.state.is_pending(), "{:?}", a.session.state);
+    wait_until("request 1 never began", &|| {
+        hold.started.load(Ordering::SeqCst) > 0
+    });
     handle_input(&mut a, key("E"));
     assert_eq!(a.session.engine.name(), "slower-decisions");
     // Request 1 finishes (cancelled: its engine stops early) while request 2 works.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while hold.finished.load(Ordering::SeqCst) == 0 {
-        assert!(Instant::now() < deadline, "the slow engine never finished");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until("request 1 never finished", &|| {
+        hold.finished.load(Ordering::SeqCst) > 0
+    });
     assert!(!take_result(&mut a, Some(Duration::from_millis(50))));
     assert!(a.session.state.is_pending(), "{:?}", a.session.state);
     assert!(
@@ -224,16 +244,18 @@ fn esc_cancels_a_pending_request_and_keeps_its_meaning_otherwise() {
     assert!(a.session.state.is_pending());
     let t = text(&common::draw(&mut a, 120, 40));
     assert!(t.contains("esc cancel"), "the status bar's hint: {t}");
+    // The engine is at work (its phase began) when esc is pressed.
+    wait_until("the engine never began", &|| {
+        slow.started.load(Ordering::SeqCst) > 0
+    });
     let t0 = Instant::now();
     handle_input(&mut a, key("esc"));
     assert_eq!(a.session.state, RunState::Cancelled("slow".into()));
     // The engine stopped at once (not after its 20 s).
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while slow.finished.load(Ordering::SeqCst) == 0 {
-        assert!(Instant::now() < deadline, "the engine was not stopped");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(t0.elapsed() < Duration::from_secs(5));
+    wait_until("the engine was not stopped", &|| {
+        slow.finished.load(Ordering::SeqCst) > 0
+    });
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
     assert!(verdicts(&a).iter().all(Option::is_none));
     let t = text(&common::draw(&mut a, 120, 40));
     assert!(t.contains("cancelled the adjudication by slow"), "{t}");

@@ -125,7 +125,8 @@ impl Job {
     }
 
     /// Does the request's engine work: the run (traced), the compare panel's run, the diff.
-    /// A cancelled request stops between adjudications.
+    /// A cancelled request stops before each adjudication (and the engines' `cancel` ends the
+    /// one in progress).
     pub fn run(&self) -> Finished {
         let result = self.compute();
         self.finished.store(true, Ordering::SeqCst);
@@ -144,6 +145,9 @@ impl Job {
                 Ok(())
             }
         };
+        // Cancelled before it began (the thread started late): an engine clears a cancel
+        // when its phase starts, so look first.
+        stopped()?;
         let run = adjudicate_scenario(s, Some(self.rules), &*self.engine, true)
             .map_err(|e| e.to_string())?;
         stopped()?;

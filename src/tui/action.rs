@@ -150,6 +150,8 @@ pub enum Action {
     No,
     /// Restore kept edits as a new scenario rather than as edits to the file they were made to.
     AsNew,
+    /// Cancel the adjudication on its way (an outside program is stopped).
+    Cancel,
 }
 
 impl Action {

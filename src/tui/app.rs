@@ -81,6 +81,8 @@ pub struct App {
     pub stop: Arc<AtomicBool>,
     /// Why `keys.ron` was not used, kept to be shown once the restore question is answered.
     pub keymap_problem: Option<String>,
+    /// The request whose failure the status bar has shown (it is shown once).
+    shown_failure: Option<u64>,
 }
 
 /// The longest status-bar message kept.
@@ -108,6 +110,7 @@ impl App {
             recovery,
             stop: Arc::new(AtomicBool::new(false)),
             keymap_problem: None,
+            shown_failure: None,
         };
         app.select_order(0);
         app.set_tree_root(0);
@@ -203,6 +206,9 @@ impl App {
             Some(Popup::Field(..)) => vec![Context::Field],
             Some(Popup::Confirm(_, Pending::Restore(_))) => vec![Context::Restore],
             Some(Popup::Confirm(..)) => vec![Context::Confirm],
+            None if self.session.state.is_pending() => {
+                vec![Context::Adjudicating, self.focus, Context::Global]
+            }
             None => vec![self.focus, Context::Global],
         }
     }
@@ -210,7 +216,11 @@ impl App {
     /// The contexts of the current view without any popup: the focused panel, the view's other
     /// panels, then everywhere (what the help popup lists, before the prompts and questions).
     pub fn contexts_without_popup(&self) -> Vec<Context> {
-        let mut v = vec![self.focus];
+        let mut v = Vec::new();
+        if self.session.state.is_pending() {
+            v.push(Context::Adjudicating);
+        }
+        v.push(self.focus);
         for f in self.panels() {
             if !v.contains(f) {
                 v.push(*f);
@@ -338,6 +348,7 @@ impl App {
         self.keep_on_the_map();
         self.keep_focus_on_a_panel();
         self.refresh_art();
+        self.show_failure();
         fx
     }
 
@@ -349,6 +360,19 @@ impl App {
             && let Some(&first) = panels.first()
         {
             self.focus = first;
+        }
+    }
+
+    /// An engine's error goes to the status bar too, once per request (the views show it
+    /// where the verdicts would be for as long as it stands).
+    fn show_failure(&mut self) {
+        let id = self.session.request_id();
+        if let super::session::RunState::Failed(e) = &self.session.state
+            && self.shown_failure != Some(id)
+        {
+            let e = e.clone();
+            self.shown_failure = Some(id);
+            self.error(e);
         }
     }
 
@@ -584,7 +608,27 @@ impl App {
             | Action::Yes
             | Action::No
             | Action::AsNew => {}
+            Action::Cancel => self.cancel_adjudication(),
         }
+    }
+
+    /// Cancels the adjudication on its way, and says so.
+    fn cancel_adjudication(&mut self) {
+        let engine = self.session.engine.name().to_string();
+        if self.session.cancel() {
+            self.info(format!(
+                "cancelled the adjudication by {engine}: no result is shown (an edit, the rules or the engine switch asks again)"
+            ));
+        }
+    }
+
+    /// A request's result came (from the main loop): taken when it is the latest, its
+    /// selections kept on it, its error shown.
+    pub(super) fn adjudicated(&mut self, done: super::session::Finished) {
+        if !self.session.accept(done) {
+            return;
+        }
+        self.after_edit();
     }
 
     /// Quit: at once, or after a yes when there are unsaved changes.

@@ -73,4 +73,7 @@ pub enum Done {
     Discarded(Result<(), String>),
     /// An effect failed: the message to show.
     Failed(String),
+    /// An adjudication request that ran on a worker came to this (the main loop hands it
+    /// over; a stale one is dropped).
+    Adjudicated(super::session::Finished),
 }

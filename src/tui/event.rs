@@ -34,6 +34,13 @@ pub trait EventSource {
     /// The next input, waiting at most `timeout` (then [`Input::Tick`]); `None` when the source
     /// is finished (a script ran out).
     fn next(&mut self, timeout: Duration) -> std::io::Result<Option<Input>>;
+
+    /// Whether the main loop waits for an adjudication on its way before it asks for the next
+    /// input: a script does, so a scripted session is the same whatever the engines' speed;
+    /// the terminal does not (the UI stays live while an engine works).
+    fn waits_for_engines(&self) -> bool {
+        false
+    }
 }
 
 /// The terminal, through crossterm.
@@ -138,6 +145,10 @@ impl Script {
 impl EventSource for Script {
     fn next(&mut self, _timeout: Duration) -> std::io::Result<Option<Input>> {
         Ok(self.queue.pop_front())
+    }
+
+    fn waits_for_engines(&self) -> bool {
+        true
     }
 }
 

@@ -58,6 +58,8 @@ pub enum Context {
     Confirm,
     /// The question at start whether to restore the edits kept in a recovery file.
     Restore,
+    /// While an adjudication is on its way (no popup open): its keys come first.
+    Adjudicating,
 }
 
 impl Context {
@@ -82,6 +84,7 @@ impl Context {
             Context::Field => "Scenario field",
             Context::Confirm => "Question",
             Context::Restore => "Restore kept edits",
+            Context::Adjudicating => "While adjudicating",
         }
     }
 

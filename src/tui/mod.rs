@@ -114,6 +114,22 @@ pub fn handle_input(app: &mut App, input: event::Input) {
     }
 }
 
+/// Hands the result of the adjudication on its way to `update` once it has come, waiting at
+/// most `wait` for it (None: as long as it takes); false when nothing came (none is pending,
+/// or it has not finished).
+pub fn take_result(app: &mut App, wait: Option<Duration>) -> bool {
+    match app.session.wait_for_result(wait) {
+        Some(f) => {
+            dispatch(app, Msg::Done(effect::Done::Adjudicated(f)));
+            true
+        }
+        None => false,
+    }
+}
+
+/// How often the main loop looks for an adjudication's result while one is on its way.
+const RESULT_POLL: Duration = Duration::from_millis(40);
+
 /// Runs the app until the user quits or the event source ends. Draws a frame, waits for input
 /// (at most one autoplay interval), handles it, brings the recovery file up to date.
 pub fn run_app<B: Backend, E: EventSource>(
@@ -122,19 +138,29 @@ pub fn run_app<B: Backend, E: EventSource>(
     events: &mut E,
 ) -> Result<(), TuiError> {
     loop {
+        if events.waits_for_engines() {
+            take_result(app, None);
+        }
         draw_frame(terminal, app)?;
         if app.quit {
             return Ok(());
         }
+        let pending = app.session.state.is_pending();
         let timeout = if app.stepper.playing {
             app.stepper.speed
+        } else if pending {
+            RESULT_POLL
         } else {
             Duration::from_millis(500)
         };
         match events.next(timeout)? {
+            // While an adjudication is on its way the wait is short, to look for its result;
+            // the tick it ends in is not the autoplay's (nothing plays without a result).
+            Some(event::Input::Tick) if pending => {}
             Some(input) => handle_input(app, input),
             None => return Ok(()),
         }
+        take_result(app, Some(Duration::ZERO));
         if app.stop_requested() {
             // SIGTERM / SIGHUP: keep the edits, then end like a quit.
             runner::write_recovery_now(app);
@@ -154,6 +180,8 @@ pub fn run(
 ) -> color_eyre::Result<()> {
     // Load before touching the terminal: a bad file is a plain error message.
     let mut app = App::open(file, rules, Folders::from_env()).map_err(TuiError::Open)?;
+    // From here on the engines work on a worker: the UI stays live while one takes its time.
+    app.session.run_on_worker(Some(session::job::GRACE));
     app.session.set_registry(registry);
     app.set_engine(engine);
     let mut terminal = ratatui::try_init()?;

@@ -5,6 +5,7 @@
 //! views read it, and ask the result what it can show.
 
 pub mod compare;
+pub mod job;
 mod query;
 
 use std::path::PathBuf;
@@ -18,11 +19,14 @@ use dipsandbox_core::engine::legality::Prepared;
 use dipsandbox_core::engine::{Engine, PhaseInput, Registry, Steps};
 use dipsandbox_core::model::rules::{PRESETS, Rules};
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::check::{Run, RunError, adjudicate_scenario, compare};
-use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines, diff_expectations};
+use dipsandbox_core::tools::check::{Run, compare};
+use dipsandbox_core::tools::diff::RuleDiff;
 use dipsandbox_core::tools::edit::{Edit, EditError, Editor};
 use dipsandbox_core::tools::oracle::{Limits, solve};
 use dipsandbox_core::tools::replay::ReplayHeader;
+
+pub use job::{Finished, RunState};
+use job::{Job, Side, Worker, blank_run};
 
 /// A scenario with its adjudication.
 #[derive(Debug)]
@@ -36,8 +40,15 @@ pub struct Session {
     disk: Option<DiskStamp>,
     /// The rules in use (the scenario's own until the user changes them).
     pub rules: Rules,
-    /// The adjudication under `rules` by `engine`, traced.
+    /// The adjudication under `rules` by `engine`, traced — when [`Session::state`] is
+    /// `Current`; otherwise a result with no outcomes (no view shows an old verdict as
+    /// current).
     pub run: Run,
+    /// Whether `run` and `compare` are the latest request's results, or it is pending, failed
+    /// or was cancelled.
+    pub state: RunState,
+    /// Where requests run (inline, or on a worker thread) and the one in flight.
+    worker: Worker,
     /// A cursor over the engine's trace (movement phases of engines that trace), at its end
     /// until the user steps.
     cursor: Option<Box<dyn Steps>>,
@@ -140,7 +151,7 @@ impl Session {
         rules: Option<Rules>,
         registry: Registry,
     ) -> Result<Session, OpenError> {
-        Session::with_engines(scenario, path, rules, registry, None)
+        Session::with_engines(scenario, path, rules, (registry, None), None)
     }
 
     /// A session on another scenario that keeps this one's engines: its registry (engines
@@ -157,18 +168,19 @@ impl Session {
             scenario,
             path,
             rules,
-            self.registry.clone(),
-            Some(self.engine.clone()),
+            (self.registry.clone(), Some(self.engine.clone())),
+            self.worker.grace(),
         )
     }
 
-    /// [`Session::with_registry`] adjudicating with `engine` (default: the registry's first).
+    /// [`Session::with_registry`] adjudicating with `engine` (default: the registry's first),
+    /// its requests run as `grace` says (see [`Session::run_on_worker`]).
     fn with_engines(
         scenario: Scenario,
         path: Option<PathBuf>,
         rules: Option<Rules>,
-        registry: Registry,
-        engine: Option<Arc<dyn Engine>>,
+        (registry, engine): (Registry, Option<Arc<dyn Engine>>),
+        grace: Option<std::time::Duration>,
     ) -> Result<Session, OpenError> {
         let engine = engine
             .or_else(|| registry.default_engine().cloned())
@@ -176,20 +188,18 @@ impl Session {
         let asked = rules.is_some();
         let rules = rules.unwrap_or(scenario.rules);
         let compare_rules = next_preset(&rules, 1);
-        let r = adjudicate_scenario(&scenario, Some(rules), &*engine, true)
-            .map_err(|e| e.to_string())?;
-        let c = adjudicate_scenario(&scenario, Some(compare_rules), &*engine, false)
-            .map_err(|e| e.to_string())?;
         let mut s = Session {
             editor: Editor::new(scenario),
             disk: path.as_deref().and_then(DiskStamp::of),
             path,
             rules,
-            run: r,
+            run: blank_run(&*engine, rules),
+            state: RunState::Current,
+            worker: Worker::new(grace),
             cursor: None,
             steps: Vec::new(),
             compare_rules,
-            compare: c,
+            compare: blank_run(&*engine, compare_rules),
             diff: RuleDiff::default(),
             expectations: None,
             equations: None,
@@ -203,7 +213,17 @@ impl Session {
             replay: None,
             recording: false,
         };
-        s.refresh();
+        if grace.is_none() {
+            // Inline (tests, the command line): a scenario the engine cannot adjudicate is an
+            // error, as it always was.
+            let done = s.job().run();
+            if let Err(e) = &done.result {
+                return Err(e.clone());
+            }
+            s.accept(done);
+        } else {
+            s.rerun();
+        }
         // A `versus` class file or a phase `replay` wrote opens on what it compares.
         s.open_sides(asked);
         Ok(s)
@@ -250,6 +270,12 @@ impl Session {
     /// Makes the current result (under the rules in use) the scenario's expectations; when those
     /// rules are not the scenario's own, they become its own too, so that `check` agrees.
     pub fn freeze(&mut self) -> Result<(), EditError> {
+        if self.state != RunState::Current {
+            return Err(EditError(
+                "there is no current result to make the expectations (the adjudication has not finished)"
+                    .into(),
+            ));
+        }
         let (phase, retreats) =
             dipsandbox_core::tools::check::expectations_of(self.scenario(), &self.run);
         if self.rules != self.scenario().rules {
@@ -305,19 +331,112 @@ impl Session {
         }
     }
 
-    /// Adjudicates the scenario as it stands with `engine` under `rules`.
-    fn adjudicate(&self, rules: Rules, engine: &dyn Engine, trace: bool) -> Result<Run, RunError> {
-        adjudicate_scenario(self.scenario(), Some(rules), engine, trace)
+    /// Runs the session's requests on worker threads from now on, waiting at most `grace` for
+    /// each before showing it as pending (the main loop of the terminal); without this they run
+    /// inline, the caller waiting (scripted tests, the command line).
+    pub fn run_on_worker(&mut self, grace: Option<std::time::Duration>) {
+        self.worker = Worker::new(grace);
     }
 
+    /// The latest request's id (unique in the process).
+    pub fn request_id(&self) -> u64 {
+        self.worker.latest()
+    }
+
+    /// A request for the scenario as it stands, with a new id (superseding any in flight).
+    fn job(&mut self) -> Job {
+        let side = if self.comparing_recording() {
+            Side::Recording
+        } else if self.comparing_engines() {
+            Side::Engines
+        } else {
+            Side::Rules
+        };
+        Job::new(
+            self.worker.next_id(),
+            self.scenario(),
+            (self.rules, self.compare_rules),
+            (self.engine.clone(), self.compare_engine.clone()),
+            side,
+        )
+    }
+
+    /// Adjudicates the scenario as it stands again: inline, or on a worker, waiting at most the
+    /// grace before the request shows as pending (its result then comes to [`Session::accept`]
+    /// through the main loop).
     fn rerun(&mut self) {
-        if let Ok(r) = self.adjudicate(self.rules, &*self.engine, true) {
-            self.run = r;
+        let job = self.job();
+        if self.worker.grace().is_none() {
+            let done = job.run();
+            self.accept(done);
+            return;
         }
-        if let Ok(c) = self.adjudicate(self.compare_rules, &*self.compare_engine, false) {
-            self.compare = c;
+        self.state = RunState::Pending {
+            engine: self.engine.name().to_string(),
+            since: std::time::Instant::now(),
+        };
+        self.blank();
+        self.worker.start(job);
+        let grace = self.worker.grace();
+        if let Some(done) = self.worker.wait(grace) {
+            self.accept(done);
         }
-        self.refresh();
+    }
+
+    /// Takes a request's result when it is the latest one and still wanted (not cancelled);
+    /// true when it was taken. A failed request leaves no result: its error is the state.
+    pub fn accept(&mut self, done: Finished) -> bool {
+        let wanted = done.id == self.worker.latest()
+            && (self.state.is_pending() || self.worker.grace().is_none());
+        if !wanted {
+            return false;
+        }
+        match done.result {
+            Ok(c) => {
+                let c = *c;
+                self.run = c.run;
+                self.compare = c.compare;
+                self.diff = c.diff;
+                self.state = RunState::Current;
+                self.refresh();
+            }
+            Err(e) => {
+                self.state = RunState::Failed(e);
+                self.blank();
+            }
+        }
+        true
+    }
+
+    /// The result of the request on its way, waiting at most `wait` (None: as long as it
+    /// takes); None when none is pending or it has not come.
+    pub fn wait_for_result(&mut self, wait: Option<std::time::Duration>) -> Option<Finished> {
+        if !self.state.is_pending() {
+            return None;
+        }
+        self.worker.wait(wait)
+    }
+
+    /// Cancels the request on its way (an outside engine's program is stopped); false when
+    /// none is.
+    pub fn cancel(&mut self) -> bool {
+        let RunState::Pending { engine, .. } = &self.state else {
+            return false;
+        };
+        self.state = RunState::Cancelled(engine.clone());
+        self.worker.cancel();
+        true
+    }
+
+    /// No result: what the views show while a request is pending or after it failed.
+    fn blank(&mut self) {
+        self.run = blank_run(&*self.engine, self.rules);
+        self.compare = blank_run(&*self.compare_engine, self.compare_rules);
+        self.cursor = None;
+        self.steps.clear();
+        self.diff = RuleDiff::default();
+        self.expectations = None;
+        self.equations = None;
     }
 
     /// The engines the session can switch between.
@@ -453,50 +572,38 @@ impl Session {
                 Err(_) => Equations::TooLarge,
             }
         });
-        self.rediff();
     }
 
     /// Re-adjudicates under other rules (the stepper starts at the end again).
     pub fn set_rules(&mut self, rules: Rules) {
-        if let Ok(r) = self.adjudicate(rules, &*self.engine, true) {
-            self.rules = rules;
-            self.run = r;
-            if self.comparing_engines() || self.comparing_recording() {
-                // Engines are compared under the rules in use.
-                self.compare_rules = rules;
-                if let Ok(c) = self.adjudicate(rules, &*self.compare_engine, false) {
-                    self.compare = c;
-                }
-            }
-            self.refresh();
-        }
-    }
-
-    /// Compares against other rules (with the engine in use).
-    pub fn set_compare(&mut self, rules: Rules) {
-        if let Ok(c) = self.adjudicate(rules, &*self.engine, false) {
+        self.rules = rules;
+        if self.comparing_engines() || self.comparing_recording() {
+            // Engines are compared under the rules in use.
             self.compare_rules = rules;
-            self.compare_engine = self.engine.clone();
-            self.compare = c;
-            self.recording = false;
         }
-        self.rediff();
+        self.rerun();
     }
 
-    /// Works out [`Session::diff`] again: the library's rule diff (the decision engine under
-    /// the two rule sets, as `dipsandbox diff --rules` runs it), or, when engines are compared,
-    /// its engine diff under the rules in use, or, against a replay's recording, what of the
-    /// recorded result the adjudication does not give.
-    fn rediff(&mut self) {
-        let s = self.scenario();
-        let d = if self.comparing_recording() {
-            Ok(diff_expectations(s, &self.run))
-        } else if self.comparing_engines() {
-            diff_engines(s, Some(self.rules), &*self.engine, &*self.compare_engine)
-        } else {
-            diff(s, self.rules, self.compare_rules)
-        };
-        self.diff = d.unwrap_or_default();
+    /// Re-adjudicates under `rules`, compared with the engine in use under `compare`: one
+    /// request for both.
+    pub fn set_rules_compared(&mut self, rules: Rules, compare: Rules) {
+        self.rules = rules;
+        self.compare_rules = compare;
+        self.compare_engine = self.engine.clone();
+        self.recording = false;
+        self.rerun();
+    }
+
+    /// Compares against other rules (with the engine in use). The diff ([`Session::diff`]) is
+    /// the library's rule diff (the decision engine under the two rule sets, as `dipsandbox
+    /// diff --rules` runs it), or, when engines are compared, its engine diff under the rules
+    /// in use, or, against a replay's recording, what of the recorded result the adjudication
+    /// does not give; the request works it out with the adjudications.
+    pub fn set_compare(&mut self, rules: Rules) {
+        self.compare_rules = rules;
+        self.compare_engine = self.engine.clone();
+        self.recording = false;
+        self.rerun();
     }
 
     /// A short name for where the scenario came from.

@@ -677,7 +677,8 @@ fn the_guess_engine_declares_no_departure() {
 /// stays).
 #[test]
 fn the_guess_trace_says_what_a_convoy_orders_result_means_and_it_holds() {
-    use dipsandbox_core::engine::{Engine, GuessEngine, PhaseInput};
+    use dipsandbox_core::engine::{PhaseInput, Registry};
+    let guess = Registry::builtin().get("guess").expect("built in").clone();
     let mut checked = 0;
     let mut files = Vec::new();
     common::ron_files(std::path::Path::new("scenarios/datc"), &mut files);
@@ -686,7 +687,7 @@ fn the_guess_trace_says_what_a_convoy_orders_result_means_and_it_holds() {
             continue;
         };
         let input = PhaseInput::of(&s, &s.rules);
-        let Ok(r) = GuessEngine.adjudicate(&input, true) else {
+        let Ok(r) = guess.adjudicate(&input, true) else {
             continue;
         };
         let Some(c) = r.steps(&input) else { continue };

@@ -57,6 +57,7 @@ mod text_safety;
 mod toy_engine;
 mod trace;
 mod tui;
+mod tui_async;
 mod tui_engines;
 mod tui_files;
 mod tui_random;

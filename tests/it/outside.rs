@@ -1053,3 +1053,52 @@ fn engines_ron_declares_what_an_engine_reads() {
     .expect_err("not a bool");
     assert!(e.starts_with("engines.ron:1:"), "{e}");
 }
+
+/// `Engine::cancel` ends the phase in progress at once (a hanging program is stopped long
+/// before its timeout), and, unlike `interrupt`, later phases run as usual; a cancel with no
+/// phase in progress changes nothing.
+#[test]
+fn cancel_ends_the_phase_in_progress_and_only_that() {
+    let s = load("scenarios/datc/6.A.1.ron");
+    let rules = s.rules;
+    let hang = Arc::new(OutsideEngine::new(
+        "hang",
+        Program {
+            program: example("broken_adapter").display().to_string(),
+            args: vec!["hang".into()],
+            mode: Mode::Lines,
+            timeout: Duration::from_secs(60),
+        },
+    ));
+    let worker = {
+        let hang = hang.clone();
+        let s = s.clone();
+        std::thread::spawn(move || {
+            let t = Instant::now();
+            let r = hang.adjudicate(&PhaseInput::of(&s, &rules), false);
+            (r.map(|_| ()).map_err(|e| e.to_string()), t.elapsed())
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    hang.cancel();
+    let (r, took) = worker.join().expect("the phase ends");
+    let err = r.expect_err("cancelled");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    // The next phase runs (a sticky stop would end it at once): still waiting for the program
+    // after 300 ms, until it is cancelled too.
+    let again = {
+        let hang = hang.clone();
+        let s = s.clone();
+        std::thread::spawn(move || hang.adjudicate(&PhaseInput::of(&s, &rules), false).is_err())
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!again.is_finished(), "the phase after a cancel runs");
+    hang.cancel();
+    assert!(again.join().expect("the phase ends"));
+    // A program that answers, after a cancel that came when no phase was running.
+    let ok = engine(&adapter());
+    ok.cancel();
+    assert!(ok.adjudicate(&PhaseInput::of(&s, &rules), false).is_ok());
+    assert!(ok.adjudicate(&PhaseInput::of(&s, &rules), false).is_ok());
+}

@@ -22,7 +22,17 @@ impl Session {
 
     /// Starts the binary with its own data folder `pty-<name>` (scenarios and recovery files),
     /// at `cols`×`rows`.
-    fn start_in(args: &[&str], name: &str, (cols, rows): (u16, u16)) -> Session {
+    fn start_in(args: &[&str], name: &str, size: (u16, u16)) -> Session {
+        Session::start_with(args, name, size, &[])
+    }
+
+    /// [`Session::start_in`] with more variables in the environment.
+    fn start_with(
+        args: &[&str],
+        name: &str,
+        (cols, rows): (u16, u16),
+        env: &[(&str, String)],
+    ) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -39,6 +49,9 @@ impl Session {
         let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         cmd.env("DIPSANDBOX_DATA_DIR", tmp.join("data"));
         cmd.env("DIPSANDBOX_CONFIG_DIR", tmp.join("config"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         let child = pty.slave.spawn_command(cmd).expect("binary starts");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().expect("reader");
@@ -454,6 +467,110 @@ fn a_replayed_phase_opens_side_by_side_from_the_command_line() {
     s.wait_for("recorded: void");
     s.keys("V");
     s.wait_for("Compare: datc (left) vs 2023");
+    let (ok, _) = s.quit();
+    assert!(ok);
+}
+
+/// The folder of the example programs (the broken adapter) put first on `PATH`, so that an
+/// engine's command is the program's plain name and error messages stay short.
+fn path_with_examples() -> String {
+    let exe = crate::outside::example("broken_adapter");
+    let dir = exe
+        .parent()
+        .expect("the examples folder")
+        .display()
+        .to_string();
+    match std::env::var("PATH") {
+        Ok(p) => format!("{dir}:{p}"),
+        Err(_) => dir,
+    }
+}
+
+/// An outside engine that never answers (given a minute before its timeout) keeps the UI
+/// live: the "adjudicating…" mark shows where the verdicts would be, the help opens and
+/// closes while it works, esc cancels it and says so, and ctrl-c cancels the next request
+/// rather than quitting.
+#[test]
+fn a_sleeping_outside_engine_leaves_the_ui_responsive_and_esc_cancels_it() {
+    let name = "pty-async-sleep";
+    let config = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(name)
+        .join("config");
+    let _ = std::fs::remove_dir_all(&config);
+    std::fs::create_dir_all(&config).expect("config folder");
+    std::fs::write(
+        config.join("engines.ron"),
+        "{ \"sleepy\": (command: \"broken_adapter\", args: [\"hang\"], mode: Lines, timeout: 60.0) }\n",
+    )
+    .expect("engines.ron");
+    let mut s = Session::start_with(
+        &["--engine", "sleepy", "scenarios/datc/6.C.1.ron"],
+        name,
+        (120, 40),
+        &[("PATH", path_with_examples())],
+    );
+    let t0 = Instant::now();
+    s.wait_for("adjudicating… by sleepy (esc cancels)");
+    // The UI answers keys while the engine works.
+    s.keys("?");
+    s.wait_for("While adjudicating");
+    s.wait_for("cancel the adjudication");
+    s.keys("\x1b");
+    s.wait_for("Orders (3)");
+    assert!(
+        s.screen().contains("adjudicating… by sleepy"),
+        "{}",
+        s.screen()
+    );
+    assert!(!s.screen().contains("succeeds"), "{}", s.screen());
+    s.keys("\x1b");
+    s.wait_for("cancelled the adjudication by sleepy");
+    s.wait_for("no result: the adjudication by sleepy was cancelled");
+    assert!(
+        t0.elapsed() < Duration::from_secs(30),
+        "cancelled long before the engine's timeout: {:?}",
+        t0.elapsed()
+    );
+    // Another request (the next rules preset); ctrl-c cancels it, and does not quit.
+    s.keys("p");
+    s.wait_for("adjudicating… by sleepy");
+    s.keys("\x03");
+    s.wait_for("no result: the adjudication by sleepy was cancelled");
+    assert!(
+        matches!(s.child.try_wait(), Ok(None)),
+        "ctrl-c cancelled, not quit"
+    );
+    let (ok, _) = s.quit();
+    assert!(ok);
+}
+
+/// An outside engine that crashes: its error is shown where the verdicts would be (the orders
+/// panel, and in full in the stepper view), and none of the previous engine's verdicts is shown
+/// as current.
+#[test]
+fn a_crashing_outside_engine_shows_its_error_where_the_verdicts_would_be() {
+    let mut s = Session::start_with(
+        &[
+            "--engine",
+            "cmd:broken_adapter crash",
+            "scenarios/datc/6.C.1.ron",
+        ],
+        "pty-async-crash",
+        (120, 40),
+        &[("PATH", path_with_examples())],
+    );
+    s.wait_for("no result: engine cmd:broken_adapter crash");
+    assert!(!s.screen().contains("succeeds"), "{}", s.screen());
+    // The status bar (the last line) has it too.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let last = |s: &Session| s.screen().lines().last().unwrap_or_default().to_string();
+    while !last(&s).starts_with("engine cmd:broken_adapter crash: ") {
+        assert!(Instant::now() < deadline, "{}", s.screen());
+        s.pump(Duration::from_millis(50));
+    }
+    s.keys("2");
+    s.wait_for("exit status: 3");
+    assert!(!s.screen().contains("succeeds"), "{}", s.screen());
     let (ok, _) = s.quit();
     assert!(ok);
 }

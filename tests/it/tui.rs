@@ -400,6 +400,7 @@ fn press_every_key(pick: &dyn Fn(usize, usize) -> bool) {
                         Context::Confirm => {
                             a.popup = Some(Popup::Confirm("?".into(), Pending::Quit));
                         }
+                        Context::Adjudicating => crate::tui_async::start_slow_request(&mut a),
                         Context::Restore => {
                             a.popup = Some(Popup::Confirm(
                                 "?".into(),
@@ -424,6 +425,9 @@ fn press_every_key(pick: &dyn Fn(usize, usize) -> bool) {
                     run_app(&mut terminal, &mut a, &mut Script::new([Input::Key(key)]))
                         .expect("runs");
                     a.quit = false;
+                    if b.context == Context::Adjudicating {
+                        crate::tui_async::end_slow_request(&mut a);
+                    }
                 }
             }
         }

@@ -65,6 +65,7 @@ impl App {
     /// What an effect came to.
     pub(super) fn done(&mut self, done: Done, fx: &mut Vec<Effect>) {
         match done {
+            Done::Adjudicated(f) => self.adjudicated(f),
             Done::Browsed(b) => {
                 if b.entries.is_empty() {
                     self.error(

@@ -7,7 +7,7 @@ use super::App;
 use crate::tui::action::Action;
 use crate::tui::grid::neighbour;
 use crate::tui::keymap::Context;
-use crate::tui::session::{Session, next_preset};
+use crate::tui::session::{RunState, Session, next_preset};
 use crate::tui::state::{Tree, View};
 use dipsandbox_core::engine::Engine;
 use dipsandbox_core::model::map::ProvinceId;
@@ -246,7 +246,14 @@ impl App {
     /// scenario's own, with the next preset) so that the compare view shows what the change
     /// decides.
     pub(super) fn set_rules(&mut self, r: Rules) {
-        self.session.set_rules(r);
+        if self.session.comparing_recording() {
+            self.session.set_rules(r);
+        } else {
+            // Compared with the scenario's own rules (or the next preset): one request.
+            let own = self.session.scenario().rules;
+            self.session
+                .set_rules_compared(r, if r == own { next_preset(&r, 1) } else { own });
+        }
         // Against a replay's recording: the recording stays (which rules give it?).
         if self.session.comparing_recording() {
             let n = self.changed_outcomes();
@@ -263,14 +270,16 @@ impl App {
             ));
             return;
         }
-        let own = self.session.scenario().rules;
-        self.session
-            .set_compare(if r == own { next_preset(&r, 1) } else { own });
         let changed = self.changed_outcomes();
         self.info(format!(
             "rules: {}; {}",
             Session::rules_name(&r),
             match changed {
+                // No result yet (or none at all): nothing to compare.
+                _ if self.session.state != RunState::Current => match &self.session.state {
+                    RunState::Pending { .. } => "adjudicating…".to_string(),
+                    _ => "no result".to_string(),
+                },
                 0 => format!(
                     "the same result as {}",
                     Session::rules_name(&self.session.compare_rules)

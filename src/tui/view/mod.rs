@@ -17,6 +17,8 @@
 //! - [`browser`], [`help`], [`menu`]: the popups (the menu popup and the order editor in
 //!   [`menu`]).
 //! - [`status`]: tabs, the current event, hints and messages.
+//! - [`run_state`]: the adjudication on its way, failed or cancelled, where the verdicts would
+//!   be.
 //! - [`parts`]: what the views share: panels, titles, text fitted to a width.
 
 pub mod board;
@@ -31,6 +33,7 @@ pub mod parts;
 pub mod procedure;
 pub mod ring;
 pub mod rules;
+pub mod run_state;
 pub mod status;
 pub mod steps;
 pub mod trace;

@@ -35,6 +35,9 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let top = scroll(vm.order, n, h);
     let width = list.width as usize;
     let mut lines = Vec::new();
+    if let Some(l) = super::run_state::line(vm, width) {
+        lines.push(l);
+    }
     if n == 0 {
         lines.push(Line::styled("(no orders)", vm.theme.dim()));
     }

@@ -10,6 +10,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::model::ViewModel;
 use super::parts::panel;
 use crate::tui::keymap::Context;
+use crate::tui::session::RunState;
 use dipsandbox_core::io::report;
 use dipsandbox_core::model::board::PhaseKind;
 
@@ -17,7 +18,7 @@ use dipsandbox_core::model::board::PhaseKind;
 pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let s = vm.session;
     let sc = &s.scenario();
-    let title = if s.cursor().is_some() {
+    let title = if s.cursor().is_some() || s.state != RunState::Current {
         format!(" {} — outcomes ({}) ", sc.phase, s.engine.name())
     } else {
         format!(
@@ -39,7 +40,7 @@ pub fn lines(vm: &ViewModel) -> Vec<Line<'static>> {
     let s = vm.session;
     let sc = &s.scenario();
     let t = &vm.theme;
-    let mut lines = Vec::new();
+    let mut lines: Vec<Line> = super::run_state::full_line(vm).into_iter().collect();
     match sc.phase.kind {
         PhaseKind::Retreat => {
             lines.push(Line::styled(

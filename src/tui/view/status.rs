@@ -92,6 +92,10 @@ fn tab_bar_right(
 
 /// The stepper's position and the event at the cursor.
 pub fn draw_event(frame: &mut Frame, vm: &ViewModel, area: Rect) {
+    if let Some(l) = super::run_state::line(vm, area.width as usize) {
+        frame.render_widget(Paragraph::new(l), area);
+        return;
+    }
     let s = vm.session;
     let line = match s.cursor() {
         Some(_) => {

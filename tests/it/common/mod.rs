@@ -48,6 +48,13 @@ pub fn run(app: &mut App, w: u16, h: u16, keys: &str) -> Buffer {
     terminal.backend().buffer().clone()
 }
 
+/// Draws one frame of the app as the main loop does, and returns it.
+pub fn draw(app: &mut App, w: u16, h: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    dipsandbox::tui::draw_frame(&mut terminal, app).expect("draws");
+    terminal.backend().buffer().clone()
+}
+
 pub fn text(buf: &Buffer) -> String {
     let mut out = String::new();
     for y in 0..buf.area.height {

@@ -148,6 +148,12 @@ pub trait Engine: Send + Sync + 'static {
     /// `versus`, so that a hanging adjudicator does not keep the run waiting.
     fn interrupt(&self) {}
 
+    /// Asks the engine, from any thread, to end the phase in progress (if any) with an error
+    /// as soon as it can; unlike [`Engine::interrupt`], later phases run as usual. The TUI calls
+    /// it when the user cancels an adjudication, or a newer one supersedes it. The built-in
+    /// engines do nothing (the default).
+    fn cancel(&self) {}
+
     /// The engine's documented departures from the DATC, as data: the cases each shows in and
     /// the rule change a bench knows it by (`versus` names a class that is one of them). The
     /// default is none.

@@ -38,6 +38,9 @@ pub struct OutsideEngine {
     state: Mutex<State>,
     /// Set by [`Engine::interrupt`]: every wait ends, and every later phase fails.
     stop: AtomicBool,
+    /// Set by [`Engine::cancel`] (and by `interrupt`): the wait of the phase in progress ends.
+    /// Each phase clears it when it starts.
+    cancel: AtomicBool,
     /// Its known departures (from the file its `engines.ron` entry names).
     departures: Vec<Departure>,
     /// The option values they declare it always follows (`field`, `Value`).
@@ -144,6 +147,7 @@ impl OutsideEngine {
             program,
             state: Mutex::new(State::default()),
             stop: AtomicBool::new(false),
+            cancel: AtomicBool::new(false),
             departures: Vec::new(),
             followed: Vec::new(),
             reads_rules: true,
@@ -237,13 +241,16 @@ impl OutsideEngine {
             Failure::Ended(m) | Failure::Other(m) => m,
             Failure::Interrupted => INTERRUPTED.to_string(),
         };
-        if self.stop.load(Ordering::Relaxed) {
+        // Clear a cancel meant for an earlier phase, then look at the stop flag: `interrupt`
+        // sets the stop flag before the cancel flag, so one of the two is seen.
+        self.cancel.store(false, Ordering::SeqCst);
+        if self.stop.load(Ordering::SeqCst) {
             return Err(INTERRUPTED.into());
         }
         let text = match self.program.mode {
             Mode::Once => {
                 st.started += 1;
-                process::once(&self.program, &line, &self.stop).map_err(failed)?
+                process::once(&self.program, &line, &self.cancel).map_err(failed)?
             }
             Mode::Lines => {
                 // A program that answered and then ended (or ends now, before reading this
@@ -264,7 +271,7 @@ impl OutsideEngine {
                         .as_mut()
                         .ok_or_else(|| "the process could not be started".to_string())?;
                     let answered_before = live.answered > 0;
-                    match live.exchange(&line, self.program.timeout, &self.stop) {
+                    match live.exchange(&line, self.program.timeout, &self.cancel) {
                         Ok(t) => break t,
                         Err(Failure::Ended(_)) if answered_before && tries == 1 => {
                             st.live = None;
@@ -304,7 +311,12 @@ impl Engine for OutsideEngine {
     }
 
     fn interrupt(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::SeqCst);
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+
+    fn cancel(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
     }
 
     fn departures(&self) -> Vec<Departure> {

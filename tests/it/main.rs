@@ -67,4 +67,5 @@ mod turn;
 mod turn_properties;
 mod variants;
 mod versus;
+mod versus_positions;
 mod workspace;

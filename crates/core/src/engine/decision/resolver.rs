@@ -22,9 +22,10 @@ use crate::model::board::Unit;
 use crate::model::map::{Map, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::rules::{ConvoyedSelfAttack, DislodgedNoEffect, MultiRoute, Paradox, Rules};
 
-use super::trace::{BackupRule, CycleKind, Event, Tracer};
+use super::trace::{BackupRule, CycleKind, Event};
 use crate::engine::backup;
 use crate::engine::legality::{Route, UnitOrder};
+use crate::engine::trace::Tracer;
 
 /// The kind of a decision (DATC 5.A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -978,7 +979,7 @@ fn reset(v: &mut Vec<bool>, len: usize, x: bool) {
 }
 
 /// The resolver: the board, the decisions' buffers and the tracer.
-pub(crate) struct Solver<'b, 'a, T: Tracer> {
+pub(crate) struct Solver<'b, 'a, T: Tracer<Event>> {
     b: &'b Board<'a>,
     g: &'b mut SolverBuf,
     pub tracer: T,
@@ -989,7 +990,7 @@ fn add(nodes: &mut Vec<Node>, kind: NodeKind, unit: usize) -> u32 {
     (nodes.len() - 1) as u32
 }
 
-impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
+impl<'b, 'a, T: Tracer<Event>> Solver<'b, 'a, T> {
     /// The resolver of `b`'s decisions in `g` (its buffers reused): the decisions numbered,
     /// their initial bounds and dependencies, the crowded provinces, and every decision open and
     /// queued.

@@ -1190,8 +1190,7 @@ fn apply_orders<O: Submitted>(
     out.orders.resize(n, UnitOrder::Hold);
     out.source.clear();
     out.source.resize(n, None);
-    for u in 0..n {
-        let head = first[u];
+    for (u, &head) in first.iter().enumerate() {
         if head == NO_ORDER {
             continue;
         }

@@ -20,7 +20,7 @@ use diplomacy::UnitPosition;
 use diplomacy::geo::{RegionKey, standard_map};
 use diplomacy::judge::{MappedMainOrder, Rulebook, Submission};
 use dipsandbox_core::base::random::SplitMix64;
-use dipsandbox_core::engine::decision::trace::{NoTrace, Recorder};
+use dipsandbox_core::engine::trace::{NoTrace, Recorder};
 use dipsandbox_core::engine::{Adjudicator, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
 use dipsandbox_core::model::map::{Map, PowerId, UnitKind};

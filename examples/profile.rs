@@ -11,7 +11,7 @@
 //! `theirs_opening` (its orders cloned, then adjudicated) and `theirs_opening_text` (parsed,
 //! then adjudicated), for instruction counts that compare the two whatever the load.
 
-use dipsandbox_core::engine::decision::trace::Recorder;
+use dipsandbox_core::engine::trace::Recorder;
 use dipsandbox_core::engine::{Adjudicator, adjudicate_movement};
 use dipsandbox_core::model::board::{PhaseKind, Unit};
 use dipsandbox_core::model::map::{Map, PowerId};

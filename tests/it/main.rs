@@ -69,4 +69,5 @@ mod turn;
 mod turn_properties;
 mod variants;
 mod versus;
+mod versus_positions;
 mod workspace;

@@ -206,3 +206,65 @@ fn dot_of_a_ring(n: usize) {
     // The ring moves round (circular movement), and the dot says so.
     assert!(dot.contains("tooltip=\"circular movement\""));
 }
+
+/// The one tracer gates building an event by its `ON` constant: `NoTrace` builds none, for any
+/// event type, and `Recorder` keeps each in order.
+#[test]
+fn no_trace_builds_no_event_and_a_recorder_keeps_them_all() {
+    use dipsandbox_core::engine::trace::{NoTrace, Recorder, Tracer};
+    let mut built = 0;
+    let mut off = NoTrace;
+    Tracer::<String>::record(&mut off, || {
+        built += 1;
+        "built".to_string()
+    });
+    assert_eq!(built, 0, "NoTrace built an event");
+    let mut on = Recorder::<(u8, &str)>::default();
+    on.record(|| {
+        built += 1;
+        (1, "first")
+    });
+    on.event((2, "second"));
+    assert_eq!(built, 1);
+    assert_eq!(on.events, vec![(1, "first"), (2, "second")]);
+}
+
+/// Every built-in engine records its trace through the one tracer: asked for a trace, it gives
+/// steps on a DATC case with moves; not asked, the same result.
+#[test]
+fn every_engine_traces_and_tracing_changes_nothing() {
+    use dipsandbox_core::engine::{PhaseInput, Registry};
+    use dipsandbox_core::model::board::PhaseKind;
+    let registry = Registry::builtin();
+    let mut files: Vec<_> = std::fs::read_dir("scenarios/datc")
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let mut traced = 0;
+    for f in &files {
+        let s = Scenario::load(f).expect("loads");
+        if s.phase.kind != PhaseKind::Movement {
+            continue;
+        }
+        let input = PhaseInput::of(&s, &s.rules);
+        for engine in registry.engines() {
+            let name = engine.name();
+            let on = engine.movement(&input, true).expect("adjudicates");
+            let off = engine.movement(&input, false).expect("adjudicates");
+            let (on, off) = (&on.phase, &off.phase);
+            assert_eq!(on.outcomes, off.outcomes, "{name}: {}", f.display());
+            assert_eq!(on.final_units, off.final_units, "{name}: {}", f.display());
+            assert_eq!(on.dislodged, off.dislodged, "{name}: {}", f.display());
+        }
+        if f.ends_with("6.C.1.ron") || f.ends_with("6.F.16.ron") {
+            for engine in registry.engines() {
+                let adj = engine.movement(&input, true).expect("adjudicates");
+                let steps = adj.steps(&input).map(|s| s.len()).unwrap_or(0);
+                assert!(steps > 0, "{}: no trace on {}", engine.name(), f.display());
+                traced += 1;
+            }
+        }
+    }
+    assert_eq!(traced, 2 * registry.engines().len(), "both cases found");
+}

@@ -27,7 +27,8 @@
 //!   the DATC rule options, scenarios as RON files, and their located errors.
 //! - [`engine`]: the adjudicators — movement (legality, the DATC chapter 5 decisions, the
 //!   partial-information resolver with backup rules, a trace and its stepper), the DPjudge
-//!   procedure as a second movement engine, retreats, adjustments and civil disorder.
+//!   procedure and DATC 5.F's guess algorithm as further movement engines, retreats,
+//!   adjustments and civil disorder; one tracer for every engine's events, free when off.
 //! - [`tools`]: what is built on the engines — the turn cycle, checking a scenario against its
 //!   expectations, the invariant checker, the equation oracle, rule diffs, the minimizer,
 //!   synthetic boards, checked edits with undo, and order menus.

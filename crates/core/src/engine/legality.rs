@@ -1110,6 +1110,12 @@ const NO_ORDER: u32 = u32::MAX;
 
 /// [`prepare`] into `out`, reusing its buffers and `scratch`'s; `occ` is the position's
 /// occupancy ([`occupancy_into`]).
+///
+/// In steps, each deciding one thing: every order's class on its own ([`classify_orders`]);
+/// which order applies to each unit when it has several (4.C.x, [`apply_orders`]); the route of
+/// each army's move to a neighbour (4.A.3, [`set_adjacent_routes`]); which units keep an
+/// illegal move as their order (4.E.1, [`mark_failed_movers`]); and whether each support and
+/// convoy matches the order of the unit it helps ([`match_supports_and_convoys`]).
 pub(crate) fn prepare_into<O: Submitted>(
     map: &Map,
     units: &[Unit],
@@ -1125,16 +1131,23 @@ pub(crate) fn prepare_into<O: Submitted>(
         occ,
         rules,
     };
-    let n = units.len();
-    let status = &mut out.status;
+    classify_orders(&ctx, orders, &mut out.status, &mut scratch.classed);
+    apply_orders(&ctx, orders, out, scratch);
+    set_adjacent_routes(&ctx, orders, out, scratch);
+    mark_failed_movers(&ctx, orders, out, &mut scratch.failed_mover);
+    match_supports_and_convoys(map, orders, out, &scratch.failed_mover);
+}
+
+/// Each submitted order's class on its own: the unit it applies to and its classed order, or
+/// why it is illegal (into `status` and `classed`, one slot per submitted order).
+fn classify_orders<O: Submitted>(
+    ctx: &Ctx<'_>,
+    orders: &[O],
+    status: &mut Vec<OrderStatus>,
+    classed: &mut Vec<Option<UnitOrder>>,
+) {
     status.clear();
-    let classed = &mut scratch.classed;
     classed.clear();
-    let (first, next) = (&mut scratch.first, &mut scratch.next);
-    first.clear();
-    first.resize(n, NO_ORDER);
-    next.clear();
-    next.resize(orders.len(), NO_ORDER);
     for e in orders {
         match ctx.classify(e.power(), e.order()) {
             Ok((u, uo)) => {
@@ -1147,6 +1160,25 @@ pub(crate) fn prepare_into<O: Submitted>(
             }
         }
     }
+}
+
+/// The order that applies to each unit (`out.orders`, `out.source`; a unit without one holds):
+/// its one applied order, or, among several, the one the 4.C.x and multiple-order rules choose
+/// ([`choose_among`]).
+fn apply_orders<O: Submitted>(
+    ctx: &Ctx<'_>,
+    orders: &[O],
+    out: &mut Prepared,
+    scratch: &mut PrepareScratch,
+) {
+    let n = ctx.units.len();
+    let status = &out.status;
+    let classed = &mut scratch.classed;
+    let (first, next) = (&mut scratch.first, &mut scratch.next);
+    first.clear();
+    first.resize(n, NO_ORDER);
+    next.clear();
+    next.resize(orders.len(), NO_ORDER);
     // Each unit's orders, linked in submission order (built back to front).
     for i in (0..orders.len()).rev() {
         if let OrderStatus::Applied(u) = status[i] {
@@ -1154,22 +1186,19 @@ pub(crate) fn prepare_into<O: Submitted>(
             first[u] = i as u32;
         }
     }
-    let eff = &mut out.orders;
-    eff.clear();
-    eff.resize(n, UnitOrder::Hold);
-    let source = &mut out.source;
-    source.clear();
-    source.resize(n, None);
-    for u in 0..n {
-        let head = first[u];
+    out.orders.clear();
+    out.orders.resize(n, UnitOrder::Hold);
+    out.source.clear();
+    out.source.resize(n, None);
+    for (u, &head) in first.iter().enumerate() {
         if head == NO_ORDER {
             continue;
         }
         if next[head as usize] == NO_ORDER {
             // One order: it applies.
             let i = head as usize;
-            eff[u] = classed[i].take().unwrap_or(UnitOrder::Hold);
-            source[u] = Some(i);
+            out.orders[u] = classed[i].take().unwrap_or(UnitOrder::Hold);
+            out.source[u] = Some(i);
             continue;
         }
         let mut list: Vec<(usize, UnitOrder)> = Vec::new();
@@ -1179,87 +1208,112 @@ pub(crate) fn prepare_into<O: Submitted>(
             list.push((i, classed[i].take().unwrap_or(UnitOrder::Hold)));
             at = next[i];
         }
-        // Orders identical as written (but for a `Power:` prefix) count once: each order's
-        // class is the first of its kind in the list (hashed, so thousands of orders to one
-        // unit cost time linear in their number).
-        let bare = |i: usize| Order {
-            power: None,
-            ..orders[i].order().clone()
-        };
-        let mut first_of: std::collections::HashMap<Order, usize> =
-            std::collections::HashMap::with_capacity(list.len());
-        let mut class: Vec<usize> = Vec::with_capacity(list.len());
-        let mut distinct: Vec<usize> = Vec::new();
-        for (k, (i, _)) in list.iter().enumerate() {
-            let c = *first_of.entry(bare(*i)).or_insert_with(|| {
-                distinct.push(k);
-                k
-            });
-            class.push(c);
-        }
-        // 4.C.x choice c: an imperfectly designated order yields to a perfect one.
-        if distinct.len() > 1 {
-            let perfect: Vec<usize> = distinct
-                .iter()
-                .copied()
-                .filter(|&k| !imperfect(units, orders[list[k].0].order(), u, rules, ctx.occ))
-                .collect();
-            // The imperfect orders are then not chosen, and are marked with every other copy
-            // of their text below: superseded when another order counts, several orders when
-            // none does (marking only the first copy here made the reason of each copy depend
-            // on the order the orders were listed in; found by a fuzz target).
-            if !perfect.is_empty() && perfect.len() < distinct.len() {
-                distinct = perfect;
-            }
-        }
-        let chosen = if distinct.len() == 1 {
-            Some(distinct[0])
-        } else {
-            match rules.multiple_orders {
-                MultipleOrders::First => Some(distinct[0]),
-                MultipleOrders::Last => distinct.last().copied(),
-                MultipleOrders::Hold => None,
-            }
-        };
-        for (k, (i, _)) in list.iter().enumerate() {
-            let same_as_chosen = chosen.is_some_and(|c| class[k] == class[c]);
-            if matches!(status[*i], OrderStatus::Illegal(_)) {
-                continue;
-            }
-            if chosen.is_none() {
-                status[*i] = OrderStatus::Illegal(IllegalReason::MultipleOrders);
-            } else if !same_as_chosen {
-                status[*i] = OrderStatus::Illegal(IllegalReason::Superseded);
-            } else if Some(k) == chosen {
-                eff[u] = list[k].1.clone();
-                source[u] = Some(*i);
-            }
-        }
+        choose_among(ctx, orders, u, &list, out);
     }
+}
 
-    // 4.A.3: routes of moves to adjacent provinces.
-    // Valid convoy orders per army: (fleet, destination), in one buffer.
-    let (convoy_off, convoys) = (&mut scratch.convoy_off, &mut scratch.convoys);
-    convoy_off.clear();
-    convoy_off.resize(n + 1, 0);
-    for o in eff.iter() {
-        if let UnitOrder::Convoy {
-            army, void: None, ..
-        } = o
-        {
-            convoy_off[*army + 1] += 1;
+/// Of unit `u`'s several orders (`list`: submitted index and classed order, in submission
+/// order), the one that applies, into `out.orders[u]` and `out.source[u]`; the others are
+/// marked superseded, or all are marked as several orders when the rules let none apply.
+fn choose_among<O: Submitted>(
+    ctx: &Ctx<'_>,
+    orders: &[O],
+    u: usize,
+    list: &[(usize, UnitOrder)],
+    out: &mut Prepared,
+) {
+    // Orders identical as written (but for a `Power:` prefix) count once: each order's
+    // class is the first of its kind in the list (hashed, so thousands of orders to one
+    // unit cost time linear in their number).
+    let bare = |i: usize| Order {
+        power: None,
+        ..orders[i].order().clone()
+    };
+    let mut first_of: std::collections::HashMap<Order, usize> =
+        std::collections::HashMap::with_capacity(list.len());
+    let mut class: Vec<usize> = Vec::with_capacity(list.len());
+    let mut distinct: Vec<usize> = Vec::new();
+    for (k, (i, _)) in list.iter().enumerate() {
+        let c = *first_of.entry(bare(*i)).or_insert_with(|| {
+            distinct.push(k);
+            k
+        });
+        class.push(c);
+    }
+    // 4.C.x choice c: an imperfectly designated order yields to a perfect one.
+    if distinct.len() > 1 {
+        let perfect: Vec<usize> = distinct
+            .iter()
+            .copied()
+            .filter(|&k| !imperfect(ctx.units, orders[list[k].0].order(), u, ctx.rules, ctx.occ))
+            .collect();
+        // The imperfect orders are then not chosen, and are marked with every other copy
+        // of their text below: superseded when another order counts, several orders when
+        // none does (marking only the first copy here made the reason of each copy depend
+        // on the order the orders were listed in; found by a fuzz target).
+        if !perfect.is_empty() && perfect.len() < distinct.len() {
+            distinct = perfect;
         }
     }
-    for k in 0..n {
-        convoy_off[k + 1] += convoy_off[k];
+    let chosen = if distinct.len() == 1 {
+        Some(distinct[0])
+    } else {
+        match ctx.rules.multiple_orders {
+            MultipleOrders::First => Some(distinct[0]),
+            MultipleOrders::Last => distinct.last().copied(),
+            MultipleOrders::Hold => None,
+        }
+    };
+    let status = &mut out.status;
+    for (k, (i, _)) in list.iter().enumerate() {
+        let same_as_chosen = chosen.is_some_and(|c| class[k] == class[c]);
+        if matches!(status[*i], OrderStatus::Illegal(_)) {
+            continue;
+        }
+        if chosen.is_none() {
+            status[*i] = OrderStatus::Illegal(IllegalReason::MultipleOrders);
+        } else if !same_as_chosen {
+            status[*i] = OrderStatus::Illegal(IllegalReason::Superseded);
+        } else if Some(k) == chosen {
+            out.orders[u] = list[k].1.clone();
+            out.source[u] = Some(*i);
+        }
     }
-    convoys.clear();
-    convoys.resize(convoy_off[n] as usize, (0, ProvinceId(0)));
-    {
+}
+
+/// The valid convoy orders given to each army: (fleet, destination), in fleet order.
+struct ConvoysByArmy<'s> {
+    off: &'s [u32],
+    list: &'s [(usize, ProvinceId)],
+}
+
+impl<'s> ConvoysByArmy<'s> {
+    /// The index of `eff`'s valid convoy orders, built in `off` and `list`.
+    fn build(
+        eff: &[UnitOrder],
+        off: &'s mut Vec<u32>,
+        list: &'s mut Vec<(usize, ProvinceId)>,
+    ) -> Self {
+        let n = eff.len();
+        off.clear();
+        off.resize(n + 1, 0);
+        for o in eff {
+            if let UnitOrder::Convoy {
+                army, void: None, ..
+            } = o
+            {
+                off[*army + 1] += 1;
+            }
+        }
+        for k in 0..n {
+            off[k + 1] += off[k];
+        }
+        list.clear();
+        list.resize(off[n] as usize, (0, ProvinceId(0)));
         // Filled in fleet order, as the lists were pushed before.
         let mut fill: Vec<u32> = Vec::new();
-        if !convoys.is_empty() {
-            fill.extend_from_slice(&convoy_off[..n]);
+        if !list.is_empty() {
+            fill.extend_from_slice(&off[..n]);
         }
         for (f, o) in eff.iter().enumerate() {
             if let UnitOrder::Convoy {
@@ -1268,20 +1322,32 @@ pub(crate) fn prepare_into<O: Submitted>(
                 void: None,
             } = o
             {
-                convoys[fill[*army] as usize] = (f, *dest);
+                list[fill[*army] as usize] = (f, *dest);
                 fill[*army] += 1;
             }
         }
+        ConvoysByArmy { off, list }
     }
-    let convoys_of = |u: usize| &convoys[convoy_off[u] as usize..convoy_off[u + 1] as usize];
-    let own_convoy = |u: usize, dest: ProvinceId| {
-        convoys_of(u)
-            .iter()
-            .any(|&(f, d)| d == dest && units[f].power == units[u].power)
-    };
-    let any_convoy = |u: usize, dest: ProvinceId| convoys_of(u).iter().any(|&(_, d)| d == dest);
-    // New routes are worked out first and set after, so that every decision reads the orders
-    // as classed (only routes change here, and no decision reads another's route).
+
+    /// The convoys given to army `u`.
+    fn of(&self, u: usize) -> &'s [(usize, ProvinceId)] {
+        &self.list[self.off[u] as usize..self.off[u + 1] as usize]
+    }
+}
+
+/// 4.A.3: the route of each army's move to a neighbouring province (over land, by convoy, or by
+/// convoy with the land route to fall back on), set in `out.orders`. New routes are worked out
+/// first ([`adjacent_route`]) and set after, so that every decision reads the orders as classed
+/// (only routes change here, and no decision reads another's route).
+fn set_adjacent_routes<O: Submitted>(
+    ctx: &Ctx<'_>,
+    orders: &[O],
+    out: &mut Prepared,
+    scratch: &mut PrepareScratch,
+) {
+    let n = ctx.units.len();
+    let eff = &out.orders;
+    let convoys = ConvoysByArmy::build(eff, &mut scratch.convoy_off, &mut scratch.convoys);
     let routes = &mut scratch.routes;
     routes.clear();
     routes.resize(n, None);
@@ -1289,11 +1355,11 @@ pub(crate) fn prepare_into<O: Submitted>(
         let UnitOrder::Move { dest, .. } = &eff[u] else {
             continue;
         };
-        let here = map.province_of(units[u].loc);
-        if units[u].kind != UnitKind::Army || !map.army_adjacent(here, *dest) {
+        let here = ctx.map.province_of(ctx.units[u].loc);
+        if ctx.units[u].kind != UnitKind::Army || !ctx.map.army_adjacent(here, *dest) {
             continue;
         }
-        let via = source[u].is_some_and(|i| {
+        let via = out.source[u].is_some_and(|i| {
             matches!(
                 orders[i].order().kind,
                 OrderKind::Move {
@@ -1302,120 +1368,159 @@ pub(crate) fn prepare_into<O: Submitted>(
                 }
             )
         });
-        let d = *dest;
-        let new_route = match rules.adjacent_convoy {
-            AdjacentConvoy::Intent => {
-                if (via && any_convoy(u, d)) || own_convoy(u, d) {
-                    Route::Convoy
-                } else if via {
-                    // `via convoy` with no convoy ordered at all: the convoy route has no path.
-                    Route::Convoy
-                } else {
-                    Route::Land
-                }
-            }
-            AdjacentConvoy::ViaConvoyOnly => {
-                if via {
-                    Route::Convoy
-                } else {
-                    Route::Land
-                }
-            }
-            AdjacentConvoy::Rule1971 => {
-                // Only when the unit at the destination moves the opposite way, and only while
-                // the convoy is not disrupted.
-                let opposite = ctx.unit_at(d).is_some_and(
-                    |t| matches!(&eff[t], UnitOrder::Move { dest: td, .. } if *td == here),
-                );
-                if opposite && any_convoy(u, d) {
-                    Route::ConvoyOrLand
-                } else {
-                    Route::Land
-                }
-            }
-        };
-        // 4.A.3's fallback to the land route; DPjudge's reading keeps to the convoy when the land
-        // attack would cut a support given to an attack on a fleet that convoys the army.
-        let against_fleet = || {
-            ctx.unit_at(d).is_some_and(|t| {
-                matches!(&eff[t], UnitOrder::Support { dest: Some(p), .. }
-                if convoys_of(u).iter().any(|&(f, fd)| {
-                    fd == d && map.province_of(units[f].loc) == *p
-                }))
-            })
-        };
-        let fallback = match rules.adjacent_convoy_fallback {
-            ConvoyFallback::No => false,
-            ConvoyFallback::Yes => true,
-            ConvoyFallback::ExceptSupportAgainstFleet => !against_fleet(),
-            // The Python package (game.py, `_resolve_moves` step 1A and `_check_disruptions`):
-            // with no route of the fleets ordered to convoy the army, `via` is dropped and the
-            // army moves by land; an army ordered `via convoy` never falls back from a route
-            // it has; one convoyed by intent does, as DPjudge's reading.
-            ConvoyFallback::PythonPackage => {
-                if new_route == Route::Convoy {
-                    let ordered_route = convoy_chain_exists(map, here, d, &|p| {
-                        convoys_of(u)
-                            .iter()
-                            .any(|&(f, fd)| fd == d && map.province_of(units[f].loc) == p)
-                    });
-                    if !ordered_route {
-                        routes[u] = Some(Route::Land);
-                        continue;
-                    }
-                }
-                !via && !against_fleet()
-            }
-        };
-        routes[u] = Some(if new_route == Route::Convoy && fallback {
-            Route::ConvoyOrLand
-        } else {
-            new_route
-        });
+        routes[u] = Some(adjacent_route(ctx, eff, &convoys, u, *dest, via));
     }
-    for (o, r) in eff.iter_mut().zip(routes.iter()) {
+    for (o, r) in out.orders.iter_mut().zip(routes.iter()) {
         if let (UnitOrder::Move { route, .. }, Some(r)) = (o, r) {
             *route = *r;
         }
     }
+}
 
-    // 4.E.1 choice "Fail": an illegal move stays the unit's order and fails, so the unit is not
-    // holding and cannot be supported in place.
-    let failed_mover = &mut scratch.failed_mover;
-    failed_mover.clear();
-    failed_mover.resize(n, false);
-    if rules.illegal_orders == IllegalOrders::Fail {
-        for (i, st) in status.iter().enumerate() {
-            let OrderStatus::Illegal(reason) = st else {
-                continue;
-            };
-            let counts = !matches!(
-                reason,
-                IllegalReason::NoUnit
-                    | IllegalReason::ForeignUnit(_)
-                    | IllegalReason::NeutralUnit
-                    | IllegalReason::WrongPhase
-                    | IllegalReason::MultipleOrders
-                    | IllegalReason::Superseded
-            );
-            if !counts || !matches!(orders[i].order().kind, OrderKind::Move { .. }) {
-                continue;
-            }
-            if let Some(u) = orders[i]
-                .order()
-                .unit
-                .and_then(|s| ctx.unit_at(s.loc.province))
-                && source[u].is_none()
-            {
-                failed_mover[u] = true;
+/// The route of army `u`'s move to the neighbouring province `d` (written `via convoy` when
+/// `via`), under the rules' 4.A.3 choice and its fallback to the land route.
+fn adjacent_route(
+    ctx: &Ctx<'_>,
+    eff: &[UnitOrder],
+    convoys: &ConvoysByArmy<'_>,
+    u: usize,
+    d: ProvinceId,
+    via: bool,
+) -> Route {
+    let (map, units) = (ctx.map, ctx.units);
+    let here = map.province_of(units[u].loc);
+    let own_convoy = || {
+        convoys
+            .of(u)
+            .iter()
+            .any(|&(f, fd)| fd == d && units[f].power == units[u].power)
+    };
+    let any_convoy = || convoys.of(u).iter().any(|&(_, fd)| fd == d);
+    let new_route = match ctx.rules.adjacent_convoy {
+        AdjacentConvoy::Intent => {
+            if (via && any_convoy()) || own_convoy() {
+                Route::Convoy
+            } else if via {
+                // `via convoy` with no convoy ordered at all: the convoy route has no path.
+                Route::Convoy
+            } else {
+                Route::Land
             }
         }
+        AdjacentConvoy::ViaConvoyOnly => {
+            if via {
+                Route::Convoy
+            } else {
+                Route::Land
+            }
+        }
+        AdjacentConvoy::Rule1971 => {
+            // Only when the unit at the destination moves the opposite way, and only while
+            // the convoy is not disrupted.
+            let opposite = ctx.unit_at(d).is_some_and(
+                |t| matches!(&eff[t], UnitOrder::Move { dest: td, .. } if *td == here),
+            );
+            if opposite && any_convoy() {
+                Route::ConvoyOrLand
+            } else {
+                Route::Land
+            }
+        }
+    };
+    // 4.A.3's fallback to the land route; DPjudge's reading keeps to the convoy when the land
+    // attack would cut a support given to an attack on a fleet that convoys the army.
+    let against_fleet = || {
+        ctx.unit_at(d).is_some_and(|t| {
+            matches!(&eff[t], UnitOrder::Support { dest: Some(p), .. }
+            if convoys.of(u).iter().any(|&(f, fd)| {
+                fd == d && map.province_of(units[f].loc) == *p
+            }))
+        })
+    };
+    let fallback = match ctx.rules.adjacent_convoy_fallback {
+        ConvoyFallback::No => false,
+        ConvoyFallback::Yes => true,
+        ConvoyFallback::ExceptSupportAgainstFleet => !against_fleet(),
+        // The Python package (game.py, `_resolve_moves` step 1A and `_check_disruptions`):
+        // with no route of the fleets ordered to convoy the army, `via` is dropped and the
+        // army moves by land; an army ordered `via convoy` never falls back from a route
+        // it has; one convoyed by intent does, as DPjudge's reading.
+        ConvoyFallback::PythonPackage => {
+            if new_route == Route::Convoy {
+                let ordered_route = convoy_chain_exists(map, here, d, &|p| {
+                    convoys
+                        .of(u)
+                        .iter()
+                        .any(|&(f, fd)| fd == d && map.province_of(units[f].loc) == p)
+                });
+                if !ordered_route {
+                    return Route::Land;
+                }
+            }
+            !via && !against_fleet()
+        }
+    };
+    if new_route == Route::Convoy && fallback {
+        Route::ConvoyOrLand
+    } else {
+        new_route
     }
+}
 
-    // Matching of supports and convoys. A decision reads the supported or convoyed unit's
-    // order, which this pass never changes (it only sets `void` of supports and convoys), so the
-    // orders are updated in place.
-    for u in 0..n {
+/// 4.E.1 choice "Fail": an illegal move stays the unit's order and fails, so the unit is not
+/// holding and cannot be supported in place. Marks, in `failed_mover`, each unit with no order
+/// that applies and an illegal move that counts (not one for another's unit, the wrong phase,
+/// or one of several orders).
+fn mark_failed_movers<O: Submitted>(
+    ctx: &Ctx<'_>,
+    orders: &[O],
+    out: &Prepared,
+    failed_mover: &mut Vec<bool>,
+) {
+    failed_mover.clear();
+    failed_mover.resize(ctx.units.len(), false);
+    if ctx.rules.illegal_orders != IllegalOrders::Fail {
+        return;
+    }
+    for (i, st) in out.status.iter().enumerate() {
+        let OrderStatus::Illegal(reason) = st else {
+            continue;
+        };
+        let counts = !matches!(
+            reason,
+            IllegalReason::NoUnit
+                | IllegalReason::ForeignUnit(_)
+                | IllegalReason::NeutralUnit
+                | IllegalReason::WrongPhase
+                | IllegalReason::MultipleOrders
+                | IllegalReason::Superseded
+        );
+        if !counts || !matches!(orders[i].order().kind, OrderKind::Move { .. }) {
+            continue;
+        }
+        if let Some(u) = orders[i]
+            .order()
+            .unit
+            .and_then(|s| ctx.unit_at(s.loc.province))
+            && out.source[u].is_none()
+        {
+            failed_mover[u] = true;
+        }
+    }
+}
+
+/// Matching of supports and convoys: each support or convoy that does not match the order of
+/// the unit it helps is void, with the reason. A decision reads the supported or convoyed
+/// unit's order, which this step never changes (it only sets `void` of supports and convoys),
+/// so the orders are updated in place.
+fn match_supports_and_convoys<O: Submitted>(
+    map: &Map,
+    orders: &[O],
+    out: &mut Prepared,
+    failed_mover: &[bool],
+) {
+    let (eff, source) = (&mut out.orders, &out.source);
+    for u in 0..eff.len() {
         let void = match &eff[u] {
             UnitOrder::Support { target, dest, void } if void.is_none() => {
                 let t = *target;

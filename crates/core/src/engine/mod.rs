@@ -11,7 +11,9 @@
 //! [`outside`], any outside program speaking the JSON protocol. [`departure`]: an engine's
 //! documented departures from the DATC, as data a bench can match. [`backup`]: the backup rules
 //! after a paradox (which rule, which moves belong to the paradox, what failing them does),
-//! one module both the decision and the guess engine call.
+//! one module both the decision and the guess engine call. [`trace`]: the one `Tracer` every
+//! engine's resolver takes as a type parameter (`NoTrace`, free; `Recorder`, every event), each
+//! engine with its own event type.
 //!
 //! This file only declares and re-exports: modules below import from the leaf files, never
 //! from here.
@@ -30,6 +32,7 @@ pub mod reason;
 pub mod registry;
 pub mod retreat;
 pub mod seam;
+pub mod trace;
 
 pub use cursor::{Cursor, Replay};
 pub use decision::{

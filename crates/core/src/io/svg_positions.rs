@@ -227,20 +227,8 @@ impl<'a> PositionIndex<'a> {
 
 /// A map file's text with a `position: (x, y)` line for every province `positions` places
 /// (rounded to whole units; any old `position` lines dropped), and the abbreviations of the
-/// provinces it does not place. `file` names the text in errors.
-pub fn add_positions(
-    text: &str,
-    file: &str,
-    positions: &[(String, (f64, f64))],
-) -> Result<(String, Vec<String>), crate::tools::art_gen::write::WriteArtError> {
-    use crate::tools::art_gen::write::WriteArtError;
-    let map = crate::model::map::Map::from_ron(text, file)
-        .map_err(|e| WriteArtError::Map(e.to_string()))?;
-    add_positions_to(&map, text, file, positions)
-}
-
-/// [`add_positions`] for a caller that has the map `text` loads as already (`map import` has
-/// just built it): the text is not read a second time.
+/// provinces it does not place. `map` is the map `text` loads as (`map import` has just built
+/// it, so the text is not read a second time); `file` names the text in errors.
 pub fn add_positions_to(
     map: &crate::model::map::Map,
     text: &str,

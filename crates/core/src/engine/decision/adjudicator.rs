@@ -15,7 +15,8 @@ use crate::model::orders::{NameStyle, Submitted, format_order};
 use crate::model::rules::Rules;
 
 use super::resolver::{Board, BoardBuf, Graph, NodeKind, Solver, SolverBuf};
-use super::trace::{BackupRule, Event, NoTrace, Recorder, Tracer};
+use super::trace::{BackupRule, Event};
+use crate::engine::trace::{NoTrace, Recorder, Tracer};
 
 /// Everything the movement adjudicator found.
 #[derive(Clone, Debug)]
@@ -122,7 +123,7 @@ impl Adjudicator {
 
     /// [`Adjudicator::adjudicate`] with a tracer (e.g. [`Recorder`]), which it gives back with
     /// the resolver's reasoning recorded; the outcomes are in [`Adjudicator::outcomes`].
-    pub fn adjudicate_with<T: Tracer, O: Submitted>(
+    pub fn adjudicate_with<T: Tracer<Event>, O: Submitted>(
         &mut self,
         map: &Map,
         units: &[Unit],
@@ -137,7 +138,7 @@ impl Adjudicator {
 
     /// [`Adjudicator::adjudicate_with`]; with `stop_if_acyclic`, Err (and the results empty)
     /// when the decisions' dependency graph has no cycle, before they are resolved.
-    fn run<T: Tracer, O: Submitted>(
+    fn run<T: Tracer<Event>, O: Submitted>(
         &mut self,
         map: &Map,
         units: &[Unit],
@@ -361,7 +362,7 @@ fn in_workspace<R>(f: impl FnOnce(&mut Adjudicator) -> R) -> R {
     })
 }
 
-fn run<T: Tracer, O: Submitted>(
+fn run<T: Tracer<Event>, O: Submitted>(
     map: &Map,
     units: &[Unit],
     orders: &[O],
@@ -404,7 +405,7 @@ pub fn adjudicate_verdicts<O: Submitted>(
 
 /// [`run`] in the workspace `a`: the results it keeps are moved out of it, its other buffers
 /// stay for the next call.
-fn run_in<T: Tracer, O: Submitted>(
+fn run_in<T: Tracer<Event>, O: Submitted>(
     a: &mut Adjudicator,
     map: &Map,
     units: &[Unit],

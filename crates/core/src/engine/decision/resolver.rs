@@ -22,9 +22,10 @@ use crate::model::board::Unit;
 use crate::model::map::{Map, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::rules::{ConvoyedSelfAttack, DislodgedNoEffect, MultiRoute, Paradox, Rules};
 
-use super::trace::{BackupRule, CycleKind, Event, Tracer};
+use super::trace::{BackupRule, CycleKind, Event};
 use crate::engine::backup;
 use crate::engine::legality::{Route, UnitOrder};
+use crate::engine::trace::Tracer;
 
 /// The kind of a decision (DATC 5.A).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -726,25 +727,16 @@ fn node_of(ids: &[UnitNodes], unit: usize, kind: NodeKind) -> Option<u32> {
     (id != NONE).then_some(id)
 }
 
-/// The resolver: the board, the decisions' buffers and the tracer.
-pub(crate) struct Solver<'b, 'a, T: Tracer> {
-    b: &'b Board<'a>,
-    g: &'b mut SolverBuf,
-    pub tracer: T,
-}
-
-fn add(nodes: &mut Vec<Node>, kind: NodeKind, unit: usize) -> u32 {
-    nodes.push(Node { kind, unit });
-    (nodes.len() - 1) as u32
-}
-
-impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
-    pub fn new(b: &'b Board<'a>, g: &'b mut SolverBuf, tracer: T) -> Self {
-        let n = b.units.len();
-        let nodes = &mut g.nodes;
+/// Building the decision graph of a board, in steps ([`Solver::new`]).
+impl SolverBuf {
+    /// The decisions of `b`, numbered unit by unit (DATC 5.A): MOVE, ATTACK, PREVENT and DEFEND
+    /// STRENGTH for a move (and PATH for one that may go by convoy), SUPPORT for a support not
+    /// void, DISLODGE and HOLD STRENGTH for every unit; their bounds and cycle marks cleared.
+    fn number_decisions(&mut self, b: &Board<'_>) {
+        let nodes = &mut self.nodes;
         nodes.clear();
-        g.ids.clear();
-        for u in 0..n {
+        self.ids.clear();
+        for u in 0..b.units.len() {
             let mut un = UnitNodes {
                 mv: NONE,
                 attack: NONE,
@@ -772,139 +764,54 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
             }
             un.dislodge = add(nodes, NodeKind::Dislodge, u);
             un.hold = add(nodes, NodeKind::Hold, u);
-            g.ids.push(un);
+            self.ids.push(un);
         }
-        let m = g.nodes.len();
-        let reset = |v: &mut Vec<bool>, len: usize, x: bool| {
-            v.clear();
-            v.resize(len, x);
-        };
-        g.lo.clear();
-        g.lo.resize(m, 0);
-        g.hi.clear();
-        g.hi.resize(m, 0);
-        reset(&mut g.in_cycle, m, false);
-        reset(&mut g.forced, m, false);
-        // The crowded provinces: each made once, at its first mover.
-        // (`crowd_of` is sized only when there is a crowd; without one nothing reads it.)
-        g.crowds.clear();
-        g.crowd_of.clear();
+        let m = self.nodes.len();
+        self.lo.clear();
+        self.lo.resize(m, 0);
+        self.hi.clear();
+        self.hi.resize(m, 0);
+        reset(&mut self.in_cycle, m, false);
+        reset(&mut self.forced, m, false);
+    }
+
+    /// The crowded provinces ([`CROWD`]): each made once, at its first mover. (`crowd_of` is
+    /// sized only when there is a crowd; without one nothing reads it.)
+    fn find_crowds(&mut self, b: &Board<'_>) {
+        let n = b.units.len();
+        self.crowds.clear();
+        self.crowd_of.clear();
         for u in 0..n {
             if let Some((dest, _)) = b.move_of(u) {
                 let movers = b.movers_into(dest);
                 if movers.len() > CROWD && movers.first() == Some(&u) {
-                    if g.crowds.is_empty() {
-                        g.crowd_of.resize(n, (NONE, NONE));
+                    if self.crowds.is_empty() {
+                        self.crowd_of.resize(n, (NONE, NONE));
                     }
-                    let c = g.crowds.len() as u32;
+                    let c = self.crowds.len() as u32;
                     for (pos, &m) in movers.iter().enumerate() {
-                        g.crowd_of[m] = (c, pos as u32);
+                        self.crowd_of[m] = (c, pos as u32);
                     }
-                    g.crowds.push(Crowd {
+                    self.crowds.push(Crowd {
                         movers: movers.iter().map(|&m| m as u32).collect(),
                         ..Crowd::default()
                     });
                 }
             }
         }
-        g.deps_off.clear();
-        g.deps_off.push(0);
-        g.deps.clear();
-        // Initial bounds and dependencies.
-        for id in 0..m {
-            let node = g.nodes[id];
-            let u = node.unit;
-            let un = g.ids[u];
-            // This decision's list is built at the end of the shared buffer.
-            let at = g.deps.len();
-            let deps = &mut g.deps;
-            let path_dep = |x: usize, deps: &mut Vec<u32>, ids: &[UnitNodes]| {
-                if ids[x].path != NONE {
-                    deps.push(ids[x].path);
-                }
-            };
-            let hi = match node.kind {
-                NodeKind::Move => {
-                    deps.push(un.attack);
-                    if let Some(t) = b.target_unit(u) {
-                        deps.push(g.ids[t].hold);
-                        if b.opposing(u, t) {
-                            deps.push(g.ids[t].defend);
-                            path_dep(t, deps, &g.ids);
-                        }
-                    }
-                    path_dep(u, deps, &g.ids);
-                    // A MOVE decision exists only for a unit ordered to move. In a crowded
-                    // province the others' PREVENT STRENGTHs are read through the crowd.
-                    if let Some((dest, _)) = b.move_of(u)
-                        && (g.crowds.is_empty() || g.crowd_of[u].0 == NONE)
-                    {
-                        for &c in b.movers_into(dest) {
-                            if c != u {
-                                deps.push(g.ids[c].prevent);
-                            }
-                        }
-                    }
-                    1
-                }
-                NodeKind::Attack | NodeKind::Prevent | NodeKind::Defend => {
-                    for &s in b.move_supporters(u) {
-                        deps.push(g.ids[s].support);
-                    }
-                    if node.kind != NodeKind::Defend {
-                        path_dep(u, deps, &g.ids);
-                        if let Some(t) = b.target_unit(u) {
-                            if node.kind == NodeKind::Attack && g.ids[t].mv != NONE {
-                                deps.push(g.ids[t].mv);
-                            }
-                            if b.opposing(u, t) {
-                                deps.push(g.ids[t].mv);
-                                path_dep(t, deps, &g.ids);
-                                if node.kind == NodeKind::Prevent
-                                    && b.rules.dislodged_no_effect == DislodgedNoEffect::Always
-                                {
-                                    deps.push(un.mv);
-                                }
-                            }
-                        }
-                    }
-                    1 + b.move_supporters(u).len() as i32
-                }
-                NodeKind::Path => {
-                    for &f in b.convoy_fleets(u) {
-                        deps.push(g.ids[f].dislodge);
-                    }
-                    1
-                }
-                NodeKind::Support => {
-                    for &c in b.movers_into(b.here(u)) {
-                        deps.push(g.ids[c].attack);
-                        deps.push(g.ids[c].mv);
-                        path_dep(c, deps, &g.ids);
-                    }
-                    1
-                }
-                NodeKind::Dislodge => {
-                    for &c in b.movers_into(b.here(u)) {
-                        deps.push(g.ids[c].mv);
-                    }
-                    if un.mv != NONE {
-                        deps.push(un.mv);
-                    }
-                    1
-                }
-                NodeKind::Hold => {
-                    if un.mv != NONE {
-                        deps.push(un.mv);
-                        1
-                    } else {
-                        for &s in b.hold_supporters(u) {
-                            deps.push(g.ids[s].support);
-                        }
-                        1 + b.hold_supporters(u).len() as i32
-                    }
-                }
-            };
+    }
+
+    /// Each decision's dependencies (sorted, without repeats, at the end of the shared
+    /// buffer) and its initial upper bound ([`SolverBuf::push_inputs`]); lower bounds start
+    /// at 0.
+    fn link_decisions(&mut self, b: &Board<'_>) {
+        self.deps_off.clear();
+        self.deps_off.push(0);
+        self.deps.clear();
+        for id in 0..self.nodes.len() {
+            let at = self.deps.len();
+            let hi = self.push_inputs(b, id);
+            let deps = &mut self.deps;
             deps[at..].sort_unstable();
             let mut len = at;
             for k in at..deps.len() {
@@ -914,56 +821,200 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
                 }
             }
             deps.truncate(len);
-            g.deps_off.push(len as u32);
-            g.hi[id] = hi;
+            self.deps_off.push(len as u32);
+            self.hi[id] = hi;
         }
-        // The crowds' sets, from the initial bounds.
-        for c in g.crowds.iter_mut() {
-            for (pos, &m) in c.movers.iter().enumerate() {
-                let p = g.ids[m as usize].prevent as usize;
-                let key = std::cmp::Reverse(pos as u32);
-                c.hi.insert((g.hi[p], key));
-                c.lo.insert((g.lo[p], key));
+    }
+
+    /// The decisions decision `id`'s equation reads (DATC 5.B), pushed onto `deps` (perhaps
+    /// repeated), and its initial upper bound: 1 for a yes/no decision, 1 and every possible
+    /// support for a strength.
+    fn push_inputs(&mut self, b: &Board<'_>, id: usize) -> i32 {
+        let node = self.nodes[id];
+        let u = node.unit;
+        let ids = &self.ids;
+        let un = ids[u];
+        let deps = &mut self.deps;
+        let path_dep = |x: usize, deps: &mut Vec<u32>| {
+            if ids[x].path != NONE {
+                deps.push(ids[x].path);
+            }
+        };
+        match node.kind {
+            NodeKind::Move => {
+                deps.push(un.attack);
+                if let Some(t) = b.target_unit(u) {
+                    deps.push(ids[t].hold);
+                    if b.opposing(u, t) {
+                        deps.push(ids[t].defend);
+                        path_dep(t, deps);
+                    }
+                }
+                path_dep(u, deps);
+                // A MOVE decision exists only for a unit ordered to move. In a crowded
+                // province the others' PREVENT STRENGTHs are read through the crowd.
+                if let Some((dest, _)) = b.move_of(u)
+                    && (self.crowds.is_empty() || self.crowd_of[u].0 == NONE)
+                {
+                    for &c in b.movers_into(dest) {
+                        if c != u {
+                            deps.push(ids[c].prevent);
+                        }
+                    }
+                }
+                1
+            }
+            NodeKind::Attack | NodeKind::Prevent | NodeKind::Defend => {
+                for &s in b.move_supporters(u) {
+                    deps.push(ids[s].support);
+                }
+                if node.kind != NodeKind::Defend {
+                    path_dep(u, deps);
+                    if let Some(t) = b.target_unit(u) {
+                        if node.kind == NodeKind::Attack && ids[t].mv != NONE {
+                            deps.push(ids[t].mv);
+                        }
+                        if b.opposing(u, t) {
+                            deps.push(ids[t].mv);
+                            path_dep(t, deps);
+                            if node.kind == NodeKind::Prevent
+                                && b.rules.dislodged_no_effect == DislodgedNoEffect::Always
+                            {
+                                deps.push(un.mv);
+                            }
+                        }
+                    }
+                }
+                1 + b.move_supporters(u).len() as i32
+            }
+            NodeKind::Path => {
+                for &f in b.convoy_fleets(u) {
+                    deps.push(ids[f].dislodge);
+                }
+                1
+            }
+            NodeKind::Support => {
+                for &c in b.movers_into(b.here(u)) {
+                    deps.push(ids[c].attack);
+                    deps.push(ids[c].mv);
+                    path_dep(c, deps);
+                }
+                1
+            }
+            NodeKind::Dislodge => {
+                for &c in b.movers_into(b.here(u)) {
+                    deps.push(ids[c].mv);
+                }
+                if un.mv != NONE {
+                    deps.push(un.mv);
+                }
+                1
+            }
+            NodeKind::Hold => {
+                if un.mv != NONE {
+                    deps.push(un.mv);
+                    1
+                } else {
+                    for &s in b.hold_supporters(u) {
+                        deps.push(ids[s].support);
+                    }
+                    1 + b.hold_supporters(u).len() as i32
+                }
             }
         }
-        // Dependents: the same edges reversed, each list in ascending order.
-        g.rdeps_off.clear();
-        g.rdeps_off.resize(m + 1, 0);
-        for &d in &g.deps {
-            g.rdeps_off[d as usize + 1] += 1;
+    }
+
+    /// The crowds' ordered sets, from the initial bounds.
+    fn seed_crowd_sets(&mut self) {
+        for c in self.crowds.iter_mut() {
+            for (pos, &m) in c.movers.iter().enumerate() {
+                let p = self.ids[m as usize].prevent as usize;
+                let key = std::cmp::Reverse(pos as u32);
+                c.hi.insert((self.hi[p], key));
+                c.lo.insert((self.lo[p], key));
+            }
+        }
+    }
+
+    /// Dependents: the same edges reversed, each list in ascending order.
+    fn reverse_dependencies(&mut self) {
+        let m = self.nodes.len();
+        self.rdeps_off.clear();
+        self.rdeps_off.resize(m + 1, 0);
+        for &d in &self.deps {
+            self.rdeps_off[d as usize + 1] += 1;
         }
         for k in 0..m {
-            g.rdeps_off[k + 1] += g.rdeps_off[k];
+            self.rdeps_off[k + 1] += self.rdeps_off[k];
         }
-        g.rcursor.clear();
-        g.rcursor.extend_from_slice(&g.rdeps_off[..m]);
-        g.rdeps.clear();
-        g.rdeps.resize(g.deps.len(), 0);
+        self.rcursor.clear();
+        self.rcursor.extend_from_slice(&self.rdeps_off[..m]);
+        self.rdeps.clear();
+        self.rdeps.resize(self.deps.len(), 0);
         for id in 0..m {
-            for k in g.deps_off[id]..g.deps_off[id + 1] {
-                let d = g.deps[k as usize] as usize;
-                g.rdeps[g.rcursor[d] as usize] = id as u32;
-                g.rcursor[d] += 1;
+            for k in self.deps_off[id]..self.deps_off[id + 1] {
+                let d = self.deps[k as usize] as usize;
+                self.rdeps[self.rcursor[d] as usize] = id as u32;
+                self.rcursor[d] += 1;
             }
         }
-        reset(&mut g.disabled, n, false);
-        reset(&mut g.forced_fail, n, false);
-        reset(&mut g.fixed, m, false);
-        reset(&mut g.queued, m, true);
-        g.queue.clear();
-        g.queue.extend(0..m as u32);
-        g.open.clear();
-        g.open.extend(0..m as u32);
-        g.open_head = 0;
-        g.paths.clear();
-        g.paths
-            .extend((0..m as u32).filter(|&id| g.nodes[id as usize].kind == NodeKind::Path));
-        g.index.clear();
-        g.index.resize(m, u32::MAX);
-        g.low.clear();
-        g.low.resize(m, 0);
-        reset(&mut g.on_stack, m, false);
-        g.cancelled = 0;
+    }
+
+    /// The resolver's working state for `n` units: no convoy cancelled, no move forced to
+    /// fail, nothing fixed, every decision open and queued, the cycle search cleared.
+    fn reset_search(&mut self, n: usize) {
+        let m = self.nodes.len();
+        reset(&mut self.disabled, n, false);
+        reset(&mut self.forced_fail, n, false);
+        reset(&mut self.fixed, m, false);
+        reset(&mut self.queued, m, true);
+        self.queue.clear();
+        self.queue.extend(0..m as u32);
+        self.open.clear();
+        self.open.extend(0..m as u32);
+        self.open_head = 0;
+        self.paths.clear();
+        let nodes = &self.nodes;
+        self.paths
+            .extend((0..m as u32).filter(|&id| nodes[id as usize].kind == NodeKind::Path));
+        self.index.clear();
+        self.index.resize(m, u32::MAX);
+        self.low.clear();
+        self.low.resize(m, 0);
+        reset(&mut self.on_stack, m, false);
+        self.cancelled = 0;
+    }
+}
+
+/// `v` cleared and filled with `len` copies of `x`.
+fn reset(v: &mut Vec<bool>, len: usize, x: bool) {
+    v.clear();
+    v.resize(len, x);
+}
+
+/// The resolver: the board, the decisions' buffers and the tracer.
+pub(crate) struct Solver<'b, 'a, T: Tracer<Event>> {
+    b: &'b Board<'a>,
+    g: &'b mut SolverBuf,
+    pub tracer: T,
+}
+
+fn add(nodes: &mut Vec<Node>, kind: NodeKind, unit: usize) -> u32 {
+    nodes.push(Node { kind, unit });
+    (nodes.len() - 1) as u32
+}
+
+impl<'b, 'a, T: Tracer<Event>> Solver<'b, 'a, T> {
+    /// The resolver of `b`'s decisions in `g` (its buffers reused): the decisions numbered,
+    /// their initial bounds and dependencies, the crowded provinces, and every decision open and
+    /// queued.
+    pub fn new(b: &'b Board<'a>, g: &'b mut SolverBuf, tracer: T) -> Self {
+        g.number_decisions(b);
+        g.find_crowds(b);
+        g.link_decisions(b);
+        g.seed_crowd_sets();
+        g.reverse_dependencies();
+        g.reset_search(b.units.len());
         Solver { b, g, tracer }
     }
 
@@ -1022,250 +1073,298 @@ impl<'b, 'a, T: Tracer> Solver<'b, 'a, T> {
         Iv(lo, hi)
     }
 
+    /// The bounds decision `id`'s equation gives from its inputs' current bounds (the
+    /// optimistic and pessimistic evaluations of DATC 5.E in one), by the decision's kind: each
+    /// kind's equation is its own function below, named after it.
     fn eval(&self, id: u32) -> Iv {
         let node = self.g.nodes[id as usize];
         let u = node.unit;
+        match node.kind {
+            NodeKind::Attack => self.attack_strength(u),
+            NodeKind::Prevent => self.prevent_strength(u),
+            NodeKind::Defend => self.defend_strength(u),
+            NodeKind::Hold => self.hold_strength(u),
+            NodeKind::Move => self.move_decision(u),
+            NodeKind::Dislodge => self.dislodge_decision(u),
+            NodeKind::Path => self.path_decision(u),
+            NodeKind::Support => self.support_decision(u),
+        }
+    }
+
+    /// ATTACK STRENGTH (DATC 5.B.4, numbered as in the 2003 text): 0 without a path; against
+    /// a unit that stays or meets it head to head, 0 if it is of the same power, else 1
+    /// and the supports not of its power; into a province left empty, 1 and every support.
+    fn attack_strength(&self, u: usize) -> Iv {
         let b = self.b;
         let ids = &self.g.ids;
-        match node.kind {
-            NodeKind::Attack => {
-                let mut out = Iv::EMPTY;
-                let t = b.target_unit(u);
-                for &p in self.path_ok(u).vals() {
-                    if !p {
-                        out = out.union(Iv(0, 0));
-                        continue;
-                    }
-                    let all = self.support_count(u, None);
-                    let Some(t) = t else {
-                        out = out.union(Iv(1 + all.0, 1 + all.1));
-                        continue;
-                    };
-                    let t_moving = ids[t].mv != NONE;
-                    let hth = self.hth(u, t);
-                    let mv = if t_moving {
-                        self.tri(ids[t].mv)
+        let mut out = Iv::EMPTY;
+        let t = b.target_unit(u);
+        for &p in self.path_ok(u).vals() {
+            if !p {
+                out = out.union(Iv(0, 0));
+                continue;
+            }
+            let all = self.support_count(u, None);
+            let Some(t) = t else {
+                out = out.union(Iv(1 + all.0, 1 + all.1));
+                continue;
+            };
+            let t_moving = ids[t].mv != NONE;
+            let hth = self.hth(u, t);
+            let mv = if t_moving {
+                self.tri(ids[t].mv)
+            } else {
+                Tri::F
+            };
+            for &h in hth.vals() {
+                for &m in mv.vals() {
+                    let empty = t_moving && !h && m;
+                    let v = if empty {
+                        Iv(1 + all.0, 1 + all.1)
+                    } else if b.units[t].power == b.units[u].power {
+                        Iv(0, 0)
                     } else {
-                        Tri::F
+                        let s = self.support_count(u, Some(b.units[t].power));
+                        Iv(1 + s.0, 1 + s.1)
                     };
-                    for &h in hth.vals() {
-                        for &m in mv.vals() {
-                            let empty = t_moving && !h && m;
-                            let v = if empty {
-                                Iv(1 + all.0, 1 + all.1)
-                            } else if b.units[t].power == b.units[u].power {
-                                Iv(0, 0)
-                            } else {
-                                let s = self.support_count(u, Some(b.units[t].power));
-                                Iv(1 + s.0, 1 + s.1)
-                            };
-                            out = out.union(v);
-                        }
-                    }
+                    out = out.union(v);
                 }
-                out
-            }
-            NodeKind::Prevent => {
-                let mut out = Iv::EMPTY;
-                let all = self.support_count(u, None);
-                let full = Iv(1 + all.0, 1 + all.1);
-                for &p in self.path_ok(u).vals() {
-                    if !p {
-                        out = out.union(Iv(0, 0));
-                        continue;
-                    }
-                    let opp = b.target_unit(u).filter(|&t| b.opposing(u, t));
-                    let Some(t) = opp else {
-                        out = out.union(full);
-                        continue;
-                    };
-                    match b.rules.dislodged_no_effect {
-                        DislodgedNoEffect::HeadToHeadOnly => {
-                            for &h in self.hth(u, t).vals() {
-                                let mt = if h { self.tri(ids[t].mv) } else { Tri::F };
-                                for &m in mt.vals() {
-                                    out = out.union(if h && m { Iv(0, 0) } else { full });
-                                }
-                            }
-                        }
-                        DislodgedNoEffect::Always => {
-                            for &mu in self.tri(ids[u].mv).vals() {
-                                for &mt in self.tri(ids[t].mv).vals() {
-                                    out = out.union(if !mu && mt { Iv(0, 0) } else { full });
-                                }
-                            }
-                        }
-                    }
-                }
-                out
-            }
-            NodeKind::Defend => {
-                let all = self.support_count(u, None);
-                Iv(1 + all.0, 1 + all.1)
-            }
-            NodeKind::Hold => {
-                if ids[u].mv != NONE {
-                    match self.tri(ids[u].mv) {
-                        Tri::T => Iv(0, 0),
-                        Tri::F => Iv(1, 1),
-                        Tri::U => Iv(0, 1),
-                    }
-                } else {
-                    let mut lo = 1;
-                    let mut hi = 1;
-                    for &s in b.hold_supporters(u) {
-                        let sid = ids[s].support as usize;
-                        lo += self.g.lo[sid];
-                        hi += self.g.hi[sid];
-                    }
-                    Iv(lo, hi)
-                }
-            }
-            NodeKind::Move => {
-                let a = self.iv(ids[u].attack);
-                // A MOVE decision exists only for a unit ordered to move.
-                let Some((dest, _)) = b.move_of(u) else {
-                    return Iv(0, 0);
-                };
-                // Competitors: prevent strengths of other units moving to the same province.
-                let mut comp_must = true; // attack surely beats every prevent
-                let mut comp_can = true; // attack may beat every prevent
-                let crowd = match self.g.crowds.is_empty() {
-                    true => None,
-                    false => {
-                        let (c, pos) = self.g.crowd_of[u];
-                        self.g.crowds.get(c as usize).map(|crowd| (crowd, pos))
-                    }
-                };
-                if let Some((crowd, pos)) = crowd {
-                    // The greatest bounds of the others, from the crowd's sets.
-                    if let Some((hi, _)) = strongest_other(&crowd.hi, pos) {
-                        comp_must = a.0 > hi;
-                    }
-                    if let Some((lo, _)) = strongest_other(&crowd.lo, pos) {
-                        comp_can = a.1 > lo;
-                    }
-                } else {
-                    for &c in b.movers_into(dest) {
-                        if c == u {
-                            continue;
-                        }
-                        let p = self.iv(ids[c].prevent);
-                        comp_must &= a.0 > p.1;
-                        comp_can &= a.1 > p.0;
-                    }
-                }
-                let mut must = true;
-                let mut can = false;
-                let t = b.target_unit(u);
-                let branches: &[bool] = match t {
-                    Some(t) => self.hth(u, t).vals(),
-                    None => &[false],
-                };
-                for &h in branches {
-                    let opp = match t {
-                        None => Iv(0, 0),
-                        Some(t) if h => self.iv(ids[t].defend),
-                        Some(t) => self.iv(ids[t].hold),
-                    };
-                    must &= a.0 > opp.1 && comp_must;
-                    can |= a.1 > opp.0 && comp_can;
-                }
-                Iv(i32::from(must), i32::from(can))
-            }
-            NodeKind::Dislodge => {
-                let mover = ids[u].mv;
-                let stays = if mover == NONE {
-                    Tri::T
-                } else {
-                    match self.tri(mover) {
-                        Tri::T => Tri::F,
-                        Tri::F => Tri::T,
-                        Tri::U => Tri::U,
-                    }
-                };
-                let mut sure = false;
-                let mut possible = false;
-                for &c in b.movers_into(b.here(u)) {
-                    let m = self.tri(ids[c].mv);
-                    sure |= m == Tri::T && stays == Tri::T;
-                    possible |= m != Tri::F && stays != Tri::F;
-                }
-                Iv(i32::from(sure), i32::from(possible))
-            }
-            NodeKind::Path => {
-                // The fleets a convoy path may use: valid, not cancelled, on the written
-                // path if one counts.
-                let fleets = b.convoy_fleets(u);
-                let usable = |f: usize| !self.g.disabled[f] && b.on_written_path(u, f);
-                let dis = |f: usize| {
-                    (
-                        self.g.lo[ids[f].dislodge as usize],
-                        self.g.hi[ids[f].dislodge as usize],
-                    )
-                };
-                match b.rules.multi_route_disruption {
-                    MultiRoute::AllRoutes => {
-                        let sure = b.chain(u, &|f| usable(f) && dis(f).1 == 0, fleets);
-                        let possible = b.chain(u, &|f| usable(f) && dis(f).0 == 0, fleets);
-                        Iv(i32::from(sure), i32::from(possible))
-                    }
-                    MultiRoute::AnyRoute => {
-                        if !b.chain(u, &usable, fleets) {
-                            return Iv(0, 0);
-                        }
-                        let fleets: Vec<usize> =
-                            fleets.iter().copied().filter(|&f| usable(f)).collect();
-                        let on_route = b.route_fleets(u, &fleets);
-                        let sure = on_route.iter().all(|&f| dis(f).1 == 0);
-                        let possible = on_route.iter().all(|&f| dis(f).0 == 0);
-                        Iv(i32::from(sure), i32::from(possible))
-                    }
-                }
-            }
-            NodeKind::Support => {
-                let s = u;
-                let (support_dest, _) = match &b.orders[s] {
-                    UnitOrder::Support { dest, target, .. } => (*dest, *target),
-                    _ => unreachable!("support node on a non-support order"),
-                };
-                let mut cut_possible = false;
-                let mut cut_sure = false;
-                for &c in b.movers_into(b.here(s)) {
-                    // The unit at the supported move's destination cannot cut (unless it comes
-                    // by convoy and 4.A.4 choice b is played).
-                    let at_dest = support_dest.is_some_and(|d| b.here(c) == d);
-                    let conv = self.uses_convoy(c);
-                    let att = self.iv(ids[c].attack);
-                    let mv = self.tri(ids[c].mv);
-                    let mut any_branch_cuts = false;
-                    let mut all_branches_cut = true;
-                    for &cv in conv.vals() {
-                        let exempt_dest = at_dest
-                            && (!cv
-                                || b.rules.convoyed_attack_on_supporter
-                                    == ConvoyedSelfAttack::NotCut);
-                        let exempt_paradox = cv && b.paradox_exempt(c, s);
-                        // Attack-cut and dislodgement-cut.
-                        let (cut_can, cut_must) = if exempt_dest || exempt_paradox {
-                            (false, false)
-                        } else {
-                            (att.1 > 0, att.0 > 0)
-                        };
-                        let (dis_can, dis_must) = if exempt_paradox {
-                            (false, false)
-                        } else {
-                            (mv != Tri::F, mv == Tri::T)
-                        };
-                        any_branch_cuts |= cut_can || dis_can;
-                        all_branches_cut &= cut_must || dis_must;
-                    }
-                    cut_possible |= any_branch_cuts;
-                    cut_sure |= all_branches_cut;
-                }
-                Iv(i32::from(!cut_possible), i32::from(!cut_sure))
             }
         }
+        out
+    }
+
+    /// PREVENT STRENGTH (5.B.6): 0 without a path, or for a unit beaten in a head-to-head
+    /// battle (or, under 4.A.7's other choice, whose opponent moves while it fails); else 1
+    /// and every support.
+    fn prevent_strength(&self, u: usize) -> Iv {
+        let b = self.b;
+        let ids = &self.g.ids;
+        let mut out = Iv::EMPTY;
+        let all = self.support_count(u, None);
+        let full = Iv(1 + all.0, 1 + all.1);
+        for &p in self.path_ok(u).vals() {
+            if !p {
+                out = out.union(Iv(0, 0));
+                continue;
+            }
+            let opp = b.target_unit(u).filter(|&t| b.opposing(u, t));
+            let Some(t) = opp else {
+                out = out.union(full);
+                continue;
+            };
+            match b.rules.dislodged_no_effect {
+                DislodgedNoEffect::HeadToHeadOnly => {
+                    for &h in self.hth(u, t).vals() {
+                        let mt = if h { self.tri(ids[t].mv) } else { Tri::F };
+                        for &m in mt.vals() {
+                            out = out.union(if h && m { Iv(0, 0) } else { full });
+                        }
+                    }
+                }
+                DislodgedNoEffect::Always => {
+                    for &mu in self.tri(ids[u].mv).vals() {
+                        for &mt in self.tri(ids[t].mv).vals() {
+                            out = out.union(if !mu && mt { Iv(0, 0) } else { full });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// DEFEND STRENGTH (5.B.7): 1 and every support.
+    fn defend_strength(&self, u: usize) -> Iv {
+        let all = self.support_count(u, None);
+        Iv(1 + all.0, 1 + all.1)
+    }
+
+    /// HOLD STRENGTH (5.B.5): for a unit ordered to move, 0 if it moves and 1 if it fails;
+    /// else 1 and every support to hold.
+    fn hold_strength(&self, u: usize) -> Iv {
+        let b = self.b;
+        let ids = &self.g.ids;
+        if ids[u].mv != NONE {
+            match self.tri(ids[u].mv) {
+                Tri::T => Iv(0, 0),
+                Tri::F => Iv(1, 1),
+                Tri::U => Iv(0, 1),
+            }
+        } else {
+            let mut lo = 1;
+            let mut hi = 1;
+            for &s in b.hold_supporters(u) {
+                let sid = ids[s].support as usize;
+                lo += self.g.lo[sid];
+                hi += self.g.hi[sid];
+            }
+            Iv(lo, hi)
+        }
+    }
+
+    /// MOVE (5.B.1): the attack beats the hold strength at the destination (the defend
+    /// strength in a head-to-head battle) and every other mover's prevent strength, read
+    /// through the crowd's sets in a crowded province ([`CROWD`]).
+    fn move_decision(&self, u: usize) -> Iv {
+        let b = self.b;
+        let ids = &self.g.ids;
+        let a = self.iv(ids[u].attack);
+        // A MOVE decision exists only for a unit ordered to move.
+        let Some((dest, _)) = b.move_of(u) else {
+            return Iv(0, 0);
+        };
+        // Competitors: prevent strengths of other units moving to the same province.
+        let mut comp_must = true; // attack surely beats every prevent
+        let mut comp_can = true; // attack may beat every prevent
+        let crowd = match self.g.crowds.is_empty() {
+            true => None,
+            false => {
+                let (c, pos) = self.g.crowd_of[u];
+                self.g.crowds.get(c as usize).map(|crowd| (crowd, pos))
+            }
+        };
+        if let Some((crowd, pos)) = crowd {
+            // The greatest bounds of the others, from the crowd's sets.
+            if let Some((hi, _)) = strongest_other(&crowd.hi, pos) {
+                comp_must = a.0 > hi;
+            }
+            if let Some((lo, _)) = strongest_other(&crowd.lo, pos) {
+                comp_can = a.1 > lo;
+            }
+        } else {
+            for &c in b.movers_into(dest) {
+                if c == u {
+                    continue;
+                }
+                let p = self.iv(ids[c].prevent);
+                comp_must &= a.0 > p.1;
+                comp_can &= a.1 > p.0;
+            }
+        }
+        let mut must = true;
+        let mut can = false;
+        let t = b.target_unit(u);
+        let branches: &[bool] = match t {
+            Some(t) => self.hth(u, t).vals(),
+            None => &[false],
+        };
+        for &h in branches {
+            let opp = match t {
+                None => Iv(0, 0),
+                Some(t) if h => self.iv(ids[t].defend),
+                Some(t) => self.iv(ids[t].hold),
+            };
+            must &= a.0 > opp.1 && comp_must;
+            can |= a.1 > opp.0 && comp_can;
+        }
+        Iv(i32::from(must), i32::from(can))
+    }
+
+    /// DISLODGE (5.B.3): the unit stays (it holds, or its move fails) and a unit moving into
+    /// its province moves.
+    fn dislodge_decision(&self, u: usize) -> Iv {
+        let b = self.b;
+        let ids = &self.g.ids;
+        let mover = ids[u].mv;
+        let stays = if mover == NONE {
+            Tri::T
+        } else {
+            match self.tri(mover) {
+                Tri::T => Tri::F,
+                Tri::F => Tri::T,
+                Tri::U => Tri::U,
+            }
+        };
+        let mut sure = false;
+        let mut possible = false;
+        for &c in b.movers_into(b.here(u)) {
+            let m = self.tri(ids[c].mv);
+            sure |= m == Tri::T && stays == Tri::T;
+            possible |= m != Tri::F && stays != Tri::F;
+        }
+        Iv(i32::from(sure), i32::from(possible))
+    }
+
+    /// PATH (5.B.8): the convoy route's fleets are not dislodged; which fleets may carry it and
+    /// whether every route or one must hold follow the rules (4.A.1, 4.A.6, Szykman's
+    /// cancelled convoys).
+    fn path_decision(&self, u: usize) -> Iv {
+        let b = self.b;
+        let ids = &self.g.ids;
+        // The fleets a convoy path may use: valid, not cancelled, on the written
+        // path if one counts.
+        let fleets = b.convoy_fleets(u);
+        let usable = |f: usize| !self.g.disabled[f] && b.on_written_path(u, f);
+        let dis = |f: usize| {
+            (
+                self.g.lo[ids[f].dislodge as usize],
+                self.g.hi[ids[f].dislodge as usize],
+            )
+        };
+        match b.rules.multi_route_disruption {
+            MultiRoute::AllRoutes => {
+                let sure = b.chain(u, &|f| usable(f) && dis(f).1 == 0, fleets);
+                let possible = b.chain(u, &|f| usable(f) && dis(f).0 == 0, fleets);
+                Iv(i32::from(sure), i32::from(possible))
+            }
+            MultiRoute::AnyRoute => {
+                if !b.chain(u, &usable, fleets) {
+                    return Iv(0, 0);
+                }
+                let fleets: Vec<usize> = fleets.iter().copied().filter(|&f| usable(f)).collect();
+                let on_route = b.route_fleets(u, &fleets);
+                let sure = on_route.iter().all(|&f| dis(f).1 == 0);
+                let possible = on_route.iter().all(|&f| dis(f).0 == 0);
+                Iv(i32::from(sure), i32::from(possible))
+            }
+        }
+    }
+
+    /// SUPPORT (5.B.2): not cut by an attack from anywhere but the supported move's
+    /// destination (4.A.4 for a convoyed one), nor by the supporter's dislodgement; a convoyed
+    /// attack the paradox rule exempts (4.A.2) cuts neither way.
+    fn support_decision(&self, u: usize) -> Iv {
+        let b = self.b;
+        let ids = &self.g.ids;
+        let s = u;
+        let (support_dest, _) = match &b.orders[s] {
+            UnitOrder::Support { dest, target, .. } => (*dest, *target),
+            _ => unreachable!("support node on a non-support order"),
+        };
+        let mut cut_possible = false;
+        let mut cut_sure = false;
+        for &c in b.movers_into(b.here(s)) {
+            // The unit at the supported move's destination cannot cut (unless it comes
+            // by convoy and 4.A.4 choice b is played).
+            let at_dest = support_dest.is_some_and(|d| b.here(c) == d);
+            let conv = self.uses_convoy(c);
+            let att = self.iv(ids[c].attack);
+            let mv = self.tri(ids[c].mv);
+            let mut any_branch_cuts = false;
+            let mut all_branches_cut = true;
+            for &cv in conv.vals() {
+                let exempt_dest = at_dest
+                    && (!cv || b.rules.convoyed_attack_on_supporter == ConvoyedSelfAttack::NotCut);
+                let exempt_paradox = cv && b.paradox_exempt(c, s);
+                // Attack-cut and dislodgement-cut.
+                let (cut_can, cut_must) = if exempt_dest || exempt_paradox {
+                    (false, false)
+                } else {
+                    (att.1 > 0, att.0 > 0)
+                };
+                let (dis_can, dis_must) = if exempt_paradox {
+                    (false, false)
+                } else {
+                    (mv != Tri::F, mv == Tri::T)
+                };
+                any_branch_cuts |= cut_can || dis_can;
+                all_branches_cut &= cut_must || dis_must;
+            }
+            cut_possible |= any_branch_cuts;
+            cut_sure |= all_branches_cut;
+        }
+        Iv(i32::from(!cut_possible), i32::from(!cut_sure))
     }
 
     fn push(&mut self, id: u32) {

@@ -1,8 +1,9 @@
 //! The resolver's reasoning as an ordered event log (the DOT export is in
 //! [`super::graphviz`]).
 //!
-//! Tracing is a type parameter: [`NoTrace`] has `ON = false`, so every `if T::ON { … }` in the
-//! resolver is compiled away and the hot path pays nothing.
+//! The resolver takes a [`Tracer<Event>`](crate::engine::trace::Tracer) as a type parameter
+//! (`engine/trace.rs`, shared by every engine): with `NoTrace` every event is compiled away and
+//! the hot path pays nothing; `Recorder<Event>` keeps them for the stepper.
 
 pub use crate::engine::outcome::BackupRule;
 
@@ -69,36 +70,4 @@ pub enum Event {
         /// Decisions and the values forced on them.
         forced: Vec<(u32, i32)>,
     },
-}
-
-/// Receives trace events.
-pub trait Tracer {
-    /// Whether events are recorded at all; when false the resolver builds none.
-    const ON: bool;
-    /// Records one event.
-    fn event(&mut self, e: Event);
-}
-
-/// No tracing: free.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoTrace;
-
-impl Tracer for NoTrace {
-    const ON: bool = false;
-    #[inline(always)]
-    fn event(&mut self, _e: Event) {}
-}
-
-/// Records every event.
-#[derive(Clone, Debug, Default)]
-pub struct Recorder {
-    /// The events, in order.
-    pub events: Vec<Event>,
-}
-
-impl Tracer for Recorder {
-    const ON: bool = true;
-    fn event(&mut self, e: Event) {
-        self.events.push(e);
-    }
 }

@@ -86,7 +86,8 @@
 //!
 //! # Tracing
 //!
-//! [`adjudicate`] without a trace records nothing (a type parameter whose `ON` is false compiles
+//! [`adjudicate`] without a trace records nothing (its tracer is a type parameter, the shared
+//! [`Tracer<DpEvent>`](crate::engine::trace::Tracer) of every engine, and `NoTrace` compiles
 //! every trace statement away); with one it records [`DpEvent`]s, which [`DpStepper`] (the
 //! generic cursor over this engine's [`DpState`]) walks forward and back exactly. On the engine
 //! seam the engine is [`DpjudgeEngine`], its result's detail a [`DpjudgeResult`].

@@ -13,6 +13,7 @@ use crate::engine::legality::{
 };
 use crate::engine::outcome::{OrderOutcome, Verdict};
 use crate::engine::reason::Reason;
+use crate::engine::trace::{NoTrace, Recorder, Tracer};
 use crate::model::board::{Dislodged, Unit};
 use crate::model::map::{LocId, Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{NameStyle, OrderKind, Submitted, format_order};
@@ -36,37 +37,11 @@ pub fn adjudicate<O: Submitted>(
     trace: bool,
 ) -> DpjudgeResult {
     if trace {
-        let (mut r, sink) = run(map, units, orders, rules, On(Vec::new()));
-        r.trace = Some(sink.0);
+        let (mut r, tracer) = run(map, units, orders, rules, Recorder::default());
+        r.trace = Some(tracer.events);
         r
     } else {
-        run(map, units, orders, rules, Off).0
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tracing: a type parameter, free when off.
-// ---------------------------------------------------------------------------------------------
-
-trait Sink {
-    const ON: bool;
-    fn push(&mut self, e: DpEvent);
-}
-
-struct Off;
-
-impl Sink for Off {
-    const ON: bool = false;
-    #[inline(always)]
-    fn push(&mut self, _e: DpEvent) {}
-}
-
-struct On(Vec<DpEvent>);
-
-impl Sink for On {
-    const ON: bool = true;
-    fn push(&mut self, e: DpEvent) {
-        self.0.push(e);
+        run(map, units, orders, rules, NoTrace).0
     }
 }
 
@@ -120,7 +95,7 @@ impl Act {
     }
 }
 
-struct Engine<'a, T: Sink> {
+struct Engine<'a, T: Tracer<DpEvent>> {
     map: &'a Map,
     units: &'a [Unit],
     rules: &'a Rules,
@@ -186,33 +161,33 @@ struct Engine<'a, T: Sink> {
     pass: Option<(usize, u32)>,
     heap: std::collections::BinaryHeap<std::cmp::Reverse<u32>>,
     step: u8,
-    sink: T,
+    tracer: T,
 }
 
-fn run<T: Sink, O: Submitted>(
+fn run<T: Tracer<DpEvent>, O: Submitted>(
     map: &Map,
     units: &[Unit],
     orders: &[O],
     rules: &Rules,
-    sink: T,
+    tracer: T,
 ) -> (DpjudgeResult, T) {
     let prepared = legality::prepare(map, units, orders, rules);
-    let mut e = Engine::new(map, units, orders, rules, &prepared, sink);
+    let mut e = Engine::new(map, units, orders, rules, &prepared, tracer);
     e.procedure();
     let outcomes = e.outcomes(orders, &prepared);
-    let (mut r, sink) = e.finish(outcomes);
+    let (mut r, tracer) = e.finish(outcomes);
     r.prepared = prepared;
-    (r, sink)
+    (r, tracer)
 }
 
-impl<'a, T: Sink> Engine<'a, T> {
+impl<'a, T: Tracer<DpEvent>> Engine<'a, T> {
     fn new<O: Submitted>(
         map: &'a Map,
         units: &'a [Unit],
         orders: &[O],
         rules: &'a Rules,
         prepared: &Prepared,
-        sink: T,
+        tracer: T,
     ) -> Self {
         let n = units.len();
         let np = map.province_count();
@@ -378,7 +353,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             pass: None,
             heap: std::collections::BinaryHeap::new(),
             step: 0,
-            sink,
+            tracer,
         }
     }
 
@@ -386,10 +361,7 @@ impl<'a, T: Sink> Engine<'a, T> {
 
     #[inline]
     fn ev(&mut self, e: impl FnOnce() -> DpEvent) {
-        if T::ON {
-            let e = e();
-            self.sink.push(e);
-        }
+        self.tracer.record(e);
     }
 
     fn enter(&mut self, step: u8, via: StepVia) {
@@ -1832,7 +1804,7 @@ impl<'a, T: Sink> Engine<'a, T> {
             moved: self.moved,
             trace: None,
         };
-        (result, self.sink)
+        (result, self.tracer)
     }
 }
 

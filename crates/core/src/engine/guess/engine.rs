@@ -19,7 +19,8 @@ use crate::model::rules::Rules;
 
 use super::resolver::{Resolver, StartOrder};
 use super::stepper::GuessReplay;
-use super::trace::{BackupRule, Event, NoTrace, Recorder, Tracer};
+use super::trace::{BackupRule, Event};
+use crate::engine::trace::{NoTrace, Recorder, Tracer};
 
 /// The guess algorithm of DATC 5.F on the seam.
 #[derive(Clone, Debug, Default)]
@@ -115,7 +116,7 @@ struct Decided<T> {
     tracer: T,
 }
 
-fn decide<T: Tracer>(
+fn decide<T: Tracer<Event>>(
     b: &Board<'_>,
     prepared: &Prepared,
     start: StartOrder,

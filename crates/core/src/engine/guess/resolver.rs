@@ -37,11 +37,11 @@
 
 use crate::engine::backup;
 use crate::engine::decision::resolver::{Board, NodeKind, Solver, SolverBuf};
-use crate::engine::decision::trace::NoTrace as NoDecisionTrace;
 use crate::engine::legality::UnitOrder;
 
 use super::conditions::{Conditions, Reads, Scratch};
-use super::trace::{BackupRule, Event, How, Tracer};
+use super::trace::{BackupRule, Event, How};
+use crate::engine::trace::{NoTrace, Tracer};
 
 /// In which order the top level calls `resolve` ("The final program is then just calling
 /// resolve for each order", 5.C; the text does not say in which order).
@@ -98,7 +98,7 @@ pub(crate) struct State {
 }
 
 /// The resolver over one board.
-pub(crate) struct Resolver<'b, 'a, T: Tracer> {
+pub(crate) struct Resolver<'b, 'a, T: Tracer<Event>> {
     cond: Conditions<'b, 'a>,
     st: State,
     sc: Scratch,
@@ -112,7 +112,7 @@ pub(crate) struct Resolver<'b, 'a, T: Tracer> {
 /// `resolve` as an adjudication sees it: replayed answers first, then live ones, until it
 /// meets an order that needs a frame (then it is suspended and every later answer is a dummy
 /// without effect).
-struct Reader<'s, T: Tracer> {
+struct Reader<'s, T: Tracer<Event>> {
     st: &'s mut State,
     tracer: &'s mut T,
     by: u32,
@@ -120,7 +120,7 @@ struct Reader<'s, T: Tracer> {
     suspended: Option<u32>,
 }
 
-impl<T: Tracer> Reads for Reader<'_, T> {
+impl<T: Tracer<Event>> Reads for Reader<'_, T> {
     fn resolve(&mut self, order: usize) -> bool {
         if self.suspended.is_some() {
             return false;
@@ -157,7 +157,7 @@ impl<T: Tracer> Reads for Reader<'_, T> {
 
 /// The part of 5.F `resolve` that returns at once: a resolved order, an order in the cycle, an
 /// order met again deeper in the recursion. None when the order needs a frame.
-fn quick<T: Tracer>(st: &mut State, tracer: &mut T, o: u32, by: u32) -> Option<bool> {
+fn quick<T: Tracer<Event>>(st: &mut State, tracer: &mut T, o: u32, by: u32) -> Option<bool> {
     let i = o as usize;
     if st.resolved[i] {
         return Some(st.resolution[i]);
@@ -190,7 +190,7 @@ fn quick<T: Tracer>(st: &mut State, tracer: &mut T, o: u32, by: u32) -> Option<b
     None
 }
 
-impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
+impl<'b, 'a, T: Tracer<Event>> Resolver<'b, 'a, T> {
     /// A resolver for the board, nothing resolved yet.
     pub fn new(b: &'b Board<'a>, tracer: T) -> Self {
         let n = b.units.len();
@@ -423,7 +423,7 @@ impl<'b, 'a, T: Tracer> Resolver<'b, 'a, T> {
     fn paradox_moves(&mut self, units: &[usize]) -> Vec<backup::Hold> {
         let b = self.cond.b;
         let st = &self.st;
-        let mut solver = Solver::new(b, &mut self.decisions, NoDecisionTrace);
+        let mut solver = Solver::new(b, &mut self.decisions, NoTrace);
         for u in 0..b.units.len() {
             if st.cancelled[u] {
                 solver.cancel_convoy(u);

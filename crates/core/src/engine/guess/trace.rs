@@ -3,8 +3,9 @@
 //! guess, "same result both ways", the cycle handed to the backup rule and what the rule
 //! forced.
 //!
-//! Tracing is a type parameter: [`NoTrace`] has `ON = false`, so every `if T::ON { … }` in the
-//! resolver is compiled away and the hot path pays nothing.
+//! The resolver takes a [`Tracer<Event>`](crate::engine::trace::Tracer) as a type parameter
+//! (`engine/trace.rs`, shared by every engine): with `NoTrace` every event is compiled away and
+//! the hot path pays nothing; `Recorder<Event>` keeps them for the stepper.
 
 pub use crate::engine::outcome::BackupRule;
 
@@ -117,36 +118,5 @@ impl Event {
             | Event::Retreat { order, .. }
             | Event::Backup { order, .. } => *order,
         }
-    }
-}
-
-/// Receives the resolver's events.
-pub trait Tracer {
-    /// Whether events are recorded at all (false compiles tracing away).
-    const ON: bool;
-    /// Records one event.
-    fn event(&mut self, e: Event);
-}
-
-/// No tracing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoTrace;
-
-impl Tracer for NoTrace {
-    const ON: bool = false;
-    fn event(&mut self, _e: Event) {}
-}
-
-/// Records every event.
-#[derive(Clone, Debug, Default)]
-pub struct Recorder {
-    /// The events, in order.
-    pub events: Vec<Event>,
-}
-
-impl Tracer for Recorder {
-    const ON: bool = true;
-    fn event(&mut self, e: Event) {
-        self.events.push(e);
     }
 }

@@ -116,14 +116,9 @@ fn lattice_capacity(bw: usize, bh: usize) -> usize {
     (bw / 2) * bh
 }
 
-/// The size of the art generated for `n` provinces, in cells: [`BASE_SIZE`] up to
-/// [`COMFORT`] provinces, then the same shape grown with the number of provinces.
-pub fn size_for(n: usize) -> (usize, usize) {
-    let (bw, bh) = blocks_for(n);
-    (bw * BLOCK_W + 1, bh * BLOCK_H + 1)
-}
-
-/// The size in blocks (see [`size_for`]).
+/// The size of the art generated for `n` provinces, in blocks ([`BLOCK_W`] × [`BLOCK_H`]
+/// cells each, with one more cell for the closing border): [`BASE_SIZE`] up to [`COMFORT`]
+/// provinces, then the same shape grown with the number of provinces.
 fn blocks_for(n: usize) -> (usize, usize) {
     let base = ((BASE_SIZE.0 - 1) / BLOCK_W, (BASE_SIZE.1 - 1) / BLOCK_H);
     let (mut bw, mut bh) = base;

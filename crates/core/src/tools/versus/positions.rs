@@ -3,7 +3,7 @@
 //! here so that `versus` runs it too, with recipes that plant the shapes that matter (convoy
 //! paradoxes, circular movement, head-to-head battles).
 //!
-//! Indexing: every index below is an index into a vector of this function (`units`, `plan`,
+//! Indexing: every index below is an index into a vector of the draft (`units`, `plan`,
 //! `menus`, `taken`: one slot per unit) made from a number below that vector's length
 //! (`rng.below(len)`, an enumeration of it, or a unit index `unit_at` found in it), so it is in
 //! bounds.
@@ -11,7 +11,7 @@
 
 use crate::base::random::spread;
 use crate::model::board::Unit;
-use crate::model::map::{Map, PowerId, ProvinceKind, UnitKind};
+use crate::model::map::{Map, PowerId, ProvinceId, ProvinceKind, UnitKind};
 use crate::model::orders::{Order, OrderKind};
 use crate::tools::menu::movement_menus;
 
@@ -101,9 +101,40 @@ impl Recipe {
 /// ordered, now and then an unmatched support or convoy, and the motifs of `recipe`. The same
 /// seed and recipe give the same position; with [`Recipe::WITH_CONVOYS`] on the standard map the
 /// positions are exactly those `tests/it/oracle.rs` has always used for a seed.
+///
+/// Built in phases, each drawing its numbers from the one generator in a fixed order (so that a
+/// seed keeps its position): the region, the units on it, their menus of orders, the first pass
+/// (holds and moves), the motifs (ring, paradox core, neighbour convoy, head-to-head battles),
+/// the second pass (supports and convoys) and the `via convoy` flags.
 pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<(PowerId, Order)>) {
-    let with_convoys = recipe.convoys;
     let mut rng = Rng::new(seed);
+    let Some(region) = region(map, &mut rng) else {
+        return (Vec::new(), Vec::new());
+    };
+    let units = place_units(map, &mut rng, &region);
+    let mut d = Draft::new(map, units, recipe.convoys);
+    d.first_pass(&mut rng);
+    if d.units.len() >= 3 && rng.chance(recipe.ring) {
+        d.plant_ring(&mut rng);
+    }
+    if d.with_convoys && d.units.len() >= 4 && rng.chance(recipe.paradox) {
+        d.plant_paradox(&mut rng);
+    }
+    if d.with_convoys && d.units.len() >= 3 && rng.chance(recipe.swap) {
+        d.plant_swap(&mut rng);
+    }
+    if recipe.head > 0 && d.units.len() >= 2 && rng.chance(recipe.head) {
+        d.plant_head_to_heads(&mut rng);
+    }
+    d.second_pass(&mut rng);
+    d.via_convoy_now_and_then(&mut rng);
+    d.finish()
+}
+
+/// The region of a position: a province to start from (a sea 70 % of the time), then a
+/// breadth-first region of 7 to 14 provinces around it, neighbours taken in random order. None
+/// on a map without provinces.
+fn region(map: &Map, rng: &mut Rng) -> Option<Vec<ProvinceId>> {
     let all: Vec<_> = map.province_ids().collect();
     let seas: Vec<_> = all
         .iter()
@@ -114,11 +145,7 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
         rng.pick(&seas).or(all.first()).copied()
     } else {
         rng.pick(&all).copied()
-    };
-    let Some(start) = start else {
-        return (Vec::new(), Vec::new());
-    };
-    // A breadth-first region of 6 to 13 provinces.
+    }?;
     let size = 7 + rng.below(8);
     let mut region = vec![start];
     let mut k = 0;
@@ -135,10 +162,17 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
             region.push(q);
         }
     }
+    Some(region)
+}
+
+/// The units on `region`: one on a province 85 % of the time, of the kind the province allows
+/// (either on a coast, on a random coast of a province with several), of two or three powers;
+/// on a map with neutral units, one unit in five is neutral.
+fn place_units(map: &Map, rng: &mut Rng, region: &[ProvinceId]) -> Vec<Unit> {
     // Two or three powers, never more than the map has (the standard map's positions are unchanged).
     let powers = (2 + rng.below(2)).min(map.powers.len()).max(1);
     let mut units = Vec::new();
-    for &p in &region {
+    for &p in region {
         if !rng.chance(85) {
             continue;
         }
@@ -160,8 +194,7 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
             loc,
         });
     }
-    // On a map with neutral units, one unit in five is neutral (other maps draw nothing more:
-    // their positions are unchanged).
+    // Other maps draw nothing more: their positions are unchanged.
     if !map.neutral_units.is_empty() {
         for u in units.iter_mut() {
             if rng.chance(20) {
@@ -169,121 +202,175 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
             }
         }
     }
-    let here = |u: usize| map.province_of(units[u].loc);
-    // Without convoys: no convoy order, and no army move that needs one.
-    let keep = |u: usize, o: &Order| match &o.kind {
-        OrderKind::Convoy { .. } => with_convoys,
-        OrderKind::Move {
-            dest, via_convoy, ..
-        } => {
-            with_convoys
-                || (!via_convoy
-                    && (units[u].kind == UnitKind::Fleet
-                        || map.army_adjacent(here(u), dest.province)))
-        }
-        _ => true,
-    };
-    let menus: Vec<Vec<Order>> = movement_menus(map, &units)
-        .into_iter()
-        .enumerate()
-        .map(|(u, mut m)| {
-            m.retain(|o| keep(u, o));
-            m
-        })
-        .collect();
-    let unit_at = |p| (0..units.len()).find(|&u| here(u) == p);
-    // Pass 1: holds and moves (into occupied provinces more often than not).
-    let mut plan: Vec<Option<Order>> = vec![None; units.len()];
-    for (u, menu) in menus.iter().enumerate() {
-        let r = rng.below(100);
-        if r < 10 {
-            plan[u] = menu.iter().find(|o| o.kind == OrderKind::Hold).cloned();
-        } else if r < 62 {
-            let moves: Vec<&Order> = menu
-                .iter()
-                .filter(|o| matches!(o.kind, OrderKind::Move { .. }))
-                .collect();
-            let dest_of = |o: &Order| match &o.kind {
-                OrderKind::Move { dest, .. } => Some(dest.province),
-                _ => None,
-            };
-            let occupied: Vec<&Order> = moves
-                .iter()
-                .copied()
-                .filter(|o| dest_of(o).and_then(unit_at).is_some())
-                .collect();
-            // The ingredients of paradoxes: attacks on fleets at sea, and moves by convoy.
-            let on_fleets: Vec<&Order> = occupied
-                .iter()
-                .copied()
-                .filter(|o| dest_of(o).is_some_and(|d| map.province(d).kind == ProvinceKind::Sea))
-                .collect();
-            let convoyed: Vec<&Order> = moves
-                .iter()
-                .copied()
-                .filter(|o| {
-                    units[u].kind == UnitKind::Army
-                        && dest_of(o).is_some_and(|d| !map.army_adjacent(here(u), d))
-                })
-                .collect();
-            let from = if !convoyed.is_empty() && rng.chance(60) {
-                &convoyed
-            } else if !on_fleets.is_empty() && rng.chance(50) {
-                &on_fleets
-            } else if !occupied.is_empty() && rng.chance(75) {
-                &occupied
-            } else {
-                &moves
-            };
-            plan[u] = rng.pick(from).map(|o| (*o).clone());
+    units
+}
+
+/// A position being built: the units, each unit's menu of orders, the order planned for each
+/// and which units a motif has given their orders to (later motifs leave them alone).
+struct Draft<'m> {
+    map: &'m Map,
+    with_convoys: bool,
+    units: Vec<Unit>,
+    menus: Vec<Vec<Order>>,
+    plan: Vec<Option<Order>>,
+    taken: Vec<bool>,
+}
+
+impl<'m> Draft<'m> {
+    /// The draft of `units`, with their menus (without convoys: no convoy order, and no army
+    /// move that needs one) and nothing planned.
+    fn new(map: &'m Map, units: Vec<Unit>, with_convoys: bool) -> Self {
+        let here = |u: usize| map.province_of(units[u].loc);
+        let keep = |u: usize, o: &Order| match &o.kind {
+            OrderKind::Convoy { .. } => with_convoys,
+            OrderKind::Move {
+                dest, via_convoy, ..
+            } => {
+                with_convoys
+                    || (!via_convoy
+                        && (units[u].kind == UnitKind::Fleet
+                            || map.army_adjacent(here(u), dest.province)))
+            }
+            _ => true,
+        };
+        let menus: Vec<Vec<Order>> = movement_menus(map, &units)
+            .into_iter()
+            .enumerate()
+            .map(|(u, mut m)| {
+                m.retain(|o| keep(u, o));
+                m
+            })
+            .collect();
+        let n = units.len();
+        Draft {
+            map,
+            with_convoys,
+            units,
+            menus,
+            plan: vec![None; n],
+            taken: vec![false; n],
         }
     }
-    // Now and then a ring: three units each moving to the next one's province.
-    if units.len() >= 3 && rng.chance(recipe.ring) {
-        let move_to = |u: usize, v: usize| {
-            menus[u]
-                .iter()
-                .find(|o| matches!(&o.kind, OrderKind::Move { dest, via_convoy: false, .. } if dest.province == here(v)))
-                .cloned()
-        };
-        'ring: for _ in 0..20 {
-            let a = rng.below(units.len());
-            let b = rng.below(units.len());
-            let c = rng.below(units.len());
+
+    /// The province of unit `u`.
+    fn here(&self, u: usize) -> ProvinceId {
+        self.map.province_of(self.units[u].loc)
+    }
+
+    /// The unit in province `p`, if any.
+    fn unit_at(&self, p: ProvinceId) -> Option<usize> {
+        (0..self.units.len()).find(|&u| self.here(u) == p)
+    }
+
+    /// The first order of `u`'s menu whose kind passes `pred`.
+    fn find(&self, u: usize, pred: &dyn Fn(&OrderKind) -> bool) -> Option<Order> {
+        self.menus[u].iter().find(|o| pred(&o.kind)).cloned()
+    }
+
+    /// `u`'s move into `v`'s province over land or along a coast, if it has one.
+    fn move_into(&self, u: usize, v: usize) -> Option<Order> {
+        let there = self.here(v);
+        self.find(
+            u,
+            &|k| matches!(k, OrderKind::Move { dest, via_convoy: false, .. } if dest.province == there),
+        )
+    }
+
+    /// Pass 1: for each unit, a hold (10 %), a move (52 %: into occupied provinces more often
+    /// than not, by convoy or onto a fleet at sea by preference) or nothing yet.
+    fn first_pass(&mut self, rng: &mut Rng) {
+        let map = self.map;
+        for u in 0..self.units.len() {
+            let r = rng.below(100);
+            if r < 10 {
+                self.plan[u] = self.menus[u]
+                    .iter()
+                    .find(|o| o.kind == OrderKind::Hold)
+                    .cloned();
+            } else if r < 62 {
+                let moves: Vec<&Order> = self.menus[u]
+                    .iter()
+                    .filter(|o| matches!(o.kind, OrderKind::Move { .. }))
+                    .collect();
+                let dest_of = |o: &Order| match &o.kind {
+                    OrderKind::Move { dest, .. } => Some(dest.province),
+                    _ => None,
+                };
+                let occupied: Vec<&Order> = moves
+                    .iter()
+                    .copied()
+                    .filter(|o| dest_of(o).and_then(|d| self.unit_at(d)).is_some())
+                    .collect();
+                // The ingredients of paradoxes: attacks on fleets at sea, and moves by convoy.
+                let on_fleets: Vec<&Order> = occupied
+                    .iter()
+                    .copied()
+                    .filter(|o| {
+                        dest_of(o).is_some_and(|d| map.province(d).kind == ProvinceKind::Sea)
+                    })
+                    .collect();
+                let convoyed: Vec<&Order> = moves
+                    .iter()
+                    .copied()
+                    .filter(|o| {
+                        self.units[u].kind == UnitKind::Army
+                            && dest_of(o).is_some_and(|d| !map.army_adjacent(self.here(u), d))
+                    })
+                    .collect();
+                let from = if !convoyed.is_empty() && rng.chance(60) {
+                    &convoyed
+                } else if !on_fleets.is_empty() && rng.chance(50) {
+                    &on_fleets
+                } else if !occupied.is_empty() && rng.chance(75) {
+                    &occupied
+                } else {
+                    &moves
+                };
+                let picked = rng.pick(from).map(|o| (*o).clone());
+                self.plan[u] = picked;
+            }
+        }
+    }
+
+    /// A ring: three units each moving to the next one's province (up to 20 tries).
+    fn plant_ring(&mut self, rng: &mut Rng) {
+        let n = self.units.len();
+        for _ in 0..20 {
+            let a = rng.below(n);
+            let b = rng.below(n);
+            let c = rng.below(n);
             if a == b || b == c || a == c {
                 continue;
             }
-            if let (Some(x), Some(y), Some(z)) = (move_to(a, b), move_to(b, c), move_to(c, a)) {
-                plan[a] = Some(x);
-                plan[b] = Some(y);
-                plan[c] = Some(z);
-                break 'ring;
+            if let (Some(x), Some(y), Some(z)) = (
+                self.move_into(a, b),
+                self.move_into(b, c),
+                self.move_into(c, a),
+            ) {
+                self.plan[a] = Some(x);
+                self.plan[b] = Some(y);
+                self.plan[c] = Some(z);
+                return;
             }
         }
     }
-    // Units a motif has given their orders to (later motifs leave them alone).
-    let mut taken = vec![false; units.len()];
-    // Now and then the core of a convoy paradox: an army convoyed onto a unit that supports an
-    // attack on the convoying fleet (DATC 6.F.14).
-    if with_convoys && units.len() >= 4 && rng.chance(recipe.paradox) {
-        let find = |u: usize, pred: &dyn Fn(&OrderKind) -> bool| {
-            menus[u].iter().find(|o| pred(&o.kind)).cloned()
-        };
-        'core: for _ in 0..200 {
-            let (f, a, x) = (
-                rng.below(units.len()),
-                rng.below(units.len()),
-                rng.below(units.len()),
-            );
-            if f == a || f == x || a == x || units[a].kind != UnitKind::Army {
+
+    /// The core of a convoy paradox (DATC 6.F.14): fleet `f` convoys army `a` onto a unit that
+    /// supports `x`'s attack on the fleet (up to 200 tries). The four units are then taken.
+    fn plant_paradox(&mut self, rng: &mut Rng) {
+        let n = self.units.len();
+        for _ in 0..200 {
+            let (f, a, x) = (rng.below(n), rng.below(n), rng.below(n));
+            if f == a || f == x || a == x || self.units[a].kind != UnitKind::Army {
                 continue;
             }
-            let sea = here(f);
+            let sea = self.here(f);
+            let (from, attacker) = (self.here(a), self.here(x));
             // A convoy by `f` of `a` to a province holding another unit.
-            let Some(convoy) = find(f, &|k| {
+            let Some(convoy) = self.find(f, &|k| {
                 matches!(k, OrderKind::Convoy { army, dest }
-                    if army.unit.loc.province == here(a)
-                        && unit_at(dest.province).is_some_and(|s| s != x && s != f))
+                    if army.unit.loc.province == from
+                        && self.unit_at(dest.province).is_some_and(|s| s != x && s != f))
             }) else {
                 continue;
             };
@@ -291,51 +378,53 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
                 continue;
             };
             let d = dest.province;
-            let Some(sup) = unit_at(d) else { continue };
-            let Some(mv) = find(
+            let Some(sup) = self.unit_at(d) else { continue };
+            let Some(mv) = self.find(
                 a,
                 &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == d),
             ) else {
                 continue;
             };
-            let Some(attack) = find(
+            let Some(attack) = self.find(
                 x,
                 &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == sea),
             ) else {
                 continue;
             };
-            let Some(support) = find(sup, &|k| {
+            let Some(support) = self.find(sup, &|k| {
                 matches!(k, OrderKind::Support { target, dest: Some(dd) }
-                    if target.unit.loc.province == here(x) && dd.province == sea)
+                    if target.unit.loc.province == attacker && dd.province == sea)
             }) else {
                 continue;
             };
-            plan[f] = Some(convoy);
-            plan[a] = Some(mv);
-            plan[x] = Some(attack);
-            plan[sup] = Some(support);
+            self.plan[f] = Some(convoy);
+            self.plan[a] = Some(mv);
+            self.plan[x] = Some(attack);
+            self.plan[sup] = Some(support);
             for u in [f, a, x, sup] {
-                taken[u] = true;
+                self.taken[u] = true;
             }
-            break 'core;
+            return;
         }
     }
-    // Now and then a convoy to a neighbouring province (DATC 6.G): the unit there moves the
-    // other way, or supports an attack on the army's own province (4.A.3, 4.A.4, 4.A.7).
-    if with_convoys && units.len() >= 3 && rng.chance(recipe.swap) {
-        let find = |u: usize, pred: &dyn Fn(&OrderKind) -> bool| {
-            menus[u].iter().find(|o| pred(&o.kind)).cloned()
-        };
-        'swap: for _ in 0..200 {
-            let (f, a) = (rng.below(units.len()), rng.below(units.len()));
-            if f == a || units[a].kind != UnitKind::Army || taken[f] || taken[a] {
+
+    /// A convoy to a neighbouring province (DATC 6.G; 4.A.3, 4.A.4, 4.A.7): the unit there
+    /// moves the other way, or supports an attack on the army's own province, whose attacker
+    /// is then ordered to make it (up to 200 tries; taken units are left alone).
+    fn plant_swap(&mut self, rng: &mut Rng) {
+        let map = self.map;
+        let n = self.units.len();
+        for _ in 0..200 {
+            let (f, a) = (rng.below(n), rng.below(n));
+            if f == a || self.units[a].kind != UnitKind::Army || self.taken[f] || self.taken[a] {
                 continue;
             }
-            let Some(convoy) = find(f, &|k| {
+            let from = self.here(a);
+            let Some(convoy) = self.find(f, &|k| {
                 matches!(k, OrderKind::Convoy { army, dest }
-                    if army.unit.loc.province == here(a)
-                        && map.army_adjacent(here(a), dest.province)
-                        && unit_at(dest.province).is_some())
+                    if army.unit.loc.province == from
+                        && map.army_adjacent(from, dest.province)
+                        && self.unit_at(dest.province).is_some())
             }) else {
                 continue;
             };
@@ -343,10 +432,10 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
                 continue;
             };
             let d = dest.province;
-            let Some(other) = unit_at(d).filter(|&o| !taken[o]) else {
+            let Some(other) = self.unit_at(d).filter(|&o| !self.taken[o]) else {
                 continue;
             };
-            let Some(mut mv) = find(
+            let Some(mut mv) = self.find(
                 a,
                 &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == d),
             ) else {
@@ -356,64 +445,64 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
                 *via_convoy = rng.chance(70);
             }
             let back = if rng.chance(50) {
-                find(
+                self.find(
                     other,
-                    &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == here(a)),
+                    &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == from),
                 )
             } else {
-                find(
+                self.find(
                     other,
-                    &|k| matches!(k, OrderKind::Support { dest: Some(dd), .. } if dd.province == here(a)),
+                    &|k| matches!(k, OrderKind::Support { dest: Some(dd), .. } if dd.province == from),
                 )
             };
             let Some(back) = back else { continue };
             if let OrderKind::Support { target, .. } = &back.kind
-                && let Some(x) = unit_at(target.unit.loc.province).filter(|&x| !taken[x])
-                && let Some(attack) = find(
+                && let Some(x) = self
+                    .unit_at(target.unit.loc.province)
+                    .filter(|&x| !self.taken[x])
+                && let Some(attack) = self.find(
                     x,
-                    &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == here(a)),
+                    &|k| matches!(k, OrderKind::Move { dest, .. } if dest.province == from),
                 )
             {
-                plan[x] = Some(attack);
+                self.plan[x] = Some(attack);
             }
-            plan[f] = Some(convoy);
-            plan[a] = Some(mv);
-            plan[other] = Some(back);
-            break 'swap;
+            self.plan[f] = Some(convoy);
+            self.plan[a] = Some(mv);
+            self.plan[other] = Some(back);
+            return;
         }
     }
-    // Head-to-head battles (DATC 6.E): two neighbours moving into each other's province.
-    if recipe.head > 0 && units.len() >= 2 && rng.chance(recipe.head) {
+
+    /// One or two head-to-head battles (DATC 6.E): two neighbours moving into each other's
+    /// province (up to 100 tries). Their units are then taken.
+    fn plant_head_to_heads(&mut self, rng: &mut Rng) {
+        let n = self.units.len();
         let battles = 1 + rng.below(2);
         let mut made = 0;
         for _ in 0..100 {
             if made == battles {
                 break;
             }
-            let (a, b) = (rng.below(units.len()), rng.below(units.len()));
-            if a == b || taken[a] || taken[b] {
+            let (a, b) = (rng.below(n), rng.below(n));
+            if a == b || self.taken[a] || self.taken[b] {
                 continue;
             }
-            let into = |u: usize, v: usize| {
-                menus[u]
-                    .iter()
-                    .find(|o| matches!(&o.kind, OrderKind::Move { dest, via_convoy: false, .. } if dest.province == here(v)))
-                    .cloned()
-            };
-            if let (Some(x), Some(y)) = (into(a, b), into(b, a)) {
-                plan[a] = Some(x);
-                plan[b] = Some(y);
-                taken[a] = true;
-                taken[b] = true;
+            if let (Some(x), Some(y)) = (self.move_into(a, b), self.move_into(b, a)) {
+                self.plan[a] = Some(x);
+                self.plan[b] = Some(y);
+                self.taken[a] = true;
+                self.taken[b] = true;
                 made += 1;
             }
         }
     }
-    // Pass 2: supports and convoys, mostly of what was actually ordered.
-    let matches = |o: &Order, plan: &[Option<Order>]| -> bool {
+
+    /// Whether support or convoy `o` matches what `plan` orders the unit it helps.
+    fn helps_as_planned(&self, o: &Order, plan: &[Option<Order>]) -> bool {
         match &o.kind {
             OrderKind::Support { target, dest } => {
-                let Some(t) = unit_at(target.unit.loc.province) else {
+                let Some(t) = self.unit_at(target.unit.loc.province) else {
                     return false;
                 };
                 match (dest, plan[t].as_ref().map(|p| &p.kind)) {
@@ -424,7 +513,7 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
                 }
             }
             OrderKind::Convoy { army, dest } => {
-                let Some(t) = unit_at(army.unit.loc.province) else {
+                let Some(t) = self.unit_at(army.unit.loc.province) else {
                     return false;
                 };
                 matches!(plan[t].as_ref().map(|p| &p.kind),
@@ -432,42 +521,57 @@ pub fn random_position(map: &Map, seed: u64, recipe: Recipe) -> (Vec<Unit>, Vec<
             }
             _ => false,
         }
-    };
-    let snapshot = plan.clone();
-    for (u, menu) in menus.iter().enumerate() {
-        if plan[u].is_some() {
-            continue;
-        }
-        let helping: Vec<&Order> = menu
-            .iter()
-            .filter(|o| matches!(o.kind, OrderKind::Support { .. } | OrderKind::Convoy { .. }))
-            .collect();
-        let matching: Vec<&Order> = helping
-            .iter()
-            .copied()
-            .filter(|o| matches(o, &snapshot))
-            .collect();
-        let from = if !matching.is_empty() && rng.chance(90) {
-            &matching
-        } else {
-            &helping
-        };
-        plan[u] = rng.pick(from).map(|o| (*o).clone());
     }
-    // `via convoy` on a move to a neighbour now and then (4.A.3).
-    for (u, o) in plan.iter_mut().enumerate() {
-        if let Some(OrderKind::Move { via_convoy, .. }) = o.as_mut().map(|o| &mut o.kind)
-            && units[u].kind == UnitKind::Army
-            && with_convoys
-            && rng.chance(15)
-        {
-            *via_convoy = true;
+
+    /// Pass 2: each unit without an order gets a support or a convoy, matching what pass 1
+    /// and the motifs ordered 90 % of the time when one does.
+    fn second_pass(&mut self, rng: &mut Rng) {
+        let snapshot = self.plan.clone();
+        for u in 0..self.units.len() {
+            if self.plan[u].is_some() {
+                continue;
+            }
+            let helping: Vec<&Order> = self.menus[u]
+                .iter()
+                .filter(|o| matches!(o.kind, OrderKind::Support { .. } | OrderKind::Convoy { .. }))
+                .collect();
+            let matching: Vec<&Order> = helping
+                .iter()
+                .copied()
+                .filter(|o| self.helps_as_planned(o, &snapshot))
+                .collect();
+            let from = if !matching.is_empty() && rng.chance(90) {
+                &matching
+            } else {
+                &helping
+            };
+            let picked = rng.pick(from).map(|o| (*o).clone());
+            self.plan[u] = picked;
         }
     }
-    let orders = plan
-        .into_iter()
-        .enumerate()
-        .filter_map(|(u, o)| o.map(|o| (units[u].power, o)))
-        .collect();
-    (units, orders)
+
+    /// `via convoy` on an army's move now and then (15 %, with convoys only; 4.A.3).
+    fn via_convoy_now_and_then(&mut self, rng: &mut Rng) {
+        for (u, o) in self.plan.iter_mut().enumerate() {
+            if let Some(OrderKind::Move { via_convoy, .. }) = o.as_mut().map(|o| &mut o.kind)
+                && self.units[u].kind == UnitKind::Army
+                && self.with_convoys
+                && rng.chance(15)
+            {
+                *via_convoy = true;
+            }
+        }
+    }
+
+    /// The units and the planned orders, each with its unit's power.
+    fn finish(self) -> (Vec<Unit>, Vec<(PowerId, Order)>) {
+        let units = self.units;
+        let orders = self
+            .plan
+            .into_iter()
+            .enumerate()
+            .filter_map(|(u, o)| o.map(|o| (units[u].power, o)))
+            .collect();
+        (units, orders)
+    }
 }

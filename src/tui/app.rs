@@ -13,6 +13,7 @@
 mod compare;
 mod edit;
 mod files;
+mod find;
 mod popup;
 mod position;
 mod step;
@@ -80,6 +81,9 @@ pub struct App {
     pub stop: Arc<AtomicBool>,
     /// Why `keys.ron` was not used, kept to be shown once the restore question is answered.
     pub keymap_problem: Option<String>,
+    /// The files that replacing the scenario (`>`, a new scenario) left, each with the depth
+    /// of the edit history before it: undoing the replacement gives the scenario its file back.
+    left_files: Vec<(usize, Option<std::path::PathBuf>)>,
 }
 
 /// The longest status-bar message kept.
@@ -107,6 +111,7 @@ impl App {
             recovery,
             stop: Arc::new(AtomicBool::new(false)),
             keymap_problem: None,
+            left_files: Vec::new(),
         };
         app.select_order(0);
         app.set_tree_root(0);
@@ -256,6 +261,7 @@ impl App {
             speed: self.stepper.speed,
             rule_row: self.rules.row,
             compare_scroll: self.rules.compare_scroll,
+            rule_detail_scroll: self.rules.detail_scroll,
             panes: layout::layout(area, self.view),
             contexts: self.contexts(),
             help_contexts: self.contexts_without_popup(),
@@ -292,6 +298,8 @@ impl App {
         ) {
             self.message = None;
         }
+        let compared = self.compared();
+        let option = (self.rules.row, self.session.rules);
         match msg {
             Msg::Tick => self.tick(Instant::now()),
             Msg::Clock(now) => self.tick(now),
@@ -314,9 +322,43 @@ impl App {
         {
             fx.push(Effect::Preview(p));
         }
+        // Something else compared (rules, engines, an edit, another file): the compare panel
+        // starts again at its top, not in the middle of an entry.
+        if self.compared() != compared {
+            self.rules.compare_scroll = 0;
+        }
+        if (self.rules.row, self.session.rules) != option {
+            self.rules.detail_scroll = 0;
+        }
         self.keep_on_the_map();
         self.refresh_art();
         fx
+    }
+
+    /// Scrolls the selected rule option's detail by `d` rows, from 0 to its last line.
+    fn scroll_rule_detail(&mut self, d: i32) {
+        let screen = Rect::new(0, 0, self.size.0, self.size.1);
+        let vm = self.view_model(screen);
+        let most = vm
+            .panes
+            .rules
+            .map_or(0, |r| crate::tui::view::rules::detail_max_scroll(&vm, r));
+        let now = i32::from(self.rules.detail_scroll.min(most));
+        self.rules.detail_scroll = u16::try_from((now + d).clamp(0, i32::from(most))).unwrap_or(0);
+    }
+
+    /// What the compare panel shows, to tell when it changes: the rules and engines of both
+    /// sides, the file and the edit count.
+    fn compared(&self) -> (Rules, Rules, String, String, u64, Option<std::path::PathBuf>) {
+        let s = &self.session;
+        (
+            s.rules,
+            s.compare_rules,
+            s.engine.name().to_string(),
+            s.compare_engine.name().to_string(),
+            s.generation,
+            s.path.clone(),
+        )
     }
 
     /// Keeps what the board points at on the scenario's map: an undo, a redo or a new
@@ -429,6 +471,9 @@ impl App {
                 }
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.arrow(action),
+            Action::PanUp | Action::PanDown if self.focus == Context::Rules => {
+                self.scroll_rule_detail(if action == Action::PanDown { 3 } else { -3 })
+            }
             Action::PanLeft | Action::PanRight | Action::PanUp | Action::PanDown => {
                 self.pan(action)
             }
@@ -470,6 +515,8 @@ impl App {
             }
             Action::NextBackup => self.jump_backup(true),
             Action::PrevBackup => self.jump_backup(false),
+            Action::ToStart if self.focus == Context::Rules => self.rules.compare_scroll = 0,
+            Action::ToEnd if self.focus == Context::Rules => self.scroll_compare(isize::MAX / 2),
             Action::ToStart => self.seek(0),
             Action::ToEnd => self.seek(usize::MAX),
             Action::ToSettled => self.seek_settled(),

@@ -13,6 +13,7 @@ use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
 use crate::tui::session::Session;
 use crate::tui::session::compare::Side;
+use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 
@@ -231,6 +232,18 @@ fn what_lines(vm: &ViewModel, b: &Side) -> Vec<Line<'static>> {
             ),
             Line::styled(format!("right: {}, phase {}", b.label(), h.phase), t.dim()),
             Line::styled(explained, t.focus()),
+            Line::styled(
+                {
+                    let w = |x: &str| dipsandbox_core::base::text::shell_word(&one_line(x));
+                    format!(
+                        "re-run: dipsandbox replay {} --engine {} --rules {} --all",
+                        w(&h.game),
+                        w(&h.engine),
+                        w(&h.rules)
+                    )
+                },
+                t.dim(),
+            ),
         ];
     }
     let diff: Vec<_> = s

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use dipsandbox_core::model::board::Phase;
+use dipsandbox_core::tools::find::How;
 
 use super::model::ViewModel;
 use super::parts::{first_fitting, fit};
@@ -296,16 +297,23 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     if let Some(Popup::Goto(text)) = &vm.popup {
         spans.push(Span::styled("find province: ", vm.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));
-        // What the text finds so far: the province enter goes to, or the matches to choose
-        // from (cut with "…"; enter lists them in full).
+        spans.push(Span::styled(prompt_keys(vm), vm.theme.dim()));
+        // What the text finds so far: the province enter goes to, or how many match (listed
+        // in a box above).
         let map = &vm.session.scenario().map;
         draw_find_matches(frame, vm, area, text);
-        if let Some(found) = dipsandbox_core::tools::find::matches_in_words(map, text) {
+        if let Some(found) = dipsandbox_core::tools::find::provinces(map, text) {
+            let words = if found.unique().is_none() && found.how != How::Fuzzy {
+                format!("{} provinces, listed above", found.provinces.len())
+            } else {
+                dipsandbox_core::tools::find::describe(map, text, &found)
+            };
             let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
             let room = left_room.saturating_sub(used + 4);
-            spans.push(Span::styled(format!(" → {}", fit(&found, room)), vm.theme.dim()));
+            if room > 1 {
+                spans.push(Span::raw(format!("  → {}", fit(&words, room))));
+            }
         }
-        spans.push(Span::styled(prompt_keys(vm), vm.theme.dim()));
     } else if let Some(Popup::SaveAs(text)) = &vm.popup {
         spans.push(Span::styled("save as: ", vm.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));

@@ -141,14 +141,8 @@ fn how_it_matches(map: &Map, id: ProvinceId, q: &str, squeezed: &str) -> Option<
 /// The most provinces a list of matches names (the rest are counted).
 const LISTED: usize = 6;
 
-/// What a typed text finds, in words: `Picardy (pic)`, `3 provinces starting with "nor":
-/// Normandy (nrm), North Sea (nth), Northumbria (nbr)`; `None` when it finds nothing.
-pub fn matches_in_words(map: &Map, text: &str) -> Option<String> {
-    let found = provinces(map, text)?;
-    Some(describe(map, text, &found))
-}
-
-/// [`matches_in_words`] of a search already made.
+/// What a search found, in words: `Picardy (pic)`, `3 provinces starting with "nor": Normandy
+/// (nrm), North Sea (nth), Northumbria (nbr)`, `no province "xq"; did you mean …?`.
 pub fn describe(map: &Map, text: &str, found: &Found) -> String {
     let name = |p| {
         let p = map.province(p);

@@ -349,7 +349,16 @@ impl App {
 
     /// What the compare panel shows, to tell when it changes: the rules and engines of both
     /// sides, the file and the edit count.
-    fn compared(&self) -> (Rules, Rules, String, String, u64, Option<std::path::PathBuf>) {
+    fn compared(
+        &self,
+    ) -> (
+        Rules,
+        Rules,
+        String,
+        String,
+        u64,
+        Option<std::path::PathBuf>,
+    ) {
         let s = &self.session;
         (
             s.rules,

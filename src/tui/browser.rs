@@ -262,12 +262,10 @@ fn mark_variants(entries: &mut [Entry]) {
     for e in entries.iter_mut() {
         let Some(s) = stem(&e.path) else { continue };
         let dir = e.path.parent().map(Path::to_path_buf);
-        e.variant = s
-            .match_indices('-')
-            .any(|(i, _)| {
-                s.get(..i)
-                    .is_some_and(|base| stems.contains(&(dir.clone(), base.to_string())))
-            });
+        e.variant = s.match_indices('-').any(|(i, _)| {
+            s.get(..i)
+                .is_some_and(|base| stems.contains(&(dir.clone(), base.to_string())))
+        });
     }
 }
 

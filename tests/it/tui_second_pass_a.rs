@@ -460,7 +460,9 @@ fn the_compare_panel_scrolls_to_its_last_line() {
         "{bottom:#?}"
     );
     assert!(
-        bottom.iter().any(|l| l.starts_with("dislodged (both): none")),
+        bottom
+            .iter()
+            .any(|l| l.starts_with("dislodged (both): none")),
         "{bottom:#?}"
     );
     assert!(

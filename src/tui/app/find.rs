@@ -5,8 +5,8 @@
 use dipsandbox_core::tools::find::{How, describe, provinces};
 
 use super::App;
-use crate::tui::state::{Popup, View};
 use crate::tui::keymap::Context;
+use crate::tui::state::{Popup, View};
 
 impl App {
     /// Enter in the find prompt: goes to the province the text names (one match), or lists the

@@ -56,7 +56,8 @@ impl App {
                 Action::ClearLine => b.clear_filter(),
                 Action::PanDown | Action::PanUp => {
                     let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
-                    let most = crate::tui::view::browser::preview_max_scroll(screen, &self.theme, b);
+                    let most =
+                        crate::tui::view::browser::preview_max_scroll(screen, &self.theme, b);
                     b.scroll_preview(if action == Action::PanDown { 3 } else { -3 });
                     b.preview_scroll = b.preview_scroll.min(most);
                 }

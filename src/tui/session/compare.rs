@@ -252,7 +252,11 @@ fn versus_notes(path: &Path) -> Vec<String> {
     {
         notes.push(cut(&format!("nearest DATC case: {case}")));
     }
-    notes.extend(rerun_lines(path, header.first().copied()).iter().map(|l| cut(l)));
+    notes.extend(
+        rerun_lines(path, header.first().copied())
+            .iter()
+            .map(|l| cut(l)),
+    );
     notes
 }
 

@@ -65,7 +65,10 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, b: &Browser) {
             let title = e.words.as_ref().map(|w| w.title.as_str()).unwrap_or("");
             let after = match &hit.why {
                 Some(why) => why.fit(room),
-                None => fit(&title.split_whitespace().collect::<Vec<_>>().join(" "), room),
+                None => fit(
+                    &title.split_whitespace().collect::<Vec<_>>().join(" "),
+                    room,
+                ),
             };
             if !after.is_empty() {
                 spans.push(Span::styled(format!("  {after}"), t.dim()));
@@ -109,8 +112,8 @@ fn areas(area: Rect) -> (Rect, Rect, Borders) {
             .areas(inner);
         (l, p, Borders::LEFT)
     } else {
-        let [l, p] = Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)])
-            .areas(inner);
+        let [l, p] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
         (l, p, Borders::TOP)
     }
 }
@@ -124,7 +127,10 @@ fn most_scroll(lines: &[Line], area: Rect) -> u16 {
 /// The furthest the browser's preview scrolls on a `screen`.
 pub fn preview_max_scroll(screen: Rect, theme: &Theme, b: &Browser) -> u16 {
     let (_, preview, border) = areas(centered(screen, 90));
-    most_scroll(&preview_lines(theme, b), Block::new().borders(border).inner(preview))
+    most_scroll(
+        &preview_lines(theme, b),
+        Block::new().borders(border).inner(preview),
+    )
 }
 
 /// The preview's text: the highlighted file's title, source, phase, orders, path and

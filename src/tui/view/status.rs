@@ -246,15 +246,29 @@ fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str
     if rows == 0 {
         return;
     }
-    let mut lines: Vec<Line> = names.iter().take(rows).map(|n| Line::raw(n.clone())).collect();
+    let mut lines: Vec<Line> = names
+        .iter()
+        .take(rows)
+        .map(|n| Line::raw(n.clone()))
+        .collect();
     if names.len() > rows
         && let Some(last) = lines.last_mut()
     {
-        *last = Line::styled(format!("{} more: type more", names.len() - rows + 1), vm.theme.dim());
+        *last = Line::styled(
+            format!("{} more: type more", names.len() - rows + 1),
+            vm.theme.dim(),
+        );
     }
+    let title = format!(
+        " {} {} {:?} ",
+        found.provinces.len(),
+        found.how.words(),
+        text.trim()
+    );
     let width = names
         .iter()
         .map(|n| n.chars().count())
+        .chain([title.chars().count()])
         .max()
         .unwrap_or(0)
         .max(24)
@@ -262,7 +276,6 @@ fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str
         + 2;
     let height = lines.len() as u16 + 2;
     let area = Rect::new(status.x, status.y.saturating_sub(height), width, height);
-    let title = format!(" {} {} {:?} ", found.provinces.len(), found.how.words(), text.trim());
     frame.render_widget(ratatui::widgets::Clear, area);
     frame.render_widget(
         Paragraph::new(lines).block(
@@ -304,7 +317,7 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         draw_find_matches(frame, vm, area, text);
         if let Some(found) = dipsandbox_core::tools::find::provinces(map, text) {
             let words = if found.unique().is_none() && found.how != How::Fuzzy {
-                format!("{} provinces, listed above", found.provinces.len())
+                format!("{} listed above", found.provinces.len())
             } else {
                 dipsandbox_core::tools::find::describe(map, text, &found)
             };

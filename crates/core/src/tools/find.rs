@@ -152,11 +152,20 @@ pub fn describe(map: &Map, text: &str, found: &Found) -> String {
         return name(p);
     }
     if found.how == How::Fuzzy {
-        let guess = found.provinces.first().map(|&p| name(p)).unwrap_or_default();
+        let guess = found
+            .provinces
+            .first()
+            .map(|&p| name(p))
+            .unwrap_or_default();
         return format!("no province {:?}; did you mean {guess}?", text.trim());
     }
     let n = found.provinces.len();
-    let mut names: Vec<String> = found.provinces.iter().take(LISTED).map(|&p| name(p)).collect();
+    let mut names: Vec<String> = found
+        .provinces
+        .iter()
+        .take(LISTED)
+        .map(|&p| name(p))
+        .collect();
     if n > LISTED {
         names.push(format!("{} more", n - LISTED));
     }
@@ -167,4 +176,3 @@ pub fn describe(map: &Map, text: &str, found: &Found) -> String {
         names.join(", ")
     )
 }
-

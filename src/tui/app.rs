@@ -305,6 +305,16 @@ impl App {
             Msg::Clock(now) => self.tick(now),
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Click(x, y) => self.click(x, y),
+            Msg::Scroll(d, x, y)
+                if self.popup.is_none()
+                    && self
+                        .panes()
+                        .compare
+                        .is_some_and(|r| r.contains((x, y).into())) =>
+            {
+                // The wheel over the compare panel scrolls it (it takes no focus).
+                self.scroll_compare(if d < 0 { -3 } else { 3 });
+            }
             Msg::Scroll(d, x, y) => {
                 // Under a popup the wheel scrolls the popup; the focus stays.
                 if self.popup.is_none() {

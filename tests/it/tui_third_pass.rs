@@ -9,11 +9,14 @@ use std::path::{Path, PathBuf};
 use common::{app, dipsandbox, run, run_script, text};
 
 use dipsandbox::tui::app::{App, Popup};
-use dipsandbox::tui::event::Script;
+use dipsandbox::tui::event::{Input, Script};
+use dipsandbox::tui::run_app;
 use dipsandbox::tui::theme::Theme;
 use dipsandbox_core::model::map::Map;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::find::{How, provinces};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 
 /// The names of the provinces a text finds on `map`, and how.
 fn find(map: &Map, text: &str) -> Option<(How, Vec<String>)> {
@@ -324,6 +327,23 @@ fn the_compare_panel_names_its_scroll_keys_and_starts_at_its_top_after_a_change(
     let t = text(&run(&mut a, 80, 24, "j l"));
     let p = compare_panel(&t);
     assert!(p[0].starts_with("options that differ"), "{p:#?}");
+}
+
+#[test]
+fn the_wheel_over_the_compare_panel_scrolls_it() {
+    let mut a = app(Some("scenarios/datc/6.F.16.ron"), "third-wheel");
+    let top = compare_panel(&text(&run(&mut a, 80, 24, "3")));
+    let r = a.panes().compare.expect("a compare panel");
+    let row = a.rules.row;
+    let mut term = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+    let down = Input::Scroll(1, r.x + 2, r.y + 2);
+    run_app(&mut term, &mut a, &mut Script::new([down])).expect("runs");
+    let scrolled = compare_panel(&text(term.backend().buffer()));
+    assert_ne!(scrolled, top);
+    assert_eq!(a.rules.row, row, "the rules panel's row stays");
+    let up = Input::Scroll(-1, r.x + 2, r.y + 2);
+    run_app(&mut term, &mut a, &mut Script::new([up])).expect("runs");
+    assert_eq!(compare_panel(&text(term.backend().buffer())), top);
 }
 
 #[test]

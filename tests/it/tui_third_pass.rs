@@ -256,6 +256,15 @@ fn undoing_next_phase_gives_the_file_back_unchanged_and_saved() {
     run(&mut a, 80, 24, "u");
     assert_eq!(a.session.path.as_deref(), Some(file.as_path()));
     assert!(!a.session.is_dirty(), "back to the file as saved");
+    let m = a
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    assert_eq!(
+        m,
+        format!("undone: the scenario of {}, as saved", file.display())
+    );
     // An edit now is an edit to the file: the recovery file names it, and ctrl-s saves there
     // without asking where.
     run_script(&mut a, 80, 24, common::goto("lon").and_keys("x"));

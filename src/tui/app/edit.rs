@@ -304,9 +304,23 @@ impl App {
         };
         match (done, undo) {
             (true, _) => {
+                let before = self.session.path.clone();
                 self.follow_replacements();
                 self.after_edit();
-                self.info(if undo { "undone" } else { "redone" });
+                let word = if undo { "undone" } else { "redone" };
+                // A replacement undone or redone: which file the scenario is now.
+                match (&self.session.path, before == self.session.path) {
+                    (_, true) => self.info(word),
+                    (Some(p), false) => {
+                        let saved = if self.session.is_dirty() {
+                            ""
+                        } else {
+                            ", as saved"
+                        };
+                        self.info(format!("{word}: the scenario of {}{saved}", p.display()))
+                    }
+                    (None, false) => self.info(format!("{word}: a new scenario (S saves it)")),
+                }
             }
             (false, true) => self.info("nothing to undo"),
             (false, false) => self.info("nothing to redo"),

@@ -409,6 +409,19 @@ fn print_game(r: &GameRun, written: &[(PathBuf, String, PathBuf)]) -> Result<()>
             if !unreadable.is_empty() {
                 line.push_str(&format!(", {} unreadable", unreadable.len()));
             }
+            // A phase the recording gives no result for (a game's last): named, not lost.
+            let unrecorded: Vec<&str> = reports
+                .iter()
+                .filter(|p| matches!(p.verdict, PhaseVerdict::Unrecorded))
+                .map(|p| p.name.as_str())
+                .collect();
+            if !unrecorded.is_empty() {
+                line.push_str(&format!(
+                    ", {} not compared: the recording gives no result for {}",
+                    unrecorded.len(),
+                    unrecorded.join(", ")
+                ));
+            }
             if stopped {
                 line.push_str(" (stopped at the first that differs; --all goes on)");
             }

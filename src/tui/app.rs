@@ -13,6 +13,7 @@
 mod compare;
 mod edit;
 mod files;
+mod find;
 mod popup;
 mod position;
 mod step;
@@ -83,6 +84,9 @@ pub struct App {
     pub keymap_problem: Option<String>,
     /// The request whose failure the status bar has shown (it is shown once).
     shown_failure: Option<u64>,
+    /// The files that replacing the scenario (`>`, a new scenario) left, each with the depth
+    /// of the edit history before it: undoing the replacement gives the scenario its file back.
+    left_files: Vec<(usize, Option<std::path::PathBuf>)>,
 }
 
 /// The longest status-bar message kept.
@@ -111,6 +115,7 @@ impl App {
             stop: Arc::new(AtomicBool::new(false)),
             keymap_problem: None,
             shown_failure: None,
+            left_files: Vec::new(),
         };
         app.select_order(0);
         app.set_tree_root(0);
@@ -288,6 +293,7 @@ impl App {
             compare_scroll: self.rules.compare_scroll,
             panes: layout::layout_for(area, self.view, self.stepper_panels()),
             detail_scroll: self.stepper.detail,
+            rule_detail_scroll: self.rules.detail_scroll,
             contexts: self.contexts(),
             help_contexts: self.contexts_without_popup(),
             changed_outcomes: if self.view == View::Rules {
@@ -323,11 +329,23 @@ impl App {
         ) {
             self.message = None;
         }
+        let compared = self.compared();
+        let option = (self.rules.row, self.session.rules);
         match msg {
             Msg::Tick => self.tick(Instant::now()),
             Msg::Clock(now) => self.tick(now),
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Click(x, y) => self.click(x, y),
+            Msg::Scroll(d, x, y)
+                if self.popup.is_none()
+                    && self
+                        .panes()
+                        .compare
+                        .is_some_and(|r| r.contains((x, y).into())) =>
+            {
+                // The wheel over the compare panel scrolls it (it takes no focus).
+                self.scroll_compare(if d < 0 { -3 } else { 3 });
+            }
             Msg::Scroll(d, x, y) => {
                 // Under a popup the wheel scrolls the popup; the focus stays.
                 if self.popup.is_none() {
@@ -344,6 +362,14 @@ impl App {
             && let Some(p) = b.wanted_preview()
         {
             fx.push(Effect::Preview(p));
+        }
+        // Something else compared (rules, engines, an edit, another file): the compare panel
+        // starts again at its top, not in the middle of an entry.
+        if self.compared() != compared {
+            self.rules.compare_scroll = 0;
+        }
+        if (self.rules.row, self.session.rules) != option {
+            self.rules.detail_scroll = 0;
         }
         self.keep_on_the_map();
         self.keep_focus_on_a_panel();
@@ -374,6 +400,41 @@ impl App {
             self.shown_failure = Some(id);
             self.error(e);
         }
+    }
+
+    /// Scrolls the selected rule option's detail by `d` rows, from 0 to its last line.
+    fn scroll_rule_detail(&mut self, d: i32) {
+        let screen = Rect::new(0, 0, self.size.0, self.size.1);
+        let vm = self.view_model(screen);
+        let most = vm
+            .panes
+            .rules
+            .map_or(0, |r| crate::tui::view::rules::detail_max_scroll(&vm, r));
+        let now = i32::from(self.rules.detail_scroll.min(most));
+        self.rules.detail_scroll = u16::try_from((now + d).clamp(0, i32::from(most))).unwrap_or(0);
+    }
+
+    /// What the compare panel shows, to tell when it changes: the rules and engines of both
+    /// sides, the file and the edit count.
+    fn compared(
+        &self,
+    ) -> (
+        Rules,
+        Rules,
+        String,
+        String,
+        u64,
+        Option<std::path::PathBuf>,
+    ) {
+        let s = &self.session;
+        (
+            s.rules,
+            s.compare_rules,
+            s.engine.name().to_string(),
+            s.compare_engine.name().to_string(),
+            s.generation,
+            s.path.clone(),
+        )
     }
 
     /// Keeps what the board points at on the scenario's map: an undo, a redo or a new
@@ -486,6 +547,9 @@ impl App {
                 }
             }
             Action::Up | Action::Down | Action::Left | Action::Right => self.arrow(action),
+            Action::PanUp | Action::PanDown if self.focus == Context::Rules => {
+                self.scroll_rule_detail(if action == Action::PanDown { 3 } else { -3 })
+            }
             Action::PanLeft | Action::PanRight | Action::PanUp | Action::PanDown => {
                 self.pan(action)
             }
@@ -528,6 +592,8 @@ impl App {
             }
             Action::NextBackup => self.jump_backup(true),
             Action::PrevBackup => self.jump_backup(false),
+            Action::ToStart if self.focus == Context::Rules => self.rules.compare_scroll = 0,
+            Action::ToEnd if self.focus == Context::Rules => self.scroll_compare(isize::MAX / 2),
             Action::ToStart => self.seek(0),
             Action::ToEnd => self.seek(usize::MAX),
             Action::ToSettled => self.seek_settled(),

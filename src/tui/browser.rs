@@ -84,6 +84,9 @@ pub struct Entry {
     /// Its title, source and description (read once when the folders are listed), if it is a
     /// scenario file small enough to preview.
     pub words: Option<Words>,
+    /// Whether it is a variant of another file in its folder (`6.F.16-1971.ron` beside
+    /// `6.F.16.ron`: the same case under other rules). A variant ranks after its base case.
+    pub variant: bool,
     /// The label, the file's name without `.ron`, the title, the source and the description in
     /// lower case: what the filter is matched against.
     lower: [String; 5],
@@ -108,6 +111,7 @@ impl Entry {
             path,
             label,
             words,
+            variant: false,
             lower,
         }
     }
@@ -248,6 +252,28 @@ fn snippet(text: &str, word: &str) -> (String, usize) {
     (out, word_at)
 }
 
+/// Marks the entries that are variants of another in the same folder: a file `X-Y.ron` where
+/// `X.ron` (up to any `-` of the name) is listed too.
+fn mark_variants(entries: &mut [Entry]) {
+    let stems: HashSet<(Option<PathBuf>, String)> = entries
+        .iter()
+        .filter_map(|e| Some((e.path.parent().map(Path::to_path_buf), stem(&e.path)?)))
+        .collect();
+    for e in entries.iter_mut() {
+        let Some(s) = stem(&e.path) else { continue };
+        let dir = e.path.parent().map(Path::to_path_buf);
+        e.variant = s.match_indices('-').any(|(i, _)| {
+            s.get(..i)
+                .is_some_and(|base| stems.contains(&(dir.clone(), base.to_string())))
+        });
+    }
+}
+
+/// A file's name without its extension.
+fn stem(path: &Path) -> Option<String> {
+    Some(path.file_stem()?.to_string_lossy().into_owned())
+}
+
 /// The words of a file for the browser's search: read (at most [`PREVIEW_BYTES`]) and parsed
 /// without looking anything up. `None` for a larger file or one that is not a scenario.
 pub fn read_words(path: &Path) -> Option<Words> {
@@ -298,6 +324,9 @@ pub struct Browser {
     pub preview: Option<(PathBuf, Preview)>,
     /// What the listing left out, if anything (linked folders, past the limits).
     pub note: Option<String>,
+    /// How far the preview is scrolled (rows; the view stops at its last line). Back to the
+    /// top when another file is highlighted.
+    pub preview_scroll: u16,
     /// Previews made so far (at most [`PREVIEW_CACHE`]).
     cache: HashMap<PathBuf, Preview>,
 }
@@ -318,12 +347,14 @@ impl Browser {
                 entries.push(Entry::new(f, format!("{tag}: {rel}"), words));
             }
         }
+        mark_variants(&mut entries);
         let mut b = Browser {
             entries,
             filter: String::new(),
             row: 0,
             preview: None,
             note: walk.note(),
+            preview_scroll: 0,
             cache: HashMap::new(),
         };
         b.load_preview();
@@ -332,8 +363,8 @@ impl Browser {
 
     /// The entries that match the filter, each with why: every word of it appears in the label,
     /// the title, the source or the description (any case). An exact match of the file's name
-    /// or title comes first, then the files whose label has every word, then the others, each
-    /// group in the listing's order.
+    /// or title comes first, then the files whose label has every word, then the others; in
+    /// each group a base case comes before its rule variants, else the listing's order.
     pub fn hits(&self) -> Vec<(&Entry, Hit)> {
         let words = super::menu::words(&self.filter);
         let mut out: Vec<(&Entry, Hit)> = self
@@ -341,7 +372,7 @@ impl Browser {
             .iter()
             .filter_map(|e| e.hit(&words, &self.filter).map(|h| (e, h)))
             .collect();
-        out.sort_by_key(|(_, h)| h.rank);
+        out.sort_by_key(|(e, h)| (h.rank, e.variant));
         out
     }
 
@@ -380,12 +411,25 @@ impl Browser {
         self.show_cached_preview();
     }
 
+    /// Clears the filter: every file is listed again.
+    pub fn clear_filter(&mut self) {
+        self.filter.clear();
+        self.row = 0;
+        self.show_cached_preview();
+    }
+
     /// The highlighted file when its preview is not shown yet and was not made before: it is to
     /// be read (by the main loop) and given back with [`Browser::set_preview`].
     pub fn wanted_preview(&self) -> Option<PathBuf> {
         let path = &self.current()?.path;
         let shown = self.preview.as_ref().is_some_and(|(p, _)| p == path);
         (!shown && !self.cache.contains_key(path)).then(|| path.clone())
+    }
+
+    /// Scrolls the preview by `delta` rows (from its top; the view stops at its last line).
+    pub fn scroll_preview(&mut self, delta: i32) {
+        let now = i32::from(self.preview_scroll);
+        self.preview_scroll = u16::try_from((now + delta).max(0)).unwrap_or(u16::MAX);
     }
 
     /// Shows the preview of the highlighted file if it was made before (else none, until it is
@@ -398,6 +442,7 @@ impl Browser {
         if self.preview.as_ref().is_some_and(|(p, _)| *p == path) {
             return;
         }
+        self.preview_scroll = 0;
         self.preview = self.cache.get(&path).map(|p| (path, p.clone()));
     }
 

@@ -147,6 +147,12 @@ impl Menu {
         self.filter.pop();
         self.row = 0;
     }
+
+    /// Clears the filter: every row is offered again.
+    pub fn clear_filter(&mut self) {
+        self.filter.clear();
+        self.row = 0;
+    }
 }
 
 /// The words of a filter, lower case.

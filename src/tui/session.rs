@@ -239,6 +239,11 @@ impl Session {
         self.editor.is_dirty()
     }
 
+    /// How many edits the undo history holds (the scenario's place in its history).
+    pub fn history_depth(&self) -> usize {
+        self.editor.depth()
+    }
+
     /// Applies an edit and re-adjudicates at once.
     pub fn edit(&mut self, e: Edit) -> Result<(), EditError> {
         self.editor.apply(e)?;

@@ -216,4 +216,7 @@ pub struct RulesPane {
     pub row: usize,
     /// How far the compare panel is scrolled (rows), PgUp/PgDn; stops at its last line.
     pub compare_scroll: u16,
+    /// How far the selected option's detail is scrolled (rows), J/K; back to its top when
+    /// another option or value is chosen.
+    pub detail_scroll: u16,
 }

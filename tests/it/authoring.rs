@@ -524,7 +524,13 @@ fn details_and_new_scenarios_undo() {
     assert!(a.session.scenario().title.starts_with("Copy of Mine"));
     run(&mut a, 120, 40, "u u u u");
     assert_eq!(a.session.scenario().to_ron(), before);
-    assert!(a.session.is_dirty(), "undone edits are changes until saved");
+    // Back where it was saved (here: as it opened): nothing to save.
+    assert!(
+        !a.session.is_dirty(),
+        "undoing every edit leaves it as saved"
+    );
+    run(&mut a, 120, 40, "U");
+    assert!(a.session.is_dirty(), "a redone edit is unsaved again");
 }
 
 #[test]

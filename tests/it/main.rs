@@ -65,6 +65,7 @@ mod tui_replay;
 mod tui_seam;
 mod tui_second_pass_a;
 mod tui_second_pass_b;
+mod tui_third_pass;
 mod turn;
 mod turn_properties;
 mod variants;

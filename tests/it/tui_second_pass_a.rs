@@ -452,15 +452,25 @@ fn the_compare_panel_scrolls_to_its_last_line() {
     assert!(more_below(&top), "{top:#?}");
     let bottom = panel(&text(&run(&mut a, 80, 24, &vec!["pgdn"; 20].join(" "))));
     assert_ne!(bottom, top);
-    // At the end: the verdict list's last order and the line after it are shown, nothing below.
+    // At the end: the verdict list's last order and the lines after it are shown (the
+    // dislodgements, then the expectations in full, down to the last words of the last
+    // mismatch), nothing below.
     assert!(
         bottom.iter().any(|l| l.starts_with("✗ ✗ F Bel - Eng")),
         "{bottom:#?}"
     );
     assert!(
         bottom
-            .last()
-            .is_some_and(|l| l.starts_with("dislodged (both): none")),
+            .iter()
+            .any(|l| l.starts_with("dislodged (both): none")),
+        "{bottom:#?}"
+    );
+    assert!(
+        bottom.last().is_some_and(|l| l
+            .trim_end()
+            .trim_end_matches('│')
+            .trim_end()
+            .ends_with("orders do)")),
         "{bottom:#?}"
     );
     assert!(!more_below(&bottom), "{bottom:#?}");

@@ -1023,13 +1023,27 @@ fn a_known_departure_names_its_class() {
     // the header says of the class.
     let path = out.join(&c.file);
     let mut app = common::app(path.to_str(), "versus-known-tui");
+    // Then how to run it again: the file under dpjudge, and the run that found it.
+    let notes = &app.session.versus_notes;
     assert_eq!(
-        app.session.versus_notes,
+        notes[..2],
         [
             "explained: decisions = dpjudge under dpjudge_swap_victim=SwapCount".to_string(),
             format!("known: dpjudge's known departure: {title}"),
         ]
     );
+    assert!(
+        notes[2].starts_with("re-run: dipsandbox check --engine dpjudge ")
+            && notes[2].ends_with(&c.file),
+        "{notes:?}"
+    );
+    assert!(
+        notes[3].starts_with(
+            "found by: dipsandbox versus decisions dpjudge --seed 0 --mix head --count "
+        ),
+        "{notes:?}"
+    );
+    assert_eq!(notes.len(), 4, "{notes:?}");
     let screen = common::text(&common::run(&mut app, 160, 40, ""));
     assert!(
         screen.contains("the decision model (DATC chapter 5) vs the DPjudge procedure"),

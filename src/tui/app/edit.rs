@@ -100,8 +100,7 @@ impl App {
                         c
                     }
                 };
-                if self.apply(Edit::Replace(Box::new(next))) {
-                    self.session.path = None;
+                if self.replace_scenario(next) {
                     self.board.province = None;
                     self.info(
                         "a new scenario: A / F place units, i orders, t sets the title and phase, S saves",
@@ -117,8 +116,7 @@ impl App {
                         } else {
                             dipsandbox_core::model::scenario::Scenario::opening(m, &name)
                         };
-                        if self.apply(Edit::Replace(Box::new(next))) {
-                            self.session.path = None;
+                        if self.replace_scenario(next) {
                             self.board.province = None;
                             self.info(format!(
                                 "a new scenario on the map {}: A / F place units, i orders, S saves",
@@ -283,8 +281,7 @@ impl App {
         };
         let to = a.next.phase;
         let dislodged = a.next.dislodged.len();
-        if self.apply(Edit::Replace(Box::new(a.next))) {
-            self.session.path = None;
+        if self.replace_scenario(a.next) {
             self.board.after = false;
             let mut msg = format!("{from} adjudicated; now {to}");
             if dislodged > 0 {
@@ -307,12 +304,55 @@ impl App {
         };
         match (done, undo) {
             (true, _) => {
+                let before = self.session.path.clone();
+                self.follow_replacements();
                 self.after_edit();
-                self.info(if undo { "undone" } else { "redone" });
+                let word = if undo { "undone" } else { "redone" };
+                // A replacement undone or redone: which file the scenario is now.
+                match (&self.session.path, before == self.session.path) {
+                    (_, true) => self.info(word),
+                    (Some(p), false) => {
+                        let saved = if self.session.is_dirty() {
+                            ""
+                        } else {
+                            ", as saved"
+                        };
+                        self.info(format!("{word}: the scenario of {}{saved}", p.display()))
+                    }
+                    (None, false) => self.info(format!("{word}: a new scenario (S saves it)")),
+                }
             }
             (false, true) => self.info("nothing to undo"),
             (false, false) => self.info("nothing to redo"),
         }
+    }
+
+    /// Replaces the scenario by a new one (the next phase, a new or copied scenario), which
+    /// has no file yet (saving must not overwrite the old one's); undoing it gives the file
+    /// back. False when the edit was refused.
+    fn replace_scenario(&mut self, next: dipsandbox_core::model::scenario::Scenario) -> bool {
+        let depth = self.session.history_depth();
+        if !self.apply(Edit::Replace(Box::new(next))) {
+            return false;
+        }
+        self.left_files.push((depth, self.session.path.take()));
+        true
+    }
+
+    /// After an undo or a redo: the scenario's file is the one it had before the first
+    /// replacement not in force now (undone), else none (every replacement is in force).
+    fn follow_replacements(&mut self) {
+        let depth = self.session.history_depth();
+        if let Some((_, path)) = self.left_files.iter().find(|(d, _)| *d >= depth) {
+            self.session.path = path.clone();
+        } else if !self.left_files.is_empty() {
+            self.session.path = None;
+        }
+    }
+
+    /// Forgets the files replacements left behind: the scenario was saved, opened or restored.
+    pub(super) fn forget_replacements(&mut self) {
+        self.left_files.clear();
     }
 
     /// Deletes the selected order.

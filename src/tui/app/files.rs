@@ -80,6 +80,7 @@ impl App {
                 }
             }
             Done::Saved(path, stamp) => {
+                self.forget_replacements();
                 self.info(format!("saved to {}", path.display()));
                 self.session.saved_as(path, stamp);
             }
@@ -94,7 +95,17 @@ impl App {
                 self.session = *s;
                 self.reset_selection();
                 if !self.show_opened() {
-                    self.info(format!("opened {}", path.display()));
+                    // A file with rules of its own (a case's rule variant) says so.
+                    let rules = self.session.scenario().rules;
+                    let own = if rules == dipsandbox_core::model::rules::Rules::default() {
+                        String::new()
+                    } else {
+                        format!(
+                            " (its own rules: {})",
+                            crate::tui::session::Session::rules_name(&rules)
+                        )
+                    };
+                    self.info(format!("opened {}{own}", path.display()));
                 }
             }
             Done::Restored(Ok((s, target)), file) => {
@@ -209,6 +220,9 @@ impl App {
     }
 
     pub(super) fn reset_selection(&mut self) {
+        self.forget_replacements();
+        self.rules.compare_scroll = 0;
+        self.rules.detail_scroll = 0;
         self.popup = None;
         self.stepper.decision = 0;
         self.stepper.tree = Tree::default();

@@ -53,6 +53,14 @@ impl App {
                 Action::PageUp => b.move_by(-10),
                 Action::PageDown => b.move_by(10),
                 Action::DeleteChar => b.backspace(),
+                Action::ClearLine => b.clear_filter(),
+                Action::PanDown | Action::PanUp => {
+                    let screen = ratatui::layout::Rect::new(0, 0, self.size.0, self.size.1);
+                    let most =
+                        crate::tui::view::browser::preview_max_scroll(screen, &self.theme, b);
+                    b.scroll_preview(if action == Action::PanDown { 3 } else { -3 });
+                    b.preview_scroll = b.preview_scroll.min(most);
+                }
                 Action::Select => {
                     if let Some(e) = b.current() {
                         let path = e.path.clone();
@@ -68,6 +76,7 @@ impl App {
                 Action::PageUp => m.move_by(-10),
                 Action::PageDown => m.move_by(10),
                 Action::DeleteChar => m.backspace(),
+                Action::ClearLine => m.clear_filter(),
                 Action::Select => match m.current().cloned() {
                     Some(item) => {
                         self.popup = None;

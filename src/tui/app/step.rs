@@ -225,23 +225,6 @@ impl App {
         }
     }
 
-    pub(super) fn goto(&mut self, text: &str) {
-        let map = &self.session.scenario().map;
-        match map.find_province(text.trim()) {
-            Some(p) => {
-                self.select_province(p);
-                self.view = View::Board;
-                self.focus = Context::Board;
-            }
-            None => {
-                let hint = dipsandbox_core::model::orders::suggest(map, text.trim())
-                    .map(|s| format!("; did you mean {s}?"))
-                    .unwrap_or_default();
-                self.error(format!("no province {:?}{hint}", text.trim()));
-            }
-        }
-    }
-
     /// Re-adjudicates under `r`, compared with the scenario's own rules (or, when `r` are the
     /// scenario's own, with the next preset) so that the compare view shows what the change
     /// decides.

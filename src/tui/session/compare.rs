@@ -223,21 +223,68 @@ fn versus_pair(path: &Path) -> Option<(String, String)> {
     Some((words.next()?, words.next()?))
 }
 
-/// The `explained:` and `known:` lines of a `versus` class file's header, as written (one line
-/// each, cut to 1,000 characters).
+/// What a `versus` class file's header says of its class, one line each (cut to 1,000
+/// characters): its `explained:` and `known:` lines as written (or that nothing explains it),
+/// the DATC case it is like when it names one, and how to run it again (the file under B;
+/// the run that found it, up to its position).
 fn versus_notes(path: &Path) -> Vec<String> {
     let Some(text) = head(path) else {
         return Vec::new();
     };
-    text.lines()
+    let header: Vec<&str> = text
+        .lines()
         .take_while(|l| l.starts_with("//"))
-        .filter_map(|l| {
-            let rest = l.strip_prefix("// ")?;
-            (rest.starts_with("explained: ") || rest.starts_with("known: ")).then(|| {
-                dipsandbox_core::base::text::cut_after(&one_line(rest), 1_000).into_owned()
-            })
-        })
-        .collect()
+        .filter_map(|l| l.strip_prefix("// "))
+        .collect();
+    let cut = |l: &str| dipsandbox_core::base::text::cut_after(&one_line(l), 1_000).into_owned();
+    let mut notes: Vec<String> = header
+        .iter()
+        .filter(|l| l.starts_with("explained: ") || l.starts_with("known: "))
+        .map(|l| cut(l))
+        .collect();
+    if !header.iter().any(|l| l.starts_with("explained: ")) {
+        notes.insert(0, "explained: no single rule option explains it".into());
+    }
+    if let Some(case) = header
+        .iter()
+        .filter_map(|l| l.strip_prefix("like the DATC case: "))
+        .find(|c| !c.starts_with("none"))
+    {
+        notes.push(cut(&format!("nearest DATC case: {case}")));
+    }
+    notes.extend(
+        rerun_lines(path, header.first().copied())
+            .iter()
+            .map(|l| cut(l)),
+    );
+    notes
+}
+
+/// How to run a `versus` class file's disagreement again, from its first line (`dipsandbox
+/// versus A B --seed 0 --mix paradox: position 133`): the file checked under B (its
+/// expectations are the decision engine's result), and the run that found it, cut to the
+/// positions up to this one.
+fn rerun_lines(path: &Path, first: Option<&str>) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some((_, b)) = versus_pair(path) else {
+        return out;
+    };
+    let file = dipsandbox_core::base::text::shell_word(&path.display().to_string());
+    out.push(format!(
+        "re-run: dipsandbox check --engine {} {file}",
+        dipsandbox_core::base::text::shell_word(&b)
+    ));
+    if let Some((run, position)) = first.and_then(|l| l.rsplit_once(": position ")) {
+        let run = run.trim();
+        match position.trim().parse::<u64>() {
+            Ok(i) if !run.contains("--count") => out.push(format!(
+                "found by: {run} --count {} (position {i})",
+                i.saturating_add(1)
+            )),
+            _ => out.push(format!("found by: {run} (position {})", position.trim())),
+        }
+    }
+    out
 }
 
 /// The header of a file `replay` wrote.

@@ -370,7 +370,7 @@ fn draw_footer(frame: &mut Frame, vm: &ViewModel, foot: Rect, pans: bool) {
         Key::new("mov", t.moved(), " moved"),
         Key::new("bnc", t.failed(), " failed"),
         Key::new("tgt", t.target(), " target"),
-        Key::new("sup", t.helped(), " supported").or_short(" helped"),
+        Key::new("sup", t.helped(), " helped"),
         Key::new("why", t.cause(), " cause"),
     ];
     let rows = (foot.height as usize).saturating_sub(1);
@@ -401,10 +401,6 @@ impl Key {
             meaning,
             short: meaning,
         }
-    }
-
-    fn or_short(self, short: &'static str) -> Key {
-        Key { short, ..self }
     }
 
     fn spans(&self, short: bool) -> [Span<'static>; 2] {

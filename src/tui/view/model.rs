@@ -56,6 +56,8 @@ pub struct ViewModel<'a> {
     pub compare_scroll: u16,
     /// How far the detail panel is scrolled.
     pub detail_scroll: u16,
+    /// How far the selected rule option's detail is scrolled (the view clamps it).
+    pub rule_detail_scroll: u16,
     /// Where each pane goes in this frame.
     pub panes: Panes,
     /// The keymap contexts that apply now, most specific first.

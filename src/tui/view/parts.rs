@@ -89,21 +89,39 @@ pub fn wrapped_rows(lines: &[Line], width: u16, trim: bool) -> usize {
 /// rows as they take wrapped (at least `min` rows, at most all but the top row of `inner`);
 /// text that still does not fit ends in `…`. For the detail of a list's selected row.
 pub fn detail(buf: &mut Buffer, inner: Rect, min: u16, lines: Vec<Line<'static>>, dim: Style) {
+    detail_scrolled(buf, inner, min, lines, dim, 0);
+}
+
+/// [`detail`] scrolled by `scroll` rows (at most to its last line, under the separator).
+/// Returns how far it scrolls: 0 when it fits.
+pub fn detail_scrolled(
+    buf: &mut Buffer,
+    inner: Rect,
+    min: u16,
+    lines: Vec<Line<'static>>,
+    dim: Style,
+    scroll: u16,
+) -> u16 {
     if inner.height < 3 || inner.width == 0 {
-        return;
+        return 0;
     }
     let need = u16::try_from(wrapped_rows(&lines, inner.width, true) + 1).unwrap_or(u16::MAX);
     let rows = need.max(min).min(inner.height - 1);
     let area = Rect::new(inner.x, inner.bottom() - rows, inner.width, rows);
     Clear.render(area, buf);
-    let mut all = vec![Line::styled("─".repeat(usize::from(inner.width)), dim)];
-    all.extend(lines);
-    Paragraph::new(all)
+    Paragraph::new(Line::styled("─".repeat(usize::from(inner.width)), dim))
+        .render(Rect::new(area.x, area.y, area.width, 1), buf);
+    let text = Rect::new(area.x, area.y + 1, area.width, rows - 1);
+    let most = need.saturating_sub(rows);
+    let scroll = scroll.min(most);
+    Paragraph::new(lines)
         .wrap(Wrap { trim: true })
-        .render(area, buf);
-    if need > rows {
+        .scroll((scroll, 0))
+        .render(text, buf);
+    if scroll < most {
         // Cut: mark the last cell.
         let (x, y) = (area.right() - 1, area.bottom() - 1);
         buf[(x, y)].set_symbol("…");
     }
+    most
 }

@@ -13,6 +13,7 @@ use crate::tui::layout::RULES_HEADER;
 use crate::tui::layout::scroll;
 use crate::tui::session::Session;
 use crate::tui::session::compare::Side;
+use dipsandbox_core::base::text::one_line;
 use dipsandbox_core::model::board::Unit;
 use dipsandbox_core::tools::diff::{OrderDiff, RuleDiff, verdict_word};
 
@@ -67,29 +68,57 @@ pub fn draw(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     }
     frame.render_widget(Paragraph::new(lines), inner);
     // The selected option's question and what each value means (from the rules' own doc
-    // comments), at the bottom: at most the lower half, so the selected row stays in view.
-    if let Some(row) = table.get(vm.rule_row)
-        && !row.question.is_empty()
-    {
-        let mut text = vec![Line::styled(row.question.to_string(), t.focus())];
-        // The value in force first (its meaning is never the one cut), then the others in
-        // the order ←/→ reaches them: each meaning is at the top one key away.
-        let pairs: Vec<(&&str, &&str)> = row.values.iter().zip(&row.meanings).collect();
-        let first = pairs
-            .iter()
-            .position(|(v, _)| **v == row.value)
-            .unwrap_or(0);
-        for (v, m) in pairs.iter().cycle().skip(first).take(pairs.len()) {
-            let mark = if **v == row.value { "▸ " } else { "  " };
-            text.push(Line::from(vec![
-                Span::styled(format!("{mark}{v}: "), t.focus()),
-                Span::raw(m.to_string()),
-            ]));
-        }
-        let half = inner.height / 2;
-        let low = Rect::new(inner.x, inner.y + half, inner.width, inner.height - half);
-        super::parts::detail(frame.buffer_mut(), low, 0, text, t.dim());
+    // comments), at the bottom: at most the lower half, so the selected row stays in view;
+    // J/K (shift-↓/↑) scroll it when it is longer.
+    if let Some(text) = detail_text(vm) {
+        let low = detail_area(inner);
+        super::parts::detail_scrolled(
+            frame.buffer_mut(),
+            low,
+            0,
+            text,
+            t.dim(),
+            vm.rule_detail_scroll,
+        );
     }
+}
+
+/// The lower half of the rules panel's inside, where the selected option's detail goes.
+fn detail_area(inner: Rect) -> Rect {
+    let half = inner.height / 2;
+    Rect::new(inner.x, inner.y + half, inner.width, inner.height - half)
+}
+
+/// The selected option's question and what each of its values means: the value in force first
+/// (its meaning is never the one cut), then the others in the order ←/→ reaches them.
+fn detail_text(vm: &ViewModel) -> Option<Vec<Line<'static>>> {
+    let t = &vm.theme;
+    let table = vm.session.rules.table();
+    let row = table.get(vm.rule_row).filter(|r| !r.question.is_empty())?;
+    let mut text = vec![Line::styled(row.question.to_string(), t.focus())];
+    let pairs: Vec<(&&str, &&str)> = row.values.iter().zip(&row.meanings).collect();
+    let first = pairs
+        .iter()
+        .position(|(v, _)| **v == row.value)
+        .unwrap_or(0);
+    for (v, m) in pairs.iter().cycle().skip(first).take(pairs.len()) {
+        let mark = if **v == row.value { "▸ " } else { "  " };
+        text.push(Line::from(vec![
+            Span::styled(format!("{mark}{v}: "), t.focus()),
+            Span::raw(m.to_string()),
+        ]));
+    }
+    Some(text)
+}
+
+/// The furthest the selected option's detail scrolls in the rules panel at `area`.
+pub fn detail_max_scroll(vm: &ViewModel, area: Rect) -> u16 {
+    let Some(text) = detail_text(vm) else {
+        return 0;
+    };
+    let low = detail_area(area.inner(Margin::new(1, 1)));
+    let mut scratch = ratatui::buffer::Buffer::empty(low);
+    super::parts::detail_scrolled(&mut scratch, low, 0, text, vm.theme.dim(), 0)
 }
 
 fn describe(s: &Session, units: &[Unit]) -> String {
@@ -203,6 +232,18 @@ fn what_lines(vm: &ViewModel, b: &Side) -> Vec<Line<'static>> {
             ),
             Line::styled(format!("right: {}, phase {}", b.label(), h.phase), t.dim()),
             Line::styled(explained, t.focus()),
+            Line::styled(
+                {
+                    let w = |x: &str| dipsandbox_core::base::text::shell_word(&one_line(x));
+                    format!(
+                        "re-run: dipsandbox replay {} --engine {} --rules {} --all",
+                        w(&h.game),
+                        w(&h.engine),
+                        w(&h.rules)
+                    )
+                },
+                t.dim(),
+            ),
         ];
     }
     let diff: Vec<_> = s
@@ -343,7 +384,34 @@ fn compare_lines(vm: &ViewModel, (a, b): (&Side, &Side)) -> Vec<Line<'static>> {
             t.dim(),
         ));
     }
+    if !b.is_recording() {
+        push_expectations(&mut lines, vm);
+    }
     lines
+}
+
+/// The scenario's expectations against the result in use, each mismatch in full (the status
+/// bar has room for the first only).
+fn push_expectations(lines: &mut Vec<Line<'static>>, vm: &ViewModel) {
+    let t = &vm.theme;
+    let Some((bad, n)) = &vm.session.expectations else {
+        return;
+    };
+    lines.push(Line::raw(""));
+    if bad.is_empty() {
+        lines.push(Line::styled(
+            format!("expectations: all {n} met (left)"),
+            t.ok(),
+        ));
+        return;
+    }
+    lines.push(Line::styled(
+        format!("expectations: {} of {n} differ (left):", bad.len()),
+        t.error(),
+    ));
+    for b in bad {
+        lines.push(Line::styled(format!("  {b}"), t.error()));
+    }
 }
 
 /// The count line: `4 differences: 3 orders, 1 dislodgement` (the count is

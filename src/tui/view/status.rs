@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use dipsandbox_core::model::board::Phase;
+use dipsandbox_core::tools::find::How;
 
 use super::model::ViewModel;
 use super::parts::{first_fitting, fit};
@@ -187,6 +188,69 @@ pub fn expectations(s: &Session) -> Option<(String, bool)> {
     })
 }
 
+/// While the find prompt's text matches several provinces: all of them in a box above the
+/// status bar (as many as the screen has rows for, the rest counted), one a row.
+fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str) {
+    let map = &vm.session.scenario().map;
+    let Some(found) = dipsandbox_core::tools::find::provinces(map, text) else {
+        return;
+    };
+    if found.unique().is_some() || found.provinces.len() < 2 {
+        return;
+    }
+    let names: Vec<String> = found
+        .provinces
+        .iter()
+        .map(|&p| {
+            let p = map.province(p);
+            format!("{} ({})", p.name, p.abbr)
+        })
+        .collect();
+    let rows = (status.y.saturating_sub(2) as usize).min(names.len());
+    if rows == 0 {
+        return;
+    }
+    let mut lines: Vec<Line> = names
+        .iter()
+        .take(rows)
+        .map(|n| Line::raw(n.clone()))
+        .collect();
+    if names.len() > rows
+        && let Some(last) = lines.last_mut()
+    {
+        *last = Line::styled(
+            format!("{} more: type more", names.len() - rows + 1),
+            vm.theme.dim(),
+        );
+    }
+    let title = format!(
+        " {} {} {:?} ",
+        found.provinces.len(),
+        found.how.words(),
+        text.trim()
+    );
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .chain([title.chars().count()])
+        .max()
+        .unwrap_or(0)
+        .max(24)
+        .min(status.width.saturating_sub(2) as usize) as u16
+        + 2;
+    let height = lines.len() as u16 + 2;
+    let area = Rect::new(status.x, status.y.saturating_sub(height), width, height);
+    frame.render_widget(ratatui::widgets::Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            ratatui::widgets::Block::bordered()
+                .title(fit(&title, width.saturating_sub(2) as usize))
+                .border_style(vm.theme.focus()),
+        ),
+        area,
+    );
+}
+
 /// Hints (or the message, or the prompt) on the left, the expectations on the right.
 pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let width = area.width as usize;
@@ -211,6 +275,22 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         spans.push(Span::styled("find province: ", vm.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));
         spans.push(Span::styled(prompt_keys(vm), vm.theme.dim()));
+        // What the text finds so far: the province enter goes to, or how many match (listed
+        // in a box above).
+        let map = &vm.session.scenario().map;
+        draw_find_matches(frame, vm, area, text);
+        if let Some(found) = dipsandbox_core::tools::find::provinces(map, text) {
+            let words = if found.unique().is_none() && found.how != How::Fuzzy {
+                format!("{} listed above", found.provinces.len())
+            } else {
+                dipsandbox_core::tools::find::describe(map, text, &found)
+            };
+            let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+            let room = left_room.saturating_sub(used + 4);
+            if room > 1 {
+                spans.push(Span::raw(format!("  → {}", fit(&words, room))));
+            }
+        }
     } else if let Some(Popup::SaveAs(text)) = &vm.popup {
         spans.push(Span::styled("save as: ", vm.theme.focus()));
         spans.push(Span::raw(format!("{text}▏")));

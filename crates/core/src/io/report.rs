@@ -314,10 +314,10 @@ pub fn trace<O: crate::model::orders::Submitted>(
                             .filter(|f| cancelled.contains(f))
                             .map(|f| s.units[f].describe(map))
                             .collect();
-                        if gone.is_empty() {
-                            String::new()
-                        } else {
-                            format!("   (the convoy of {} is cancelled)", gone.join(", "))
+                        match gone.len() {
+                            0 => String::new(),
+                            1 => format!("   (the convoy of {} is cancelled)", gone.join(", ")),
+                            _ => format!("   (the convoys of {} are cancelled)", gone.join(", ")),
                         }
                     } else {
                         String::new()
@@ -408,9 +408,10 @@ pub fn adjustments(s: &Scenario) -> Vec<String> {
                 n => format!("must remove {}", -n),
             };
             format!(
-                "{}: {} centres, {units} units: {what}",
+                "{}: {}, {}: {what}",
                 map.power(p).name,
-                centres[i]
+                crate::base::text::count(centres[i], "centre"),
+                crate::base::text::count(units, "unit")
             )
         })
         .collect()

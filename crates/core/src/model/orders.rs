@@ -746,6 +746,17 @@ impl<'m, 's> Parser<'m, 's> {
 
 /// The closest known name to `word`, if any is close enough to be a useful suggestion.
 pub fn suggest(map: &Map, word: &str) -> Option<String> {
+    let pid = suggest_province(map, word)?;
+    Some(format!(
+        "{} ({})",
+        map.province(pid).name,
+        map.province(pid).abbr
+    ))
+}
+
+/// The province whose name (any of its names) is closest to `word` by spelling, if any is
+/// close enough to be a useful suggestion.
+pub fn suggest_province(map: &Map, word: &str) -> Option<ProvinceId> {
     let w = crate::model::map::normalize_name(word);
     if w.is_empty() {
         return None;
@@ -775,7 +786,7 @@ pub fn suggest(map: &Map, word: &str) -> Option<String> {
             best = Some(key);
         }
     }
-    best.map(|(_, _, _, pid)| format!("{} ({})", map.province(pid).name, map.province(pid).abbr))
+    best.map(|(_, _, _, pid)| pid)
 }
 
 /// Parses one order. Errors give the column (in characters, from 1) within `text`.

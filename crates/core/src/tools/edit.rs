@@ -68,8 +68,10 @@ pub struct Editor {
     scenario: Scenario,
     undo: Vec<Scenario>,
     redo: Vec<Scenario>,
-    /// Edits since the last save.
-    changes: usize,
+    /// The depth of the undo history ([`Editor::depth`]) at which the scenario is as last
+    /// saved; None when no state in the history is (the saved one was dropped from the redo
+    /// history, or the scenario came with edits its file does not have).
+    saved: Option<usize>,
 }
 
 impl Editor {
@@ -79,7 +81,7 @@ impl Editor {
             scenario,
             undo: Vec::new(),
             redo: Vec::new(),
-            changes: 0,
+            saved: Some(0),
         }
     }
 
@@ -88,29 +90,38 @@ impl Editor {
         &self.scenario
     }
 
-    /// Whether there are edits since [`Editor::mark_saved`].
+    /// Whether the scenario differs from what was last saved ([`Editor::mark_saved`]): undoing
+    /// every edit since a save (or redoing back to it) leaves it clean.
     pub fn is_dirty(&self) -> bool {
-        self.changes > 0
+        self.saved != Some(self.undo.len())
+    }
+
+    /// How many edits the undo history holds: the scenario's place in its history.
+    pub fn depth(&self) -> usize {
+        self.undo.len()
     }
 
     /// Records that the scenario was saved.
     pub fn mark_saved(&mut self) {
-        self.changes = 0;
+        self.saved = Some(self.undo.len());
     }
 
     /// Records that the scenario differs from its file although no edit was made here (edits
-    /// restored from a recovery file).
+    /// restored from a recovery file): it stays unsaved until it is saved.
     pub fn mark_unsaved(&mut self) {
-        self.changes = self.changes.max(1);
+        self.saved = None;
     }
 
     /// Applies an edit; a refused edit changes nothing.
     pub fn apply(&mut self, edit: Edit) -> Result<(), EditError> {
         let mut next = self.scenario.clone();
         apply(&mut next, edit)?;
+        // The saved state, if it was among the undone ones, is dropped with the redo history.
+        if self.saved.is_some_and(|s| s > self.undo.len()) {
+            self.saved = None;
+        }
         self.undo.push(std::mem::replace(&mut self.scenario, next));
         self.redo.clear();
-        self.changes += 1;
         Ok(())
     }
 
@@ -119,7 +130,6 @@ impl Editor {
         match self.undo.pop() {
             Some(prev) => {
                 self.redo.push(std::mem::replace(&mut self.scenario, prev));
-                self.changes += 1;
                 true
             }
             None => false,
@@ -131,7 +141,6 @@ impl Editor {
         match self.redo.pop() {
             Some(next) => {
                 self.undo.push(std::mem::replace(&mut self.scenario, next));
-                self.changes += 1;
                 true
             }
             None => false,

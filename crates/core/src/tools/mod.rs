@@ -4,6 +4,8 @@
 //! - [`art_gen`]: board art generated for a map without any — a Voronoi-style partition of a
 //!   character grid around each province's position or a drawing of its adjacency graph.
 //! - [`check`]: adjudicates a scenario and compares the result with its expectations.
+//! - [`find`]: finding a province by what a person types (exact, initials, prefix, word,
+//!   spelling).
 //! - [`departures`]: an engine's declared departures from the DATC held to the cases they name.
 //! - [`invariants`]: what every result must satisfy, checked after each adjudication.
 //! - [`oracle`]: the equation oracle — every solution of a movement phase's DATC 5.B
@@ -24,6 +26,7 @@ pub mod check;
 pub mod departures;
 pub mod diff;
 pub mod edit;
+pub mod find;
 pub mod invariants;
 pub mod menu;
 pub mod minimize;

@@ -4,7 +4,7 @@
 //!
 //! # Module map
 //! - [`cli`]: the command line — arguments, and one file per sub-command.
-//! - [`tui`]: the terminal UI — board, orders, the decision stepper, rules and compare.
+//! - [`tui`]: the terminal UI — board, orders, the stepper over each engine's reasoning, rules and compare.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

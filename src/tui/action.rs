@@ -30,7 +30,7 @@ pub enum Action {
     Open,
     /// Show the board and the orders.
     ViewBoard,
-    /// Show the decision stepper: decisions, dependency tree, trace.
+    /// Show the stepper: the engine's reasoning (the decision graph, the procedure, or any engine's trace and state).
     ViewStepper,
     /// Show the rules and the comparison with another rule set.
     ViewRules,

@@ -296,3 +296,23 @@ fn the_procedures_view_offers_only_keys_that_work_there() {
     run(&mut a, 80, 24, "tab");
     assert_eq!(a.focus, dipsandbox::tui::keymap::Context::Trace);
 }
+
+#[test]
+fn a_prompt_has_the_whole_status_line_at_80_columns() {
+    // Finding a province at 80×24: what the text finds is not cut by the expectations.
+    let mut a = common::app(Some("scenarios/datc/6.F.16.ron"), "prompt-line");
+    let t = text(&run(&mut a, 80, 24, "1 / n o r"));
+    let status = t.lines().last().unwrap_or_default();
+    assert!(status.contains("find province: nor"), "{status}");
+    assert!(!status.contains("expectations"), "{status}");
+    assert!(!status.ends_with('…'), "{status}");
+    // Closed, the expectations are back.
+    let t = text(&run(&mut a, 80, 24, "esc"));
+    assert!(
+        t.lines()
+            .last()
+            .unwrap_or_default()
+            .contains("expectations"),
+        "{t}"
+    );
+}

@@ -254,7 +254,13 @@ fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str
 /// Hints (or the message, or the prompt) on the left, the expectations on the right.
 pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let width = area.width as usize;
-    let right = expectations(vm.session);
+    // A prompt being typed (find, save as, a field, a question) has the whole line: what it
+    // finds or asks is the point; the expectations come back when it closes.
+    let prompt = matches!(
+        vm.popup,
+        Some(Popup::Goto(_) | Popup::SaveAs(_) | Popup::Field(..) | Popup::Confirm(..))
+    );
+    let right = expectations(vm.session).filter(|_| !prompt);
     let mut right_len = right
         .as_ref()
         .map_or(0, |(t, _)| t.chars().count().min(width / 2));

@@ -550,3 +550,17 @@ fn the_files_the_docs_cite_exist() {
         "cited files that are not there: {missing:#?}"
     );
 }
+
+/// The README's picture of the TUI is what the TUI draws: the built-in scenario at 100×30 after
+/// the keys the README names (`2`, `g`, `]`).
+#[test]
+fn the_readmes_picture_is_what_the_tui_draws() {
+    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    let start = readme.find("```text\n").expect("a picture") + "```text\n".len();
+    let len = readme[start..].find("```").expect("its end");
+    let picture: Vec<&str> = readme[start..start + len].lines().collect();
+    let mut a = crate::common::app(None, "readme-picture");
+    let screen = crate::common::text(&crate::common::run(&mut a, 100, 30, "2 g ]"));
+    let screen: Vec<&str> = screen.lines().collect();
+    assert_eq!(picture, screen, "README.md's picture (keys: 2 g ])");
+}

@@ -1,6 +1,6 @@
 //! The one door from the TUI to an engine's own types, one module per view family. Everything
 //! else in the TUI asks the engine seam ([`dipsandbox_core::engine::Adjudication`]: what it
-//! [`Shows`](dipsandbox_core::engine::Shows), its [`Steps`](dipsandbox_core::engine::Steps)
+//! [`Shows`], its [`Steps`]
 //! with each event's words, [`Mark`](dipsandbox_core::engine::Mark) and the engine's state in
 //! [`Section`](dipsandbox_core::engine::Section)s) and so draws any engine's trace, a new one
 //! included, with no code here.

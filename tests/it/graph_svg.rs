@@ -1,8 +1,9 @@
 //! `explain --svg`: the decision graph drawn with no Graphviz. The picture is well-formed XML
 //! with one box per decision of the core's graph and every dependency as an edge; cycles and
 //! forced values are marked exactly where `--dot` marks them; no two boxes overlap; the layout is
-//! deterministic (and its 6.F.16 picture is a snapshot); a graph past the limit is refused with
-//! a message that says so, and one below it is drawn in bounded time.
+//! deterministic (and its 6.F.16 picture is a snapshot); every DATC movement case and the versus
+//! bench's random dense positions draw whole; a graph past the limit is refused with a message
+//! that says so, and one below it (random grids, standoffs, rings) is drawn in bounded time.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -515,4 +516,38 @@ fn every_datc_movement_case_draws_as_well_formed_xml() {
         n += 1;
     }
     assert!(n > 100, "{n} cases drawn");
+}
+
+/// The versus bench's random dense positions (convoys, paradox cores, rings) draw whole: one box
+/// per decision, every edge, no two boxes overlapping, the DOT's marks.
+#[test]
+fn random_dense_positions_draw_whole() {
+    use crate::common::positions::{Convoys, random_position, standard};
+    let map = standard();
+    let mut marked = 0;
+    for seed in 0..40 {
+        let (units, orders) = random_position(seed, Convoys::Included);
+        let m = dipsandbox_core::engine::adjudicate_movement(
+            map,
+            &units,
+            &orders,
+            &dipsandbox_core::model::rules::Rules::default(),
+        );
+        let svg = to_svg(&m, &|u| m.unit_label(map, &units, &orders, u)).expect("drawn");
+        let dot = dipsandbox_core::engine::decision::graphviz::to_dot(
+            &m,
+            &|id| m.node_label(map, &units, &orders, id),
+            &|u| m.unit_label(map, &units, &orders, u),
+        );
+        let pic = parse(&svg);
+        let (marks, _) = dot_marks(&dot);
+        assert_eq!(pic.decisions.len(), m.graph.nodes.len(), "seed {seed}");
+        assert_eq!(pic.edges, core_edges(&m), "seed {seed}");
+        assert_eq!(svg_marks(&pic), marks, "seed {seed}");
+        assert_eq!(overlapping(&pic), vec![], "seed {seed}");
+        if marks != Marks::default() {
+            marked += 1;
+        }
+    }
+    assert!(marked > 0, "some positions have a cycle or a forced value");
 }

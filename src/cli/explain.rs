@@ -1,5 +1,5 @@
 //! `explain`: every outcome with its reason; optionally the resolver's trace and the decision
-//! graph as Graphviz DOT.
+//! graph as Graphviz DOT or as an SVG picture.
 
 use std::process::ExitCode;
 
@@ -8,12 +8,30 @@ use color_eyre::eyre::{Result, eyre};
 use super::input::EngineArg;
 use dipsandbox_core::base::output::Target;
 use dipsandbox_core::engine::PhaseInput;
+use dipsandbox_core::engine::decision::MovementResult;
 use dipsandbox_core::engine::decision::graphviz::to_dot;
+use dipsandbox_core::engine::decision::svg::to_svg;
 use dipsandbox_core::io::report;
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::{adjudicate_scenario, compare};
 use serde_json::{Value, json};
+
+/// Where the decision graph is written: Graphviz DOT, an SVG picture, both or neither.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Graphs<'a> {
+    /// `--dot`.
+    pub dot: Option<&'a Target>,
+    /// `--svg`.
+    pub svg: Option<&'a Target>,
+}
+
+impl Graphs<'_> {
+    /// Whether either is asked for.
+    fn any(&self) -> bool {
+        self.dot.is_some() || self.svg.is_some()
+    }
+}
 
 /// `explain`: the position, then the adjudication.
 pub fn explain(
@@ -21,11 +39,30 @@ pub fn explain(
     rules: Option<Rules>,
     engine: &EngineArg,
     trace: bool,
-    dot: Option<&Target>,
+    graphs: Graphs<'_>,
 ) -> Result<ExitCode> {
     out!("{}", report::position_under(s, rules))?;
     outln!()?;
-    adjudicate_and_print(s, rules, engine, trace, dot)?;
+    adjudicate_and_print(s, rules, engine, trace, graphs)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The decision graph's picture, or why there is none.
+fn picture(s: &Scenario, m: &MovementResult) -> Result<String> {
+    to_svg(m, &|u| m.unit_label(&s.map, &s.units, &s.orders, u)).map_err(|e| eyre!("{e}"))
+}
+
+/// `explain --svg -`: the decision graph's picture alone, on standard output.
+pub fn svg_to_stdout(s: &Scenario, rules: Option<Rules>, engine: &EngineArg) -> Result<ExitCode> {
+    let r = adjudicate_scenario(s, rules, &*engine.engine, false).map_err(|e| eyre!("{e}"))?;
+    let Some(m) = r.result.decisions() else {
+        return Err(eyre!(
+            "--svg draws the decision graph of a movement phase under the decision model (engine `{}`, {} phase): there is none here",
+            r.result.engine,
+            s.phase
+        ));
+    };
+    out!("{}", picture(s, m)?)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -36,8 +73,9 @@ pub fn adjudicate_and_print(
     rules: Option<Rules>,
     engine: &EngineArg,
     trace: bool,
-    dot: Option<&Target>,
+    graphs: Graphs<'_>,
 ) -> Result<()> {
+    let dot = graphs.dot;
     let r = adjudicate_scenario(s, rules, &*engine.engine, trace).map_err(|e| eyre!("{e}"))?;
     if !engine.default {
         let e = &engine.engine;
@@ -76,14 +114,22 @@ pub fn adjudicate_and_print(
             let path = target.path.display();
             outln!("\nDecision graph written to {path} (render: dot -Tsvg {path} -o graph.svg)")?;
         }
+        if let Some(target) = graphs.svg {
+            target.write(&picture(s, m)?).map_err(|e| eyre!("{e}"))?;
+            outln!(
+                "\nDecision graph drawn to {} ({} decisions)",
+                target.path.display(),
+                m.graph.nodes.len()
+            )?;
+        }
     } else if let Some(d) = r.result.procedure() {
         if trace {
             outln!()?;
             out!("{}", report::dpjudge_trace(s, d))?;
         }
-        if dot.is_some() {
+        if graphs.any() {
             outln!(
-                "\n(--dot draws the decision graph of the decision model; the DPjudge procedure has none: --trace prints its steps)"
+                "\n(--dot and --svg draw the decision graph of the decision model; the DPjudge procedure has none: --trace prints its steps)"
             )?;
         }
     } else if let Some(st) = r
@@ -97,17 +143,17 @@ pub fn adjudicate_and_print(
         for i in 0..st.len() {
             outln!("  {:>3}. {}", i + 1, st.describe(&input, i))?;
         }
-    } else if (trace || dot.is_some())
+    } else if (trace || graphs.any())
         && s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
     {
         // An engine that keeps no trace (an outside adjudicator).
         outln!(
-            "\n(--trace and --dot: the engine {} keeps no trace and no decision graph)",
+            "\n(--trace, --dot and --svg: the engine {} keeps no trace and no decision graph)",
             r.result.engine
         )?;
-    } else if trace || dot.is_some() {
+    } else if trace || graphs.any() {
         outln!(
-            "\n(--trace and --dot describe the movement resolver; this is a {} phase)",
+            "\n(--trace, --dot and --svg describe the movement resolver; this is a {} phase)",
             s.phase
         )?;
     }

@@ -2,7 +2,7 @@
 //!
 //! - [`show`]: `show` and the printed form of `dipsandbox [FILE] --print`.
 //! - [`check`]: `check` over files and folders.
-//! - [`explain`]: `explain`, with `--trace` and `--dot`.
+//! - [`explain`]: `explain`, with `--trace`, `--dot` and `--svg`.
 //! - [`advance`]: `advance` to the next phase.
 //! - [`solve`]: `solve`: the equation oracle's count of solutions, against the resolver.
 //! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
@@ -144,7 +144,8 @@ enum Command {
     },
     /// Adjudicate a scenario and explain every outcome.
     ///
-    /// Optionally the engine's trace (`--trace`) and the decision graph (`--dot FILE`).
+    /// Optionally the engine's trace (`--trace`) and the decision graph (`--dot FILE` for
+    /// Graphviz, `--svg FILE` for a picture drawn with no Graphviz).
     Explain {
         /// The scenario file.
         file: PathBuf,
@@ -154,7 +155,12 @@ enum Command {
         /// Write the decision graph as Graphviz DOT to this file.
         #[arg(long, value_name = "OUT.dot")]
         dot: Option<PathBuf>,
-        /// Replace the --dot file if it exists.
+        /// Draw the decision graph as an SVG picture to this file, with no Graphviz: cycles
+        /// coloured by kind, forced values bold, a legend (at most 300 decisions). `-` prints
+        /// only the picture, to standard output.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: Option<PathBuf>,
+        /// Replace the --dot or --svg file if it exists.
         #[arg(long)]
         force: bool,
     },
@@ -748,8 +754,9 @@ pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
             file,
             trace,
             dot,
+            svg,
             force,
-        } => explain_command(&file, trace, dot, force, &cli, rules),
+        } => explain_command(&file, trace, [dot, svg], force, &cli, rules),
         Command::Check {
             paths,
             verbose,
@@ -919,33 +926,53 @@ fn run_default(cli: &Cli, registry: &Registry, rules: Option<Rules>) -> Result<E
     show::print_default(&s, rules, &cli.engine, builtin)
 }
 
-/// `explain`: a scenario's adjudication step by step, with its decision graph drawn to `dot`.
+/// `explain`: a scenario's adjudication step by step, with its decision graph written to the
+/// `[dot, svg]` files (`--svg -`: the picture alone, to standard output).
 fn explain_command(
     file: &Path,
     trace: bool,
-    dot: Option<PathBuf>,
+    [dot, svg]: [Option<PathBuf>; 2],
     force: bool,
     cli: &Cli,
     rules: Option<Rules>,
 ) -> Result<ExitCode> {
     let s = load(file)?;
+    if let Some(p) = &svg
+        && is_stdin(p)
+    {
+        if trace || dot.is_some() {
+            return Err(eyre!(
+                "--svg - prints only the picture; write it to a file to have --trace or --dot too"
+            ));
+        }
+        return explain::svg_to_stdout(&s, rules, &cli.engine);
+    }
     // Checked first when a graph will be drawn (a movement phase under the decision
     // model); else only a note says why there is none.
     let draws = s.phase.kind == dipsandbox_core::model::board::PhaseKind::Movement
         && cli.engine.engine.name() == dipsandbox_core::engine::DecisionEngine.name();
-    let dot = dot
-        .map(|d| {
-            let inputs = scenario_inputs(file, &s);
-            if draws {
-                target(&d, inputs, force)
-            } else {
-                Ok(dipsandbox_core::base::output::Target::new(
-                    &d, inputs, force,
-                ))
-            }
-        })
-        .transpose()?;
-    explain::explain(&s, rules, &cli.engine, trace, dot.as_ref())
+    let out = |d: PathBuf| {
+        let inputs = scenario_inputs(file, &s);
+        if draws {
+            target(&d, inputs, force)
+        } else {
+            Ok(dipsandbox_core::base::output::Target::new(
+                &d, inputs, force,
+            ))
+        }
+    };
+    let dot = dot.map(out).transpose()?;
+    let svg = svg.map(out).transpose()?;
+    explain::explain(
+        &s,
+        rules,
+        &cli.engine,
+        trace,
+        explain::Graphs {
+            dot: dot.as_ref(),
+            svg: svg.as_ref(),
+        },
+    )
 }
 
 /// `completions`: the shell's completion script, printed.

@@ -21,6 +21,8 @@ Examples:
   dipsandbox check scenarios/datc              adjudicate every scenario and compare with its expectations
   dipsandbox check suite.txt --pairing suite.rules   a jDip test file, cases paired with their rules
   dipsandbox explain scenarios/datc/6.F.16.ron --trace --dot pandin.dot
+  dipsandbox explain scenarios/datc/6.F.16.ron --svg pandin.svg
+                                               the decision graph drawn as SVG, no Graphviz needed
   dipsandbox explain FILE --rules 1982         the same orders under the 1982 paradox rule
   dipsandbox explain FILE --rules datc,multi_route_disruption=AnyRoute
   dipsandbox solve scenarios/datc/6.F.14.ron   how many solutions the equations have (2: a paradox)
@@ -49,7 +51,7 @@ pub fn print_default(
 ) -> Result<ExitCode> {
     show(s, rules)?;
     outln!()?;
-    adjudicate_and_print(s, rules, engine, false, None)?;
+    adjudicate_and_print(s, rules, engine, false, Default::default())?;
     if builtin {
         outln!("\n{}", EXAMPLES.replace("Examples:", "Try next:"))?;
     }

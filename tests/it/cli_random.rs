@@ -139,7 +139,13 @@ fn args(l: &Line, invalid: &[PathBuf], out: &Path) -> Vec<String> {
         3 => {
             let mut v = vec!["explain".into(), file];
             if l.extra {
-                v.extend(["--trace".into(), "--dot".into(), o("graph.dot")]);
+                v.extend([
+                    "--trace".into(),
+                    "--dot".into(),
+                    o("graph.dot"),
+                    "--svg".into(),
+                    o("graph.svg"),
+                ]);
             }
             v
         }

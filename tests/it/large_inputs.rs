@@ -29,7 +29,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 }
 
 /// A map file of inland provinces, each with its army borders, and three powers.
-fn map_ron(provinces: &[(String, Vec<String>)]) -> String {
+pub(crate) fn map_ron(provinces: &[(String, Vec<String>)]) -> String {
     let mut s = String::from("Map(name: \"synthetic\", title: \"Synthetic\", powers: [\n");
     for (name, adj) in [("Alpha", "Alphan"), ("Beta", "Betan"), ("Gamma", "Gamman")] {
         let _ = writeln!(
@@ -51,7 +51,7 @@ fn map_ron(provinces: &[(String, Vec<String>)]) -> String {
 }
 
 /// A ring of `n` provinces `p0`..`p{n-1}`.
-fn ring(n: usize) -> Vec<(String, Vec<String>)> {
+pub(crate) fn ring(n: usize) -> Vec<(String, Vec<String>)> {
     (0..n)
         .map(|i| {
             (
@@ -71,7 +71,7 @@ fn star(n: usize) -> Vec<(String, Vec<String>)> {
 
 /// A scenario on `map` with units and orders per power (the texts as written), and `more`
 /// fields (such as `expect: (…)`).
-fn scenario_ron(
+pub(crate) fn scenario_ron(
     title: &str,
     map: &str,
     units: &[(&str, Vec<String>)],

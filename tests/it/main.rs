@@ -22,6 +22,7 @@ mod freeze;
 mod function_length;
 mod fuzz_regressions;
 mod fuzz_replay;
+mod graph_svg;
 mod guess;
 mod hostile;
 mod import_names;

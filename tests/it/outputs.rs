@@ -88,6 +88,7 @@ fn writers(input: &str) -> Vec<Vec<String>> {
     let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     vec![
         v(&["explain", input, "--dot"]),
+        v(&["explain", input, "--svg"]),
         v(&["check", input, "--junit"]),
         v(&["advance", input, "-o"]),
         v(&["minimize", input, "--keep", "backup", "-o"]),

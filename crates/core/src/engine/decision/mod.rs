@@ -6,6 +6,7 @@
 //! - [`reasons`]: each outcome's cause, as data and in words.
 //! - [`trace`] and [`stepper`]: the resolver's events, and the cursor over them.
 //! - [`graphviz`]: the decision graph as a Graphviz `dot` file (`explain --dot`).
+//! - [`svg`]: the decision graph as an SVG picture, laid out with no Graphviz (`explain --svg`).
 //! - [`engine`]: the engine on the seam.
 //!
 //! ```
@@ -35,6 +36,7 @@ pub mod graphviz;
 pub mod reasons;
 pub mod resolver;
 pub mod stepper;
+pub mod svg;
 pub mod trace;
 
 pub use adjudicator::{

@@ -4,6 +4,7 @@
 //! - [`check`]: `check` over files and folders.
 //! - [`explain`]: `explain`, with `--trace` and `--dot`.
 //! - [`advance`]: `advance` to the next phase.
+//! - [`render`]: `render`, a position as a picture (SVG or PNG).
 //! - [`solve`]: `solve`: the equation oracle's count of solutions, against the resolver.
 //! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
 //! - [`jdip`]: `import` and `export` of jDip test files.
@@ -52,6 +53,7 @@ mod jdip;
 mod map_art;
 mod minimize;
 mod out;
+pub mod render;
 mod replay;
 mod show;
 mod signals;
@@ -155,6 +157,32 @@ enum Command {
         #[arg(long, value_name = "OUT.dot")]
         dot: Option<PathBuf>,
         /// Replace the --dot file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Draw a scenario's position as a picture: SVG or PNG.
+    ///
+    /// The provinces, the units and the orders (moves as arrows, supports as dashed lines,
+    /// convoys as the route through the fleets, holds as rings), each coloured by its verdict,
+    /// with dislodged units and standoffs marked and a legend; before the phase, or after it
+    /// with --after. Without -o the SVG is printed.
+    Render {
+        /// The scenario file.
+        file: PathBuf,
+        /// The picture to write: NAME.svg or NAME.png.
+        #[arg(short, long, value_name = "NAME.svg|NAME.png")]
+        output: Option<PathBuf>,
+        /// Draw the position after the phase (units where they end, dislodged units beside
+        /// their provinces).
+        #[arg(long)]
+        after: bool,
+        /// The picture's width in pixels (200 to 10000).
+        #[arg(long, value_name = "PX", default_value_t = 800)]
+        width: u32,
+        /// Leave out the legend.
+        #[arg(long)]
+        no_legend: bool,
+        /// Replace the output file if it exists.
         #[arg(long)]
         force: bool,
     },
@@ -783,6 +811,23 @@ pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 .map(|o| target(&o, scenario_inputs(&file, &s), force))
                 .transpose()?;
             advance::advance(&s, rules, &cli.engine, output.as_ref())
+        }
+        Command::Render {
+            file,
+            output,
+            after,
+            width,
+            no_legend,
+            force,
+        } => {
+            let format = output.as_deref().map(render::format_of).transpose()?;
+            let s = load(&file)?;
+            let output = output
+                .map(|o| target(&o, scenario_inputs(&file, &s), force))
+                .transpose()?;
+            let opts = render::options(&s, after, width, !no_legend);
+            let out = output.as_ref().zip(format);
+            render::render(&s, rules, &cli.engine, &opts, out)
         }
         Command::Solve { file, limit } if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)

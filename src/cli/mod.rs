@@ -11,6 +11,8 @@
 //! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
 //! - [`versus`]: `versus A B`, the differential bench, and `versus merge`.
+//! - [`report`]: `report`, one self-contained HTML page for a scenario or a `versus` or
+//!   `replay` output folder.
 //! - [`engines`]: the engines `--engine` may name beyond the registry's: `cmd:` command lines
 //!   and the names of `engines.ron`.
 
@@ -55,6 +57,7 @@ mod minimize;
 mod out;
 pub mod render;
 mod replay;
+mod report;
 mod show;
 mod signals;
 mod solve;
@@ -423,6 +426,15 @@ enum Command {
         #[command(subcommand)]
         merge: Option<VersusCommand>,
     },
+    /// Write one self-contained HTML page: a scenario, or a `versus` or `replay` output folder.
+    ///
+    /// For a scenario: its picture, the orders with verdicts and reasons, the rule options in
+    /// force, the expectations met or missed, and a stepper through the engine's trace
+    /// (forward, back, jump to the next cycle or backup rule; ←/→ and ]) that highlights on the
+    /// picture what each step decides. For a folder: a card per class (or per differing
+    /// phase) with its picture under each engine, the explanation, the count and the file to
+    /// open in the TUI. No network, no external file: the page opens anywhere.
+    Report(report::Args),
     /// Print a shell completion script.
     ///
     /// `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
@@ -935,6 +947,7 @@ pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
             rules,
             cli.json,
         ),
+        Command::Report(args) => report::run(&args, &cli.engine, registry, rules),
         Command::Completions { shell } => completions(shell),
         Command::Maps => info::maps(),
         Command::Map { action } => map_command(action),

@@ -426,7 +426,7 @@ enum Command {
         #[command(subcommand)]
         merge: Option<VersusCommand>,
     },
-    /// Write one self-contained HTML page: a scenario, or a `versus` or `replay` output folder.
+    /// A self-contained HTML page of a scenario, or of a `versus` or `replay` folder.
     ///
     /// For a scenario: its picture, the orders with verdicts and reasons, the rule options in
     /// force, the expectations met or missed, and a stepper through the engine's trace

@@ -246,3 +246,66 @@ fn report_of_another_folder_says_what_it_reads() {
         "{err}"
     );
 }
+
+/// A versus folder of `n` classes reported with `--max-pictures cap`: one page, every class a
+/// card, pictures (two engines each) for the first `cap` only, and the page says so.
+fn many_classes(name: &str, n: u64, cap: usize) {
+    let dir = temp_dir(name);
+    let out = dir.join("run");
+    std::fs::create_dir_all(&out).expect("folder");
+    let body = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
+    let mut classes = Vec::new();
+    for i in 0..n {
+        let file = format!("class-{i}.ron");
+        std::fs::write(out.join(&file), &body).expect("write");
+        classes.push(row(&file, n - i));
+    }
+    let summary = Summary {
+        a: "decisions".to_string(),
+        b: "dpjudge".to_string(),
+        mix: "paradox".to_string(),
+        map: "standard".to_string(),
+        rules: "datc".to_string(),
+        count: 100_000,
+        positions: 100_000,
+        disagreements: n * (n + 1) / 2,
+        classes,
+        ..Summary::default()
+    };
+    save_summary(&out, &summary).expect("summary");
+    let start = std::time::Instant::now();
+    let (code, text, err) = dipsandbox(&[
+        "report",
+        out.to_str().expect("utf-8"),
+        "--max-pictures",
+        &cap.to_string(),
+    ]);
+    let took = start.elapsed();
+    assert_eq!(code, 0, "{text}{err}");
+    let html = std::fs::read_to_string(dir.join("run.html")).expect("page");
+    assert_eq!(html.matches("<section class=\"card\"").count(), n as usize);
+    assert_eq!(html.matches("<img ").count(), 2 * cap);
+    assert!(html.contains(&format!("{n} cards: the first {cap} with pictures")));
+    assert!(
+        html.contains(&format!("class-{}.ron", n - 1)),
+        "the last class is listed"
+    );
+    eprintln!(
+        "{n} classes, {cap} pictured: {:.1} s, {} KB",
+        took.as_secs_f64(),
+        html.len() / 1024
+    );
+}
+
+/// 300 classes, the default cap of 60 pictured.
+#[test]
+#[ignore = "slow tier: cargo test -- --ignored (CI runs it)"]
+fn a_folder_of_hundreds_of_classes_is_one_page_with_its_pictures_capped() {
+    many_classes("page-versus-300", 300, 60);
+}
+
+/// The default tier's twin: 120 classes, 4 pictured.
+#[test]
+fn a_folder_of_many_classes_is_one_page_with_its_pictures_capped() {
+    many_classes("page-versus-120", 120, 4);
+}

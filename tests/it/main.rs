@@ -45,6 +45,7 @@ mod orders;
 mod outputs;
 mod outside;
 mod parser_equivalence;
+mod picture;
 mod properties;
 mod pty;
 mod reasons;

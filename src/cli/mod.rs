@@ -512,6 +512,20 @@ enum MapCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Write a position for every province of a map file that has none, for pictures.
+    ///
+    /// From the neighbours' positions; for a map with none at all, from its board art, else
+    /// from a layout of its borders. A map whose provinces all have one is left as it is.
+    Positions {
+        /// The map file.
+        file: PathBuf,
+        /// Where to write the map with its positions (default: over FILE).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace an existing -o file.
+        #[arg(long)]
+        force: bool,
+    },
     /// Write a map's opening position as a scenario.
     ///
     /// Each power's starting units, Spring of the map's first year: to FILE with -o, else to
@@ -1037,6 +1051,9 @@ fn map_command(action: MapCommand) -> Result<ExitCode> {
             svg.as_deref(),
         ),
         MapCommand::Art { file, out, force } => info::map_art(&file, out.as_deref(), force),
+        MapCommand::Positions { file, out, force } => {
+            map_art::map_positions(&file, out.as_deref(), force)
+        }
         MapCommand::Opening { map, out } => info::map_opening(&map, out.as_deref()),
     }
 }

@@ -48,6 +48,17 @@ pub enum Effect {
     WriteRecovery,
     /// Remove this process's recovery file: the user chose to drop the edits.
     ClearRecovery,
+    /// Write a picture: `svg` as `NAME.svg` beside the scenario file `beside` (the current
+    /// folder when there is none or it is a bundled scenario), never over an existing file
+    /// (`NAME-2.svg`, … instead).
+    WritePicture {
+        /// The scenario's file, if it has one.
+        beside: Option<PathBuf>,
+        /// The picture's name without `.svg`.
+        name: String,
+        /// The picture.
+        svg: String,
+    },
     /// End the session.
     Quit,
 }
@@ -71,6 +82,8 @@ pub enum Done {
     Restored(Result<(Box<Session>, Option<PathBuf>), String>, PathBuf),
     /// A declined recovery file was removed (or why not).
     Discarded(Result<(), String>),
+    /// A picture was written here.
+    PictureWritten(PathBuf),
     /// An effect failed: the message to show.
     Failed(String),
 }

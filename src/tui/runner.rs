@@ -75,7 +75,55 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
             app.quit = true;
             None
         }
+        Effect::WritePicture { beside, name, svg } => {
+            Some(write_picture(app, beside.as_deref(), &name, &svg))
+        }
     }
+}
+
+/// Writes a picture as `NAME.svg` beside `beside` (the current folder for a bundled scenario
+/// or none), or `NAME-2.svg`, `NAME-3.svg`, … when that exists: never over a file.
+fn write_picture(app: &App, beside: Option<&Path>, name: &str, svg: &str) -> Done {
+    use std::io::Write;
+    let dir = match beside {
+        Some(p) if !is_bundled(app, p) => p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        _ => PathBuf::from("."),
+    };
+    for k in 1..=999 {
+        let file = if k == 1 {
+            format!("{name}.svg")
+        } else {
+            format!("{name}-{k}.svg")
+        };
+        let path = dir.join(file);
+        // `create_new`: an existing file (or link) is never opened, so never overwritten.
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut f) => {
+                return match f.write_all(svg.as_bytes()).and_then(|()| f.sync_all()) {
+                    Ok(()) => Done::PictureWritten(path),
+                    Err(e) => Done::Failed(format!("{}: {e}", path.display())),
+                };
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Done::Failed(format!(
+                    "{}: the picture cannot be written: {e}",
+                    path.display()
+                ));
+            }
+        }
+    }
+    Done::Failed(format!(
+        "{}: {name}.svg to {name}-999.svg all exist; no picture written",
+        dir.display()
+    ))
 }
 
 /// Whether a file is one of the bundled scenarios (never overwritten).

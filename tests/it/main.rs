@@ -47,6 +47,7 @@ mod outputs;
 mod outside;
 mod page;
 mod parser_equivalence;
+mod picture;
 mod properties;
 mod pty;
 mod reasons;

@@ -42,6 +42,42 @@ impl App {
         fx.push(Effect::Open(path));
     }
 
+    /// Draws the position as the board shows it (before or after the phase) and asks the
+    /// runner to write it beside the scenario: `NAME.svg`, named after the scenario's file (or
+    /// its title when it has none).
+    pub(super) fn write_picture(&mut self, fx: &mut Vec<Effect>) {
+        use dipsandbox_core::io::picture::{PictureOptions, position_svg};
+        let s = self.session.scenario();
+        let when = if self.board.after { "after" } else { "before" };
+        let opts = PictureOptions {
+            after: self.board.after,
+            title: Some(format!("{} — {} ({when})", s.title, s.phase)),
+            ..PictureOptions::default()
+        };
+        let svg = match position_svg(s, Some(self.session.run.phase()), &opts) {
+            Ok(svg) => svg,
+            Err(e) => return self.error(format!("no picture: {e}")),
+        };
+        let stem = self
+            .session
+            .path
+            .as_deref()
+            .and_then(Path::file_stem)
+            .and_then(|n| n.to_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| slug(&s.title).to_ascii_lowercase());
+        let name = if stem.is_empty() {
+            "scenario".to_string()
+        } else {
+            stem
+        };
+        fx.push(Effect::WritePicture {
+            beside: self.session.path.clone(),
+            name,
+            svg,
+        });
+    }
+
     /// Asks where to save, offering a file named after the title in the user's folder.
     pub(super) fn start_save_as(&mut self) {
         let slug = slug(&self.session.scenario().title).to_ascii_lowercase();
@@ -125,6 +161,9 @@ impl App {
                     Err(e) => self.error(e),
                 }
                 self.show_keymap_problem();
+            }
+            Done::PictureWritten(path) => {
+                self.info(format!("picture written to {}", path.display()));
             }
             Done::Failed(e) => self.error(e),
         }

@@ -24,6 +24,28 @@ const ART_CELL: (f64, f64) = (10.0, 21.0);
 /// A layout's neighbours end up about one unit apart: this many picture units.
 const LAYOUT_UNIT: f64 = 60.0;
 
+/// The distance between neighbouring provinces at which a map is drawn no further apart.
+const SPARSE: f64 = 95.0;
+
+/// The median over the points of the distance to the nearest other point (0 for fewer than
+/// two).
+fn median_nearest(pts: &[(f64, f64)]) -> f64 {
+    let mut d: Vec<f64> = pts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            pts.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, b)| (a.0 - b.0).hypot(a.1 - b.1))
+                .filter(|x| *x > 0.0)
+                .min_by(f64::total_cmp)
+        })
+        .collect();
+    d.sort_by(f64::total_cmp);
+    d.get(d.len() / 2).copied().unwrap_or(0.0)
+}
+
 /// An axis-aligned box: left, top, right, bottom.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -225,7 +247,15 @@ pub fn layout_map(map: &Map, width: u32) -> Layout {
     let miny = pts.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
     let span = (maxx - minx).max(1.0);
     let inner = (f64::from(width.max(100)) - 2.0 * MARGIN - 2.0 * NODE_R).max(50.0);
-    let scale = inner / span;
+    // A sparse map (a few provinces) is not spread over the whole width: its provinces stay
+    // about `SPARSE` apart, and the picture's viewBox shrinks around them, so that at the asked
+    // width it is drawn larger rather than as small nodes far apart.
+    let nn = median_nearest(&pts);
+    let scale = if nn > 0.0 {
+        (inner / span).min(SPARSE / nn)
+    } else {
+        inner / span
+    };
     let mut centers: Vec<(f64, f64)> = pts
         .iter()
         .map(|(x, y)| {
@@ -253,69 +283,84 @@ pub fn layout_map(map: &Map, width: u32) -> Layout {
         bounds: Rect {
             x0: b.x0.min(0.0) - MARGIN,
             y0: b.y0.min(0.0) - MARGIN,
-            x1: b.x1.max(f64::from(width)) + MARGIN,
+            // At least three fifths of the width: a small map is drawn larger, not huge.
+            x1: (b.x1 + MARGIN).max(b.x0.min(0.0) - MARGIN + 0.6 * f64::from(width)),
             y1: b.y1 + MARGIN,
         },
     }
 }
 
 /// Pushes overlapping footprints apart along the axis where they overlap least, half each way,
-/// until none overlap (or a round limit is reached; a final check by the caller's tests).
+/// until none overlap; when rounds of that leave some (a crowded map in a narrow picture), the
+/// whole layout is spread out a fifth and pushed again. Spreading always ends it: far enough
+/// apart, no two footprints meet.
 fn separate(centers: &mut [(f64, f64)], label_len: &[usize]) {
-    let n = centers.len();
-    for _round in 0..500 {
-        let mut moved = false;
-        for i in 0..n {
-            for j in (i + 1)..n {
-                let (Some(&a), Some(&b)) = (centers.get(i), centers.get(j)) else {
-                    continue;
-                };
-                let ra = pad(footprint_rect(
-                    a.0,
-                    a.1,
-                    label_len.get(i).copied().unwrap_or(3),
-                ));
-                let rb = pad(footprint_rect(
-                    b.0,
-                    b.1,
-                    label_len.get(j).copied().unwrap_or(3),
-                ));
-                if !ra.overlaps(&rb) {
-                    continue;
-                }
-                let dx = (ra.x1.min(rb.x1) - ra.x0.max(rb.x0)) / 2.0 + 0.01;
-                let dy = (ra.y1.min(rb.y1) - ra.y0.max(rb.y0)) / 2.0 + 0.01;
-                // Ties (the same point) are split by index so the result is deterministic.
-                let (sx, sy) = (
-                    if b.0 > a.0 || (b.0 == a.0 && j > i) {
-                        1.0
-                    } else {
-                        -1.0
-                    },
-                    if b.1 > a.1 || (b.1 == a.1 && j > i) {
-                        1.0
-                    } else {
-                        -1.0
-                    },
-                );
-                let (mx, my) = if dx <= dy {
-                    (dx * sx, 0.0)
-                } else {
-                    (0.0, dy * sy)
-                };
-                if let Some(c) = centers.get_mut(i) {
-                    *c = (c.0 - mx, c.1 - my);
-                }
-                if let Some(c) = centers.get_mut(j) {
-                    *c = (c.0 + mx, c.1 + my);
-                }
-                moved = true;
+    for _spread in 0..40 {
+        for _round in 0..200 {
+            if !push_apart(centers, label_len) {
+                return;
             }
         }
-        if !moved {
-            break;
+        let n = centers.len().max(1) as f64;
+        let (cx, cy) = centers
+            .iter()
+            .fold((0.0, 0.0), |(a, b), c| (a + c.0 / n, b + c.1 / n));
+        for c in centers.iter_mut() {
+            *c = (cx + (c.0 - cx) * 1.2, cy + (c.1 - cy) * 1.2);
         }
     }
+}
+
+/// One round of pushing every overlapping pair apart; whether anything moved.
+fn push_apart(centers: &mut [(f64, f64)], label_len: &[usize]) -> bool {
+    let n = centers.len();
+    let mut moved = false;
+    for i in 0..n {
+        for j in (i + 1)..n {
+            let (Some(&a), Some(&b)) = (centers.get(i), centers.get(j)) else {
+                continue;
+            };
+            let ra = pad(footprint_rect(
+                a.0,
+                a.1,
+                label_len.get(i).copied().unwrap_or(3),
+            ));
+            let rb = pad(footprint_rect(
+                b.0,
+                b.1,
+                label_len.get(j).copied().unwrap_or(3),
+            ));
+            if !ra.overlaps(&rb) {
+                continue;
+            }
+            let dx = (ra.x1.min(rb.x1) - ra.x0.max(rb.x0)) / 2.0 + 0.01;
+            let dy = (ra.y1.min(rb.y1) - ra.y0.max(rb.y0)) / 2.0 + 0.01;
+            // Ties (the same point) are split by index so the result is deterministic.
+            let sx = if b.0 > a.0 || (b.0 == a.0 && j > i) {
+                1.0
+            } else {
+                -1.0
+            };
+            let sy = if b.1 > a.1 || (b.1 == a.1 && j > i) {
+                1.0
+            } else {
+                -1.0
+            };
+            let (mx, my) = if dx <= dy {
+                (dx * sx, 0.0)
+            } else {
+                (0.0, dy * sy)
+            };
+            if let Some(c) = centers.get_mut(i) {
+                *c = (c.0 - mx, c.1 - my);
+            }
+            if let Some(c) = centers.get_mut(j) {
+                *c = (c.0 + mx, c.1 + my);
+            }
+            moved = true;
+        }
+    }
+    moved
 }
 
 fn pad(r: Rect) -> Rect {

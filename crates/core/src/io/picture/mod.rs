@@ -271,3 +271,31 @@ fn standoffs(s: &Scenario, result: Option<&PhaseResult>, after: bool, lay: &Layo
     out.push_str("</g>\n");
     out
 }
+
+/// A map file's text with a `position` for every province that has none: from its neighbours'
+/// positions, else (a map with none at all) from its board art or a layout of its borders
+/// ([`layout::province_points`]), so that pictures of it need no derivation and stay the same
+/// when the derivation changes. Returns the new text and how many positions were added (0:
+/// the text is returned as it was). `file` names the text in errors.
+pub fn with_positions(
+    text: &str,
+    file: &str,
+) -> Result<(String, usize), crate::tools::art_gen::write::WriteArtError> {
+    use crate::tools::art_gen::write::WriteArtError;
+    let map = crate::model::map::Map::from_ron(text, file)
+        .map_err(|e| WriteArtError::Map(e.to_string()))?;
+    let added = map
+        .province_ids()
+        .filter(|p| map.position(*p).is_none())
+        .count();
+    if added == 0 {
+        return Ok((text.to_string(), 0));
+    }
+    let points: Vec<(String, (f64, f64))> = layout::province_points(&map)
+        .into_iter()
+        .zip(&map.provinces)
+        .map(|(pt, p)| (p.abbr.clone(), pt))
+        .collect();
+    let (out, _) = crate::io::svg_positions::add_positions_to(&map, text, file, &points)?;
+    Ok((out, added))
+}

@@ -58,6 +58,9 @@ pub enum Effect {
         name: String,
         /// The picture.
         svg: String,
+        /// The position's page (`dipsandbox report`'s), written as `NAME.html` with the same
+        /// name as the picture.
+        page: Option<String>,
     },
     /// End the session.
     Quit,
@@ -82,8 +85,8 @@ pub enum Done {
     Restored(Result<(Box<Session>, Option<PathBuf>), String>, PathBuf),
     /// A declined recovery file was removed (or why not).
     Discarded(Result<(), String>),
-    /// A picture was written here.
-    PictureWritten(PathBuf),
+    /// A picture was written here (and its page there).
+    PictureWritten(PathBuf, Option<PathBuf>),
     /// An effect failed: the message to show.
     Failed(String),
 }

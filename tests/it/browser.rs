@@ -407,3 +407,27 @@ fn report_of_a_replay_folder_in_chromium() {
         "each phase drawn under the engine that replayed it"
     );
 }
+
+/// The page the TUI's `W` writes passes the same self-test in the browser.
+#[test]
+fn the_tui_page_steps_in_chromium() {
+    let Some(bin) = browser() else { return };
+    use crate::common::{app, run};
+    let dir = temp_dir("browser-tui");
+    let file = dir.join("pandin.ron");
+    std::fs::copy("scenarios/datc/6.F.16.ron", &file).expect("copy");
+    let mut a = app(Some(file.to_str().expect("utf-8")), "browser-tui");
+    run(&mut a, 120, 40, "W");
+    let v = selftest(&bin, &dir.join("pandin.html"), "tui");
+    assert_ne!(
+        highlighted(&v, 0),
+        highlighted(&v, 1),
+        "forward moves the highlight"
+    );
+    assert!(
+        v["record"][3]["text"]
+            .as_str()
+            .expect("text")
+            .contains("CYCLE")
+    );
+}

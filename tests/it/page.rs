@@ -309,3 +309,32 @@ fn a_folder_of_hundreds_of_classes_is_one_page_with_its_pictures_capped() {
 fn a_folder_of_many_classes_is_one_page_with_its_pictures_capped() {
     many_classes("page-versus-120", 120, 4);
 }
+
+/// The TUI's `W` writes the position's page beside its picture, with the same name, and the
+/// status bar says where; again, a second pair (never over a file). The page is the one
+/// `report` writes of the scenario as the session has it.
+#[test]
+fn the_tui_key_writes_the_page_beside_the_picture() {
+    use crate::common::{app, run, text};
+    let dir = temp_dir("tui_page");
+    let file = dir.join("pandin.ron");
+    std::fs::copy("scenarios/datc/6.F.16.ron", &file).expect("copy");
+    let mut a = app(Some(file.to_str().expect("utf-8")), "tui_page");
+    let screen = text(&run(&mut a, 120, 40, "W"));
+    assert!(
+        screen.contains("its page to pandin.html"),
+        "the status bar says where:\n{screen}"
+    );
+    let html = std::fs::read_to_string(dir.join("pandin.html")).expect("the page");
+    let s = case("scenarios/datc/6.F.16.ron");
+    let steps = steps_of(&html);
+    assert_eq!(
+        steps,
+        steps_of(&page_of(&s, None)),
+        "the same trace as report's"
+    );
+    assert!(html.contains("Pandin"));
+    let screen = text(&run(&mut a, 120, 40, "W"));
+    assert!(screen.contains("pandin-2.html"), "{screen}");
+    assert!(dir.join("pandin-2.svg").is_file());
+}

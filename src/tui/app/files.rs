@@ -42,9 +42,11 @@ impl App {
         fx.push(Effect::Open(path));
     }
 
-    /// Draws the position as the board shows it (before or after the phase) and asks the
-    /// runner to write it beside the scenario: `NAME.svg`, named after the scenario's file (or
-    /// its title when it has none).
+    /// Draws the position as the board shows it (before or after the phase) and its page (the
+    /// picture, orders, rules, expectations and a stepper through the engine's trace, as
+    /// `dipsandbox report` writes it) and asks the runner to write both beside the scenario:
+    /// `NAME.svg` and `NAME.html`, named after the scenario's file (or its title when it has
+    /// none).
     pub(super) fn write_picture(&mut self, fx: &mut Vec<Effect>) {
         use dipsandbox_core::io::picture::{PictureOptions, position_svg};
         let s = self.session.scenario();
@@ -71,10 +73,31 @@ impl App {
         } else {
             stem
         };
+        let page = dipsandbox_core::io::page::case_page(
+            s,
+            Some(self.session.rules),
+            &*self.session.engine,
+            &dipsandbox_core::io::page::CaseOptions {
+                file: self
+                    .session
+                    .path
+                    .as_deref()
+                    .map(|p| p.display().to_string()),
+                ..Default::default()
+            },
+        );
+        let page = match page {
+            Ok(html) => Some(html),
+            Err(e) => {
+                self.error(format!("no page: {e}"));
+                None
+            }
+        };
         fx.push(Effect::WritePicture {
             beside: self.session.path.clone(),
             name,
             svg,
+            page,
         });
     }
 
@@ -162,9 +185,14 @@ impl App {
                 }
                 self.show_keymap_problem();
             }
-            Done::PictureWritten(path) => {
-                self.info(format!("picture written to {}", path.display()));
-            }
+            Done::PictureWritten(path, page) => match page {
+                Some(p) => self.info(format!(
+                    "picture written to {}, its page to {}",
+                    path.display(),
+                    p.file_name().unwrap_or_default().to_string_lossy()
+                )),
+                None => self.info(format!("picture written to {}", path.display())),
+            },
             Done::Failed(e) => self.error(e),
         }
     }

@@ -242,6 +242,34 @@ fn report_of_6_f_16_steps_through_the_cycle_in_chromium() {
         "the start highlights nothing"
     );
 
+    // A link to a step opens the page there, its units highlighted.
+    let load = run_browser(
+        &bin,
+        &format!("{}#step={}", file_url(&page), cycle + 1),
+        &["--dump-dom"],
+        "case-link",
+    );
+    assert!(load.console.is_empty(), "{}", load.console.join("\n"));
+    assert!(
+        load.dom
+            .contains(&format!("step {} of {}", cycle + 1, shown.len())),
+        "opened at the cycle"
+    );
+    let lit: Vec<String> = load
+        .dom
+        .split("<g ")
+        .skip(1)
+        .filter_map(|tag| {
+            let tag = &tag[..tag.find('>')?];
+            let id = tag.split("id=\"").nth(1)?.split('"').next()?;
+            let class = tag.split("class=\"").nth(1)?.split('"').next()?;
+            class.split(' ').any(|c| c == "hl").then(|| id.to_string())
+        })
+        .collect();
+    let mut lit = lit;
+    lit.sort();
+    assert_eq!(lit, on_cycle, "the linked step's units and orders are lit");
+
     screenshot_has_the_units(&bin, &page, &v, s.units.len());
 }
 

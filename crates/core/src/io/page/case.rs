@@ -133,7 +133,7 @@ const CASE_STYLE: &str = r#"
 #step-text.tone-cycle { border-color: #8250df; } #step-text.tone-forced { border-color: #b3261e; }
 #step-state pre { margin: .2em 0 .6em; white-space: pre-wrap; font-size: .85em; }
 #step-state h4 { margin: .4em 0 0; font-size: .9em; }
-#step-list { max-height: 22em; overflow-y: auto; font-size: .85em; padding-left: 3.2em; margin: .5em 0; }
+#step-list { position: relative; max-height: 22em; overflow-y: auto; font-size: .85em; padding-left: 3.2em; margin: .5em 0; }
 #step-list li { cursor: pointer; }
 #step-list li.landmark { font-weight: bold; }
 #step-list li.current { background: #fff3b0; }

@@ -88,9 +88,14 @@
       mark("order-" + s.orders[o]);
     }
     sectionsHtml(state, s.sections);
+    // Keep the current step in view inside the list, without scrolling the page.
     var current = items[pos - 1];
-    if (current && current.scrollIntoView && !selftest) {
-      current.scrollIntoView({ block: "nearest" });
+    var list = el("step-list");
+    if (current && list) {
+      var top = current.offsetTop;
+      if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
     }
   }
   function landmark(dir) {
@@ -144,7 +149,9 @@
   });
 
   var selftest = window.location.hash === "#selftest";
-  show(0);
+  // `#step=K` opens the page at step K (a link to share a step).
+  var at = /^#step=(\d+)$/.exec(window.location.hash);
+  show(at ? Number(at[1]) : 0);
   if (selftest) {
     // Press the buttons as a user would and write down what the picture highlighted.
     var record = [];

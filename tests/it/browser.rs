@@ -459,3 +459,20 @@ fn the_tui_page_steps_in_chromium() {
             .contains("CYCLE")
     );
 }
+
+/// The folder pages of `page.rs` in the browser: bad class files (cards that say why, one
+/// drawn) and a folder of many classes with its pictures capped.
+#[test]
+fn the_folder_pages_with_bad_files_and_many_classes_load_cleanly() {
+    let Some(bin) = browser() else { return };
+    let out = crate::page::bad_versus_folder("browser-versus-bad");
+    let (code, text, err) = dipsandbox(&["report", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{text}{err}");
+    let v = selftest(&bin, &out.with_extension("html"), "bad");
+    assert_eq!(v["cards"], 3);
+    assert_eq!(v["drawn"], 2);
+    let page = crate::page::many_classes("browser-versus-many", 120, 4);
+    let v = selftest(&bin, &page, "many");
+    assert_eq!(v["cards"], 120);
+    assert_eq!(v["drawn"], 8);
+}

@@ -167,12 +167,10 @@ fn row(file: &str, count: u64) -> ClassRow {
     }
 }
 
-/// A versus folder whose summary names a good class file, one that does not parse and one
-/// outside the folder: the page is written, with a card each, the bad ones saying why; with
-/// `--max-pictures 1` only the first card has pictures, and the page says so.
-#[test]
-fn a_versus_folder_with_bad_class_files_gets_cards_saying_why() {
-    let dir = temp_dir("page-versus-bad");
+/// A versus output folder `NAME/run` whose summary names a good class file, one that does not
+/// parse and one outside the folder (`NAME/outside.ron`); returns `NAME/run`.
+pub fn bad_versus_folder(name: &str) -> std::path::PathBuf {
+    let dir = temp_dir(name);
     let out = dir.join("run");
     std::fs::create_dir_all(&out).expect("folder");
     std::fs::copy("scenarios/datc/6.F.16.ron", out.join("good.ron")).expect("copy");
@@ -195,6 +193,15 @@ fn a_versus_folder_with_bad_class_files_gets_cards_saying_why() {
         ..Summary::default()
     };
     save_summary(&out, &summary).expect("summary");
+    out
+}
+
+/// The folder of [`bad_versus_folder`]: the page is written, with a card each, the bad ones
+/// saying why; with `--max-pictures 1` only the first card has pictures, and the page says so.
+#[test]
+fn a_versus_folder_with_bad_class_files_gets_cards_saying_why() {
+    let out = bad_versus_folder("page-versus-bad");
+    let dir = out.parent().expect("parent").to_path_buf();
     let o = out.to_str().expect("utf-8");
     let (code, text, err) = dipsandbox(&["report", o]);
     assert_eq!(code, 0, "{text}{err}");
@@ -248,8 +255,9 @@ fn report_of_another_folder_says_what_it_reads() {
 }
 
 /// A versus folder of `n` classes reported with `--max-pictures cap`: one page, every class a
-/// card, pictures (two engines each) for the first `cap` only, and the page says so.
-fn many_classes(name: &str, n: u64, cap: usize) {
+/// card, pictures (two engines each) for the first `cap` only, and the page says so; returns
+/// the page.
+pub fn many_classes(name: &str, n: u64, cap: usize) -> std::path::PathBuf {
     let dir = temp_dir(name);
     let out = dir.join("run");
     std::fs::create_dir_all(&out).expect("folder");
@@ -295,6 +303,7 @@ fn many_classes(name: &str, n: u64, cap: usize) {
         took.as_secs_f64(),
         html.len() / 1024
     );
+    dir.join("run.html")
 }
 
 /// 300 classes, the default cap of 60 pictured.

@@ -347,3 +347,40 @@ fn the_tui_key_writes_the_page_beside_the_picture() {
     assert!(screen.contains("pandin-2.html"), "{screen}");
     assert!(dir.join("pandin-2.svg").is_file());
 }
+
+/// A page's budget of state lines: the steps within it carry the engine's state, those past
+/// it their words and highlights and a line that says the TUI has the rest; a cut trace says
+/// how long it was.
+#[test]
+fn the_page_keeps_to_its_budgets_and_says_so() {
+    let s = case("scenarios/datc/6.F.16.ron");
+    let engine = Registry::builtin()
+        .default_engine()
+        .expect("engine")
+        .clone();
+    let opts = CaseOptions {
+        max_steps: 10,
+        max_state_lines: 40,
+        ..CaseOptions::default()
+    };
+    let html = case_page(&s, None, &*engine, &opts).expect("page");
+    let steps = steps_of(&html);
+    let steps = steps["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 10);
+    assert!(html.contains("The trace has 32 steps; the page carries the first 10."));
+    let carried = |st: &serde_json::Value| !st["sections"].to_string().contains("(not carried");
+    assert!(carried(&steps[0]), "the first step's state is there");
+    assert!(!carried(&steps[9]), "the budget ran out before the tenth");
+    let lines: usize = steps
+        .iter()
+        .filter(|st| carried(st))
+        .flat_map(|st| st["sections"].as_array().expect("sections").iter())
+        .map(|sec| sec["lines"].as_array().expect("lines").len() + 1)
+        .sum();
+    assert!(lines <= 40, "{lines} lines of state");
+    assert!(
+        steps
+            .iter()
+            .all(|st| !st["text"].as_str().expect("text").is_empty())
+    );
+}

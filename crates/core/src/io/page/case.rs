@@ -23,6 +23,11 @@ pub struct CaseOptions {
     /// The most trace steps the page carries (a trace longer than this is cut, and the page
     /// says so).
     pub max_steps: usize,
+    /// The most lines of the engine's state (its sections at each step) the page carries in
+    /// all: a long trace over many decisions would otherwise make a page of hundreds of
+    /// megabytes. The steps past it show their words and highlights, and say that their state
+    /// is in the TUI.
+    pub max_state_lines: usize,
     /// Where the scenario file is, as the page names it (the TUI command that opens it).
     pub file: Option<String>,
 }
@@ -32,6 +37,7 @@ impl Default for CaseOptions {
         CaseOptions {
             width: 800,
             max_steps: 5_000,
+            max_state_lines: 200_000,
             file: None,
         }
     }
@@ -55,7 +61,7 @@ pub fn case_page(
             ..PictureOptions::default()
         },
     )?;
-    let (steps, cut) = steps_data(s, &run, opts.max_steps);
+    let (steps, cut) = steps_data(s, &run, opts.max_steps, opts.max_state_lines);
     let title = if s.title.trim().is_empty() {
         "(untitled scenario)"
     } else {
@@ -183,8 +189,14 @@ fn stepper_html(body: &mut String, steps: &[Value], cut: Option<usize>) {
 
 /// Every step the stepper shows (the engine's events that are not bookkeeping, as the TUI skips
 /// them): its words, landmark, tone, the units and orders it is about and the engine's state
-/// after it. With the number of steps in all when there were more than `max`.
-fn steps_data(s: &Scenario, run: &Run, max: usize) -> (Vec<Value>, Option<usize>) {
+/// after it (while the budget of `max_lines` state lines lasts). With the number of steps in all
+/// when there were more than `max`.
+fn steps_data(
+    s: &Scenario,
+    run: &Run,
+    max: usize,
+    max_lines: usize,
+) -> (Vec<Value>, Option<usize>) {
     let input = PhaseInput::of(s, &run.rules);
     let Some(mut st) = run.result.steps(&input) else {
         return (Vec::new(), None);
@@ -192,17 +204,28 @@ fn steps_data(s: &Scenario, run: &Run, max: usize) -> (Vec<Value>, Option<usize>
     let shown: Vec<usize> = (0..st.len()).filter(|&i| !st.mark(i).minor).collect();
     let cut = (shown.len() > max).then_some(shown.len());
     let mut out = Vec::with_capacity(shown.len().min(max));
+    let mut budget = max_lines;
     for &i in shown.iter().take(max) {
         let mark = st.mark(i);
         let units = st.units(i);
         let orders = orders_of_units(s, &units);
         let text = st.describe(&input, i);
         st.seek(i + 1);
-        let sections: Vec<Value> = st
-            .sections(&input)
-            .into_iter()
-            .map(|sec| json!({ "title": sec.title, "lines": sec.lines }))
-            .collect();
+        let state = st.sections(&input);
+        let lines: usize = state.iter().map(|sec| sec.lines.len() + 1).sum();
+        let sections: Vec<Value> = if lines <= budget {
+            budget -= lines;
+            state
+                .into_iter()
+                .map(|sec| json!({ "title": sec.title, "lines": sec.lines }))
+                .collect()
+        } else {
+            budget = 0;
+            vec![json!({
+                "title": "state",
+                "lines": ["(not carried: the page holds the engine's state up to here; the TUI shows it at every step)"],
+            })]
+        };
         out.push(json!({
             "event": i,
             "text": text,

@@ -66,6 +66,12 @@ pub fn run(
         .output
         .clone()
         .unwrap_or_else(|| default_output(&req.path));
+    if folder && rules.is_some() {
+        return Err(eyre!(
+            "--rules is for a scenario's page: a folder's cards are drawn under the rules of \
+             the run that wrote them"
+        ));
+    }
     let page = if folder {
         let t = (out.as_os_str() != "-")
             .then(|| target(&out, Inputs::new(), req.force))

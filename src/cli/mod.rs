@@ -169,26 +169,7 @@ enum Command {
     /// convoys as the route through the fleets, holds as rings), each coloured by its verdict,
     /// with dislodged units and standoffs marked and a legend; before the phase, or after it
     /// with --after. Without -o the SVG is printed.
-    Render {
-        /// The scenario file.
-        file: PathBuf,
-        /// The picture to write: NAME.svg or NAME.png.
-        #[arg(short, long, value_name = "NAME.svg|NAME.png")]
-        output: Option<PathBuf>,
-        /// Draw the position after the phase (units where they end, dislodged units beside
-        /// their provinces).
-        #[arg(long)]
-        after: bool,
-        /// The picture's width in pixels (200 to 10000).
-        #[arg(long, value_name = "PX", default_value_t = 800)]
-        width: u32,
-        /// Leave out the legend.
-        #[arg(long)]
-        no_legend: bool,
-        /// Replace the output file if it exists.
-        #[arg(long)]
-        force: bool,
-    },
+    Render(render::RenderArgs),
     /// Adjudicate a phase and write the next phase as a scenario, ready for orders.
     ///
     /// Spring movement → retreat (if anyone was dislodged) → Fall movement → retreat → Winter
@@ -838,23 +819,7 @@ pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 .transpose()?;
             advance::advance(&s, rules, &cli.engine, output.as_ref())
         }
-        Command::Render {
-            file,
-            output,
-            after,
-            width,
-            no_legend,
-            force,
-        } => {
-            let format = output.as_deref().map(render::format_of).transpose()?;
-            let s = load(&file)?;
-            let output = output
-                .map(|o| target(&o, scenario_inputs(&file, &s), force))
-                .transpose()?;
-            let opts = render::options(&s, after, width, !no_legend);
-            let out = output.as_ref().zip(format);
-            render::render(&s, rules, &cli.engine, &opts, out)
-        }
+        Command::Render(args) => render::run(&args, rules, &cli.engine),
         Command::Solve { file, limit } if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
         }

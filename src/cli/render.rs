@@ -1,6 +1,6 @@
 //! `render`: a scenario's position as a picture (SVG, or PNG rasterised by resvg).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use color_eyre::eyre::{Result, eyre};
@@ -11,7 +11,45 @@ use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::adjudicate_scenario;
 
-use super::input::EngineArg;
+use super::input::{EngineArg, load, scenario_inputs, target};
+
+/// `render`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// The scenario file.
+    file: PathBuf,
+    /// The picture to write: NAME.svg or NAME.png.
+    #[arg(short, long, value_name = "NAME.svg|NAME.png")]
+    output: Option<PathBuf>,
+    /// Draw the position after the phase (units where they end, dislodged units beside
+    /// their provinces).
+    #[arg(long)]
+    after: bool,
+    /// The picture's width in pixels (200 to 10000).
+    #[arg(long, value_name = "PX", default_value_t = 800)]
+    width: u32,
+    /// Leave out the legend.
+    #[arg(long)]
+    no_legend: bool,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `render FILE [-o NAME.svg|NAME.png] [--after] [--width PX] [--no-legend] [--force]`: the
+/// output's format is checked first, then the scenario read, then the output (never one of the
+/// inputs, an existing file only with --force).
+pub fn run(a: &RenderArgs, rules: Option<Rules>, engine: &EngineArg) -> Result<ExitCode> {
+    let format = a.output.as_deref().map(format_of).transpose()?;
+    let s = load(&a.file)?;
+    let output = a
+        .output
+        .as_deref()
+        .map(|o| target(o, scenario_inputs(&a.file, &s), a.force))
+        .transpose()?;
+    let opts = options(&s, a.after, a.width, !a.no_legend);
+    render(&s, rules, engine, &opts, output.as_ref().zip(format))
+}
 
 /// What `render` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -48,9 +48,9 @@ pub enum Effect {
     WriteRecovery,
     /// Remove this process's recovery file: the user chose to drop the edits.
     ClearRecovery,
-    /// Write a picture: `svg` as `NAME.svg` beside the scenario file `beside` (the current
-    /// folder when there is none or it is a bundled scenario), never over an existing file
-    /// (`NAME-2.svg`, … instead).
+    /// Write a picture: `svg` as `NAME.svg` beside the scenario file `beside` (the pictures
+    /// folder, by default the current one, when there is none or it is a bundled scenario), and its
+    /// page as `NAME.html`; never over an existing file (`NAME-2.svg`, … instead).
     WritePicture {
         /// The scenario's file, if it has one.
         beside: Option<PathBuf>,

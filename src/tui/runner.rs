@@ -90,8 +90,8 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
     }
 }
 
-/// Writes a picture as `NAME.svg` beside `beside` (the current folder for a bundled scenario
-/// or none), and its page as `NAME.html` when there is one; `NAME-2`, `NAME-3`, … when either
+/// Writes a picture as `NAME.svg` beside `beside` (for a bundled scenario or none: in the
+/// pictures folder, by default the current folder), and its page as `NAME.html` when there is one; `NAME-2`, `NAME-3`, … when either
 /// exists: never over a file.
 fn write_picture(
     app: &App,
@@ -105,7 +105,12 @@ fn write_picture(
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-        _ => PathBuf::from("."),
+        // A bundled or new scenario: the pictures folder (the current folder).
+        _ => app
+            .folders
+            .pictures
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(".")),
     };
     for k in 1..=999 {
         let stem = if k == 1 {

@@ -279,7 +279,7 @@ fn move_arrows_end_at_the_targets_edge_not_over_its_unit() {
         let c = lay.center(dest.province);
         let dist = (end.0 - c.0).hypot(end.1 - c.1);
         assert!(
-            dist >= NODE_R + 1.0 && dist <= NODE_R + 6.0,
+            (NODE_R + 1.0..=NODE_R + 6.0).contains(&dist),
             "{}: the arrow ends {dist:.1} from the target's centre",
             o.text
         );

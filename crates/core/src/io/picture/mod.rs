@@ -22,11 +22,12 @@ mod orders;
 mod svg;
 mod units;
 
-use crate::engine::{PhaseResult, Verdict};
+use crate::engine::PhaseResult;
 use crate::model::board::PhaseKind;
 use crate::model::scenario::Scenario;
 
 use layout::{LABEL_H, Layout, NODE_R, layout_map};
+pub use svg::verdict_class;
 use units::Placed;
 
 /// What to draw.
@@ -72,22 +73,17 @@ pub enum PictureError {
         /// Orders in the scenario.
         orders: usize,
     },
+    /// The map has more provinces than a picture is drawn for.
+    #[error("the map has {0} provinces; pictures are drawn of maps of at most {MAX_PROVINCES}")]
+    TooLarge(usize),
     /// The width is outside what a picture may have.
     #[error("width {0} px is out of range; expected 200 to 10000")]
     Width(u32),
 }
 
-/// The class a verdict gives an order: `succeeds`, `fails`, `illegal`, `void`, or `pending`
-/// when the order was not adjudicated.
-pub fn verdict_class(v: Option<Verdict>) -> &'static str {
-    match v {
-        Some(Verdict::Succeeds) => "succeeds",
-        Some(Verdict::Fails) => "fails",
-        Some(Verdict::Illegal) => "illegal",
-        Some(Verdict::Void) => "void",
-        None => "pending",
-    }
-}
+/// The most provinces a map may have for a picture: laying it out compares every pair of
+/// provinces (a few seconds at this size), and no picture of more would be readable.
+pub const MAX_PROVINCES: usize = 2_000;
 
 /// Height of the title line, when there is one.
 const TITLE_H: f64 = 26.0;
@@ -110,6 +106,9 @@ pub fn position_svg(
             outcomes: r.outcomes.len(),
             orders: s.orders.len(),
         });
+    }
+    if s.map.province_count() > MAX_PROVINCES {
+        return Err(PictureError::TooLarge(s.map.province_count()));
     }
     if opts.after && result.is_none() {
         return Err(PictureError::AfterNeedsResult);
@@ -284,6 +283,12 @@ pub fn with_positions(
     use crate::tools::art_gen::write::WriteArtError;
     let map = crate::model::map::Map::from_ron(text, file)
         .map_err(|e| WriteArtError::Map(e.to_string()))?;
+    if map.province_count() > MAX_PROVINCES {
+        return Err(WriteArtError::Map(format!(
+            "{file}: {}",
+            PictureError::TooLarge(map.province_count())
+        )));
+    }
     let added = map
         .province_ids()
         .filter(|p| map.position(*p).is_none())

@@ -10,8 +10,8 @@ use crate::model::orders::OrderKind;
 use crate::model::scenario::Scenario;
 
 use super::layout::{Layout, NODE_R};
+use super::svg::{self, verdict_class};
 use super::units::{Placed, beside};
-use super::{svg, verdict_class};
 
 type Pt = (f64, f64);
 

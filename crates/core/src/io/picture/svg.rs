@@ -2,8 +2,21 @@
 //! look), the arrowheads, the colours (the powers' as the TUI's theme has them, the verdicts')
 //! and the legend.
 
+use crate::engine::Verdict;
 use crate::model::map::PowerId;
 use crate::model::scenario::Scenario;
+
+/// The class a verdict gives an order: `succeeds`, `fails`, `illegal`, `void`, or `pending`
+/// when the order was not adjudicated.
+pub fn verdict_class(v: Option<Verdict>) -> &'static str {
+    match v {
+        Some(Verdict::Succeeds) => "succeeds",
+        Some(Verdict::Fails) => "fails",
+        Some(Verdict::Illegal) => "illegal",
+        Some(Verdict::Void) => "void",
+        None => "pending",
+    }
+}
 
 /// `s` safe as XML text or an attribute value.
 pub(super) fn esc(s: &str) -> String {

@@ -40,6 +40,9 @@ pub struct Folders {
     /// Where recovery files go (`$DIPSANDBOX_DATA_DIR/.recovery`, else `recovery` in the
     /// platform data folder).
     pub recovery: Option<PathBuf>,
+    /// Where `W` writes the picture of a bundled or new scenario (one from a file of the
+    /// user's goes beside it); None: the current folder.
+    pub pictures: Option<PathBuf>,
 }
 
 impl Folders {
@@ -70,6 +73,7 @@ impl Folders {
             user,
             config,
             recovery,
+            pictures: None,
         }
     }
 }

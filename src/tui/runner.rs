@@ -81,8 +81,8 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
     }
 }
 
-/// Writes a picture as `NAME.svg` beside `beside` (the current folder for a bundled scenario
-/// or none), or `NAME-2.svg`, `NAME-3.svg`, … when that exists: never over a file.
+/// Writes a picture as `NAME.svg` beside `beside` (for a bundled scenario or none, the
+/// pictures folder: the current folder but in tests), or `NAME-2.svg`, `NAME-3.svg`, … when that exists: never over a file.
 fn write_picture(app: &App, beside: Option<&Path>, name: &str, svg: &str) -> Done {
     use std::io::Write;
     let dir = match beside {
@@ -90,7 +90,11 @@ fn write_picture(app: &App, beside: Option<&Path>, name: &str, svg: &str) -> Don
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
-        _ => PathBuf::from("."),
+        _ => app
+            .folders
+            .pictures
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(".")),
     };
     for k in 1..=999 {
         let file = if k == 1 {

@@ -48,6 +48,16 @@ fn check_contract(s: &Scenario, svg: &str, what: &str) {
         "{what}"
     );
     assert!(root.attribute("viewBox").is_some(), "{what}: no viewBox");
+    // Highlighting works in any page: the picture's own style sheet gives `.hl` a look.
+    let style = doc
+        .descendants()
+        .find(|n| n.has_tag_name("style"))
+        .and_then(|n| n.text())
+        .unwrap_or_else(|| panic!("{what}: no style sheet"));
+    assert!(
+        style.contains(".hl") && style.contains("stroke-width"),
+        "{what}: no look for .hl in {style}"
+    );
     for n in doc.descendants() {
         assert_ne!(n.tag_name().name(), "script", "{what}");
         for a in n.attributes() {
@@ -521,4 +531,17 @@ fn the_tui_key_writes_the_picture_beside_the_scenario_and_says_where_never_over_
     assert!(after.contains("(after)"), "the board's after view");
     assert_eq!(std::fs::read_to_string(&svg_path).expect("kept"), svg);
     assert!(screen.contains("pandin-2.svg"), "{screen}");
+}
+
+#[test]
+fn the_tui_key_on_a_bundled_scenario_writes_into_the_pictures_folder_not_beside_it() {
+    use crate::common::{app, run, text};
+    let mut a = app(Some("scenarios/datc/6.A.11.ron"), "tui_picture_bundled");
+    let dir = a.folders.pictures.clone().expect("a pictures folder");
+    let screen = text(&run(&mut a, 120, 40, "W"));
+    let written = dir.join("6.A.11.svg");
+    let svg = std::fs::read_to_string(&written).expect("written into the pictures folder");
+    parse(&svg);
+    assert!(screen.contains("6.A.11.svg"), "{screen}");
+    assert!(!Path::new("scenarios/datc/6.A.11.svg").exists());
 }

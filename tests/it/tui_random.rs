@@ -338,6 +338,17 @@ fn check_what_is_left(app: &App, name: &str) -> Result<(), TestCaseError> {
         files(dir, &mut written);
     }
     for f in &written {
+        // A picture (`W`) beside a scenario of the user's folder: an SVG, not a scenario.
+        if f.extension().is_some_and(|e| e == "svg") {
+            let text = std::fs::read_to_string(f).expect("readable");
+            let doc = roxmltree::Document::parse(&text).map_err(|e| {
+                TestCaseError::fail(format!("{}: not well-formed: {e}", f.display()))
+            })?;
+            if doc.root_element().tag_name().name() != "svg" {
+                return Err(TestCaseError::fail(format!("{}: not an SVG", f.display())));
+            }
+            continue;
+        }
         if let Err(e) = Scenario::load(f) {
             return Err(TestCaseError::fail(format!(
                 "{} was written by the session and does not load: {e}",

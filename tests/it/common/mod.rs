@@ -32,6 +32,7 @@ pub fn folders(name: &str) -> Folders {
         user: Some(temp_dir(&format!("{name}-data"))),
         config: Some(temp_dir(&format!("{name}-config"))),
         recovery: Some(temp_dir(&format!("{name}-recovery"))),
+        pictures: Some(temp_dir(&format!("{name}-pictures"))),
     }
 }
 

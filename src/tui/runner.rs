@@ -91,8 +91,8 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
 }
 
 /// Writes a picture as `NAME.svg` beside `beside` (for a bundled scenario or none: in the
-/// pictures folder, by default the current folder), and its page as `NAME.html` when there is one; `NAME-2`, `NAME-3`, … when either
-/// exists: never over a file.
+/// pictures folder, by default the current folder), and its page as `NAME.html` when there is
+/// one; `NAME-2`, `NAME-3`, … when either exists: never over a file.
 fn write_picture(
     app: &App,
     beside: Option<&Path>,

@@ -48,6 +48,16 @@ fn check_contract(s: &Scenario, svg: &str, what: &str) {
         "{what}"
     );
     assert!(root.attribute("viewBox").is_some(), "{what}: no viewBox");
+    // Highlighting works in any page: the picture's own style sheet gives `.hl` a look.
+    let style = doc
+        .descendants()
+        .find(|n| n.has_tag_name("style"))
+        .and_then(|n| n.text())
+        .unwrap_or_else(|| panic!("{what}: no style sheet"));
+    assert!(
+        style.contains(".hl") && style.contains("stroke-width"),
+        "{what}: no look for .hl in {style}"
+    );
     for n in doc.descendants() {
         assert_ne!(n.tag_name().name(), "script", "{what}");
         for a in n.attributes() {
@@ -521,4 +531,67 @@ fn the_tui_key_writes_the_picture_beside_the_scenario_and_says_where_never_over_
     assert!(after.contains("(after)"), "the board's after view");
     assert_eq!(std::fs::read_to_string(&svg_path).expect("kept"), svg);
     assert!(screen.contains("pandin-2.svg"), "{screen}");
+}
+
+#[test]
+fn the_tui_key_on_a_bundled_scenario_writes_into_the_pictures_folder_not_beside_it() {
+    use crate::common::{app, run, text};
+    let mut a = app(Some("scenarios/datc/6.A.11.ron"), "tui_picture_bundled");
+    let dir = a.folders.pictures.clone().expect("a pictures folder");
+    let screen = text(&run(&mut a, 120, 40, "W"));
+    let written = dir.join("6.A.11.svg");
+    let svg = std::fs::read_to_string(&written).expect("written into the pictures folder");
+    parse(&svg);
+    assert!(screen.contains("6.A.11.svg"), "{screen}");
+    assert!(!Path::new("scenarios/datc/6.A.11.svg").exists());
+}
+
+/// The centre of the first `rect` in the group with `id`.
+fn glyph_centre(doc: &roxmltree::Document, id: &str) -> (f64, f64) {
+    let g = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some(id))
+        .unwrap_or_else(|| panic!("no {id}"));
+    let r = g
+        .descendants()
+        .find(|n| n.has_tag_name("rect"))
+        .expect("a glyph");
+    let num = |a: &str| -> f64 { r.attribute(a).expect("attribute").parse().expect("number") };
+    (
+        num("x") + num("width") / 2.0,
+        num("y") + num("height") / 2.0,
+    )
+}
+
+#[test]
+fn a_retreat_phase_draws_the_dislodged_unit_beside_its_province_then_where_it_retreated() {
+    let s =
+        Scenario::load(Path::new("scenarios/year-1901/3-fall-1901-retreat.ron")).expect("loads");
+    assert_eq!(s.phase.kind, PhaseKind::Retreat);
+    let run = check::run(&s, None, false).expect("adjudicates");
+    let lay = layout_map(&s.map, 800);
+    let tri = lay.center(s.map.find_province("Trieste").expect("tri"));
+    let ven = lay.center(s.map.find_province("Venice").expect("ven"));
+    let before = position_svg(&s, Some(run.phase()), &PictureOptions::default()).expect("draws");
+    let doc = parse(&before);
+    assert!(class_of(&doc, "dislodged-0", "before").contains("dislodged"));
+    let at = glyph_centre(&doc, "dislodged-0");
+    let d = (at.0 - tri.0).hypot(at.1 - tri.1);
+    assert!(
+        d > 5.0 && d < 30.0,
+        "beside Trieste, not on it: {d:.1} away"
+    );
+    check_verdicts(&s, &before, run.phase(), "before");
+    let opts = PictureOptions {
+        after: true,
+        ..PictureOptions::default()
+    };
+    let after = position_svg(&s, Some(run.phase()), &opts).expect("draws");
+    let doc = parse(&after);
+    assert!(!class_of(&doc, "dislodged-0", "after").contains("dislodged"));
+    let at = glyph_centre(&doc, "dislodged-0");
+    assert!(
+        (at.0 - ven.0).hypot(at.1 - ven.1) < 1.0,
+        "the retreated army stands in Venice"
+    );
 }

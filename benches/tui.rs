@@ -18,6 +18,7 @@ fn app(file: &str) -> App {
         user: None,
         config: None,
         recovery: None,
+        pictures: None,
     };
     App::open(Some(Path::new(file)), None, folders).expect("scenario opens")
 }

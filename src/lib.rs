@@ -4,6 +4,7 @@
 //!
 //! # Module map
 //! - [`cli`]: the command line — arguments, and one file per sub-command.
+//! - [`png`]: pictures as PNG (an SVG rasterised by resvg), for `render` and the TUI.
 //! - [`tui`]: the terminal UI — board, orders, the stepper over each engine's reasoning, rules and compare.
 
 #![forbid(unsafe_code)]
@@ -13,4 +14,5 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod cli;
+pub mod png;
 pub mod tui;

@@ -1,5 +1,5 @@
-//! `map art FILE`: generated board art written into a map file; and the positions `map import
-//! --svg` reads from an SVG map.
+//! `map art FILE`: generated board art written into a map file; `map positions FILE`: a position
+//! for every province; and the positions `map import --svg` reads from an SVG map.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -53,6 +53,35 @@ pub fn map_art(file: &Path, out: Option<&Path>, force: bool) -> Result<ExitCode>
         "generated art of {w}×{h} for {} ({} provinces; {hit} of {all} borders touch on the board) written to {}",
         one_line(&map.name),
         map.province_count(),
+        target.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `map positions FILE [-o OUT] [--force]`.
+pub fn map_positions(file: &Path, out: Option<&Path>, force: bool) -> Result<ExitCode> {
+    let text = dipsandbox_core::base::source::read_text(file).map_err(|e| eyre!("{e}"))?;
+    let (new, added) =
+        dipsandbox_core::io::picture::with_positions(&text, &file.display().to_string())
+            .map_err(|e| eyre!("{e}"))?;
+    let target = out.unwrap_or(file);
+    if out.is_some() && target.exists() && !force {
+        return Err(eyre!(
+            "{}: exists; not overwritten (give --force, or -o another file)",
+            target.display()
+        ));
+    }
+    if added == 0 && out.is_none() {
+        outln!(
+            "{}: every province has a position already; nothing written",
+            target.display()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    dipsandbox_core::base::output::write_atomic(target, &new).map_err(|e| eyre!("{e}"))?;
+    outln!(
+        "{} written to {}",
+        dipsandbox_core::base::text::count(added, "position"),
         target.display()
     )?;
     Ok(ExitCode::SUCCESS)

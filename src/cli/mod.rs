@@ -4,12 +4,15 @@
 //! - [`check`]: `check` over files and folders.
 //! - [`explain`]: `explain`, with `--trace`, `--dot` and `--svg`.
 //! - [`advance`]: `advance` to the next phase.
+//! - [`render`]: `render`, a position as a picture (SVG or PNG).
 //! - [`solve`]: `solve`: the equation oracle's count of solutions, against the resolver.
 //! - [`diff`]: `diff`: two rule sets, every preset, the options that decide each case.
 //! - [`jdip`]: `import` and `export` of jDip test files.
 //! - [`minimize`]: `minimize`, the smallest part of a scenario that keeps some properties.
 //! - [`info`]: `maps` and `rules`.
 //! - [`versus`]: `versus A B`, the differential bench, and `versus merge`.
+//! - [`report`]: `report`, one self-contained HTML page for a scenario or a `versus` or
+//!   `replay` output folder.
 //! - [`engines`]: the engines `--engine` may name beyond the registry's: `cmd:` command lines
 //!   and the names of `engines.ron`.
 
@@ -52,7 +55,9 @@ mod jdip;
 mod map_art;
 mod minimize;
 mod out;
+pub mod render;
 mod replay;
+mod report;
 mod show;
 mod signals;
 mod solve;
@@ -164,6 +169,13 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Draw a scenario's position as a picture: SVG or PNG.
+    ///
+    /// The provinces, the units and the orders (moves as arrows, supports as dashed lines,
+    /// convoys as the route through the fleets, holds as rings), each coloured by its verdict,
+    /// with dislodged units and standoffs marked and a legend; before the phase, or after it
+    /// with --after. Without -o the SVG is printed.
+    Render(render::RenderArgs),
     /// Adjudicate a phase and write the next phase as a scenario, ready for orders.
     ///
     /// Spring movement → retreat (if anyone was dislodged) → Fall movement → retreat → Winter
@@ -401,6 +413,15 @@ enum Command {
         #[command(subcommand)]
         merge: Option<VersusCommand>,
     },
+    /// A self-contained HTML page of a scenario, or of a `versus` or `replay` folder.
+    ///
+    /// For a scenario: its picture, the orders with verdicts and reasons, the rule options in
+    /// force, the expectations met or missed, and a stepper through the engine's trace
+    /// (forward, back, jump to the next cycle or backup rule; ←/→ and ]) that highlights on the
+    /// picture what each step decides. For a folder: a card per class (or per differing
+    /// phase) with its picture under each engine, the explanation, the count and the file to
+    /// open in the TUI. No network, no external file: the page opens anywhere.
+    Report(report::Args),
     /// Print a shell completion script.
     ///
     /// `dipsandbox completions bash > ~/.local/share/bash-completion/completions/dipsandbox`.
@@ -475,6 +496,20 @@ enum MapCommand {
         #[arg(long, short = 'o', value_name = "FILE")]
         out: Option<PathBuf>,
         /// Replace the map's own art (and an existing -o file).
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write a position for every province of a map file that has none, for pictures.
+    ///
+    /// From the neighbours' positions; for a map with none at all, from its board art, else
+    /// from a layout of its borders. A map whose provinces all have one is left as it is.
+    Positions {
+        /// The map file.
+        file: PathBuf,
+        /// Where to write the map with its positions (default: over FILE).
+        #[arg(long, short = 'o', value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace an existing -o file.
         #[arg(long)]
         force: bool,
     },
@@ -791,6 +826,7 @@ pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
                 .transpose()?;
             advance::advance(&s, rules, &cli.engine, output.as_ref())
         }
+        Command::Render(args) => render::run(&args, rules, &cli.engine),
         Command::Solve { file, limit } if cli.json => {
             solve::solve_json(&load(&file)?, rules, limit)
         }
@@ -897,6 +933,7 @@ pub fn run(mut cli: Cli, registry: &Registry) -> Result<ExitCode> {
             rules,
             cli.json,
         ),
+        Command::Report(args) => report::run(&args, &cli.engine, registry, rules),
         Command::Completions { shell } => completions(shell),
         Command::Maps => info::maps(),
         Command::Map { action } => map_command(action),
@@ -1006,6 +1043,9 @@ fn map_command(action: MapCommand) -> Result<ExitCode> {
             svg.as_deref(),
         ),
         MapCommand::Art { file, out, force } => info::map_art(&file, out.as_deref(), force),
+        MapCommand::Positions { file, out, force } => {
+            map_art::map_positions(&file, out.as_deref(), force)
+        }
         MapCommand::Opening { map, out } => info::map_opening(&map, out.as_deref()),
     }
 }

@@ -138,6 +138,10 @@ pub enum Action {
     NewScenario,
     /// Adjudicate this phase and go on to the next (retreats, builds, next spring).
     Advance,
+    /// Write the position as a picture (SVG, before or after the phase as the board shows it)
+    /// and its page (HTML: the picture, orders, rules, expectations and the trace's stepper)
+    /// beside the scenario file, or in the current folder for a bundled or new scenario.
+    WritePicture,
     /// Complete the name being typed (again: the next candidate).
     Complete,
     /// In a text prompt: delete the character before the cursor.

@@ -668,6 +668,7 @@ impl App {
             Action::Details => self.details(),
             Action::NewScenario => self.new_scenario(),
             Action::Advance => self.advance(),
+            Action::WritePicture => self.write_picture(fx),
             Action::Complete
             | Action::DeleteChar
             | Action::ClearLine

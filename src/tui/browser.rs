@@ -40,6 +40,9 @@ pub struct Folders {
     /// Where recovery files go (`$DIPSANDBOX_DATA_DIR/.recovery`, else `recovery` in the
     /// platform data folder).
     pub recovery: Option<PathBuf>,
+    /// Where `W` writes the picture and page of a bundled or new scenario, which has no folder
+    /// of its own (`None`: the current folder; tests give a folder of their own).
+    pub pictures: Option<PathBuf>,
 }
 
 impl Folders {
@@ -70,6 +73,7 @@ impl Folders {
             user,
             config,
             recovery,
+            pictures: None,
         }
     }
 }

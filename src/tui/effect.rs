@@ -48,6 +48,20 @@ pub enum Effect {
     WriteRecovery,
     /// Remove this process's recovery file: the user chose to drop the edits.
     ClearRecovery,
+    /// Write a picture: `svg` as `NAME.svg` beside the scenario file `beside` (the pictures
+    /// folder, by default the current one, when there is none or it is a bundled scenario), and its
+    /// page as `NAME.html`; never over an existing file (`NAME-2.svg`, … instead).
+    WritePicture {
+        /// The scenario's file, if it has one.
+        beside: Option<PathBuf>,
+        /// The picture's name without `.svg`.
+        name: String,
+        /// The picture.
+        svg: String,
+        /// The position's page (`dipsandbox report`'s), written as `NAME.html` with the same
+        /// name as the picture.
+        page: Option<String>,
+    },
     /// End the session.
     Quit,
 }
@@ -71,6 +85,8 @@ pub enum Done {
     Restored(Result<(Box<Session>, Option<PathBuf>), String>, PathBuf),
     /// A declined recovery file was removed (or why not).
     Discarded(Result<(), String>),
+    /// A picture was written here (and its page there).
+    PictureWritten(PathBuf, Option<PathBuf>),
     /// An effect failed: the message to show.
     Failed(String),
     /// An adjudication request that ran on a worker came to this (the main loop hands it

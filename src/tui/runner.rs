@@ -75,6 +75,98 @@ pub fn perform(app: &mut App, effect: Effect) -> Option<Done> {
             app.quit = true;
             None
         }
+        Effect::WritePicture {
+            beside,
+            name,
+            svg,
+            page,
+        } => Some(write_picture(
+            app,
+            beside.as_deref(),
+            &name,
+            &svg,
+            page.as_deref(),
+        )),
+    }
+}
+
+/// Writes a picture as `NAME.svg` beside `beside` (for a bundled scenario or none: in the
+/// pictures folder, by default the current folder), and its page as `NAME.html` when there is
+/// one; `NAME-2`, `NAME-3`, … when either exists: never over a file.
+fn write_picture(
+    app: &App,
+    beside: Option<&Path>,
+    name: &str,
+    svg: &str,
+    page: Option<&str>,
+) -> Done {
+    let dir = match beside {
+        Some(p) if !is_bundled(app, p) => p
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        // A bundled or new scenario: the pictures folder (the current folder).
+        _ => app
+            .folders
+            .pictures
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(".")),
+    };
+    for k in 1..=999 {
+        let stem = if k == 1 {
+            name.to_string()
+        } else {
+            format!("{name}-{k}")
+        };
+        let path = dir.join(format!("{stem}.svg"));
+        let html = dir.join(format!("{stem}.html"));
+        // The page takes the picture's number: both names must be free.
+        if page.is_some() && std::fs::symlink_metadata(&html).is_ok() {
+            continue;
+        }
+        match write_new(&path, svg) {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(e) => {
+                return Done::Failed(format!(
+                    "{}: the picture cannot be written: {e}",
+                    path.display()
+                ));
+            }
+        }
+        let Some(page) = page else {
+            return Done::PictureWritten(path, None);
+        };
+        return match write_new(&html, page) {
+            Ok(true) => Done::PictureWritten(path, Some(html)),
+            Ok(false) => Done::Failed(format!("{}: appeared meanwhile", html.display())),
+            Err(e) => Done::Failed(format!(
+                "{}: the page cannot be written: {e}",
+                html.display()
+            )),
+        };
+    }
+    Done::Failed(format!(
+        "{}: {name}.svg to {name}-999.svg all exist; no picture written",
+        dir.display()
+    ))
+}
+
+/// Writes `text` into a new file at `path`: `Ok(false)` when something is there already (a
+/// file or a link, never opened, so never overwritten).
+fn write_new(path: &Path, text: &str) -> std::io::Result<bool> {
+    use std::io::Write;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(mut f) => f
+            .write_all(text.as_bytes())
+            .and_then(|()| f.sync_all())
+            .map(|()| true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e),
     }
 }
 

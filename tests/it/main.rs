@@ -7,6 +7,7 @@
 mod art;
 mod authoring;
 mod board_art;
+mod browser;
 mod cli;
 mod cli_random;
 mod common;
@@ -45,7 +46,9 @@ mod oracle;
 mod orders;
 mod outputs;
 mod outside;
+mod page;
 mod parser_equivalence;
+mod picture;
 mod properties;
 mod pty;
 mod reasons;

@@ -422,6 +422,7 @@ fn user_folders(user: &Path) -> Folders {
         user: Some(user.to_path_buf()),
         config: None,
         recovery: None,
+        pictures: None,
     }
 }
 

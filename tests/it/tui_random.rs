@@ -338,6 +338,31 @@ fn check_what_is_left(app: &App, name: &str) -> Result<(), TestCaseError> {
         files(dir, &mut written);
     }
     for f in &written {
+        // A picture (`W`) beside a scenario of the user's folder: an SVG, not a scenario.
+        if f.extension().is_some_and(|e| e == "svg") {
+            let text = std::fs::read_to_string(f).expect("readable");
+            let doc = roxmltree::Document::parse(&text).map_err(|e| {
+                TestCaseError::fail(format!("{}: not well-formed: {e}", f.display()))
+            })?;
+            if doc.root_element().tag_name().name() != "svg" {
+                return Err(TestCaseError::fail(format!("{}: not an SVG", f.display())));
+            }
+            continue;
+        }
+        // Its page (`W` writes it beside the picture): a whole page with the trace's data.
+        if f.extension().is_some_and(|e| e == "html") {
+            let text = std::fs::read_to_string(f).expect("readable");
+            if !(text.starts_with("<!DOCTYPE html>")
+                && text.contains("id=\"steps-data\"")
+                && text.trim_end().ends_with("</html>"))
+            {
+                return Err(TestCaseError::fail(format!(
+                    "{}: not a whole page",
+                    f.display()
+                )));
+            }
+            continue;
+        }
         if let Err(e) = Scenario::load(f) {
             return Err(TestCaseError::fail(format!(
                 "{} was written by the session and does not load: {e}",

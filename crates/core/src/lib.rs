@@ -32,8 +32,8 @@
 //! - [`tools`]: what is built on the engines — the turn cycle, checking a scenario against its
 //!   expectations, the invariant checker, the equation oracle, rule diffs, the minimizer,
 //!   synthetic boards, checked edits with undo, and order menus.
-//! - [`io`]: other formats — the jDip test-file format (import and export) and plain-text
-//!   reports.
+//! - [`io`]: other formats — the jDip test-file format (import and export), plain-text
+//!   reports, and positions as SVG pictures.
 //!
 //! # Panics
 //! The library does not panic on any input. Outside tests, `unwrap`, `expect`, `panic!` and

@@ -42,6 +42,65 @@ impl App {
         fx.push(Effect::Open(path));
     }
 
+    /// Draws the position as the board shows it (before or after the phase) and its page (the
+    /// picture, orders, rules, expectations and a stepper through the engine's trace, as
+    /// `dipsandbox report` writes it) and asks the runner to write both beside the scenario:
+    /// `NAME.svg` and `NAME.html`, named after the scenario's file (or its title when it has
+    /// none).
+    pub(super) fn write_picture(&mut self, fx: &mut Vec<Effect>) {
+        use dipsandbox_core::io::picture::{PictureOptions, position_svg};
+        let s = self.session.scenario();
+        let when = if self.board.after { "after" } else { "before" };
+        let opts = PictureOptions {
+            after: self.board.after,
+            title: Some(format!("{} — {} ({when})", s.title, s.phase)),
+            ..PictureOptions::default()
+        };
+        let svg = match position_svg(s, Some(self.session.run.phase()), &opts) {
+            Ok(svg) => svg,
+            Err(e) => return self.error(format!("no picture: {e}")),
+        };
+        let stem = self
+            .session
+            .path
+            .as_deref()
+            .and_then(Path::file_stem)
+            .and_then(|n| n.to_str())
+            .map(str::to_string)
+            .unwrap_or_else(|| slug(&s.title).to_ascii_lowercase());
+        let name = if stem.is_empty() {
+            "scenario".to_string()
+        } else {
+            stem
+        };
+        let page = dipsandbox_core::io::page::case_page(
+            s,
+            Some(self.session.rules),
+            &*self.session.engine,
+            &dipsandbox_core::io::page::CaseOptions {
+                file: self
+                    .session
+                    .path
+                    .as_deref()
+                    .map(|p| p.display().to_string()),
+                ..Default::default()
+            },
+        );
+        let page = match page {
+            Ok(html) => Some(html),
+            Err(e) => {
+                self.error(format!("no page: {e}"));
+                None
+            }
+        };
+        fx.push(Effect::WritePicture {
+            beside: self.session.path.clone(),
+            name,
+            svg,
+            page,
+        });
+    }
+
     /// Asks where to save, offering a file named after the title in the user's folder.
     pub(super) fn start_save_as(&mut self) {
         let slug = slug(&self.session.scenario().title).to_ascii_lowercase();
@@ -138,6 +197,14 @@ impl App {
                 }
                 self.show_keymap_problem();
             }
+            Done::PictureWritten(path, page) => match page {
+                Some(p) => self.info(format!(
+                    "picture written to {}, its page to {}",
+                    path.display(),
+                    p.file_name().unwrap_or_default().to_string_lossy()
+                )),
+                None => self.info(format!("picture written to {}", path.display())),
+            },
             Done::Failed(e) => self.error(e),
         }
     }

@@ -24,14 +24,15 @@ pub fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// Folders that keep the tests hermetic: the bundled scenarios, and empty user and config
-/// folders of the test's own.
+/// Folders that keep the tests hermetic: the bundled scenarios, and empty user, config and
+/// pictures folders of the test's own.
 pub fn folders(name: &str) -> Folders {
     Folders {
         bundled: Some(PathBuf::from("scenarios")),
         user: Some(temp_dir(&format!("{name}-data"))),
         config: Some(temp_dir(&format!("{name}-config"))),
         recovery: Some(temp_dir(&format!("{name}-recovery"))),
+        pictures: Some(temp_dir(&format!("{name}-pictures"))),
     }
 }
 

@@ -297,6 +297,12 @@ impl Target {
         self.check()?;
         write_unchecked(&self.path, text.as_bytes())
     }
+
+    /// Writes `bytes` (a binary file: a PNG) atomically, after checking again.
+    pub fn write_bytes(&self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.check()?;
+        write_unchecked(&self.path, bytes)
+    }
 }
 
 /// Writes a file atomically ([`Target::write`]) where no input is at stake (a file the user

@@ -9,6 +9,10 @@
 //! - [`jdip_variant`]: jDip variants (`variants.xml` and its adjacency file) read into
 //!   dipsandbox maps.
 //! - [`svg_positions`]: province positions (the unit points) read from a jDip-style SVG map.
+//! - [`picture`]: a position as an SVG picture (provinces, units, the orders drawn as arrows and
+//!   lines coloured by their verdicts, dislodged units, standoffs, a legend).
+//! - [`page`]: self-contained HTML pages for sharing (`dipsandbox report`): a case with its
+//!   picture and a stepper through the engine's trace; a `versus` or `replay` output folder.
 //! - [`games`]: games recorded by other programs (the Python `diplomacy` package's saved games,
 //!   godip's game files), read into scenarios for [`crate::tools::replay`].
 
@@ -16,5 +20,7 @@ pub mod dpjudge_map;
 pub mod games;
 pub mod jdip;
 pub mod jdip_variant;
+pub mod page;
+pub mod picture;
 pub mod report;
 pub mod svg_positions;

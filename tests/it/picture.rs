@@ -595,3 +595,14 @@ fn a_retreat_phase_draws_the_dislodged_unit_beside_its_province_then_where_it_re
         "the retreated army stands in Venice"
     );
 }
+
+#[test]
+fn the_readmes_picture_is_what_render_draws_now() {
+    let (code, stdout, stderr) = dipsandbox(&["render", "scenarios/datc/6.F.16.ron"]);
+    assert_eq!(code, 0, "{stderr}");
+    let committed = std::fs::read_to_string("docs/pictures/6.F.16.svg").expect("the picture");
+    assert!(
+        committed == stdout,
+        "docs/pictures/6.F.16.svg is out of date: dipsandbox render scenarios/datc/6.F.16.ron -o docs/pictures/6.F.16.svg --force"
+    );
+}

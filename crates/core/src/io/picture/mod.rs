@@ -151,10 +151,10 @@ pub fn position_svg(
         ));
     }
     out.push_str(&borders(s, &lay));
-    out.push_str(&provinces(s, result, opts.after, &lay, &placed));
+    out.push_str(&provinces(s, &lay, &placed));
     out.push_str(&units::draw(s, &placed));
-    out.push_str(&orders::draw(s, result, &lay, &placed));
-    out.push_str(&standoffs(s, result, opts.after, &lay));
+    out.push_str(&orders::draw(s, result, &lay));
+    out.push_str(&standoffs(s, result, &lay));
     out.push_str(&legend.svg_at(lay.bounds.x0, lay.bounds.y1));
     out.push_str("</svg>\n");
     Ok(out)
@@ -185,13 +185,7 @@ fn borders(s: &Scenario, lay: &Layout) -> String {
 
 /// Each province: its node (sea or land, an owner's tint), its supply-centre dot and its label
 /// (with the coast of a fleet standing on one, `spa/sc`).
-fn provinces(
-    s: &Scenario,
-    result: Option<&PhaseResult>,
-    after: bool,
-    lay: &Layout,
-    placed: &[Placed],
-) -> String {
+fn provinces(s: &Scenario, lay: &Layout, placed: &[Placed]) -> String {
     use crate::model::map::ProvinceKind;
     let map = &s.map;
     let owners = s.owners.clone().unwrap_or_else(|| map.start_owners());
@@ -242,20 +236,18 @@ fn provinces(
             svg::esc(&label)
         ));
     }
-    let _ = (result, after);
     out.push_str("</g>\n");
     out
 }
 
 /// The standoffs (provinces left empty by a bounce) marked with a red star beside the node:
 /// the result's in a movement phase, the scenario's own in a retreat phase.
-fn standoffs(s: &Scenario, result: Option<&PhaseResult>, after: bool, lay: &Layout) -> String {
+fn standoffs(s: &Scenario, result: Option<&PhaseResult>, lay: &Layout) -> String {
     let list = match (s.phase.kind, result) {
         (PhaseKind::Movement, Some(r)) => r.contested.clone(),
         (PhaseKind::Retreat, _) => s.contested.clone(),
         _ => Vec::new(),
     };
-    let _ = after;
     let mut out = String::from("<g class=\"standoffs\">\n");
     for p in list {
         let (x, y) = lay.center(p);

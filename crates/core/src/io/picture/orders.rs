@@ -11,7 +11,7 @@ use crate::model::scenario::Scenario;
 
 use super::layout::{Layout, NODE_R};
 use super::svg::{self, verdict_class};
-use super::units::{Placed, beside};
+use super::units::beside;
 
 type Pt = (f64, f64);
 
@@ -116,13 +116,7 @@ fn route(s: &Scenario, lay: &Layout, army: ProvinceId, dest: ProvinceId) -> Vec<
 }
 
 /// The orders, each a group `order-{i}` with its verdict's class.
-pub(super) fn draw(
-    s: &Scenario,
-    result: Option<&PhaseResult>,
-    lay: &Layout,
-    placed: &[Placed],
-) -> String {
-    let _ = placed;
+pub(super) fn draw(s: &Scenario, result: Option<&PhaseResult>, lay: &Layout) -> String {
     let mut out = String::from("<g class=\"orders\" fill=\"none\">\n");
     for (i, o) in s.orders.iter().enumerate() {
         let outcome = result.and_then(|r| r.outcomes.get(i));

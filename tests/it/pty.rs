@@ -104,6 +104,18 @@ impl Session {
         panic!("{text:?} never appeared; the screen:\n{}", self.screen());
     }
 
+    /// Waits (up to 15 s) until the screen no longer shows `text`.
+    fn wait_gone(&mut self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < deadline {
+            self.pump(Duration::from_millis(50));
+            if !self.screen().contains(text) {
+                return;
+            }
+        }
+        panic!("{text:?} never went; the screen:\n{}", self.screen());
+    }
+
     /// Waits until the process ends; its exit status's success.
     fn wait_exit(&mut self) -> bool {
         let deadline = Instant::now() + Duration::from_secs(15);
@@ -516,6 +528,9 @@ fn a_sleeping_outside_engine_leaves_the_ui_responsive_and_esc_cancels_it() {
     s.wait_for("While adjudicating");
     s.wait_for("cancel the adjudication");
     s.keys("\x1b");
+    // The help is closed before the next esc is sent: two escapes read together are one
+    // alt-esc to the terminal, not two keys.
+    s.wait_gone("While adjudicating");
     s.wait_for("Orders (3)");
     assert!(
         s.screen().contains("adjudicating… by sleepy"),

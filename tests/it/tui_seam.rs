@@ -316,3 +316,20 @@ fn a_prompt_has_the_whole_status_line_at_80_columns() {
         "{t}"
     );
 }
+
+#[test]
+fn past_the_last_landmark_the_cycle_key_says_so_whole_at_80_columns() {
+    let mut a = app_with("scenarios/datc/6.F.16.ron", "guess", "seam-last");
+    let t = text(&run(&mut a, 80, 24, "2 G ]"));
+    let status = t.lines().last().unwrap_or_default();
+    assert!(
+        status.contains("no later cycle, backup rule or step"),
+        "{status}"
+    );
+    let t = text(&run(&mut a, 80, 24, "g ["));
+    let status = t.lines().last().unwrap_or_default();
+    assert!(
+        status.contains("no earlier cycle, backup rule or step"),
+        "{status}"
+    );
+}

@@ -179,9 +179,9 @@ impl App {
                 }
             }
             None => self.info(if forward {
-                "no cycle, backup rule or procedure step after this point"
+                "no later cycle, backup rule or step"
             } else {
-                "no cycle, backup rule or procedure step before this point"
+                "no earlier cycle, backup rule or step"
             }),
         }
     }

@@ -770,6 +770,36 @@ fn cropped_units_are_larger_at_800_px_than_on_the_whole_map() {
 }
 
 #[test]
+fn every_built_in_maps_opening_cropped_keeps_the_contract_and_frames_its_units() {
+    for map in built_in_maps() {
+        let name = map.name.clone();
+        let s = Scenario::opening(Arc::new(map), &name);
+        let run = check::run(&s, None, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for result in [Some(run.phase()), None] {
+            let svg = cropped(&s, result, Some(name.clone()));
+            check_contract(&s, &svg, &name);
+            check_framed(&s, &parse(&svg), &name);
+        }
+    }
+    // A lone unit's order on the standard map: cropped, enlarged at most 2.5 times.
+    let one = Scenario::from_ron(
+        r#"Scenario(title: "one", map: "standard", phase: "Spring 1901 Movement",
+           units: { "England": ["F London"] }, orders: { "England": ["F London - North Sea"] })"#,
+        "one.ron",
+    )
+    .expect("loads");
+    let doc_svg = cropped(&one, None, None);
+    let doc = parse(&doc_svg);
+    let whole = position_svg(&one, None, &PictureOptions::default()).expect("draws");
+    let zoom = view_box(&parse(&whole))[2] / view_box(&doc)[2];
+    assert!(
+        (2.0..=2.5001).contains(&zoom),
+        "a lone unit is enlarged {zoom:.2} times"
+    );
+    check_framed(&one, &doc, "one unit");
+}
+
+#[test]
 fn snapshot_standard_pandins_paradox_cropped() {
     let s = Scenario::load(Path::new("scenarios/datc/6.F.16.ron")).expect("6.F.16");
     let run = check::run(&s, None, false).expect("adjudicates");

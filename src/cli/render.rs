@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use color_eyre::eyre::{Result, eyre};
 
 use dipsandbox_core::base::output::Target;
-use dipsandbox_core::io::picture::{PictureOptions, position_svg};
+use dipsandbox_core::io::picture::{Crop, PictureOptions, position_svg};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::adjudicate_scenario;
@@ -31,12 +31,16 @@ pub struct RenderArgs {
     /// Leave out the legend.
     #[arg(long)]
     no_legend: bool,
+    /// Show only the part of the map the orders and units are about (with a ring of
+    /// neighbours), enlarged to the width; the whole map when they span most of it.
+    #[arg(long)]
+    crop: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
 }
 
-/// `render FILE [-o NAME.svg|NAME.png] [--after] [--width PX] [--no-legend] [--force]`: the
+/// `render FILE [-o NAME.svg|NAME.png] [--after] [--width PX] [--no-legend] [--crop] [--force]`: the
 /// output's format is checked first, then the scenario read, then the output (never one of the
 /// inputs, an existing file only with --force).
 pub fn run(a: &RenderArgs, rules: Option<Rules>, engine: &EngineArg) -> Result<ExitCode> {
@@ -47,7 +51,8 @@ pub fn run(a: &RenderArgs, rules: Option<Rules>, engine: &EngineArg) -> Result<E
         .as_deref()
         .map(|o| target(o, scenario_inputs(&a.file, &s), a.force))
         .transpose()?;
-    let opts = options(&s, a.after, a.width, !a.no_legend);
+    let crop = if a.crop { Crop::Action } else { Crop::Whole };
+    let opts = options(&s, a.after, a.width, !a.no_legend, crop);
     render(&s, rules, engine, &opts, output.as_ref().zip(format))
 }
 
@@ -78,13 +83,14 @@ pub fn format_of(path: &Path) -> Result<Format> {
 }
 
 /// The picture options of the command line: the title is the scenario's title and phase.
-pub fn options(s: &Scenario, after: bool, width: u32, legend: bool) -> PictureOptions {
+pub fn options(s: &Scenario, after: bool, width: u32, legend: bool, crop: Crop) -> PictureOptions {
     let when = if after { "after" } else { "before" };
     PictureOptions {
         after,
         width,
         legend,
         title: Some(format!("{} — {} ({when})", s.title, s.phase)),
+        crop,
     }
 }
 

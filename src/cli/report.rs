@@ -12,6 +12,7 @@ use super::input::{EngineArg, load, scenario_inputs, target};
 use dipsandbox_core::base::output::Inputs;
 use dipsandbox_core::engine::Registry;
 use dipsandbox_core::io::page::{CaseOptions, FolderOptions, case_page, folder_page};
+use dipsandbox_core::io::picture::Crop;
 use dipsandbox_core::model::rules::Rules;
 
 /// `report`'s arguments.
@@ -33,6 +34,9 @@ pub struct Args {
     /// The pictures' width in pixels (default: 800 for a scenario, 480 on a folder's cards).
     #[arg(long, value_name = "PX")]
     width: Option<u32>,
+    /// A scenario's page: draw the whole map (default: the part of it the orders are about).
+    #[arg(long)]
+    whole: bool,
 }
 
 /// The page's default place: `FILE.html` beside a scenario, `DIR.html` beside a folder (not in
@@ -95,6 +99,9 @@ pub fn run(
             file: Some(req.path.display().to_string()),
             ..CaseOptions::default()
         };
+        if req.whole {
+            opts.crop = Crop::Whole;
+        }
         if let Some(w) = req.width {
             opts.width = w;
         }

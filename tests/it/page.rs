@@ -151,6 +151,36 @@ fn report_writes_beside_the_file_and_refuses_to_overwrite() {
     assert!(out.starts_with("<!DOCTYPE html>"));
 }
 
+/// A case page draws the part of the map the case is about (a cropped picture, framed), the
+/// whole map with `--whole`; each the picture `render` draws with the same choice.
+#[test]
+fn the_case_pages_picture_is_cropped_unless_whole() {
+    let framed = |html: &str| html.contains("<rect class=\"frame\"");
+    let view_box = |html: &str| {
+        let at = html.find("<svg ").expect("a picture");
+        let rest = &html[at..];
+        let vb = rest.split("viewBox=\"").nth(1).expect("viewBox");
+        // Left edge and width (render's title makes its picture taller).
+        let n: Vec<String> = vb[..vb.find('"').expect("end")]
+            .split(' ')
+            .map(String::from)
+            .collect();
+        (n[0].clone(), n[2].clone())
+    };
+    let (code, page, err) = dipsandbox(&["report", "scenarios/datc/6.F.16.ron", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(framed(&page), "the case page is cropped by default");
+    let (code, whole, err) =
+        dipsandbox(&["report", "scenarios/datc/6.F.16.ron", "-o", "-", "--whole"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!framed(&whole), "--whole draws the whole map");
+    let (_, crop_svg, _) = dipsandbox(&["render", "scenarios/datc/6.F.16.ron", "--crop"]);
+    let (_, whole_svg, _) = dipsandbox(&["render", "scenarios/datc/6.F.16.ron"]);
+    assert_eq!(view_box(&page), view_box(&crop_svg));
+    assert_eq!(view_box(&whole), view_box(&whole_svg));
+    assert_ne!(view_box(&page), view_box(&whole));
+}
+
 /// A class row for a hand-made summary.
 fn row(file: &str, count: u64) -> ClassRow {
     ClassRow {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use dipsandbox_core::engine::PhaseResult;
 use dipsandbox_core::io::picture::layout::{NODE_R, layout_map};
-use dipsandbox_core::io::picture::{PictureOptions, position_svg, verdict_class};
+use dipsandbox_core::io::picture::{Crop, PictureOptions, position_svg, verdict_class};
 use dipsandbox_core::model::board::PhaseKind;
 use dipsandbox_core::model::map::{Map, built_in_names};
 use dipsandbox_core::model::scenario::Scenario;
@@ -598,11 +598,336 @@ fn a_retreat_phase_draws_the_dislodged_unit_beside_its_province_then_where_it_re
 
 #[test]
 fn the_readmes_picture_is_what_render_draws_now() {
-    let (code, stdout, stderr) = dipsandbox(&["render", "scenarios/datc/6.F.16.ron"]);
+    let (code, stdout, stderr) = dipsandbox(&["render", "scenarios/datc/6.F.16.ron", "--crop"]);
     assert_eq!(code, 0, "{stderr}");
     let committed = std::fs::read_to_string("docs/pictures/6.F.16.svg").expect("the picture");
     assert!(
         committed == stdout,
-        "docs/pictures/6.F.16.svg is out of date: dipsandbox render scenarios/datc/6.F.16.ron -o docs/pictures/6.F.16.svg --force"
+        "docs/pictures/6.F.16.svg is out of date: dipsandbox render scenarios/datc/6.F.16.ron --crop -o docs/pictures/6.F.16.svg --force"
     );
+}
+
+/// A box: left, top, right, bottom.
+type Frame = (f64, f64, f64, f64);
+
+/// The numbers of an SVG's viewBox: x, y, width, height.
+fn view_box(doc: &roxmltree::Document) -> [f64; 4] {
+    let v: Vec<f64> = doc
+        .root_element()
+        .attribute("viewBox")
+        .expect("viewBox")
+        .split(' ')
+        .map(|t| t.parse().expect("number"))
+        .collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+/// The part of a picture the map is drawn in: a cropped picture's frame (`rect.frame`), else
+/// the viewBox above the legend.
+fn map_frame(doc: &roxmltree::Document) -> Frame {
+    let num = |n: roxmltree::Node, a: &str| -> f64 {
+        n.attribute(a).expect("attribute").parse().expect("number")
+    };
+    if let Some(r) = doc
+        .descendants()
+        .find(|n| n.has_tag_name("rect") && n.attribute("class") == Some("frame"))
+    {
+        let (x, y) = (num(r, "x"), num(r, "y"));
+        return (x, y, x + num(r, "width"), y + num(r, "height"));
+    }
+    let [x, y, w, h] = view_box(doc);
+    let legend_top = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("legend"))
+        .and_then(|g| g.attribute("transform"))
+        .and_then(|t| t.strip_prefix("translate(")?.split([' ', ')']).nth(1))
+        .map_or(y + h, |t| t.parse().expect("number"));
+    (x, y, x + w, legend_top)
+}
+
+/// The centre and radius of a province's node.
+fn node(doc: &roxmltree::Document, abbr: &str) -> (f64, f64, f64) {
+    let id = format!("prov-{}", abbr.to_lowercase());
+    let g = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some(id.as_str()))
+        .unwrap_or_else(|| panic!("no {id}"));
+    let c = g
+        .descendants()
+        .find(|n| n.has_tag_name("circle"))
+        .expect("a node");
+    let num = |a: &str| -> f64 { c.attribute(a).expect("attribute").parse().expect("number") };
+    (num("cx"), num("cy"), num("r"))
+}
+
+fn inside(f: Frame, (x, y): (f64, f64), r: f64) -> bool {
+    x - r >= f.0 - 0.05 && x + r <= f.2 + 0.05 && y - r >= f.1 - 0.05 && y + r <= f.3 + 0.05
+}
+
+/// The provinces every order of `s` names: its unit's and its targets (a move's destination,
+/// the supported unit and the move it supports, the convoyed army and its destination).
+fn order_places(s: &Scenario) -> Vec<String> {
+    use dipsandbox_core::model::orders::OrderKind;
+    let mut out = Vec::new();
+    for o in &s.orders {
+        let mut ps = Vec::new();
+        if let Some(u) = &o.order.unit {
+            ps.push(u.loc.province);
+        }
+        match &o.order.kind {
+            OrderKind::Move { dest, .. } => ps.push(dest.province),
+            OrderKind::Support { target, dest } => {
+                ps.push(target.unit.loc.province);
+                ps.extend(dest.iter().map(|d| d.province));
+            }
+            OrderKind::Convoy { army, dest } => {
+                ps.push(army.unit.loc.province);
+                ps.push(dest.province);
+            }
+            _ => {}
+        }
+        out.extend(ps.into_iter().map(|p| s.map.province(p).abbr.clone()));
+    }
+    out
+}
+
+fn cropped(s: &Scenario, result: Option<&PhaseResult>, title: Option<String>) -> String {
+    let opts = PictureOptions {
+        crop: Crop::Action,
+        title,
+        ..PictureOptions::default()
+    };
+    position_svg(s, result, &opts).expect("draws")
+}
+
+/// Every unit's glyph and every node an order names lies inside the map's frame.
+fn check_framed(s: &Scenario, doc: &roxmltree::Document, what: &str) {
+    let f = map_frame(doc);
+    for u in 0..s.units.len() {
+        let c = glyph_centre(doc, &format!("unit-{u}"));
+        assert!(
+            inside(f, c, 7.5),
+            "{what}: {} at {c:?} is outside the frame {f:?}",
+            s.units[u].describe(&s.map)
+        );
+    }
+    for abbr in order_places(s) {
+        let (x, y, r) = node(doc, &abbr);
+        assert!(
+            inside(f, (x, y), r),
+            "{what}: {abbr} at ({x}, {y}) is outside the frame {f:?}"
+        );
+    }
+}
+
+#[test]
+fn cropped_6_f_16_frames_every_unit_and_target_in_less_than_the_map() {
+    let s = Scenario::load(Path::new("scenarios/datc/6.F.16.ron")).expect("6.F.16");
+    let run = check::run(&s, None, false).expect("adjudicates");
+    let crop = cropped(&s, Some(run.phase()), None);
+    let doc = parse(&crop);
+    check_contract(&s, &crop, "cropped 6.F.16");
+    check_verdicts(&s, &crop, run.phase(), "cropped 6.F.16");
+    check_framed(&s, &doc, "cropped 6.F.16");
+    let whole = position_svg(&s, Some(run.phase()), &PictureOptions::default()).expect("draws");
+    let whole_doc = parse(&whole);
+    let (f, w) = (map_frame(&doc), map_frame(&whole_doc));
+    assert!(
+        f.2 - f.0 < 0.8 * (w.2 - w.0) && f.3 - f.1 < 0.8 * (w.3 - w.1),
+        "the frame {f:?} is not much smaller than the map {w:?}"
+    );
+    let (vb, wvb) = (view_box(&doc), view_box(&whole_doc));
+    assert!(vb[2] < wvb[2], "viewBox {vb:?} against the map's {wvb:?}");
+    // The whole map is still drawn, hidden outside the frame: Moscow is far from the Channel.
+    let (mx, my, _) = node(&doc, "mos");
+    assert!(!inside(f, (mx, my), 0.0), "Moscow is outside the frame");
+}
+
+#[test]
+fn cropped_units_are_larger_at_800_px_than_on_the_whole_map() {
+    let s = Scenario::load(Path::new("scenarios/datc/6.F.16.ron")).expect("6.F.16");
+    let run = check::run(&s, None, false).expect("adjudicates");
+    // A node's radius in output pixels: its radius in the drawing × width / viewBox width.
+    let px = |svg: &str| {
+        let doc = parse(svg);
+        let (_, _, r) = node(&doc, "eng");
+        let width: f64 = doc
+            .root_element()
+            .attribute("width")
+            .expect("width")
+            .parse()
+            .expect("number");
+        r * width / view_box(&doc)[2]
+    };
+    let whole =
+        px(&position_svg(&s, Some(run.phase()), &PictureOptions::default()).expect("draws"));
+    let crop = px(&cropped(&s, Some(run.phase()), None));
+    eprintln!("6.F.16 at 800 px: a node's radius is {whole:.1} px whole, {crop:.1} px cropped");
+    assert!(
+        crop >= 1.6 * whole,
+        "cropped nodes are {crop:.1} px, whole-map ones {whole:.1} px"
+    );
+}
+
+#[test]
+fn every_built_in_maps_opening_cropped_keeps_the_contract_and_frames_its_units() {
+    for map in built_in_maps() {
+        let name = map.name.clone();
+        let s = Scenario::opening(Arc::new(map), &name);
+        let run = check::run(&s, None, false).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for result in [Some(run.phase()), None] {
+            let svg = cropped(&s, result, Some(name.clone()));
+            check_contract(&s, &svg, &name);
+            check_framed(&s, &parse(&svg), &name);
+        }
+    }
+    // A lone unit's order on the standard map: cropped, enlarged at most 2.5 times.
+    let one = Scenario::from_ron(
+        r#"Scenario(title: "one", map: "standard", phase: "Spring 1901 Movement",
+           units: { "England": ["F London"] }, orders: { "England": ["F London - North Sea"] })"#,
+        "one.ron",
+    )
+    .expect("loads");
+    let doc_svg = cropped(&one, None, None);
+    let doc = parse(&doc_svg);
+    let whole = position_svg(&one, None, &PictureOptions::default()).expect("draws");
+    let zoom = view_box(&parse(&whole))[2] / view_box(&doc)[2];
+    assert!(
+        (2.0..=2.5001).contains(&zoom),
+        "a lone unit is enlarged {zoom:.2} times"
+    );
+    check_framed(&one, &doc, "one unit");
+}
+
+#[test]
+fn snapshot_standard_pandins_paradox_cropped() {
+    let s = Scenario::load(Path::new("scenarios/datc/6.F.16.ron")).expect("6.F.16");
+    let run = check::run(&s, None, false).expect("adjudicates");
+    let svg = cropped(
+        &s,
+        Some(run.phase()),
+        Some("6.F.16 Pandin's paradox".into()),
+    );
+    insta::assert_snapshot!("picture_standard_6F16_cropped", svg);
+}
+
+/// The label boxes of the provinces a picture draws (as the layout sizes them: `CHAR_W` a
+/// character, `LABEL_H` high, the baseline 2.5 above the bottom), with their text.
+fn label_boxes(doc: &roxmltree::Document) -> Vec<(String, Frame)> {
+    use dipsandbox_core::io::picture::layout::{CHAR_W, LABEL_H};
+    doc.descendants()
+        .filter(|n| n.attribute("id").is_some_and(|id| id.starts_with("prov-")))
+        .filter_map(|g| g.children().find(|c| c.has_tag_name("text")))
+        .map(|t| {
+            let text = t.text().unwrap_or("").to_string();
+            let num =
+                |a: &str| -> f64 { t.attribute(a).expect("attribute").parse().expect("number") };
+            let (x, y) = (num("x"), num("y"));
+            let w = text.chars().count() as f64 * CHAR_W + 2.0;
+            let b = (x - w / 2.0, y + 2.5 - LABEL_H, x + w / 2.0, y + 2.5);
+            (text, b)
+        })
+        .collect()
+}
+
+#[test]
+fn every_datc_movement_case_cropped_frames_its_orders_and_no_labels_overlap() {
+    let mut cases = 0;
+    for f in datc_cases() {
+        let what = f.display().to_string();
+        let s = Scenario::load(&f).unwrap_or_else(|e| panic!("{e}"));
+        if s.phase.kind != PhaseKind::Movement {
+            continue;
+        }
+        let run = check::run(&s, None, false).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let svg = cropped(&s, Some(run.phase()), Some(s.title.clone()));
+        check_contract(&s, &svg, &what);
+        check_verdicts(&s, &svg, run.phase(), &what);
+        let doc = parse(&svg);
+        check_framed(&s, &doc, &what);
+        let fr = map_frame(&doc);
+        let seen: Vec<(String, Frame)> = label_boxes(&doc)
+            .into_iter()
+            .filter(|(_, b)| b.0 < fr.2 && fr.0 < b.2 && b.1 < fr.3 && fr.1 < b.3)
+            .collect();
+        for (k, (ta, a)) in seen.iter().enumerate() {
+            for (tb, b) in seen.iter().skip(k + 1) {
+                assert!(
+                    !(a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3),
+                    "{what}: the labels {ta} {a:?} and {tb} {b:?} overlap"
+                );
+            }
+        }
+        cases += 1;
+    }
+    assert!(cases > 100, "{cases} movement cases");
+}
+
+#[test]
+fn render_crop_writes_a_png_with_each_unit_in_its_colour_where_the_svg_puts_it() {
+    let dir = temp_dir("render_crop_png");
+    let (png_path, svg_path) = (dir.join("pandin.png"), dir.join("pandin.svg"));
+    for out in [&png_path, &svg_path] {
+        let (code, _, stderr) = dipsandbox(&[
+            "render",
+            "scenarios/datc/6.F.16.ron",
+            "--crop",
+            "-o",
+            out.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    let png = resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(&png_path).expect("written"))
+        .expect("a PNG");
+    assert_eq!(png.width(), 800);
+    let svg = std::fs::read_to_string(&svg_path).expect("svg");
+    let doc = parse(&svg);
+    assert!(
+        doc.descendants()
+            .any(|n| n.attribute("class") == Some("frame")),
+        "--crop crops 6.F.16"
+    );
+    let vb = view_box(&doc);
+    let scale = 800.0 / vb[2];
+    let s = Scenario::load(Path::new("scenarios/datc/6.F.16.ron")).expect("loads");
+    let want: [(u8, u8, u8); 7] = [
+        (0xd6, 0x27, 0x28),
+        (0x1f, 0x4f, 0xbf),
+        (0x5f, 0xd3, 0xf3),
+        (0x8c, 0x8c, 0x8c),
+        (0x2c, 0xa0, 0x2c),
+        (0xe3, 0x77, 0xe3),
+        (0xf2, 0xd0, 0x24),
+    ];
+    for (u, unit) in s.units.iter().enumerate() {
+        let (x, y) = glyph_centre(&doc, &format!("unit-{u}"));
+        let (r, g, b) = want[usize::from(unit.power.0) % 7];
+        let near = |a: u8, b: u8| a.abs_diff(b) <= 24;
+        // Points inside the glyph (half 7.5 units) and off its letter, in output pixels.
+        let points = [
+            (-5.5, 0.0),
+            (5.5, 0.0),
+            (0.0, -5.5),
+            (0.0, 5.5),
+            (-4.0, -4.0),
+            (4.0, -4.0),
+            (-4.0, 4.0),
+            (4.0, 4.0),
+        ];
+        let coloured = points
+            .iter()
+            .filter(|(dx, dy)| {
+                let (px, py) = ((x + dx - vb[0]) * scale, (y + dy - vb[1]) * scale);
+                let p = png
+                    .pixel(px.round() as u32, py.round() as u32)
+                    .expect("inside");
+                near(p.red(), r) && near(p.green(), g) && near(p.blue(), b)
+            })
+            .count();
+        assert!(
+            coloured >= 6,
+            "{}: {coloured} of 8 points in its power's colour",
+            unit.describe(&s.map)
+        );
+    }
 }

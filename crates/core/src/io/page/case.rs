@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::error::PageError;
 use super::html::{document, esc, script_json};
 use crate::engine::{Engine, Landmark, PhaseInput, PhaseResult, Tone, Verdict};
-use crate::io::picture::{PictureOptions, position_svg};
+use crate::io::picture::{Crop, PictureOptions, position_svg};
 use crate::model::rules::Rules;
 use crate::model::scenario::OrderEntry;
 use crate::model::scenario::Scenario;
@@ -30,6 +30,9 @@ pub struct CaseOptions {
     pub max_state_lines: usize,
     /// Where the scenario file is, as the page names it (the TUI command that opens it).
     pub file: Option<String>,
+    /// How much of the map the picture shows (default: the part the orders are about, since a
+    /// case is about a few units).
+    pub crop: Crop,
 }
 
 impl Default for CaseOptions {
@@ -39,6 +42,7 @@ impl Default for CaseOptions {
             max_steps: 5_000,
             max_state_lines: 200_000,
             file: None,
+            crop: Crop::Action,
         }
     }
 }
@@ -58,6 +62,7 @@ pub fn case_page(
         &PictureOptions {
             width: opts.width,
             legend: true,
+            crop: opts.crop,
             ..PictureOptions::default()
         },
     )?;

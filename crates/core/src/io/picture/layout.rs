@@ -65,7 +65,8 @@ impl Rect {
         self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
     }
 
-    fn union(&self, o: &Rect) -> Rect {
+    /// The smallest box holding both.
+    pub fn union(&self, o: &Rect) -> Rect {
         Rect {
             x0: self.x0.min(o.x0),
             y0: self.y0.min(o.y0),

@@ -6,6 +6,8 @@
 //!
 //! - [`layout`]: where each province is drawn (the map's positions, scaled and pushed apart so
 //!   no two labels overlap).
+//! - `frame`: the frame of a cropped picture ([`Crop::Action`]): the provinces in play and a
+//!   ring of their neighbours.
 //! - `units`: which unit is drawn where, before or after the phase.
 //! - `orders`: an order's shapes.
 //! - `svg`: escaping, the style sheet, the arrowheads and the legend.
@@ -17,6 +19,7 @@
 //! each province `<g id="prov-{abbr}" class="province …">`. Adding the class `hl` to any of
 //! them draws it highlighted (the picture's own style sheet says how).
 
+mod frame;
 pub mod layout;
 mod orders;
 mod svg;
@@ -42,6 +45,26 @@ pub struct PictureOptions {
     pub legend: bool,
     /// A title above the map.
     pub title: Option<String>,
+    /// How much of the map to show: the whole map (the default) or the part the orders are
+    /// about.
+    pub crop: Crop,
+}
+
+/// How much of the map a picture shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Crop {
+    /// The whole map.
+    #[default]
+    Whole,
+    /// The provinces the position's units and orders are about (every unit, every order's unit
+    /// and targets, the supported unit and its target, the convoyed army, dislodged units and
+    /// their attackers' provinces, standoffs) with one ring of their neighbours, as a viewBox
+    /// of the same drawing: node, unit and label sizes scale with the crop (up to 2.5 times),
+    /// the title and the legend keep their size in pixels. The frame is at least 2/5 of the
+    /// map wide and at most 5/4 as tall as it is wide; when it would be wider than 4/5 of the
+    /// map, or nothing is in play, the whole map is drawn instead. Every province, unit and
+    /// order keeps its element and id; the map outside the frame is hidden, not left out.
+    Action,
 }
 
 impl Default for PictureOptions {
@@ -51,6 +74,7 @@ impl Default for PictureOptions {
             width: 800,
             legend: true,
             title: None,
+            crop: Crop::Whole,
         }
     }
 }
@@ -115,49 +139,101 @@ pub fn position_svg(
     }
     let lay = layout_map(&s.map, opts.width);
     let placed = units::place(s, result, opts.after, &lay);
-    let title_h = if opts.title.is_some() { TITLE_H } else { 0.0 };
+    let frame = match opts.crop {
+        Crop::Whole => None,
+        Crop::Action => frame::action(s, result, &lay),
+    };
+    let view = frame.unwrap_or(lay.bounds);
     let map_w = lay.bounds.x1 - lay.bounds.x0;
+    let view_w = view.x1 - view.x0;
+    // The title and the legend keep their size in pixels: one of their units is `k` of the
+    // view's (1 for the whole map).
+    let k = view_w / map_w;
+    let title_h = if opts.title.is_some() {
+        TITLE_H * k
+    } else {
+        0.0
+    };
     let legend = if opts.legend {
         svg::legend(s, result.is_some(), map_w)
     } else {
         svg::Legend::default()
     };
-    let vb_h = title_h + (lay.bounds.y1 - lay.bounds.y0) + legend.height;
-    let px_h = (f64::from(opts.width) * vb_h / map_w).round();
+    let legend_h = legend.height * k;
+    let top = view.y0 - title_h;
+    let vb_h = title_h + (view.y1 - view.y0) + legend_h;
+    let px_h = (f64::from(opts.width) * vb_h / view_w).round();
     let mut out = String::with_capacity(16 * 1024);
     out.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1} {:.1} {:.1} {:.1}\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\">\n",
-        lay.bounds.x0,
-        lay.bounds.y0 - title_h,
-        map_w,
-        vb_h,
-        opts.width,
-        px_h
+        view.x0, top, view_w, vb_h, opts.width, px_h
     ));
     out.push_str(&svg::head(s, result.is_some(), opts.after));
     out.push_str(&format!(
         "<rect class=\"background\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#ffffff\"/>\n",
-        lay.bounds.x0,
-        lay.bounds.y0 - title_h,
-        map_w,
-        vb_h
+        view.x0, top, view_w, vb_h
     ));
-    if let Some(t) = &opts.title {
-        out.push_str(&format!(
-            "<text class=\"title\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"15\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
-            lay.bounds.x0 + 12.0,
-            lay.bounds.y0 - title_h + 19.0,
-            svg::esc(t)
-        ));
+    let title = opts.title.as_deref().map(|t| title_svg(t, view.x0, top, k));
+    if frame.is_none() {
+        out.push_str(title.as_deref().unwrap_or(""));
     }
     out.push_str(&borders(s, &lay));
     out.push_str(&provinces(s, &lay, &placed));
     out.push_str(&units::draw(s, &placed));
     out.push_str(&orders::draw(s, result, &lay));
     out.push_str(&standoffs(s, result, &lay));
-    out.push_str(&legend.svg_at(lay.bounds.x0, lay.bounds.y1));
+    if let Some(f) = frame {
+        out.push_str(&edges(f, title_h, legend_h, k));
+        out.push_str(title.as_deref().unwrap_or(""));
+    }
+    out.push_str(&legend.svg_at(view.x0, view.y1, k));
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+/// `x` rounded to one decimal, written without a trailing `.0` (`15`, `6.2`).
+fn num(x: f64) -> String {
+    format!("{}", (x * 10.0).round() / 10.0)
+}
+
+/// The title line, its top-left corner at `(x, y)`, its sizes times `k`.
+fn title_svg(t: &str, x: f64, y: f64, k: f64) -> String {
+    format!(
+        "<text class=\"title\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"{}\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
+        x + 12.0 * k,
+        y + 19.0 * k,
+        num(15.0 * k),
+        svg::esc(t)
+    )
+}
+
+/// A cropped picture's edges: white bands that hide the map drawn above the frame (under the
+/// title) and below it (under the legend), and a thin line around the frame that says the map
+/// goes on.
+fn edges(f: layout::Rect, title_h: f64, legend_h: f64, k: f64) -> String {
+    let w = f.x1 - f.x0;
+    let mut out = String::from("<g class=\"frame-edges\" fill=\"#ffffff\">\n");
+    // Bands a little wider than the picture: a viewBox scaled to fit shows no sliver past them.
+    for (y, h) in [
+        (f.y0 - title_h - 2.0 * k, title_h + 2.0 * k),
+        (f.y1, legend_h + 2.0 * k),
+    ] {
+        if h > 0.0 {
+            out.push_str(&format!(
+                "<rect x=\"{:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{h:.1}\"/>\n",
+                f.x0 - 2.0 * k,
+                w + 4.0 * k
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "<rect class=\"frame\" x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#b0a890\" stroke-width=\"{}\"/>\n</g>\n",
+        f.x0,
+        f.y0,
+        f.y1 - f.y0,
+        num(1.5 * k)
+    ));
+    out
 }
 
 /// The borders between provinces, as thin lines between their nodes (sea to sea in blue).

@@ -145,13 +145,18 @@ pub(super) struct Legend {
 }
 
 impl Legend {
-    /// The legend placed with its top-left corner at `(x, y)`.
-    pub fn svg_at(&self, x: f64, y: f64) -> String {
+    /// The legend placed with its top-left corner at `(x, y)`, drawn `k` times its size.
+    pub fn svg_at(&self, x: f64, y: f64, k: f64) -> String {
         if self.body.is_empty() {
             return String::new();
         }
+        let scale = if k == 1.0 {
+            String::new()
+        } else {
+            format!(" scale({k:.4})")
+        };
         format!(
-            "<g class=\"legend\" transform=\"translate({x:.1} {y:.1})\" font-size=\"10\" fill=\"#222222\">\n{}</g>\n",
+            "<g class=\"legend\" transform=\"translate({x:.1} {y:.1}){scale}\" font-size=\"10\" fill=\"#222222\">\n{}</g>\n",
             self.body
         )
     }

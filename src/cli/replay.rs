@@ -179,7 +179,11 @@ pub fn run(req: &Request<'_>) -> Result<ExitCode> {
             .iter()
             .map(|r| game_json(r, req.engine.name(), &written))
             .collect();
-        let out = json!({ "engine": req.engine.name(), "games": games });
+        let out = json!({
+            "schema": "dipsandbox.replay/1",
+            "engine": req.engine.name(),
+            "games": games,
+        });
         super::out::json(&out)?;
     } else {
         for r in &runs {

@@ -230,6 +230,10 @@ fn replay_json_lists_every_phase() {
     ]);
     assert_eq!(code, 1, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(
+        v["schema"], "dipsandbox.replay/1",
+        "every document names its schema"
+    );
     assert_eq!(v["engine"], "decisions");
     let game = &v["games"][0];
     assert_eq!(game["map"], "standard");

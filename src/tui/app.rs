@@ -33,7 +33,7 @@ use super::effect::Effect;
 use super::keymap::{Context, Keymap};
 use super::layout::{self, Panes, StepperPanels};
 use super::recovery::Recovery;
-use super::session::{DiskStamp, Session, next_preset};
+use super::session::{DiskStamp, RunState, Session, next_preset};
 use super::state::{BoardPane, OrdersPane, RulesPane, SPEEDS, StepperPane};
 use super::theme::Theme;
 use super::view::model::ViewModel;
@@ -646,10 +646,17 @@ impl App {
             },
             Action::Freeze => match self.session.freeze() {
                 Ok(()) => {
-                    let n = self.session.expectations.as_ref().map_or(0, |(_, n)| *n);
                     let save = self.key_name(Context::Global, Action::Save);
+                    // The edit asks the engine again: with a slow one the checks are counted
+                    // when its result comes.
+                    let counted = match &self.session.expectations {
+                        Some((_, n)) if self.session.state == RunState::Current => {
+                            format!("{n} checks")
+                        }
+                        _ => "checked when the adjudication ends".to_string(),
+                    };
                     self.info(format!(
-                        "the current result is now the expectations ({n} checks; {save} saves)"
+                        "the current result is now the expectations ({counted}; {save} saves)"
                     ));
                 }
                 Err(e) => self.error(e.0),

@@ -351,3 +351,34 @@ fn snapshots_of_pending_cancelled_and_failed() {
         );
     }
 }
+
+/// Freezing the expectations with a slow engine: the edit asks the engine again, so the
+/// message does not count checks it does not have yet ("0 checks"); once the result lands the
+/// expectations are counted and all met.
+#[test]
+fn freezing_with_a_slow_engine_says_the_checks_come_with_the_result() {
+    let slow = Slow::new(
+        "slow-freeze",
+        Arc::new(DecisionEngine),
+        Duration::from_millis(150),
+    );
+    let mut a = app_on_worker("async-freeze", &[slow.clone()]);
+    handle_input(&mut a, key("E"));
+    assert!(take_result(&mut a, None), "the first result lands");
+    assert_eq!(a.session.state, RunState::Current);
+    handle_input(&mut a, key("e"));
+    let said = a
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    assert!(a.session.state.is_pending(), "{:?}", a.session.state);
+    assert!(
+        said.contains("checked when the adjudication ends"),
+        "{said}"
+    );
+    assert!(!said.contains("0 checks"), "{said}");
+    assert!(take_result(&mut a, None), "the result lands");
+    let (bad, n) = a.session.expectations.clone().expect("expectations");
+    assert!(n > 0 && bad.is_empty(), "{n} checks, {} differ", bad.len());
+}

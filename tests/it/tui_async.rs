@@ -362,7 +362,8 @@ fn freezing_with_a_slow_engine_says_the_checks_come_with_the_result() {
         Arc::new(DecisionEngine),
         Duration::from_millis(150),
     );
-    let mut a = app_on_worker("async-freeze", &[slow.clone()]);
+    let slow: Arc<dyn Engine> = slow;
+    let mut a = app_on_worker("async-freeze", &[slow]);
     handle_input(&mut a, key("E"));
     assert!(take_result(&mut a, None), "the first result lands");
     assert_eq!(a.session.state, RunState::Current);

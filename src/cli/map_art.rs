@@ -32,11 +32,9 @@ pub fn with_svg_positions(
     Ok(out)
 }
 
-/// `map art FILE [-o OUT] [--force]`.
-pub fn map_art(file: &Path, out: Option<&Path>, force: bool) -> Result<ExitCode> {
-    let text = dipsandbox_core::base::source::read_text(file).map_err(|e| eyre!("{e}"))?;
-    let (new, map) = art_gen::write::write_art(&text, &file.display().to_string(), force)
-        .map_err(|e| eyre!("{e}"))?;
+/// Where a map command writes: `out`, or else the map file itself (which it rewrites); an
+/// `out` that exists is overwritten only with `--force`.
+fn write_target<'a>(file: &'a Path, out: Option<&'a Path>, force: bool) -> Result<&'a Path> {
     let target = out.unwrap_or(file);
     if out.is_some() && target.exists() && !force {
         return Err(eyre!(
@@ -44,6 +42,15 @@ pub fn map_art(file: &Path, out: Option<&Path>, force: bool) -> Result<ExitCode>
             target.display()
         ));
     }
+    Ok(target)
+}
+
+/// `map art FILE [-o OUT] [--force]`.
+pub fn map_art(file: &Path, out: Option<&Path>, force: bool) -> Result<ExitCode> {
+    let text = dipsandbox_core::base::source::read_text(file).map_err(|e| eyre!("{e}"))?;
+    let (new, map) = art_gen::write::write_art(&text, &file.display().to_string(), force)
+        .map_err(|e| eyre!("{e}"))?;
+    let target = write_target(file, out, force)?;
     dipsandbox_core::base::output::write_atomic(target, &new).map_err(|e| eyre!("{e}"))?;
     let (w, h) = map.art().map_or((0, 0), |a| (a.width(), a.height()));
     let (hit, all) = map
@@ -64,13 +71,7 @@ pub fn map_positions(file: &Path, out: Option<&Path>, force: bool) -> Result<Exi
     let (new, added) =
         dipsandbox_core::io::picture::with_positions(&text, &file.display().to_string())
             .map_err(|e| eyre!("{e}"))?;
-    let target = out.unwrap_or(file);
-    if out.is_some() && target.exists() && !force {
-        return Err(eyre!(
-            "{}: exists; not overwritten (give --force, or -o another file)",
-            target.display()
-        ));
-    }
+    let target = write_target(file, out, force)?;
     if added == 0 && out.is_none() {
         outln!(
             "{}: every province has a position already; nothing written",

@@ -350,7 +350,7 @@ fn phase_text(
         recorder: game.recorder.clone(),
         phase: rep.name.clone(),
         engine: req.engine.name().to_string(),
-        rules: rules_spec(&req.rules.unwrap_or(s.rules)),
+        rules: req.rules.unwrap_or(s.rules).name(","),
         explained_by: explained_by.to_vec(),
         differences: Vec::new(),
     };
@@ -368,20 +368,6 @@ fn phase_text(
         header.to_comment(),
         s.placed_at(path).to_ron()
     ))
-}
-
-/// Rules as `--rules` takes them: a preset's name, else the options that differ from the
-/// defaults (`field=Value,…`).
-fn rules_spec(r: &Rules) -> String {
-    match r.preset_name() {
-        Some(p) => p.to_string(),
-        None => r
-            .overrides()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(","),
-    }
 }
 
 fn print_game(r: &GameRun, written: &[(PathBuf, String, PathBuf)]) -> Result<()> {

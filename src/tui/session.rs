@@ -622,15 +622,7 @@ impl Session {
     /// The name of the preset the rules equal, or the options that differ from the DATC
     /// defaults: `paradox=Rule1982`.
     pub fn rules_name(rules: &Rules) -> String {
-        match rules.preset_name() {
-            Some(p) => p.to_string(),
-            None => rules
-                .overrides()
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(","),
-        }
+        rules.name(",")
     }
 }
 

@@ -139,7 +139,7 @@ impl Session {
         let Some(node) = m.graph.nodes.get(id as usize) else {
             return String::new();
         };
-        format!("{} {}", short_kind(node.kind), self.unit_text(node.unit))
+        format!("{} {}", node.kind.short(), self.unit_text(node.unit))
     }
 
     /// A unit's order in short form (`A Bre - Lon`), or the unit when it has none.
@@ -228,19 +228,5 @@ impl Session {
     /// The first order whose unit stands in a province.
     pub fn order_at(&self, p: ProvinceId) -> Option<usize> {
         (0..self.scenario().orders.len()).find(|&i| self.order_province(i) == Some(p))
-    }
-}
-
-/// Short decision-kind names for narrow panels.
-pub fn short_kind(k: NodeKind) -> &'static str {
-    match k {
-        NodeKind::Move => "MOVE",
-        NodeKind::Support => "SUPPORT",
-        NodeKind::Dislodge => "DISLODGE",
-        NodeKind::Path => "PATH",
-        NodeKind::Attack => "ATTACK",
-        NodeKind::Hold => "HOLD",
-        NodeKind::Prevent => "PREVENT",
-        NodeKind::Defend => "DEFEND",
     }
 }

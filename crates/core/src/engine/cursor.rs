@@ -65,12 +65,7 @@ pub trait Replay: Clone + fmt::Debug + Send + 'static {
     /// The state in named sections (by default one with [`Replay::summary`], when it says
     /// anything).
     fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
-        let summary = self.summary(input);
-        if summary.is_empty() {
-            Vec::new()
-        } else {
-            vec![Section::new("state", vec![summary])]
-        }
+        Section::of_summary(self.summary(input))
     }
 }
 

@@ -276,12 +276,7 @@ pub trait Steps: Any + fmt::Debug + Send {
     /// stack or in the cycle; the procedure's lists and counts), for a front end to draw beside
     /// the trace. By default one section with [`Steps::summary`], when it says anything.
     fn sections(&self, input: &PhaseInput<'_>) -> Vec<Section> {
-        let summary = self.summary(input);
-        if summary.is_empty() {
-            Vec::new()
-        } else {
-            vec![Section::new("state", vec![summary])]
-        }
+        Section::of_summary(self.summary(input))
     }
     /// Itself, for downcasting.
     fn as_any(&self) -> &dyn Any;
@@ -343,6 +338,16 @@ impl Section {
         Section {
             title: title.to_string(),
             lines,
+        }
+    }
+
+    /// The sections of an engine that tells its state in one line: that line as "state", or
+    /// none when it is empty.
+    pub fn of_summary(summary: String) -> Vec<Section> {
+        if summary.is_empty() {
+            Vec::new()
+        } else {
+            vec![Section::new("state", vec![summary])]
         }
     }
 }

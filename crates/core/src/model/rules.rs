@@ -1020,6 +1020,21 @@ impl Rules {
         ]
     }
 
+    /// The rules in words: the name of the preset they equal, else the options that differ
+    /// from the DATC's preferences as `field=Value`, joined by `sep` (`","` as `--rules` takes
+    /// them).
+    pub fn name(&self, sep: &str) -> String {
+        match self.preset_name() {
+            Some(p) => p.to_string(),
+            None => self
+                .overrides()
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(sep),
+        }
+    }
+
     /// The name of the first preset these rules equal, if any.
     pub fn preset_name(&self) -> Option<&'static str> {
         PRESETS

@@ -118,15 +118,7 @@ pub fn case_page(
 
 /// The rules in words: a preset's name, or the options that differ from the DATC's.
 pub fn rules_name(r: &Rules) -> String {
-    match r.preset_name() {
-        Some(p) => p.to_string(),
-        None => r
-            .overrides()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    }
+    r.name(", ")
 }
 
 /// The stepper's script (hand-written; `stepper.js` beside this file).

@@ -197,14 +197,28 @@ impl App {
                 }
                 self.show_keymap_problem();
             }
-            Done::PictureWritten(path, page) => match page {
-                Some(p) => self.info(format!(
-                    "picture written to {}, its page to {}",
-                    path.display(),
-                    p.file_name().unwrap_or_default().to_string_lossy()
-                )),
-                None => self.info(format!("picture written to {}", path.display())),
-            },
+            Done::PictureWritten(path, page) => {
+                // The names first and the folder last: a long folder is what the status line
+                // cuts, never the names the user looks for.
+                let name = |p: &std::path::Path| {
+                    p.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                };
+                let folder = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    Some(d) => d.display().to_string(),
+                    None => ".".to_string(),
+                };
+                match page {
+                    Some(p) => self.info(format!(
+                        "picture written to {} and its page to {}, in {folder}",
+                        name(&path),
+                        name(&p),
+                    )),
+                    None => self.info(format!("picture written to {}, in {folder}", name(&path))),
+                }
+            }
             Done::Failed(e) => self.error(e),
         }
     }

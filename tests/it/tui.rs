@@ -530,6 +530,26 @@ fn a_keymap_file_patches_the_keys_and_a_bad_one_is_located() {
     let mut a = App::open(None, None, f).expect("opens with default keys");
     let t = text(&run(&mut a, 120, 40, ""));
     assert!(t.contains("keys.ron:3:4: unknown action \"warp\""), "{t}");
+    // In a config folder as deep as a user's can be, the message is longer than the status
+    // line: it is there whole, in a box above it.
+    let mut f = folders("keys-deep");
+    let deep = f.config.as_ref().expect("config").join(
+        "a-config-folder-whose-name-is-longer-than-a-status-line-of-one-hundred-and-twenty-columns",
+    );
+    std::fs::create_dir_all(&deep).expect("folder");
+    std::fs::write(deep.join("keys.ron"), "{\n  \"warp\": [\"w\"],\n}\n").expect("write");
+    f.config = Some(deep);
+    let mut a = App::open(None, None, f).expect("opens with default keys");
+    let t = text(&run(&mut a, 120, 40, ""));
+    let squeezed: String = t
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '│')
+        .collect();
+    assert!(t.contains("┌ error"), "{t}");
+    assert!(
+        squeezed.contains("a-config-folder-whose-name-is-longer-than-a-status-line-of-one-hundred-and-twenty-columns/keys.ron:2:4:unknownaction\"warp\""),
+        "{t}"
+    );
 }
 
 #[test]

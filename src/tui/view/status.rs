@@ -251,6 +251,44 @@ fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str
     );
 }
 
+/// A message too long for the status line, whole and wrapped in a box above it (over the rows
+/// there, until the next key takes the message away): a long path must not cut the point.
+fn draw_whole_message(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str, error: bool) {
+    let width = status.width;
+    if width < 12 || status.y < 3 {
+        return;
+    }
+    let line = Line::raw(text.to_string());
+    let rows = super::parts::wrapped_rows(std::slice::from_ref(&line), width - 2, true);
+    // At most half the rows above the status line, borders included.
+    let most = (status.y / 2).max(3);
+    let height = (u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2)).min(most);
+    let area = Rect::new(status.x, status.y - height, width, height);
+    let style = if error {
+        vm.theme.error()
+    } else {
+        vm.theme.focus()
+    };
+    frame.render_widget(ratatui::widgets::Clear, area);
+    frame.render_widget(
+        Paragraph::new(line)
+            .wrap(ratatui::widgets::Wrap { trim: true })
+            .block(
+                ratatui::widgets::Block::bordered()
+                    .title(if error { " error " } else { " message " })
+                    .border_style(style),
+            ),
+        area,
+    );
+    if usize::from(height) < rows + 2 {
+        // Longer still: the last cell says so.
+        let (x, y) = (area.right() - 2, area.bottom() - 2);
+        if let Some(c) = frame.buffer_mut().cell_mut((x, y)) {
+            c.set_symbol("…");
+        }
+    }
+}
+
 /// Hints (or the message, or the prompt) on the left, the expectations on the right.
 pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let width = area.width as usize;
@@ -260,12 +298,14 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         vm.popup,
         Some(Popup::Goto(_) | Popup::SaveAs(_) | Popup::Field(..) | Popup::Confirm(..))
     );
-    let right = expectations(vm.session).filter(|_| !prompt);
+    let mut right = expectations(vm.session).filter(|_| !prompt);
     let mut right_len = right
         .as_ref()
         .map_or(0, |(t, _)| t.chars().count().min(width / 2));
     // A message (what the user just did, gone at the next key) that does not fit beside the
-    // expectations takes their room, down to their short form (`expectations: 1 of 24 differ…`).
+    // expectations takes their room, down to their short form (`expectations: 1 of 24 differ…`);
+    // one that fits the line only alone has it alone (the expectations come back at the next
+    // key); one longer than the line is cut there and shown whole in a box above it.
     if let (None, Some(m), Some((t, _))) = (&vm.popup, &vm.message, &right) {
         let short = t.split(" — ").next().unwrap_or(t).chars().count();
         let want = m.text.chars().count() + 1;
@@ -273,6 +313,10 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             right_len = right_len
                 .min(width.saturating_sub(want))
                 .max((short + 1).min(right_len));
+        }
+        if want + right_len > width && want <= width {
+            right = None;
+            right_len = 0;
         }
     }
     let left_room = width.saturating_sub(right_len + 1);
@@ -326,6 +370,9 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             Style::new()
         };
         spans.push(Span::styled(fit(&m.text, left_room), style));
+        if m.text.chars().count() > left_room {
+            draw_whole_message(frame, vm, area, &m.text, m.error);
+        }
     } else {
         let mut used = 0;
         for (key, word) in vm.keymap.hints(&vm.contexts) {

@@ -9,7 +9,7 @@ use dipsandbox_core::base::output::Target;
 use dipsandbox_core::io::picture::{Crop, PictureOptions, position_svg};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::check::adjudicate_scenario;
+use dipsandbox_core::tools::check::{adjudicate_scenario, retreat_phase};
 
 use super::input::{EngineArg, load, scenario_inputs, target};
 
@@ -35,25 +35,57 @@ pub struct RenderArgs {
     /// neighbours), enlarged to the width; the whole map when they span most of it.
     #[arg(long)]
     crop: bool,
+    /// Draw the scenario's follow-up retreats (its `retreats` section) instead of its phase:
+    /// the position after the movement with the dislodged units and their retreat orders.
+    #[arg(long)]
+    retreats: bool,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
 }
 
-/// `render FILE [-o NAME.svg|NAME.png] [--after] [--width PX] [--no-legend] [--crop] [--force]`: the
-/// output's format is checked first, then the scenario read, then the output (never one of the
-/// inputs, an existing file only with --force).
+/// `render FILE [-o NAME.svg|NAME.png] [--after] [--retreats] [--width PX] [--no-legend] [--crop]
+/// [--force]`: the output's format is checked first, then the scenario read, then the output
+/// (never one of the inputs, an existing file only with --force).
 pub fn run(a: &RenderArgs, rules: Option<Rules>, engine: &EngineArg) -> Result<ExitCode> {
     let format = a.output.as_deref().map(format_of).transpose()?;
     let s = load(&a.file)?;
+    if a.retreats && s.retreats.is_none() {
+        return Err(eyre!(
+            "{}: the scenario has no follow-up retreats (a `retreats:` section after a movement \
+             phase); --retreats draws them",
+            a.file.display()
+        ));
+    }
     let output = a
         .output
         .as_deref()
         .map(|o| target(o, scenario_inputs(&a.file, &s), a.force))
         .transpose()?;
     let crop = if a.crop { Crop::Action } else { Crop::Whole };
-    let opts = options(&s, a.after, a.width, !a.no_legend, crop);
+    let opts = Drawn {
+        after: a.after,
+        width: a.width,
+        legend: !a.no_legend,
+        crop,
+        retreats: a.retreats,
+    };
     render(&s, rules, engine, &opts, output.as_ref().zip(format))
+}
+
+/// What the command line asks to draw.
+#[derive(Clone, Copy, Debug)]
+pub struct Drawn {
+    /// After the phase instead of before it.
+    pub after: bool,
+    /// Width in pixels.
+    pub width: u32,
+    /// With the legend.
+    pub legend: bool,
+    /// How much of the map.
+    pub crop: Crop,
+    /// The scenario's follow-up retreats instead of its own phase.
+    pub retreats: bool,
 }
 
 /// What `render` writes.
@@ -94,15 +126,26 @@ pub fn options(s: &Scenario, after: bool, width: u32, legend: bool, crop: Crop) 
     }
 }
 
-/// The scenario adjudicated (under `rules`, or its own, with `engine`) and drawn.
+/// The scenario adjudicated (under `rules`, or its own, with `engine`) and drawn: its phase, or
+/// with `d.retreats` the retreat phase that follows it.
 pub fn picture(
     s: &Scenario,
     rules: Option<Rules>,
     engine: &EngineArg,
-    opts: &PictureOptions,
+    d: &Drawn,
 ) -> Result<String> {
     let run = adjudicate_scenario(s, rules, &*engine.engine, false).map_err(|e| eyre!("{e}"))?;
-    position_svg(s, Some(run.phase()), opts).map_err(|e| eyre!("{e}"))
+    let drawn = if d.retreats {
+        retreat_phase(s, &run).zip(run.retreats.as_ref())
+    } else {
+        None
+    };
+    let (s, result) = match &drawn {
+        Some((next, r)) => (next, *r),
+        None => (s, run.phase()),
+    };
+    let opts = options(s, d.after, d.width, d.legend, d.crop);
+    position_svg(s, Some(result), &opts).map_err(|e| eyre!("{e}"))
 }
 
 /// `render`: the picture written to `output` (its extension says SVG or PNG), or the SVG
@@ -111,7 +154,7 @@ pub fn render(
     s: &Scenario,
     rules: Option<Rules>,
     engine: &EngineArg,
-    opts: &PictureOptions,
+    opts: &Drawn,
     output: Option<(&Target, Format)>,
 ) -> Result<ExitCode> {
     let svg = picture(s, rules, engine, opts)?;

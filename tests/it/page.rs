@@ -181,6 +181,47 @@ fn the_case_pages_picture_is_cropped_unless_whole() {
     assert_ne!(view_box(&page), view_box(&whole));
 }
 
+/// A case with follow-up retreats shows them drawn as well: an image of the retreat phase (so
+/// the main picture keeps the ids the stepper highlights), with each retreat order's verdict.
+#[test]
+fn a_case_with_retreats_shows_the_retreat_phase_as_a_second_picture() {
+    use base64::Engine as _;
+    let (code, page, err) = dipsandbox(&["report", "scenarios/datc/6.H.1.ron", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let at = page
+        .find("<figure id=\"retreat-picture\">")
+        .expect("a retreat picture");
+    let figure = &page[at..at + page[at..].find("</figure>").expect("its end")];
+    assert!(
+        figure.contains("The retreats: Spring 1901 Retreat"),
+        "{figure}"
+    );
+    let data = figure
+        .split("data:image/svg+xml;base64,")
+        .nth(1)
+        .and_then(|d| d.split('"').next())
+        .expect("an inline picture");
+    let svg = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .expect("base64");
+    let svg = String::from_utf8(svg).expect("utf-8");
+    // F Trieste - Albania and F Greece - Albania bounce; A Serbia's support is illegal.
+    assert!(svg.contains("<g id=\"order-0\" class=\"order verdict-fails\""));
+    assert!(svg.contains("<g id=\"order-1\" class=\"order verdict-illegal\""));
+    assert!(svg.contains("<g id=\"order-2\" class=\"order verdict-fails\""));
+    assert!(
+        svg.contains("id=\"dislodged-1\""),
+        "both dislodged fleets are drawn"
+    );
+    // Ids stay unique in the page: the second picture is an image, not inline SVG.
+    assert_eq!(page.matches("id=\"order-0\"").count(), 1);
+    let (_, pandin, _) = dipsandbox(&["report", "scenarios/datc/6.F.16.ron", "-o", "-"]);
+    assert!(
+        !pandin.contains("<figure id=\"retreat-picture\""),
+        "no retreats, no second picture"
+    );
+}
+
 /// A class row for a hand-made summary.
 fn row(file: &str, count: u64) -> ClassRow {
     ClassRow {

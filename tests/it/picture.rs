@@ -596,6 +596,74 @@ fn a_retreat_phase_draws_the_dislodged_unit_beside_its_province_then_where_it_re
     );
 }
 
+/// Every DATC case with follow-up retreats draws them as a retreat phase: each dislodged unit
+/// beside its province, each retreat order coloured by the verdict the scenario expects, and
+/// after them the retreated units where they stand.
+#[test]
+fn every_datc_cases_follow_up_retreats_draw_with_their_expected_verdicts() {
+    let mut drawn = 0;
+    for f in datc_cases() {
+        let what = f.display().to_string();
+        let s = Scenario::load(&f).unwrap_or_else(|e| panic!("{e}"));
+        let run = check::run(&s, None, false).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let Some(next) = check::retreat_phase(&s, &run) else {
+            assert!(s.retreats.is_none(), "{what}");
+            continue;
+        };
+        drawn += 1;
+        let result = run.retreats.as_ref().expect("the retreats' result");
+        assert_eq!(next.phase.kind, PhaseKind::Retreat, "{what}");
+        assert_eq!(next.dislodged.len(), run.phase().dislodged.len(), "{what}");
+        for after in [false, true] {
+            let opts = PictureOptions {
+                after,
+                ..PictureOptions::default()
+            };
+            let svg =
+                position_svg(&next, Some(result), &opts).unwrap_or_else(|e| panic!("{what}: {e}"));
+            check_contract(&next, &svg, &what);
+            check_verdicts(&next, &svg, result, &what);
+            let doc = parse(&svg);
+            for k in 0..next.dislodged.len() {
+                class_of(&doc, &format!("dislodged-{k}"), &what);
+            }
+        }
+        // The verdicts drawn are the ones the file expects (the DATC's word for them).
+        let expect = s.retreats.as_ref().and_then(|r| r.expect.as_ref());
+        for (i, _, want) in expect.map(|e| e.results.as_slice()).unwrap_or_default() {
+            assert!(
+                check::meets(*want, result.outcomes[*i].verdict),
+                "{what}: {}",
+                next.orders[*i].text
+            );
+        }
+    }
+    assert!(drawn >= 10, "{drawn} DATC cases with follow-up retreats");
+}
+
+#[test]
+fn render_retreats_draws_the_retreat_phase_and_refuses_a_case_without_one() {
+    let (code, stdout, stderr) = dipsandbox(&["render", "scenarios/datc/6.H.1.ron", "--retreats"]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc = parse(&stdout);
+    assert!(
+        stdout.contains("Spring 1901 Retreat"),
+        "the title says the phase"
+    );
+    // F Trieste - Albania and F Greece - Albania bounce; A Serbia's support is illegal.
+    assert!(class_of(&doc, "order-0", "6.H.1").contains("verdict-fails"));
+    assert!(class_of(&doc, "order-1", "6.H.1").contains("verdict-illegal"));
+    assert!(class_of(&doc, "order-2", "6.H.1").contains("verdict-fails"));
+    class_of(&doc, "dislodged-0", "6.H.1");
+    class_of(&doc, "dislodged-1", "6.H.1");
+    let (code, _, stderr) = dipsandbox(&["render", "scenarios/datc/6.A.1.ron", "--retreats"]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("6.A.1.ron") && stderr.contains("no follow-up retreats"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn the_readmes_picture_is_what_render_draws_now() {
     let (code, stdout, stderr) = dipsandbox(&["render", "scenarios/datc/6.F.16.ron", "--crop"]);

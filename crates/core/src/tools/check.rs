@@ -116,6 +116,31 @@ fn check_retreats(s: &Scenario) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The scenario's follow-up retreats as a retreat phase of their own: the position after the
+/// movement phase `run` adjudicated (its units, dislodged units with their attackers, standoffs),
+/// the `retreats` section's orders and expectations, and a title that says so. With
+/// `run.retreats` as its result it draws and reads like any retreat phase (`render --retreats`,
+/// the page's retreat picture). None when the scenario has no `retreats` section.
+pub fn retreat_phase(s: &Scenario, run: &Run) -> Option<Scenario> {
+    let f = s.retreats.as_ref()?;
+    let after = run.phase();
+    let mut next = s.clone();
+    next.phase.kind = PhaseKind::Retreat;
+    next.units = after.final_units.clone();
+    next.dislodged = after.dislodged.clone();
+    next.contested = after.contested.clone();
+    next.orders = f.orders.clone();
+    next.expect = f.expect.clone();
+    next.retreats = None;
+    next.rules = run.rules;
+    next.title = if s.title.trim().is_empty() {
+        "the retreats".to_string()
+    } else {
+        format!("{}: the retreats", s.title)
+    };
+    Some(next)
+}
+
 /// The retreat phase that follows `phase` with `orders`.
 fn retreats_after(
     s: &Scenario,

@@ -13,7 +13,7 @@ use crate::io::picture::{Crop, PictureOptions, position_svg};
 use crate::model::rules::Rules;
 use crate::model::scenario::OrderEntry;
 use crate::model::scenario::Scenario;
-use crate::tools::check::{Run, adjudicate_scenario, compare};
+use crate::tools::check::{Run, adjudicate_scenario, compare, retreat_phase};
 
 /// What a case page holds beyond the scenario.
 #[derive(Clone, Debug)]
@@ -103,6 +103,7 @@ pub fn case_page(
     outcomes_html(&mut body, s, "Orders", &s.orders, run.phase());
     if let (Some(f), Some(r)) = (&s.retreats, &run.retreats) {
         outcomes_html(&mut body, s, "Retreats", &f.orders, r);
+        retreat_picture(&mut body, s, &run, r, opts)?;
     }
     board_html(&mut body, s, run.phase());
     expectations_html(&mut body, s, &run);
@@ -114,6 +115,38 @@ pub fn case_page(
         script_json(&json!({ "steps": steps }))
     );
     Ok(document(title, CASE_STYLE, &body, Some(STEPPER_JS)))
+}
+
+/// The follow-up retreats drawn as a phase of their own (the dislodged units beside their
+/// provinces, their retreat orders coloured by verdict), as an image: the page's main picture
+/// keeps the element ids the stepper highlights.
+fn retreat_picture(
+    body: &mut String,
+    s: &Scenario,
+    run: &Run,
+    result: &PhaseResult,
+    opts: &CaseOptions,
+) -> Result<(), PageError> {
+    let Some(next) = retreat_phase(s, run) else {
+        return Ok(());
+    };
+    let svg = position_svg(
+        &next,
+        Some(result),
+        &PictureOptions {
+            width: opts.width,
+            legend: false,
+            crop: opts.crop,
+            ..PictureOptions::default()
+        },
+    )?;
+    let _ = writeln!(
+        body,
+        "<figure id=\"retreat-picture\"><img alt=\"the retreats\" src=\"data:image/svg+xml;base64,{}\"><figcaption>The retreats: {}</figcaption></figure>",
+        super::html::base64(svg.as_bytes()),
+        esc(&next.phase.to_string()),
+    );
+    Ok(())
 }
 
 /// The rules in words: a preset's name, or the options that differ from the DATC's.
@@ -129,6 +162,7 @@ const CASE_STYLE: &str = r#"
 .columns { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .columns .picture { flex: 3 1 30em; }
 .stepper-box { flex: 2 1 22em; min-width: 18em; }
+#retreat-picture { margin: .5em 0; } #retreat-picture img { max-width: 100%; height: auto; }
 .controls button { font-size: 1em; margin: 0 .15em .3em 0; padding: .2em .5em; }
 #step-count { font-weight: bold; }
 #step-text { min-height: 3em; padding: .4em; background: #f6f8fa; border-left: 4px solid #999; }

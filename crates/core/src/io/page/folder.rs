@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::case::rules_name;
 use super::error::PageError;
-use super::html::{document, esc};
+use super::html::{base64, document, esc};
 use crate::engine::Engine;
 use crate::io::picture::{PictureOptions, position_svg};
 use crate::model::rules::Rules;
@@ -341,22 +341,6 @@ fn pictures_of(
             (name.clone(), pic)
         })
         .collect())
-}
-
-/// Standard base64 (RFC 4648, with padding), for pictures in `data:` addresses.
-pub fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let digit = |v: u32| char::from(ABC.get((v & 63) as usize).copied().unwrap_or(b'A'));
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = |k: usize| u32::from(chunk.get(k).copied().unwrap_or(0));
-        let n = (b(0) << 16) | (b(1) << 8) | b(2);
-        out.push(digit(n >> 18));
-        out.push(digit(n >> 12));
-        out.push(if chunk.len() > 1 { digit(n >> 6) } else { '=' });
-        out.push(if chunk.len() > 2 { digit(n) } else { '=' });
-    }
-    out
 }
 
 /// The folder page's style: cards in a grid.

@@ -89,3 +89,9 @@ code, .mono { font-family: ui-monospace, monospace; }
 .changed { font-weight: bold; }
 .error { color: #b3261e; }
 "#;
+
+/// Standard base64 (RFC 4648, with padding), for pictures in `data:` addresses.
+pub fn base64(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}

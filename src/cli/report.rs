@@ -34,7 +34,8 @@ pub struct Args {
     /// The pictures' width in pixels (default: 800 for a scenario, 480 on a folder's cards).
     #[arg(long, value_name = "PX")]
     width: Option<u32>,
-    /// A scenario's page: draw the whole map (default: the part of it the orders are about).
+    /// Draw the whole map (default: the part of it the orders are about, on a scenario's page
+    /// and on a folder's cards).
     #[arg(long)]
     whole: bool,
 }
@@ -87,6 +88,9 @@ pub fn run(
         };
         if let Some(w) = req.width {
             opts.width = w;
+        }
+        if req.whole {
+            opts.crop = Crop::Whole;
         }
         let page = folder_page(&req.path, &lookup, &opts).map_err(|e| eyre!("{e}"))?;
         (t, page)

@@ -311,6 +311,49 @@ fn a_versus_folder_with_bad_class_files_gets_cards_saying_why() {
     assert_eq!(html.matches("<img ").count(), 2);
 }
 
+/// A folder card's pictures are cropped to where the class's orders are, with one frame for
+/// both engines (their results side by side); `--whole` draws the whole map.
+#[test]
+fn a_folder_cards_pictures_share_one_cropped_frame_unless_whole() {
+    use base64::Engine as _;
+    let pictures = |html: &str| -> Vec<String> {
+        html.split("data:image/svg+xml;base64,")
+            .skip(1)
+            .map(|d| {
+                let d = d.split('"').next().expect("data");
+                let svg = base64::engine::general_purpose::STANDARD
+                    .decode(d)
+                    .expect("base64");
+                String::from_utf8(svg).expect("utf-8")
+            })
+            .collect()
+    };
+    let view_box = |svg: &str| {
+        let vb = svg.split("viewBox=\"").nth(1).expect("viewBox");
+        vb[..vb.find('"').expect("end")].to_string()
+    };
+    let page = many_classes("page-cards-cropped", 2, 1);
+    let cropped = pictures(&std::fs::read_to_string(&page).expect("page"));
+    assert_eq!(cropped.len(), 2, "one picture per engine");
+    assert!(cropped.iter().all(|p| p.contains("<rect class=\"frame\"")));
+    assert_eq!(view_box(&cropped[0]), view_box(&cropped[1]), "one frame");
+    let run = page.with_file_name("run");
+    let (code, whole, err) = dipsandbox(&[
+        "report",
+        run.to_str().expect("utf-8"),
+        "--whole",
+        "--max-pictures",
+        "1",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let whole = pictures(&whole);
+    assert_eq!(whole.len(), 2);
+    assert!(whole.iter().all(|p| !p.contains("<rect class=\"frame\"")));
+    assert_ne!(view_box(&whole[0]), view_box(&cropped[0]));
+}
+
 /// A folder that is neither a versus nor a replay output is refused with a message that says
 /// what `report` reads.
 #[test]

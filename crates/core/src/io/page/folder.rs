@@ -10,7 +10,7 @@ use super::case::rules_name;
 use super::error::PageError;
 use super::html::{base64, document, esc};
 use crate::engine::Engine;
-use crate::io::picture::{PictureOptions, position_svg};
+use crate::io::picture::{Crop, PictureOptions, position_svg};
 use crate::model::rules::Rules;
 use crate::model::scenario::Scenario;
 use crate::tools::check::{adjudicate_scenario, natural_key};
@@ -29,6 +29,9 @@ pub struct FolderOptions {
     /// are listed without, and the page says so. A folder of hundreds of classes stays a page
     /// a browser opens at once.
     pub max_pictures: usize,
+    /// How much of the map each card's pictures show (default: the part the class's orders are
+    /// about, the same frame under every engine, since a class is about a few units).
+    pub crop: Crop,
 }
 
 impl Default for FolderOptions {
@@ -36,6 +39,7 @@ impl Default for FolderOptions {
         FolderOptions {
             width: 480,
             max_pictures: 60,
+            crop: Crop::Action,
         }
     }
 }
@@ -332,6 +336,7 @@ fn pictures_of(
                                 width: opts.width,
                                 legend: false,
                                 title: Some(format!("{name} ({})", rules_name(&run.rules))),
+                                crop: opts.crop,
                                 ..PictureOptions::default()
                             },
                         )

@@ -164,7 +164,13 @@ impl App {
                             crate::tui::session::Session::rules_name(&rules)
                         )
                     };
-                    self.info(format!("opened {}{own}", path.display()));
+                    // The name and the rules first: a deep folder is what gets cut.
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    let folder = path
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .map_or(String::new(), |d| format!(", in {}", d.display()));
+                    self.info(format!("opened {name}{own}{folder}"));
                 }
             }
             Done::Restored(Ok((s, target)), file) => {

@@ -251,9 +251,10 @@ fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str
     );
 }
 
-/// A message too long for the status line, whole and wrapped in a box above it (over the rows
-/// there, until the next key takes the message away): a long path must not cut the point.
-fn draw_whole_message(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str, error: bool) {
+/// An error too long for the status line, whole and wrapped in a box above it (over the rows
+/// there, until the next key takes the message away): a deep folder's path must not cut what
+/// went wrong. (Other messages say what a key did, which the screen shows too.)
+fn draw_whole_error(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str) {
     let width = status.width;
     if width < 12 || status.y < 3 {
         return;
@@ -264,19 +265,14 @@ fn draw_whole_message(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &st
     let most = (status.y / 2).max(3);
     let height = (u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(2)).min(most);
     let area = Rect::new(status.x, status.y - height, width, height);
-    let style = if error {
-        vm.theme.error()
-    } else {
-        vm.theme.focus()
-    };
     frame.render_widget(ratatui::widgets::Clear, area);
     frame.render_widget(
         Paragraph::new(line)
             .wrap(ratatui::widgets::Wrap { trim: true })
             .block(
                 ratatui::widgets::Block::bordered()
-                    .title(if error { " error " } else { " message " })
-                    .border_style(style),
+                    .title(" error ")
+                    .border_style(vm.theme.error()),
             ),
         area,
     );
@@ -298,14 +294,13 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         vm.popup,
         Some(Popup::Goto(_) | Popup::SaveAs(_) | Popup::Field(..) | Popup::Confirm(..))
     );
-    let mut right = expectations(vm.session).filter(|_| !prompt);
+    let right = expectations(vm.session).filter(|_| !prompt);
     let mut right_len = right
         .as_ref()
         .map_or(0, |(t, _)| t.chars().count().min(width / 2));
     // A message (what the user just did, gone at the next key) that does not fit beside the
     // expectations takes their room, down to their short form (`expectations: 1 of 24 differ…`);
-    // one that fits the line only alone has it alone (the expectations come back at the next
-    // key); one longer than the line is cut there and shown whole in a box above it.
+    // an error that still does not fit is cut there and shown whole in a box above.
     if let (None, Some(m), Some((t, _))) = (&vm.popup, &vm.message, &right) {
         let short = t.split(" — ").next().unwrap_or(t).chars().count();
         let want = m.text.chars().count() + 1;
@@ -313,10 +308,6 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             right_len = right_len
                 .min(width.saturating_sub(want))
                 .max((short + 1).min(right_len));
-        }
-        if want + right_len > width && want <= width {
-            right = None;
-            right_len = 0;
         }
     }
     let left_room = width.saturating_sub(right_len + 1);
@@ -370,8 +361,8 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             Style::new()
         };
         spans.push(Span::styled(fit(&m.text, left_room), style));
-        if m.text.chars().count() > left_room {
-            draw_whole_message(frame, vm, area, &m.text, m.error);
+        if m.error && m.text.chars().count() > left_room {
+            draw_whole_error(frame, vm, area, &m.text);
         }
     } else {
         let mut used = 0;

@@ -450,6 +450,7 @@ fn stepper_is_exact_on_random_positions() {
             dislodged: &[],
             contested: &[],
             owners: Cow::Borrowed(&[]),
+            cancel: None,
         };
         check_stepper(&format!("seed {seed}"), &r, &input);
     }

@@ -1054,6 +1054,56 @@ fn engines_ron_declares_what_an_engine_reads() {
     assert!(e.starts_with("engines.ron:1:"), "{e}");
 }
 
+/// A request's own cancel flag (`PhaseInput::cancel`) ends its phase whenever it is set: during
+/// the phase (a hanging program is stopped long before its timeout), or before the phase
+/// begins, when no process is started at all — the moment `Engine::cancel` can miss, since an
+/// engine clears its own flag as a phase begins. The next request, with a flag of its own,
+/// runs as usual.
+#[test]
+fn a_requests_own_cancel_flag_is_never_lost() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let s = load("scenarios/datc/6.A.1.ron");
+    let rules = s.rules;
+    let hang = Arc::new(OutsideEngine::new(
+        "hang",
+        Program {
+            program: example("broken_adapter").display().to_string(),
+            args: vec!["hang".into()],
+            mode: Mode::Once,
+            timeout: Duration::from_secs(60),
+        },
+    ));
+    // Set before the phase begins: no process, an error at once.
+    let early = AtomicBool::new(true);
+    let r = hang.adjudicate(&PhaseInput::of(&s, &rules).cancelled_by(&early), false);
+    let err = r.map(|_| ()).expect_err("cancelled before it began");
+    assert!(err.to_string().contains("interrupted"), "{err}");
+    assert_eq!(hang.processes_started(), 0);
+    // Set during the phase.
+    let flag = Arc::new(AtomicBool::new(false));
+    let worker = {
+        let (hang, s, flag) = (hang.clone(), s.clone(), flag.clone());
+        std::thread::spawn(move || {
+            let t = Instant::now();
+            let r = hang.adjudicate(&PhaseInput::of(&s, &rules).cancelled_by(&flag), false);
+            (r.is_err(), t.elapsed())
+        })
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    flag.store(true, Ordering::SeqCst);
+    let (failed, took) = worker.join().expect("the phase ends");
+    assert!(failed);
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert_eq!(hang.processes_started(), 1);
+    // A program that answers, with a flag that is not set.
+    let ok = engine(&adapter());
+    let clear = AtomicBool::new(false);
+    assert!(
+        ok.adjudicate(&PhaseInput::of(&s, &rules).cancelled_by(&clear), false)
+            .is_ok()
+    );
+}
+
 /// `Engine::cancel` ends the phase in progress at once (a hanging program is stopped long
 /// before its timeout), and, unlike `interrupt`, later phases run as usual; a cancel with no
 /// phase in progress changes nothing.

@@ -15,7 +15,7 @@ use dipsandbox_core::engine::outcome::PhaseResult;
 use dipsandbox_core::engine::{Adjudication, Engine};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
-use dipsandbox_core::tools::check::{Run, adjudicate_scenario};
+use dipsandbox_core::tools::check::{Run, adjudicate_scenario_until};
 use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines, diff_expectations};
 
 /// How long the UI waits for a request before it shows it as pending: the built-in engines
@@ -145,15 +145,21 @@ impl Job {
                 Ok(())
             }
         };
-        // Cancelled before it began (the thread started late): an engine clears a cancel
-        // when its phase starts, so look first.
+        // Each adjudication carries the request's own flag: a cancel never races with an
+        // engine's clearing of its own (set before a phase begins, it ends it at once).
+        let flag = Some(&*self.cancelled);
         stopped()?;
-        let run = adjudicate_scenario(s, Some(self.rules), &*self.engine, true)
+        let run = adjudicate_scenario_until(s, Some(self.rules), &*self.engine, true, flag)
             .map_err(|e| e.to_string())?;
         stopped()?;
-        let compare =
-            adjudicate_scenario(s, Some(self.compare_rules), &*self.compare_engine, false)
-                .map_err(|e| format!("the compare panel's {e}"))?;
+        let compare = adjudicate_scenario_until(
+            s,
+            Some(self.compare_rules),
+            &*self.compare_engine,
+            false,
+            flag,
+        )
+        .map_err(|e| format!("the compare panel's {e}"))?;
         stopped()?;
         let d = match self.side {
             Side::Recording => Ok(diff_expectations(s, &run)),

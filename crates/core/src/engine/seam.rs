@@ -16,6 +16,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use crate::model::board::{Dislodged, Phase, PhaseKind, Unit};
 use crate::model::map::{Map, PowerId, ProvinceId};
@@ -48,6 +49,12 @@ pub struct PhaseInput<'a> {
     pub contested: &'a [ProvinceId],
     /// Adjustment phases: the owner of each supply centre, by province.
     pub owners: Cow<'a, [Option<PowerId>]>,
+    /// The caller's cancel flag for this request, if it has one: set from another thread, the
+    /// phase ends with an error as soon as the engine can (an outside adjudicator's process is
+    /// stopped). Unlike [`Engine::cancel`] it belongs to this request alone, so a flag set
+    /// before the phase begins is never lost. Engines that finish a phase in milliseconds may
+    /// ignore it.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> PhaseInput<'a> {
@@ -66,6 +73,15 @@ impl<'a> PhaseInput<'a> {
             dislodged: &s.dislodged,
             contested: &s.contested,
             owners,
+            cancel: None,
+        }
+    }
+
+    /// The same input with the caller's cancel flag (see [`PhaseInput::cancel`]).
+    pub fn cancelled_by(self, flag: &'a AtomicBool) -> PhaseInput<'a> {
+        PhaseInput {
+            cancel: Some(flag),
+            ..self
         }
     }
 }

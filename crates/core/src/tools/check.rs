@@ -55,9 +55,26 @@ pub fn adjudicate_scenario(
     engine: &dyn Engine,
     trace: bool,
 ) -> Result<Run, RunError> {
+    adjudicate_scenario_until(s, rules, engine, trace, None)
+}
+
+/// [`adjudicate_scenario`] that the caller can cancel from another thread with `cancel` (see
+/// [`PhaseInput::cancel`]): the TUI's worker passes each request's own flag.
+pub fn adjudicate_scenario_until(
+    s: &Scenario,
+    rules: Option<Rules>,
+    engine: &dyn Engine,
+    trace: bool,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Run, RunError> {
     let rules = rules.unwrap_or(s.rules);
     check_retreats(s)?;
-    let result = engine.adjudicate(&PhaseInput::of(s, &rules), trace)?;
+    let input = PhaseInput::of(s, &rules);
+    let input = match cancel {
+        Some(flag) => input.cancelled_by(flag),
+        None => input,
+    };
+    let result = engine.adjudicate(&input, trace)?;
     let retreats = s
         .retreats
         .as_ref()

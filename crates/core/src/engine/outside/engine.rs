@@ -247,10 +247,19 @@ impl OutsideEngine {
         if self.stop.load(Ordering::SeqCst) {
             return Err(INTERRUPTED.into());
         }
+        // The request's own flag has no such clearing to race with: set before the phase
+        // begins, it ends the phase at once.
+        let stop = process::Stop {
+            own: &self.cancel,
+            request: input.cancel,
+        };
+        if input.cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+            return Err(INTERRUPTED.into());
+        }
         let text = match self.program.mode {
             Mode::Once => {
                 st.started += 1;
-                process::once(&self.program, &line, &self.cancel).map_err(failed)?
+                process::once(&self.program, &line, &stop).map_err(failed)?
             }
             Mode::Lines => {
                 // A program that answered and then ended (or ends now, before reading this
@@ -271,7 +280,7 @@ impl OutsideEngine {
                         .as_mut()
                         .ok_or_else(|| "the process could not be started".to_string())?;
                     let answered_before = live.answered > 0;
-                    match live.exchange(&line, self.program.timeout, &self.cancel) {
+                    match live.exchange(&line, self.program.timeout, &stop) {
                         Ok(t) => break t,
                         Err(Failure::Ended(_)) if answered_before && tries == 1 => {
                             st.live = None;

@@ -284,10 +284,27 @@ enum Waited<T> {
     Stopped,
 }
 
+/// What ends a phase's wait early: the engine's own flag (its `cancel` and `interrupt`) or the
+/// request's (the caller's, in its [`PhaseInput`](crate::engine::PhaseInput)).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Stop<'a> {
+    /// The engine's own flag.
+    pub(super) own: &'a AtomicBool,
+    /// The request's flag, if it has one.
+    pub(super) request: Option<&'a AtomicBool>,
+}
+
+impl Stop<'_> {
+    /// Whether either flag is set.
+    pub(super) fn now(&self) -> bool {
+        self.own.load(Ordering::Relaxed) || self.request.is_some_and(|r| r.load(Ordering::Relaxed))
+    }
+}
+
 /// Receives from `rx` until `deadline`, looking at `stop` every [`POLL`].
-fn wait<T>(rx: &Receiver<T>, deadline: Instant, stop: &AtomicBool) -> Waited<T> {
+fn wait<T>(rx: &Receiver<T>, deadline: Instant, stop: &Stop<'_>) -> Waited<T> {
     loop {
-        if stop.load(Ordering::Relaxed) {
+        if stop.now() {
             return Waited::Stopped;
         }
         let now = Instant::now();
@@ -339,7 +356,7 @@ impl Live {
         &mut self,
         line: &[u8],
         timeout: Duration,
-        stop: &AtomicBool,
+        stop: &Stop<'_>,
     ) -> Result<String, Failure> {
         let deadline = Instant::now() + timeout;
         let mut bytes = line.to_vec();
@@ -372,7 +389,7 @@ impl Live {
 
     /// Why standard output closed: the exit status, waited for until `deadline` (at least a
     /// moment), with the end of standard error.
-    fn exited_why(&mut self, deadline: Instant, stop: &AtomicBool) -> String {
+    fn exited_why(&mut self, deadline: Instant, stop: &Stop<'_>) -> String {
         let until = deadline.max(Instant::now() + Duration::from_millis(500));
         let status = wait_until(&mut self.child, until, stop);
         // The standard-error thread may still be reading the last of it.
@@ -388,12 +405,12 @@ impl Live {
 fn wait_until(
     child: &mut Child,
     until: Instant,
-    stop: &AtomicBool,
+    stop: &Stop<'_>,
 ) -> Option<std::process::ExitStatus> {
     loop {
         match child.try_wait() {
             Ok(Some(s)) => return Some(s),
-            Ok(None) if Instant::now() < until && !stop.load(Ordering::Relaxed) => {
+            Ok(None) if Instant::now() < until && !stop.now() => {
                 thread::sleep(Duration::from_millis(5));
             }
             _ => return None,
@@ -409,7 +426,7 @@ pub fn seconds(d: Duration) -> String {
 /// Runs the program once: `request` on its standard input (then closed), its whole standard
 /// output back; a non-zero exit is an error. The program's group is ended when it is done (or
 /// late, or interrupted by `stop`).
-pub(super) fn once(p: &Program, request: &[u8], stop: &AtomicBool) -> Result<String, Failure> {
+pub(super) fn once(p: &Program, request: &[u8], stop: &Stop<'_>) -> Result<String, Failure> {
     let deadline = Instant::now() + p.timeout;
     let mut child = start(p).map_err(Failure::Other)?;
     let stderr = spawn_stderr(&mut child);

@@ -43,6 +43,12 @@ fn fonts() -> &'static std::sync::Arc<usvg::fontdb::Database> {
     })
 }
 
+/// Whether the system has no font at all: a PNG then has no text (its labels, the legend's
+/// words), and `render` says so.
+pub fn no_fonts() -> bool {
+    fonts().is_empty()
+}
+
 /// The SVG `svg` as a PNG image, as wide as the SVG's `width`.
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>> {
     let opt = usvg::Options {

@@ -165,6 +165,13 @@ pub fn render(
     match format {
         Format::Svg => target.write(&svg).map_err(|e| eyre!("{e}"))?,
         Format::Png => {
+            if crate::png::no_fonts() {
+                errln!(
+                    "warning: no font found on this system (fontconfig's folders, /usr/share/fonts): \
+                     the PNG has no labels; install one (Debian: fonts-dejavu-core) or write SVG, \
+                     which a browser draws with its own fonts"
+                );
+            }
             let png = crate::png::svg_to_png(&svg)?;
             target.write_bytes(&png).map_err(|e| eyre!("{e}"))?;
         }

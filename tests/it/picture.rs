@@ -449,6 +449,50 @@ fn render_writes_a_png_of_the_asked_width_with_the_units_drawn() {
     }
 }
 
+/// On a system with no font the PNG is still written, and `render` says it has no labels (and
+/// what to do), instead of a picture silently without words.
+#[test]
+fn render_to_png_without_any_font_says_so() {
+    let dir = temp_dir("render_no_fonts");
+    let empty = dir.join("no-fonts-here");
+    std::fs::create_dir_all(&empty).expect("folder");
+    let conf = dir.join("fonts.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "<?xml version=\"1.0\"?>\n<fontconfig><dir>{}</dir></fontconfig>\n",
+            empty.display()
+        ),
+    )
+    .expect("write");
+    let png = dir.join("bare.png");
+    let _ = std::fs::remove_file(&png);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dipsandbox"))
+        .args(["render", "scenarios/datc/6.A.1.ron", "-o"])
+        .arg(&png)
+        .env("FONTCONFIG_FILE", &conf)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("no font found"), "{stderr}");
+    assert!(png.is_file(), "the picture is written all the same");
+    // With the system's fonts, when it has some, no such warning.
+    if dipsandbox::png::no_fonts() {
+        eprintln!("this system has no font: the warning's absence is not checked");
+        return;
+    }
+    let (code, _, stderr) = dipsandbox(&[
+        "render",
+        "scenarios/datc/6.A.1.ron",
+        "-o",
+        dir.join("fonts.png").to_str().expect("utf-8"),
+        "--force",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("no font found"), "{stderr}");
+}
+
 #[test]
 fn render_prints_svg_without_output_and_draws_after() {
     let (code, stdout, stderr) = dipsandbox(&["render", "scenarios/datc/6.A.11.ron", "--after"]);

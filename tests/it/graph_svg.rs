@@ -513,9 +513,39 @@ fn every_datc_movement_case_draws_as_well_formed_xml() {
         assert_eq!(pic.decisions.len(), m.graph.nodes.len(), "{}", f.display());
         assert_eq!(pic.edges, core_edges(m), "{}", f.display());
         assert_eq!(overlapping(&pic), vec![], "{}", f.display());
+        let svg = picture_of(m, &s).expect("drawn");
+        check_apart(&pic, &core_edges(m), &svg, &f.display().to_string());
         n += 1;
     }
     assert!(n > 100, "{n} cases drawn");
+}
+
+/// The decisions with no dependency either way stand in rows below every other decision, under
+/// a caption that is there exactly when they are.
+fn check_apart(pic: &Picture, edges: &BTreeSet<(usize, usize)>, svg: &str, what: &str) {
+    let linked = |id: usize| edges.iter().any(|&(a, b)| a == id || b == id);
+    let bottom = pic
+        .decisions
+        .iter()
+        .filter(|(id, _)| linked(**id))
+        .map(|(_, b)| b.rect[1] + b.rect[3])
+        .fold(f64::MIN, f64::max);
+    let apart: Vec<_> = pic
+        .decisions
+        .iter()
+        .filter(|(id, _)| !linked(**id))
+        .collect();
+    for (id, b) in &apart {
+        assert!(
+            b.rect[1] > bottom,
+            "{what}: decision {id} is not below the graph"
+        );
+    }
+    assert_eq!(
+        svg.contains("id=\"apart\""),
+        !apart.is_empty(),
+        "{what}: the caption"
+    );
 }
 
 /// The versus bench's random dense positions (convoys, paradox cores, rings) draw whole: one box

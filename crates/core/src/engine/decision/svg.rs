@@ -50,6 +50,12 @@ const LINE_H: f64 = 15.0;
 const PAD: f64 = 8.0;
 /// The space kept free around each box by the layout.
 const HALO: f64 = 24.0;
+
+/// The least width of the rows of decisions set apart (no dependency either way).
+const APART_ROW: f64 = 720.0;
+
+/// The height of the caption above them.
+const CAPTION_H: f64 = 14.0;
 /// Labels longer than this are cut (an order's text is short; a hostile one is not).
 const MAX_LABEL: usize = 48;
 const MARGIN: f64 = 16.0;
@@ -73,6 +79,8 @@ type Route = (Vec<(Point, Point)>, bool);
 struct Collected {
     rects: Vec<Option<(Point, Point)>>,
     paths: Vec<Option<Route>>,
+    /// Where the rows of decisions set apart begin (their caption goes above), if any.
+    apart: Option<Point>,
 }
 
 impl RenderBackend for Collected {
@@ -289,8 +297,22 @@ fn place(bx: &[DecisionBox], edges: &[(usize, usize)]) -> Collected {
     // Its own check that the graph has no cycle walks every path after every edge; the order
     // below makes it so by construction.
     vg.dag.set_validate(false);
+    // Decisions with no dependency either way are set apart (see `place_apart`): the layered
+    // layout would stack them all in its first column.
+    let mut linked = vec![false; bx.len()];
+    for &(a, b) in edges {
+        for i in [a, b] {
+            if let Some(l) = linked.get_mut(i) {
+                *l = true;
+            }
+        }
+    }
     let mut handles = Vec::with_capacity(bx.len());
     for (id, b) in bx.iter().enumerate() {
+        if !linked.get(id).copied().unwrap_or(false) {
+            handles.push(None);
+            continue;
+        }
         let mut e = Element::create_with_properties(
             ShapeKind::new_box(""),
             StyleAttr::simple(),
@@ -304,7 +326,7 @@ fn place(bx: &[DecisionBox], edges: &[(usize, usize)]) -> Collected {
             Point::zero(),
             Point::splat(HALO),
         );
-        handles.push(vg.add_node(e));
+        handles.push(Some(vg.add_node(e)));
     }
     for (from, to, k, turned) in acyclic(bx.len(), edges) {
         let (start, end) = if turned {
@@ -322,18 +344,55 @@ fn place(bx: &[DecisionBox], edges: &[(usize, usize)]) -> Collected {
             &None,
             &None,
         );
-        if let (Some(&ha), Some(&hb)) = (handles.get(from), handles.get(to)) {
+        if let (Some(&Some(ha)), Some(&Some(hb))) = (handles.get(from), handles.get(to)) {
             vg.add_edge(arrow, ha, hb);
         }
     }
     let mut c = Collected {
         rects: vec![None; bx.len()],
         paths: vec![None; edges.len()],
+        apart: None,
     };
-    if !bx.is_empty() {
+    if linked.iter().any(|&l| l) {
         vg.do_it(false, false, false, &mut c);
     }
+    place_apart(&mut c, bx, &linked);
     c
+}
+
+/// Places the decisions that no other reads and that read none (`linked` false) in rows under
+/// the laid-out graph, as wide as it (at least [`APART_ROW`]), in the graph's order.
+fn place_apart(c: &mut Collected, bx: &[DecisionBox], linked: &[bool]) {
+    let placed = c.rects.iter().flatten();
+    let (mut x0, mut y, mut x1) = (f64::MAX, f64::MIN, f64::MIN);
+    for &(xy, size) in placed {
+        x0 = x0.min(xy.x);
+        x1 = x1.max(xy.x + size.x);
+        y = y.max(xy.y + size.y);
+    }
+    if x0 == f64::MAX {
+        (x0, y, x1) = (0.0, -HALO, 0.0);
+    }
+    let right = x0 + (x1 - x0).max(APART_ROW);
+    let (mut x, mut row_h) = (x0, 0.0_f64);
+    y += HALO + CAPTION_H;
+    if linked.iter().any(|&l| !l) {
+        c.apart = Some(Point::new(x0, y));
+    }
+    for (id, b) in bx.iter().enumerate() {
+        if linked.get(id).copied().unwrap_or(true) {
+            continue;
+        }
+        let size = box_size(&b.lines);
+        if x > x0 && x + size.x > right {
+            (x, y, row_h) = (x0, y + row_h + HALO / 2.0, 0.0);
+        }
+        if let Some(slot) = c.rects.get_mut(id) {
+            *slot = Some((Point::new(x, y), size));
+        }
+        x += size.x + HALO / 2.0;
+        row_h = row_h.max(size.y);
+    }
 }
 
 /// The bounding box of everything drawn: `(min, max)`.
@@ -623,6 +682,14 @@ pub fn to_svg(r: &MovementResult, unit: &dyn Fn(usize) -> String) -> Result<Stri
             "<text x=\"{}\" y=\"{}\">(no decisions in this phase)</text>",
             num(MARGIN),
             num(MARGIN + legend_h + MARGIN + 12.0)
+        );
+    }
+    if let Some(at) = c.apart {
+        let _ = writeln!(
+            s,
+            "<text id=\"apart\" x=\"{}\" y=\"{}\" fill=\"#555\">No decision reads these, and they read none:</text>",
+            num(at.x + dx),
+            num(at.y + dy - 6.0)
         );
     }
     s.push_str("<g id=\"edges\">\n");

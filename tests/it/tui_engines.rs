@@ -157,3 +157,70 @@ fn the_help_explains_every_mark() {
     }
     assert!(seen.contains("forced by a backup rule"), "{seen}");
 }
+
+/// The decision engine, counting the phases it is asked (an outside adjudicator's costly call).
+#[derive(Debug, Default)]
+struct Counting(std::sync::atomic::AtomicUsize);
+
+impl Engine for Counting {
+    fn name(&self) -> &str {
+        "counting"
+    }
+
+    fn title(&self) -> &str {
+        "the decision engine, counting its phases"
+    }
+
+    fn movement(
+        &self,
+        input: &dipsandbox_core::engine::PhaseInput<'_>,
+        trace: bool,
+    ) -> Result<dipsandbox_core::engine::Adjudication, dipsandbox_core::engine::EngineError> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut a = dipsandbox_core::engine::DecisionEngine.movement(input, trace)?;
+        a.engine = "counting".to_string();
+        Ok(a)
+    }
+}
+
+/// Comparing two engines asks each one phase per change, not a second for the comparison (an
+/// outside adjudicator is a process to start and wait for).
+#[test]
+fn comparing_engines_asks_each_engine_once() {
+    let counting = Arc::new(Counting::default());
+    let mut r = Registry::builtin();
+    r.register_arc(counting.clone());
+    let mut a = App::open(
+        Some(std::path::Path::new("scenarios/datc/6.F.16.ron")),
+        None,
+        folders("compare-once"),
+    )
+    .expect("opens");
+    a.session.set_registry(r);
+    a.set_engine(counting.clone() as Arc<dyn Engine>);
+    let asked = || counting.0.load(std::sync::atomic::Ordering::SeqCst);
+    // `V` in the rules view: compare with the next engine under the same rules, one request.
+    run(&mut a, 120, 40, "3");
+    let before = asked();
+    run(&mut a, 120, 40, "V");
+    assert!(a.session.comparing_engines(), "comparing engines");
+    assert_ne!(a.session.compare_engine.name(), "counting");
+    assert_eq!(a.session.rules, a.session.compare_rules);
+    assert_eq!(
+        asked() - before,
+        1,
+        "one phase for the run, none more for the comparison"
+    );
+    // The comparison is the two runs': the panel names both engines.
+    let t = common::text(&run(&mut a, 120, 40, ""));
+    assert!(t.contains("counting"), "{t}");
+    // The same differences as the engine diff the command line runs.
+    let want = dipsandbox_core::tools::diff::diff_engines(
+        a.session.scenario(),
+        Some(a.session.rules),
+        &*a.session.engine,
+        &*a.session.compare_engine,
+    )
+    .expect("compares");
+    assert_eq!(a.session.diff, want);
+}

@@ -16,7 +16,7 @@ use dipsandbox_core::engine::{Adjudication, Engine};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::{Run, adjudicate_scenario_until};
-use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines, diff_expectations};
+use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines, diff_expectations, diff_runs};
 
 /// How long the UI waits for a request before it shows it as pending: the built-in engines
 /// finish well within it, so the "adjudicating…" mark never flickers for them.
@@ -163,6 +163,9 @@ impl Job {
         stopped()?;
         let d = match self.side {
             Side::Recording => Ok(diff_expectations(s, &run)),
+            // The two runs above are the two engines' under the same rules: compared as they
+            // are (an outside engine is not asked a third and fourth time, nor past a cancel).
+            Side::Engines if self.compare_rules == self.rules => Ok(diff_runs(s, &run, &compare)),
             Side::Engines => {
                 diff_engines(s, Some(self.rules), &*self.engine, &*self.compare_engine)
             }

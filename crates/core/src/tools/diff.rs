@@ -334,7 +334,13 @@ pub fn diff_engines(
 ) -> Result<RuleDiff, RunError> {
     let ra = adjudicate_scenario(s, rules, a, false)?;
     let rb = adjudicate_scenario(s, rules, b, false)?;
-    Ok(compare_runs(s, &ra, &rb, false))
+    Ok(diff_runs(s, &ra, &rb))
+}
+
+/// [`diff_engines`] of two runs already made (by two engines under the same rules): what a
+/// caller that shows both runs compares without adjudicating twice.
+pub fn diff_runs(s: &Scenario, ra: &Run, rb: &Run) -> RuleDiff {
+    compare_runs(s, ra, rb, false)
 }
 
 /// What differs between two runs of one scenario (`reasons`: a reason that differs under the

@@ -165,8 +165,18 @@ impl App {
         self.message = Some(Message {
             text: cut_after(&text.into(), MAX_MESSAGE_CHARS).into_owned(),
             error: false,
+            whole: false,
             expires: None,
         });
+    }
+
+    /// [`App::info`] for a message to be read whole (where a file was written): when it is
+    /// longer than the status line, the box above it shows all of it.
+    fn notice(&mut self, text: impl Into<String>) {
+        self.info(text);
+        if let Some(m) = &mut self.message {
+            m.whole = true;
+        }
     }
 
     /// Shows an error in the status bar (cut to [`MAX_MESSAGE_CHARS`]: it is drawn on every
@@ -175,6 +185,7 @@ impl App {
         self.message = Some(Message {
             text: cut_after(&text.into(), MAX_MESSAGE_CHARS).into_owned(),
             error: true,
+            whole: true,
             expires: None,
         });
     }

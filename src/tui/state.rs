@@ -135,6 +135,9 @@ pub struct Message {
     pub text: String,
     /// Whether it reports a problem.
     pub error: bool,
+    /// Whether it is to be read whole (where a file went: the answer to what the user asked):
+    /// longer than the status line, it is shown in a box above it too, as an error is.
+    pub whole: bool,
     /// When it goes: set at the first tick after it is shown ([`MESSAGE_TIME`] or
     /// [`ERROR_TIME`] later); the next action clears it anyway.
     pub expires: Option<Instant>,

@@ -464,6 +464,24 @@ fn the_tui_key_writes_the_page_beside_the_picture() {
     let screen = text(&run(&mut a, 120, 40, "W"));
     assert!(screen.contains("pandin-2.html"), "{screen}");
     assert!(dir.join("pandin-2.svg").is_file());
+    // At 80×24 the status line has room for the start only: the whole message, folder and
+    // all, is in a box above it until the next key.
+    let screen = text(&run(&mut a, 80, 24, "W"));
+    let squeezed: String = screen
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '│')
+        .collect();
+    let folder: String = dir
+        .display()
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    assert!(screen.contains("┌ written"), "{screen}");
+    assert!(
+        squeezed.contains(&format!("pandin-3.svganditspagetopandin-3.html,in{folder}")),
+        "{screen}"
+    );
 }
 
 /// A page's budget of state lines: the steps within it carry the engine's state, those past

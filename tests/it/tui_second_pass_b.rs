@@ -310,6 +310,7 @@ fn messages_expire_with_time_and_at_the_next_action() {
     a.message = Some(Message {
         text: "something went wrong".into(),
         error: true,
+        whole: true,
         expires: None,
     });
     run_app(

@@ -140,7 +140,7 @@ impl App {
             }
             Done::Saved(path, stamp) => {
                 self.forget_replacements();
-                self.info(format!("saved to {}", path.display()));
+                self.notice(format!("saved to {}", path.display()));
                 self.session.saved_as(path, stamp);
             }
             Done::AskOverwrite(path, why) => {
@@ -217,12 +217,12 @@ impl App {
                     None => ".".to_string(),
                 };
                 match page {
-                    Some(p) => self.info(format!(
+                    Some(p) => self.notice(format!(
                         "picture written to {} and its page to {}, in {folder}",
                         name(&path),
                         name(&p),
                     )),
-                    None => self.info(format!("picture written to {}, in {folder}", name(&path))),
+                    None => self.notice(format!("picture written to {}, in {folder}", name(&path))),
                 }
             }
             Done::Failed(e) => self.error(e),

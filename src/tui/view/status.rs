@@ -251,10 +251,11 @@ fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str
     );
 }
 
-/// An error too long for the status line, whole and wrapped in a box above it (over the rows
-/// there, until the next key takes the message away): a deep folder's path must not cut what
-/// went wrong. (Other messages say what a key did, which the screen shows too.)
-fn draw_whole_error(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str) {
+/// An error, or a message to be read whole (where a file went), too long for the status line:
+/// whole and wrapped in a box above it (over the rows there, until the next key takes the
+/// message away), so that a deep folder's path cuts neither what went wrong nor where. (Other
+/// messages say what a key did, which the screen shows too.)
+fn draw_whole_message(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str, error: bool) {
     let width = status.width;
     if width < 12 || status.y < 3 {
         return;
@@ -271,8 +272,12 @@ fn draw_whole_error(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str)
             .wrap(ratatui::widgets::Wrap { trim: true })
             .block(
                 ratatui::widgets::Block::bordered()
-                    .title(" error ")
-                    .border_style(vm.theme.error()),
+                    .title(if error { " error " } else { " written " })
+                    .border_style(if error {
+                        vm.theme.error()
+                    } else {
+                        vm.theme.focus()
+                    }),
             ),
         area,
     );
@@ -361,8 +366,8 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
             Style::new()
         };
         spans.push(Span::styled(fit(&m.text, left_room), style));
-        if m.error && m.text.chars().count() > left_room {
-            draw_whole_error(frame, vm, area, &m.text);
+        if m.whole && m.text.chars().count() > left_room {
+            draw_whole_message(frame, vm, area, &m.text, m.error);
         }
     } else {
         let mut used = 0;

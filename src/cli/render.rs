@@ -63,29 +63,21 @@ pub fn run(a: &RenderArgs, rules: Option<Rules>, engine: &EngineArg) -> Result<E
         .map(|o| target(o, scenario_inputs(&a.file, &s), a.force))
         .transpose()?;
     let crop = if a.crop { Crop::Action } else { Crop::Whole };
-    let opts = Drawn {
+    let opts = PictureOptions {
         after: a.after,
         width: a.width,
         legend: !a.no_legend,
+        title: None,
         crop,
-        retreats: a.retreats,
     };
-    render(&s, rules, engine, &opts, output.as_ref().zip(format))
-}
-
-/// What the command line asks to draw.
-#[derive(Clone, Copy, Debug)]
-pub struct Drawn {
-    /// After the phase instead of before it.
-    pub after: bool,
-    /// Width in pixels.
-    pub width: u32,
-    /// With the legend.
-    pub legend: bool,
-    /// How much of the map.
-    pub crop: Crop,
-    /// The scenario's follow-up retreats instead of its own phase.
-    pub retreats: bool,
+    render(
+        &s,
+        rules,
+        engine,
+        opts,
+        a.retreats,
+        output.as_ref().zip(format),
+    )
 }
 
 /// What `render` writes.
@@ -114,28 +106,18 @@ pub fn format_of(path: &Path) -> Result<Format> {
     }
 }
 
-/// The picture options of the command line: the title is the scenario's title and phase.
-pub fn options(s: &Scenario, after: bool, width: u32, legend: bool, crop: Crop) -> PictureOptions {
-    let when = if after { "after" } else { "before" };
-    PictureOptions {
-        after,
-        width,
-        legend,
-        title: Some(format!("{} — {} ({when})", s.title, s.phase)),
-        crop,
-    }
-}
-
-/// The scenario adjudicated (under `rules`, or its own, with `engine`) and drawn: its phase, or
-/// with `d.retreats` the retreat phase that follows it.
+/// The scenario adjudicated (under `rules`, or its own, with `engine`) and drawn with `opts`:
+/// its phase, or with `retreats` the retreat phase that follows it. The title is what is
+/// drawn: the scenario's title and phase, before or after.
 pub fn picture(
     s: &Scenario,
     rules: Option<Rules>,
     engine: &EngineArg,
-    d: &Drawn,
+    mut opts: PictureOptions,
+    retreats: bool,
 ) -> Result<String> {
     let run = adjudicate_scenario(s, rules, &*engine.engine, false).map_err(|e| eyre!("{e}"))?;
-    let drawn = if d.retreats {
+    let drawn = if retreats {
         retreat_phase(s, &run).zip(run.retreats.as_ref())
     } else {
         None
@@ -144,7 +126,8 @@ pub fn picture(
         Some((next, r)) => (next, *r),
         None => (s, run.phase()),
     };
-    let opts = options(s, d.after, d.width, d.legend, d.crop);
+    let when = if opts.after { "after" } else { "before" };
+    opts.title = Some(format!("{} — {} ({when})", s.title, s.phase));
     position_svg(s, Some(result), &opts).map_err(|e| eyre!("{e}"))
 }
 
@@ -154,10 +137,11 @@ pub fn render(
     s: &Scenario,
     rules: Option<Rules>,
     engine: &EngineArg,
-    opts: &Drawn,
+    opts: PictureOptions,
+    retreats: bool,
     output: Option<(&Target, Format)>,
 ) -> Result<ExitCode> {
-    let svg = picture(s, rules, engine, opts)?;
+    let svg = picture(s, rules, engine, opts, retreats)?;
     let Some((target, format)) = output else {
         out!("{svg}")?;
         return Ok(ExitCode::SUCCESS);

@@ -423,15 +423,7 @@ fn broken_adapters_give_clear_errors() {
         assert!(err.contains(want), "{mode}: {err}");
     }
     // A hang: killed at the timeout (a short one, from the config of a named engine).
-    let hang = OutsideEngine::new(
-        "hang",
-        Program {
-            program: example("broken_adapter").display().to_string(),
-            args: vec!["hang".into()],
-            mode: Mode::Lines,
-            timeout: Duration::from_millis(300),
-        },
-    );
+    let hang = hanging(Mode::Lines, Duration::from_millis(300));
     let t = Instant::now();
     let err = hang
         .adjudicate(&input, false)
@@ -1054,6 +1046,19 @@ fn engines_ron_declares_what_an_engine_reads() {
     assert!(e.starts_with("engines.ron:1:"), "{e}");
 }
 
+/// An outside engine whose program never answers (`broken_adapter hang`).
+fn hanging(mode: Mode, timeout: Duration) -> OutsideEngine {
+    OutsideEngine::new(
+        "hang",
+        Program {
+            program: example("broken_adapter").display().to_string(),
+            args: vec!["hang".into()],
+            mode,
+            timeout,
+        },
+    )
+}
+
 /// A request's own cancel flag (`PhaseInput::cancel`) ends its phase whenever it is set: during
 /// the phase (a hanging program is stopped long before its timeout), or before the phase
 /// begins, when no process is started at all — the moment `Engine::cancel` can miss, since an
@@ -1061,21 +1066,23 @@ fn engines_ron_declares_what_an_engine_reads() {
 /// runs as usual.
 #[test]
 fn a_requests_own_cancel_flag_is_never_lost() {
+    fn with_flag<'a>(
+        s: &'a Scenario,
+        rules: &'a dipsandbox_core::model::rules::Rules,
+        flag: &'a std::sync::atomic::AtomicBool,
+    ) -> PhaseInput<'a> {
+        PhaseInput {
+            cancel: Some(flag),
+            ..PhaseInput::of(s, rules)
+        }
+    }
     use std::sync::atomic::{AtomicBool, Ordering};
     let s = load("scenarios/datc/6.A.1.ron");
     let rules = s.rules;
-    let hang = Arc::new(OutsideEngine::new(
-        "hang",
-        Program {
-            program: example("broken_adapter").display().to_string(),
-            args: vec!["hang".into()],
-            mode: Mode::Once,
-            timeout: Duration::from_secs(60),
-        },
-    ));
+    let hang = Arc::new(hanging(Mode::Once, Duration::from_secs(60)));
     // Set before the phase begins: no process, an error at once.
     let early = AtomicBool::new(true);
-    let r = hang.adjudicate(&PhaseInput::of(&s, &rules).cancelled_by(&early), false);
+    let r = hang.adjudicate(&with_flag(&s, &rules, &early), false);
     let err = r.map(|_| ()).expect_err("cancelled before it began");
     assert!(err.to_string().contains("interrupted"), "{err}");
     assert_eq!(hang.processes_started(), 0);
@@ -1085,7 +1092,7 @@ fn a_requests_own_cancel_flag_is_never_lost() {
         let (hang, s, flag) = (hang.clone(), s.clone(), flag.clone());
         std::thread::spawn(move || {
             let t = Instant::now();
-            let r = hang.adjudicate(&PhaseInput::of(&s, &rules).cancelled_by(&flag), false);
+            let r = hang.adjudicate(&with_flag(&s, &rules, &flag), false);
             (r.is_err(), t.elapsed())
         })
     };
@@ -1098,10 +1105,7 @@ fn a_requests_own_cancel_flag_is_never_lost() {
     // A program that answers, with a flag that is not set.
     let ok = engine(&adapter());
     let clear = AtomicBool::new(false);
-    assert!(
-        ok.adjudicate(&PhaseInput::of(&s, &rules).cancelled_by(&clear), false)
-            .is_ok()
-    );
+    assert!(ok.adjudicate(&with_flag(&s, &rules, &clear), false).is_ok());
 }
 
 /// `Engine::cancel` ends the phase in progress at once (a hanging program is stopped long
@@ -1111,15 +1115,7 @@ fn a_requests_own_cancel_flag_is_never_lost() {
 fn cancel_ends_the_phase_in_progress_and_only_that() {
     let s = load("scenarios/datc/6.A.1.ron");
     let rules = s.rules;
-    let hang = Arc::new(OutsideEngine::new(
-        "hang",
-        Program {
-            program: example("broken_adapter").display().to_string(),
-            args: vec!["hang".into()],
-            mode: Mode::Lines,
-            timeout: Duration::from_secs(60),
-        },
-    ));
+    let hang = Arc::new(hanging(Mode::Lines, Duration::from_secs(60)));
     let worker = {
         let hang = hang.clone();
         let s = s.clone();

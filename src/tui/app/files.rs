@@ -165,11 +165,8 @@ impl App {
                         )
                     };
                     // The name and the rules first: a deep folder is what gets cut.
-                    let name = path.file_name().unwrap_or_default().to_string_lossy();
-                    let folder = path
-                        .parent()
-                        .filter(|d| !d.as_os_str().is_empty())
-                        .map_or(String::new(), |d| format!(", in {}", d.display()));
+                    let (name, folder) = name_and_folder(&path);
+                    let folder = folder.map_or(String::new(), |d| format!(", in {d}"));
                     self.info(format!("opened {name}{own}{folder}"));
                 }
             }
@@ -206,23 +203,14 @@ impl App {
             Done::PictureWritten(path, page) => {
                 // The names first and the folder last: a long folder is what the status line
                 // cuts, never the names the user looks for.
-                let name = |p: &std::path::Path| {
-                    p.file_name()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .into_owned()
-                };
-                let folder = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    Some(d) => d.display().to_string(),
-                    None => ".".to_string(),
-                };
+                let (name, folder) = name_and_folder(&path);
+                let folder = folder.unwrap_or_else(|| ".".to_string());
                 match page {
                     Some(p) => self.notice(format!(
-                        "picture written to {} and its page to {}, in {folder}",
-                        name(&path),
-                        name(&p),
+                        "picture written to {name} and its page to {}, in {folder}",
+                        name_and_folder(&p).0,
                     )),
-                    None => self.notice(format!("picture written to {}, in {folder}", name(&path))),
+                    None => self.notice(format!("picture written to {name}, in {folder}")),
                 }
             }
             Done::Failed(e) => self.error(e),
@@ -321,4 +309,14 @@ impl App {
         self.orders.order = 0;
         self.select_order(0);
     }
+}
+
+/// A file's name and its folder (None for a bare name), for messages that say the name first.
+fn name_and_folder(path: &std::path::Path) -> (String, Option<String>) {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let folder = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(|d| d.display().to_string());
+    (name.into_owned(), folder)
 }

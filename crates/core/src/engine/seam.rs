@@ -76,14 +76,6 @@ impl<'a> PhaseInput<'a> {
             cancel: None,
         }
     }
-
-    /// The same input with the caller's cancel flag (see [`PhaseInput::cancel`]).
-    pub fn cancelled_by(self, flag: &'a AtomicBool) -> PhaseInput<'a> {
-        PhaseInput {
-            cancel: Some(flag),
-            ..self
-        }
-    }
 }
 
 /// Why an engine gave no result (an outside adjudicator that crashed, hung or answered

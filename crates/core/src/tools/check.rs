@@ -69,10 +69,9 @@ pub fn adjudicate_scenario_until(
 ) -> Result<Run, RunError> {
     let rules = rules.unwrap_or(s.rules);
     check_retreats(s)?;
-    let input = PhaseInput::of(s, &rules);
-    let input = match cancel {
-        Some(flag) => input.cancelled_by(flag),
-        None => input,
+    let input = PhaseInput {
+        cancel,
+        ..PhaseInput::of(s, &rules)
     };
     let result = engine.adjudicate(&input, trace)?;
     let retreats = s

@@ -253,7 +253,7 @@ impl OutsideEngine {
             own: &self.cancel,
             request: input.cancel,
         };
-        if input.cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+        if stop.now() {
             return Err(INTERRUPTED.into());
         }
         let text = match self.program.mode {

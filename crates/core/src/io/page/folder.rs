@@ -139,27 +139,29 @@ fn versus_cards(dir: &Path, s: &Summary) -> (String, String, Vec<Card>) {
         if !c.datc.is_empty() {
             lines.push(format!("like the DATC case {}", c.datc.join(", ")));
         }
+        let (file, bad) = class_file(dir, &c.file);
         cards.push(Card {
             heading: format!("{}: {}", c.shape, c.way),
             count: Some(c.count),
             lines,
-            file: class_file(dir, &c.file).0,
+            file,
             engines: engines.clone(),
             rules,
-            bad: class_file(dir, &c.file).1,
+            bad,
         });
     }
     for w in &s.wording {
         let mut lines = vec![format!("wording only — {}", w.explains(&s.a, &s.b))];
         lines.extend(w.known.iter().map(|k| k.words()));
+        let (file, bad) = class_file(dir, &w.file);
         cards.push(Card {
             heading: w.words.clone(),
             count: Some(w.count),
             lines,
-            file: class_file(dir, &w.file).0,
+            file,
             engines: engines.clone(),
             rules,
-            bad: class_file(dir, &w.file).1,
+            bad,
         });
     }
     (title, intro, cards)

@@ -383,3 +383,23 @@ fn freezing_with_a_slow_engine_says_the_checks_come_with_the_result() {
     let (bad, n) = a.session.expectations.clone().expect("expectations");
     assert!(n > 0 && bad.is_empty(), "{n} checks, {} differ", bad.len());
 }
+
+/// `W` draws the result on screen: while a request is on its way there is none, so it writes
+/// nothing and says why (it neither draws the empty placeholder nor adjudicates again on the UI
+/// thread); once the result is current it writes the picture and the page.
+#[test]
+fn the_picture_key_waits_for_a_current_result() {
+    let mut a = common::app(Some("scenarios/datc/6.A.11.ron"), "tui_async_picture");
+    let dir = a.folders.pictures.clone().expect("a pictures folder");
+    let _ = std::fs::remove_file(dir.join("6.A.11.svg"));
+    let _ = std::fs::remove_file(dir.join("6.A.11.html"));
+    start_slow_request(&mut a);
+    handle_input(&mut a, key("W"));
+    let m = a.message.as_ref().expect("a message");
+    assert!(m.error && m.text.contains("not current"), "{}", m.text);
+    assert!(!dir.join("6.A.11.svg").exists());
+    end_slow_request(&mut a);
+    let t = text(&common::run(&mut a, 120, 40, "W"));
+    assert!(dir.join("6.A.11.svg").is_file(), "{t}");
+    assert!(dir.join("6.A.11.html").is_file(), "{t}");
+}

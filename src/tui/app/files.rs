@@ -49,6 +49,13 @@ impl App {
     /// none).
     pub(super) fn write_picture(&mut self, fx: &mut Vec<Effect>) {
         use dipsandbox_core::io::picture::{PictureOptions, position_svg};
+        // The picture and the page are the result on screen: none while it is not current
+        // (never a second adjudication on the UI thread, nor an empty placeholder drawn).
+        if self.session.state != crate::tui::session::RunState::Current {
+            return self.error(
+                "no picture: the result is not current (wait for the adjudication, or run it again)",
+            );
+        }
         let s = self.session.scenario();
         let when = if self.board.after { "after" } else { "before" };
         let opts = PictureOptions {
@@ -73,9 +80,9 @@ impl App {
         } else {
             stem
         };
-        let page = dipsandbox_core::io::page::case_page(
+        let page = dipsandbox_core::io::page::case_page_of(
             s,
-            Some(self.session.rules),
+            &self.session.run,
             &*self.session.engine,
             &dipsandbox_core::io::page::CaseOptions {
                 file: self

@@ -56,6 +56,17 @@ pub fn case_page(
     opts: &CaseOptions,
 ) -> Result<String, PageError> {
     let run = adjudicate_scenario(s, rules, engine, true)?;
+    case_page_of(s, &run, engine, opts)
+}
+
+/// [`case_page`] of a run already made by `engine` (traced, for the stepper): what the TUI
+/// writes from the result it shows, with no second adjudication.
+pub fn case_page_of(
+    s: &Scenario,
+    run: &Run,
+    engine: &dyn Engine,
+    opts: &CaseOptions,
+) -> Result<String, PageError> {
     let svg = position_svg(
         s,
         Some(run.phase()),
@@ -66,7 +77,7 @@ pub fn case_page(
             ..PictureOptions::default()
         },
     )?;
-    let (steps, cut) = steps_data(s, &run, opts.max_steps, opts.max_state_lines);
+    let (steps, cut) = steps_data(s, run, opts.max_steps, opts.max_state_lines);
     let title = if s.title.trim().is_empty() {
         "(untitled scenario)"
     } else {
@@ -103,10 +114,10 @@ pub fn case_page(
     outcomes_html(&mut body, s, "Orders", &s.orders, run.phase());
     if let (Some(f), Some(r)) = (&s.retreats, &run.retreats) {
         outcomes_html(&mut body, s, "Retreats", &f.orders, r);
-        retreat_picture(&mut body, s, &run, r, opts)?;
+        retreat_picture(&mut body, s, run, r, opts)?;
     }
     board_html(&mut body, s, run.phase());
-    expectations_html(&mut body, s, &run);
+    expectations_html(&mut body, s, run);
     rules_html(&mut body, &run.rules, &s.rules);
     body.push_str("<pre id=\"selftest-result\" hidden></pre>\n");
     let _ = writeln!(

@@ -15,6 +15,6 @@ pub mod error;
 pub mod folder;
 pub mod html;
 
-pub use case::{CaseOptions, case_page};
+pub use case::{CaseOptions, case_page, case_page_of};
 pub use error::PageError;
 pub use folder::{FolderOptions, folder_page};

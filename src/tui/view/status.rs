@@ -190,11 +190,14 @@ pub fn expectations(s: &Session) -> Option<(String, bool)> {
 
 /// While the find prompt's text matches several provinces: all of them in a box above the
 /// status bar (as many as the screen has rows for, the rest counted), one a row.
-fn draw_find_matches(frame: &mut Frame, vm: &ViewModel, status: Rect, text: &str) {
+fn draw_find_matches(
+    frame: &mut Frame,
+    vm: &ViewModel,
+    status: Rect,
+    text: &str,
+    found: &dipsandbox_core::tools::find::Found,
+) {
     let map = &vm.session.scenario().map;
-    let Some(found) = dipsandbox_core::tools::find::provinces(map, text) else {
-        return;
-    };
     if found.unique().is_some() || found.provinces.len() < 2 {
         return;
     }
@@ -324,8 +327,8 @@ pub fn draw_status(frame: &mut Frame, vm: &ViewModel, area: Rect) {
         // What the text finds so far: the province enter goes to, or how many match (listed
         // in a box above).
         let map = &vm.session.scenario().map;
-        draw_find_matches(frame, vm, area, text);
         if let Some(found) = dipsandbox_core::tools::find::provinces(map, text) {
+            draw_find_matches(frame, vm, area, text, &found);
             let words = if found.unique().is_none() && found.how != How::Fuzzy {
                 format!("{} listed above", found.provinces.len())
             } else {

@@ -1108,43 +1108,51 @@ fn a_requests_own_cancel_flag_is_never_lost() {
     assert!(ok.adjudicate(&with_flag(&s, &rules, &clear), false).is_ok());
 }
 
-/// `Engine::cancel` ends the phase in progress at once (a hanging program is stopped long
-/// before its timeout), and, unlike `interrupt`, later phases run as usual; a cancel with no
-/// phase in progress changes nothing.
+/// A request's cancel flag ends its phase in progress at once (a hanging program is stopped
+/// long before its timeout), and, unlike `interrupt`, later phases run as usual; a cancelled
+/// request leaves nothing behind for the next.
 #[test]
 fn cancel_ends_the_phase_in_progress_and_only_that() {
-    let s = load("scenarios/datc/6.A.1.ron");
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let s = Arc::new(load("scenarios/datc/6.A.1.ron"));
     let rules = s.rules;
     let hang = Arc::new(hanging(Mode::Lines, Duration::from_secs(60)));
-    let worker = {
-        let hang = hang.clone();
-        let s = s.clone();
+    let start = |flag: Arc<AtomicBool>| {
+        let (hang, s) = (hang.clone(), s.clone());
         std::thread::spawn(move || {
             let t = Instant::now();
-            let r = hang.adjudicate(&PhaseInput::of(&s, &rules), false);
+            let input = PhaseInput {
+                cancel: Some(&flag),
+                ..PhaseInput::of(&s, &rules)
+            };
+            let r = hang.adjudicate(&input, false);
             (r.map(|_| ()).map_err(|e| e.to_string()), t.elapsed())
         })
     };
+    let first = Arc::new(AtomicBool::new(false));
+    let worker = start(first.clone());
     std::thread::sleep(Duration::from_millis(300));
-    hang.cancel();
+    first.store(true, Ordering::SeqCst);
     let (r, took) = worker.join().expect("the phase ends");
     let err = r.expect_err("cancelled");
     assert!(err.contains("interrupted"), "{err}");
     assert!(took < Duration::from_secs(10), "{took:?}");
     // The next phase runs (a sticky stop would end it at once): still waiting for the program
     // after 300 ms, until it is cancelled too.
-    let again = {
-        let hang = hang.clone();
-        let s = s.clone();
-        std::thread::spawn(move || hang.adjudicate(&PhaseInput::of(&s, &rules), false).is_err())
-    };
+    let second = Arc::new(AtomicBool::new(false));
+    let again = start(second.clone());
     std::thread::sleep(Duration::from_millis(300));
     assert!(!again.is_finished(), "the phase after a cancel runs");
-    hang.cancel();
-    assert!(again.join().expect("the phase ends"));
-    // A program that answers, after a cancel that came when no phase was running.
+    second.store(true, Ordering::SeqCst);
+    assert!(again.join().expect("the phase ends").0.is_err());
+    // A program that answers, after a cancelled request.
     let ok = engine(&adapter());
-    ok.cancel();
+    let cancelled = AtomicBool::new(true);
+    let input = PhaseInput {
+        cancel: Some(&cancelled),
+        ..PhaseInput::of(&s, &rules)
+    };
+    assert!(ok.adjudicate(&input, false).is_err());
     assert!(ok.adjudicate(&PhaseInput::of(&s, &rules), false).is_ok());
     assert!(ok.adjudicate(&PhaseInput::of(&s, &rules), false).is_ok());
 }

@@ -4,7 +4,7 @@
 //! `pty.rs`.)
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use dipsandbox::tui::app::App;
@@ -21,13 +21,12 @@ use ratatui::crossterm::event::KeyEvent;
 use crate::common::{self, text};
 use crate::toy_engine::hold::HoldEngine;
 
-/// An engine that waits `delay` (in steps of 5 ms, ending early when cancelled) before it
-/// answers as `inner` does; it counts the phases it finished.
+/// An engine that waits `delay` (in steps of 5 ms, ending early when its request's flag is
+/// set) before it answers as `inner` does; it counts the phases it finished.
 pub struct Slow {
     name: String,
     inner: Arc<dyn Engine>,
     delay: Duration,
-    cancelled: AtomicBool,
     /// Phases begun.
     pub started: AtomicUsize,
     /// Phases answered or abandoned.
@@ -42,7 +41,6 @@ impl Slow {
             name: name.into(),
             inner,
             delay,
-            cancelled: AtomicBool::new(false),
             started: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             fails: false,
@@ -55,7 +53,6 @@ impl Slow {
             name: name.into(),
             inner: Arc::new(DecisionEngine),
             delay,
-            cancelled: AtomicBool::new(false),
             started: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             fails: true,
@@ -78,12 +75,11 @@ impl Engine for Slow {
 
     /// Every phase (retreats and adjustments too) waits, then answers as `inner` does.
     fn adjudicate(&self, input: &PhaseInput<'_>, trace: bool) -> Result<Adjudication, EngineError> {
-        self.cancelled.store(false, Ordering::SeqCst);
         self.started.fetch_add(1, Ordering::SeqCst);
         let end = Instant::now() + self.delay;
         let mut result = None;
         while Instant::now() < end {
-            if self.cancelled.load(Ordering::SeqCst) {
+            if input.cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
                 result = Some(Err(EngineError {
                     engine: self.name.clone(),
                     message: "cancelled".into(),
@@ -105,10 +101,6 @@ impl Engine for Slow {
         });
         self.finished.fetch_add(1, Ordering::SeqCst);
         r
-    }
-
-    fn cancel(&self) {
-        self.cancelled.store(true, Ordering::SeqCst);
     }
 }
 

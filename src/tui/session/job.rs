@@ -16,7 +16,7 @@ use dipsandbox_core::engine::{Adjudication, Engine};
 use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::model::scenario::Scenario;
 use dipsandbox_core::tools::check::{Run, adjudicate_scenario_until};
-use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_engines, diff_expectations, diff_runs};
+use dipsandbox_core::tools::diff::{RuleDiff, diff, diff_expectations, diff_runs};
 
 /// How long the UI waits for a request before it shows it as pending: the built-in engines
 /// finish well within it, so the "adjudicating…" mark never flickers for them.
@@ -44,7 +44,6 @@ pub struct Job {
     compare_engine: Arc<dyn Engine>,
     side: Side,
     cancelled: Arc<AtomicBool>,
-    finished: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Job {
@@ -120,16 +119,14 @@ impl Job {
             compare_engine,
             side,
             cancelled: Arc::new(AtomicBool::new(false)),
-            finished: Arc::new(AtomicBool::new(false)),
         }
     }
 
     /// Does the request's engine work: the run (traced), the compare panel's run, the diff.
-    /// A cancelled request stops before each adjudication (and the engines' `cancel` ends the
-    /// one in progress).
+    /// A cancelled request stops before each adjudication, and its flag ends the one in
+    /// progress (an outside engine watches it).
     pub fn run(&self) -> Finished {
         let result = self.compute();
-        self.finished.store(true, Ordering::SeqCst);
         Finished {
             id: self.id,
             result: result.map(Box::new),
@@ -163,12 +160,10 @@ impl Job {
         stopped()?;
         let d = match self.side {
             Side::Recording => Ok(diff_expectations(s, &run)),
-            // The two runs above are the two engines' under the same rules: compared as they
-            // are (an outside engine is not asked a third and fourth time, nor past a cancel).
-            Side::Engines if self.compare_rules == self.rules => Ok(diff_runs(s, &run, &compare)),
-            Side::Engines => {
-                diff_engines(s, Some(self.rules), &*self.engine, &*self.compare_engine)
-            }
+            // The two runs above are the two engines' (under the same rules: the session keeps
+            // them so while it compares engines), compared as the panels show them: an outside
+            // engine is not asked a third and fourth time.
+            Side::Engines => Ok(diff_runs(s, &run, &compare)),
             Side::Rules => diff(s, self.rules, self.compare_rules),
         };
         Ok(Computed {
@@ -189,25 +184,18 @@ pub fn blank_run(engine: &dyn Engine, rules: Rules) -> Run {
     }
 }
 
-/// The request in flight on a worker: what cancelling it takes.
+/// The request in flight on a worker: its id and its own cancel flag, which stops it between
+/// adjudications and ends an outside engine's phase in progress (the flag is the request's
+/// alone, so a newer request on the same engines is never touched).
 struct InFlight {
     id: u64,
     cancelled: Arc<AtomicBool>,
-    finished: Arc<AtomicBool>,
-    engines: [Arc<dyn Engine>; 2],
 }
 
 impl InFlight {
-    /// Stops the request: it stops between adjudications, and an outside engine's phase in
-    /// progress ends (unless the request is done already, when its engine may be serving a
-    /// newer one).
+    /// Stops the request.
     fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
-        if !self.finished.load(Ordering::SeqCst) {
-            for e in &self.engines {
-                e.cancel();
-            }
-        }
     }
 }
 
@@ -275,8 +263,6 @@ impl Worker {
         self.in_flight = Some(InFlight {
             id: job.id,
             cancelled: job.cancelled.clone(),
-            finished: job.finished.clone(),
-            engines: [job.engine.clone(), job.compare_engine.clone()],
         });
         let tx = self.tx.clone();
         std::thread::spawn(move || {

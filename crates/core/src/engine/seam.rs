@@ -51,9 +51,10 @@ pub struct PhaseInput<'a> {
     pub owners: Cow<'a, [Option<PowerId>]>,
     /// The caller's cancel flag for this request, if it has one: set from another thread, the
     /// phase ends with an error as soon as the engine can (an outside adjudicator's process is
-    /// stopped). Unlike [`Engine::cancel`] it belongs to this request alone, so a flag set
-    /// before the phase begins is never lost. Engines that finish a phase in milliseconds may
-    /// ignore it.
+    /// stopped); unlike [`Engine::interrupt`], later requests run as usual. It belongs to this
+    /// request alone, so a flag set before the phase begins is never lost and a newer request on
+    /// the same engine is never touched. The TUI sets it when the user cancels an adjudication,
+    /// or a newer one supersedes it. Engines that finish a phase in milliseconds may ignore it.
     pub cancel: Option<&'a AtomicBool>,
 }
 
@@ -155,12 +156,6 @@ pub trait Engine: Send + Sync + 'static {
     /// finish a phase in milliseconds, do nothing (the default). `ctrl-c` and SIGTERM call it in
     /// `versus`, so that a hanging adjudicator does not keep the run waiting.
     fn interrupt(&self) {}
-
-    /// Asks the engine, from any thread, to end the phase in progress (if any) with an error
-    /// as soon as it can; unlike [`Engine::interrupt`], later phases run as usual. The TUI calls
-    /// it when the user cancels an adjudication, or a newer one supersedes it. The built-in
-    /// engines do nothing (the default).
-    fn cancel(&self) {}
 
     /// The engine's documented departures from the DATC, as data: the cases each shows in and
     /// the rule change a bench knows it by (`versus` names a class that is one of them). The

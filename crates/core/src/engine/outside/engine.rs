@@ -36,11 +36,9 @@ pub struct OutsideEngine {
     title: String,
     program: Program,
     state: Mutex<State>,
-    /// Set by [`Engine::interrupt`]: every wait ends, and every later phase fails.
+    /// Set by [`Engine::interrupt`]: every wait ends, and every later phase fails. (One
+    /// request alone is cancelled by its own flag, [`PhaseInput::cancel`].)
     stop: AtomicBool,
-    /// Set by [`Engine::cancel`] (and by `interrupt`): the wait of the phase in progress ends.
-    /// Each phase clears it when it starts.
-    cancel: AtomicBool,
     /// Its known departures (from the file its `engines.ron` entry names).
     departures: Vec<Departure>,
     /// The option values they declare it always follows (`field`, `Value`).
@@ -147,7 +145,6 @@ impl OutsideEngine {
             program,
             state: Mutex::new(State::default()),
             stop: AtomicBool::new(false),
-            cancel: AtomicBool::new(false),
             departures: Vec::new(),
             followed: Vec::new(),
             reads_rules: true,
@@ -241,16 +238,9 @@ impl OutsideEngine {
             Failure::Ended(m) | Failure::Other(m) => m,
             Failure::Interrupted => INTERRUPTED.to_string(),
         };
-        // Clear a cancel meant for an earlier phase, then look at the stop flag: `interrupt`
-        // sets the stop flag before the cancel flag, so one of the two is seen.
-        self.cancel.store(false, Ordering::SeqCst);
-        if self.stop.load(Ordering::SeqCst) {
-            return Err(INTERRUPTED.into());
-        }
-        // The request's own flag has no such clearing to race with: set before the phase
-        // begins, it ends the phase at once.
+        // Interrupted, or this request cancelled before its phase began: no process.
         let stop = process::Stop {
-            own: &self.cancel,
+            own: &self.stop,
             request: input.cancel,
         };
         if stop.now() {
@@ -321,11 +311,6 @@ impl Engine for OutsideEngine {
 
     fn interrupt(&self) {
         self.stop.store(true, Ordering::SeqCst);
-        self.cancel.store(true, Ordering::SeqCst);
-    }
-
-    fn cancel(&self) {
-        self.cancel.store(true, Ordering::SeqCst);
     }
 
     fn departures(&self) -> Vec<Departure> {

@@ -284,11 +284,11 @@ enum Waited<T> {
     Stopped,
 }
 
-/// What ends a phase's wait early: the engine's own flag (its `cancel` and `interrupt`) or the
-/// request's (the caller's, in its [`PhaseInput`](crate::engine::PhaseInput)).
+/// What ends a phase's wait early: the engine's own flag (its `interrupt`) or the request's (the
+/// caller's, in its [`PhaseInput`](crate::engine::PhaseInput)).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Stop<'a> {
-    /// The engine's own flag.
+    /// The engine's own flag: set by `interrupt`, it stops every phase.
     pub(super) own: &'a AtomicBool,
     /// The request's flag, if it has one.
     pub(super) request: Option<&'a AtomicBool>,

@@ -8,12 +8,13 @@ use serde_json::{Value, json};
 
 use super::error::PageError;
 use super::html::{document, esc, script_json};
-use crate::engine::{Engine, Landmark, PhaseInput, PhaseResult, Tone, Verdict};
+use crate::engine::{Engine, Landmark, PhaseInput, PhaseResult, Tone};
 use crate::io::picture::{Crop, PictureOptions, position_svg};
 use crate::model::rules::Rules;
 use crate::model::scenario::OrderEntry;
 use crate::model::scenario::Scenario;
 use crate::tools::check::{Run, adjudicate_scenario, compare, retreat_phase};
+use crate::tools::diff::verdict_word;
 
 /// What a case page holds beyond the scenario.
 #[derive(Clone, Debug)]
@@ -253,9 +254,14 @@ fn steps_data(
         let orders = orders_of_units(s, &units);
         let text = st.describe(&input, i);
         st.seek(i + 1);
-        let state = st.sections(&input);
+        // Past the budget the state is not carried: it is not worked out either.
+        let state = if budget > 0 {
+            st.sections(&input)
+        } else {
+            Vec::new()
+        };
         let lines: usize = state.iter().map(|sec| sec.lines.len() + 1).sum();
-        let sections: Vec<Value> = if lines <= budget {
+        let sections: Vec<Value> = if budget > 0 && lines <= budget {
             budget -= lines;
             state
                 .into_iter()
@@ -318,15 +324,6 @@ fn tone_name(t: Tone) -> &'static str {
     }
 }
 
-/// A verdict's word and its CSS class.
-pub(super) fn verdict_word(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Succeeds => "succeeds",
-        Verdict::Fails => "fails",
-        Verdict::Illegal => "illegal",
-        Verdict::Void => "void",
-    }
-}
 
 /// The table of orders with verdicts and reasons.
 fn outcomes_html(

@@ -264,7 +264,7 @@ fn borders(s: &Scenario, lay: &Layout) -> String {
 fn provinces(s: &Scenario, lay: &Layout, placed: &[Placed]) -> String {
     use crate::model::map::ProvinceKind;
     let map = &s.map;
-    let owners = s.owners.clone().unwrap_or_else(|| map.start_owners());
+    let owners = s.owners_or_home();
     let mut out = String::from("<g class=\"provinces\">\n");
     for p in map.province_ids() {
         let prov = map.province(p);

@@ -9,13 +9,7 @@ use crate::model::scenario::Scenario;
 /// The class a verdict gives an order: `succeeds`, `fails`, `illegal`, `void`, or `pending`
 /// when the order was not adjudicated.
 pub fn verdict_class(v: Option<Verdict>) -> &'static str {
-    match v {
-        Some(Verdict::Succeeds) => "succeeds",
-        Some(Verdict::Fails) => "fails",
-        Some(Verdict::Illegal) => "illegal",
-        Some(Verdict::Void) => "void",
-        None => "pending",
-    }
+    v.map_or("pending", crate::tools::diff::verdict_word)
 }
 
 /// `s` safe as XML text or an attribute value.

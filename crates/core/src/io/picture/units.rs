@@ -222,7 +222,6 @@ pub(super) fn draw(s: &Scenario, placed: &[Placed]) -> String {
             UnitKind::Army => 2.0,
             UnitKind::Fleet => half,
         };
-        let power = s.map.power(p.unit.power);
         let (fill, ink) = svg::power_colour(p.unit.power.0);
         let (stroke, sw, dash) = match p.class {
             "dislodged" => ("#d7191c", 2.2, ""),
@@ -246,10 +245,9 @@ pub(super) fn draw(s: &Scenario, placed: &[Placed]) -> String {
             _ => "",
         };
         out.push_str(&format!(
-            "<g id=\"{}\" class=\"unit {kind}{class}\"{opacity}><title>{} {}{note}</title>",
+            "<g id=\"{}\" class=\"unit {kind}{class}\"{opacity}><title>{}{note}</title>",
             p.id,
-            svg::esc(&power.adjective),
-            svg::esc(&p.unit.describe(&s.map))
+            svg::esc(&p.unit.describe_owned(&s.map))
         ));
         out.push_str(&format!(
             "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"{rx:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{sw}\"{dash}/>",

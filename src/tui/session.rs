@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::adapter::{self, Family};
-use dipsandbox_core::engine::decision::MovementResult;
 use dipsandbox_core::engine::decision::stepper::Stepper;
 use dipsandbox_core::engine::dpjudge::DpStepper;
 use dipsandbox_core::engine::legality::Prepared;
@@ -525,11 +524,6 @@ impl Session {
     /// The cursor over the DPjudge procedure's trace, when that engine adjudicated.
     pub fn dp(&self) -> Option<&DpStepper> {
         adapter::procedure::stepper(self.cursor())
-    }
-
-    /// The decision engine's result (the graph), when that engine adjudicated.
-    pub fn graph(&self) -> Option<&MovementResult> {
-        adapter::decision::result(&self.run.result)
     }
 
     /// Which panels show the result: the decision graph's, the procedure's, any engine's trace,

@@ -324,7 +324,6 @@ fn tone_name(t: Tone) -> &'static str {
     }
 }
 
-
 /// The table of orders with verdicts and reasons.
 fn outcomes_html(
     body: &mut String,

@@ -395,3 +395,24 @@ fn the_picture_key_waits_for_a_current_result() {
     assert!(dir.join("6.A.11.svg").is_file(), "{t}");
     assert!(dir.join("6.A.11.html").is_file(), "{t}");
 }
+
+/// A rule change against a replay's recording while the result is on its way says so (it read
+/// "the recorded result" from the empty placeholder).
+#[test]
+fn a_rule_change_against_the_recording_while_adjudicating_says_so() {
+    let file = crate::tui_replay::replays()[0].clone();
+    let mut a = common::app(file.to_str(), "tui_async_recording");
+    assert!(a.session.comparing_recording());
+    start_slow_request(&mut a);
+    assert!(a.session.comparing_recording());
+    for k in ["3", "j", "l"] {
+        handle_input(&mut a, key(k));
+    }
+    let m = &a.message.as_ref().expect("a message").text;
+    assert!(
+        m.starts_with("rules: ") && m.contains("adjudicating…"),
+        "{m}"
+    );
+    assert!(!m.contains("the recorded result"), "{m}");
+    end_slow_request(&mut a);
+}

@@ -14,7 +14,7 @@ use dipsandbox_core::model::rules::Rules;
 use dipsandbox_core::tools::replay::ReplayHeader;
 
 /// The files `replay --all` writes for the saved games (once per test run).
-fn replays() -> &'static [PathBuf] {
+pub fn replays() -> &'static [PathBuf] {
     static FILES: OnceLock<Vec<PathBuf>> = OnceLock::new();
     FILES.get_or_init(|| {
         let out = temp_dir("replay-files");

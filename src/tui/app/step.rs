@@ -225,6 +225,16 @@ impl App {
         }
     }
 
+    /// What a message says in place of a comparison while the result is not current: it is on
+    /// its way, or there is none (failed or cancelled).
+    fn no_result_yet(&self) -> Option<&'static str> {
+        match &self.session.state {
+            RunState::Current => None,
+            RunState::Pending { .. } => Some("adjudicating…"),
+            _ => Some("no result"),
+        }
+    }
+
     /// Re-adjudicates under `r`, compared with the scenario's own rules (or, when `r` are the
     /// scenario's own, with the next preset) so that the compare view shows what the change
     /// decides.
@@ -244,6 +254,8 @@ impl App {
                 "rules: {}; {}",
                 Session::rules_name(&r),
                 match n {
+                    // No result yet (or none at all): nothing to compare.
+                    _ if let Some(w) = self.no_result_yet() => w.to_string(),
                     0 => "the recorded result".to_string(),
                     n => format!(
                         "{} from the recording (3: Rules view)",
@@ -259,10 +271,7 @@ impl App {
             Session::rules_name(&r),
             match changed {
                 // No result yet (or none at all): nothing to compare.
-                _ if self.session.state != RunState::Current => match &self.session.state {
-                    RunState::Pending { .. } => "adjudicating…".to_string(),
-                    _ => "no result".to_string(),
-                },
+                _ if let Some(w) = self.no_result_yet() => w.to_string(),
                 0 => format!(
                     "the same result as {}",
                     Session::rules_name(&self.session.compare_rules)

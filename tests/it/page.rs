@@ -110,6 +110,35 @@ fn hostile_text_stays_text_in_the_page() {
     assert!(steps["steps"].is_array());
 }
 
+/// Invisible and control characters in user text reach neither a page nor a picture: a
+/// right-to-left override in a title (which would reorder what follows it) and an escape
+/// character are shown escaped, as the terminal shows them, in the page and in its picture.
+#[test]
+fn invisible_characters_are_shown_escaped_in_pages_and_pictures() {
+    let ron = std::fs::read_to_string("scenarios/datc/6.F.16.ron").expect("case");
+    let sly = "Pandin \u{202e}evil\u{1b}[31m";
+    let s = Scenario::from_ron(&retitled(&ron, sly), "sly.ron").expect("loads");
+    assert!(s.title.contains('\u{202e}') && s.title.contains('\u{1b}'));
+    let html = page_of(&s, None);
+    assert!(!html.contains('\u{202e}') && !html.contains('\u{1b}'));
+    assert!(
+        html.contains("Pandin \\u{202e}evil\\u{1b}[31m"),
+        "shown escaped"
+    );
+    let (code, svg, err) = {
+        let dir = temp_dir("page-invisible");
+        let f = dir.join("sly.ron");
+        std::fs::write(&f, retitled(&ron, sly)).expect("write");
+        dipsandbox(&["render", f.to_str().expect("utf-8")])
+    };
+    assert_eq!(code, 0, "{err}");
+    assert!(!svg.contains('\u{202e}') && !svg.contains('\u{1b}'));
+    assert!(
+        svg.contains("Pandin \\u{202e}evil"),
+        "shown escaped in the picture's title"
+    );
+}
+
 /// The page fetches nothing: no external script, style, image or link to follow, and a content
 /// security policy that forbids any fetch.
 #[test]

@@ -124,6 +124,37 @@ pub fn multi_line(s: &str) -> Cow<'_, str> {
     escape(s, true, escaped_in_lines)
 }
 
+/// `s` safe as XML or HTML text or a quoted attribute value: control and invisible characters
+/// escaped as [`multi_line`] shows them (line feeds and tabs kept; XML 1.0 allows no other
+/// control character, and a bidirectional override must not reorder a page), then `&`, `<`, `>`,
+/// `"` and `'` as character references. Every picture and page writes user text through it.
+pub fn markup(s: &str) -> String {
+    let shown = multi_line(s);
+    let mut out = String::with_capacity(shown.len() + shown.len() / 8);
+    for c in shown.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `x` with at most one decimal, the same on every platform (`12`, `12.3`; never `-0`): the
+/// coordinates and sizes the pictures write.
+pub fn tenths(x: f64) -> String {
+    let r = (x * 10.0).round() / 10.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r:.1}")
+    }
+}
+
 /// Whether [`multi_line`] leaves `s` as it is.
 pub fn is_safe(s: &str) -> bool {
     matches!(multi_line(s), Cow::Borrowed(_))

@@ -19,7 +19,7 @@ use layout::topo::layout::VisualGraph;
 use super::adjudicator::{MovementResult, value_text};
 use super::graphviz::cycle_kinds;
 use super::trace::CycleKind;
-use crate::base::text::{cut_after, one_line};
+use crate::base::text::{cut_after, markup, one_line, tenths};
 
 /// The most decisions drawn: the layered layout's crossing reduction grows faster than the
 /// square of a layer's width, and a picture of more boxes is not read anyway (`--dot` writes a
@@ -129,32 +129,10 @@ impl RenderBackend for Collected {
     }
 }
 
-/// Text made safe inside an XML element or attribute: control characters escaped on one line
-/// (XML 1.0 allows none of them), then the five markup characters.
+/// Text made safe inside an XML element or attribute, on one line: control characters escaped
+/// as [`one_line`] shows them, then [`markup`].
 fn xml(text: &str) -> String {
-    let line = one_line(text);
-    let mut s = String::with_capacity(line.len());
-    for c in line.chars() {
-        match c {
-            '&' => s.push_str("&amp;"),
-            '<' => s.push_str("&lt;"),
-            '>' => s.push_str("&gt;"),
-            '"' => s.push_str("&quot;"),
-            '\'' => s.push_str("&apos;"),
-            c => s.push(c),
-        }
-    }
-    s
-}
-
-/// A number with at most one decimal, the same on every platform.
-fn num(x: f64) -> String {
-    let r = (x * 10.0).round() / 10.0;
-    if r == r.trunc() {
-        format!("{}", r as i64)
-    } else {
-        format!("{r:.1}")
-    }
+    markup(&one_line(text))
 }
 
 /// The boxes of the graph's decisions. `unit` names a unit (its order).
@@ -435,8 +413,8 @@ fn legend(s: &mut String, x: f64, y: f64) {
     let _ = writeln!(
         s,
         "<g id=\"legend\" transform=\"translate({},{})\">",
-        num(x),
-        num(y)
+        tenths(x),
+        tenths(y)
     );
     let _ = writeln!(
         s,
@@ -444,7 +422,7 @@ fn legend(s: &mut String, x: f64, y: f64) {
     );
     for (i, (what, text)) in LEGEND.iter().enumerate() {
         let top = 20.0 + i as f64 * LEGEND_ROW;
-        let mid = num(top + 9.0);
+        let mid = tenths(top + 9.0);
         match *what {
             "reads" => {
                 let _ = writeln!(
@@ -462,13 +440,13 @@ fn legend(s: &mut String, x: f64, y: f64) {
                 let _ = writeln!(
                     s,
                     "<rect x=\"2\" y=\"{}\" width=\"32\" height=\"18\" fill=\"white\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}/>",
-                    num(top)
+                    tenths(top)
                 );
                 if *what == "forced" {
                     let _ = writeln!(
                         s,
                         "<rect x=\"5\" y=\"{}\" width=\"26\" height=\"12\" fill=\"none\" stroke=\"black\"/>",
-                        num(top + 3.0)
+                        tenths(top + 3.0)
                     );
                 }
             }
@@ -476,7 +454,7 @@ fn legend(s: &mut String, x: f64, y: f64) {
         let _ = writeln!(
             s,
             "<text x=\"44\" y=\"{}\">{}</text>",
-            num(top + 13.0),
+            tenths(top + 13.0),
             xml(text)
         );
     }
@@ -515,7 +493,7 @@ fn defs(s: &mut String) {
 /// An edge's path as SVG path data: the layout's first point and its exit control point, then a
 /// curve through each following `(control, point)` pair.
 fn path_data(path: &[(Point, Point)], dx: f64, dy: f64) -> String {
-    let p = |q: Point| format!("{} {}", num(q.x + dx), num(q.y + dy));
+    let p = |q: Point| format!("{} {}", tenths(q.x + dx), tenths(q.y + dy));
     let mut d = String::new();
     let mut it = path.iter();
     if let (Some(first), Some(second)) = (it.next(), it.next()) {
@@ -606,19 +584,19 @@ fn draw_boxes(s: &mut String, c: &Collected, bx: &[DecisionBox], dx: f64, dy: f6
         let _ = writeln!(
             s,
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"white\" stroke=\"{col}\" stroke-width=\"{width}\"{dash}/>",
-            num(x),
-            num(y),
-            num(size.x),
-            num(size.y)
+            tenths(x),
+            tenths(y),
+            tenths(size.x),
+            tenths(size.y)
         );
         if b.forced {
             let _ = writeln!(
                 s,
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"2\" fill=\"none\" stroke=\"{col}\"/>",
-                num(x + 3.0),
-                num(y + 3.0),
-                num(size.x - 6.0),
-                num(size.y - 6.0)
+                tenths(x + 3.0),
+                tenths(y + 3.0),
+                tenths(size.x - 6.0),
+                tenths(size.y - 6.0)
             );
         }
         let weight = if b.forced {
@@ -631,8 +609,8 @@ fn draw_boxes(s: &mut String, c: &Collected, bx: &[DecisionBox], dx: f64, dy: f6
             let _ = write!(
                 s,
                 "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
-                num(x + PAD),
-                num(y + PAD / 2.0 + LINE_H * (i as f64 + 1.0) - 3.0),
+                tenths(x + PAD),
+                tenths(y + PAD / 2.0 + LINE_H * (i as f64 + 1.0) - 3.0),
                 xml(line)
             );
         }
@@ -665,8 +643,8 @@ pub fn to_svg(r: &MovementResult, unit: &dyn Fn(usize) -> String) -> Result<Stri
     let _ = writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"monospace\" font-size=\"12\">",
-        w = num(width),
-        h = num(height)
+        w = tenths(width),
+        h = tenths(height)
     );
     let _ = writeln!(
         s,
@@ -680,16 +658,16 @@ pub fn to_svg(r: &MovementResult, unit: &dyn Fn(usize) -> String) -> Result<Stri
         let _ = writeln!(
             s,
             "<text x=\"{}\" y=\"{}\">(no decisions in this phase)</text>",
-            num(MARGIN),
-            num(MARGIN + legend_h + MARGIN + 12.0)
+            tenths(MARGIN),
+            tenths(MARGIN + legend_h + MARGIN + 12.0)
         );
     }
     if let Some(at) = c.apart {
         let _ = writeln!(
             s,
             "<text id=\"apart\" x=\"{}\" y=\"{}\" fill=\"#555\">No decision reads these, and they read none:</text>",
-            num(at.x + dx),
-            num(at.y + dy - 6.0)
+            tenths(at.x + dx),
+            tenths(at.y + dy - 6.0)
         );
     }
     s.push_str("<g id=\"edges\">\n");

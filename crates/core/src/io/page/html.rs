@@ -4,27 +4,11 @@
 
 use std::fmt::Write as _;
 
-/// `text` escaped for an HTML text node or a quoted attribute value: `&`, `<`, `>`, `"` and
-/// `'` become character references; control characters other than line breaks and tabs are
-/// escaped as `\u{…}` (what [`crate::base::text::one_line`] shows of them) so nothing invisible
-/// reaches the page.
+/// `text` escaped for an HTML text node or a quoted attribute value
+/// ([`crate::base::text::markup`]: markup characters as references, control and invisible
+/// characters as [`crate::base::text::multi_line`] shows them).
 pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::base::text::markup(text)
 }
 
 /// A JSON value written for a `<script type="application/json">` block: `<`, `>` and `&` as

@@ -25,6 +25,7 @@ mod orders;
 mod svg;
 mod units;
 
+use crate::base::text::tenths;
 use crate::engine::PhaseResult;
 use crate::model::board::PhaseKind;
 use crate::model::scenario::Scenario;
@@ -191,18 +192,13 @@ pub fn position_svg(
     Ok(out)
 }
 
-/// `x` rounded to one decimal, written without a trailing `.0` (`15`, `6.2`).
-fn num(x: f64) -> String {
-    format!("{}", (x * 10.0).round() / 10.0)
-}
-
 /// The title line, its top-left corner at `(x, y)`, its sizes times `k`.
 fn title_svg(t: &str, x: f64, y: f64, k: f64) -> String {
     format!(
         "<text class=\"title\" x=\"{:.1}\" y=\"{:.1}\" font-size=\"{}\" font-weight=\"bold\" fill=\"#222222\">{}</text>\n",
         x + 12.0 * k,
         y + 19.0 * k,
-        num(15.0 * k),
+        tenths(15.0 * k),
         svg::esc(t)
     )
 }
@@ -231,7 +227,7 @@ fn edges(f: layout::Rect, title_h: f64, legend_h: f64, k: f64) -> String {
         f.x0,
         f.y0,
         f.y1 - f.y0,
-        num(1.5 * k)
+        tenths(1.5 * k)
     ));
     out
 }

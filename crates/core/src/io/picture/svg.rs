@@ -12,22 +12,9 @@ pub fn verdict_class(v: Option<Verdict>) -> &'static str {
     v.map_or("pending", crate::tools::diff::verdict_word)
 }
 
-/// `s` safe as XML text or an attribute value.
+/// `s` safe as XML text or an attribute value ([`crate::base::text::markup`]).
 pub(super) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Control characters are not allowed in XML 1.0 at all.
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::base::text::markup(s)
 }
 
 /// The powers' colours by index on the map, the TUI theme's hues (red, blue, light cyan, grey,

@@ -152,13 +152,7 @@ pub fn solve_text(s: &Scenario, rules: Option<Rules>, steps: u64) -> Result<Exit
     let cyclic: usize = o.groups.iter().map(|g| g.cyclic.len()).sum();
     let rules_text = match solved.rules.preset_name() {
         Some(p) => format!("the {p} preset"),
-        None => solved
-            .rules
-            .overrides()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        None => solved.rules.name(", "),
     };
     outln!(
         "{} — rules: {rules_text}",

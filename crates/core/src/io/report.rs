@@ -20,12 +20,7 @@ pub fn rules_text(r: &crate::model::rules::Rules) -> String {
     match r.preset_name() {
         Some("datc") => "DATC v3.0 preferences".into(),
         Some(p) => format!("the {p} preset"),
-        None => r
-            .overrides()
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        None => r.name(", "),
     }
 }
 

@@ -93,7 +93,7 @@ pub fn case_page_of(
         esc(&s.map_ref),
         esc(&run.result.engine),
         esc(engine.title()),
-        esc(&rules_name(&run.rules)),
+        esc(&run.rules.name(", ")),
     );
     if let Some(f) = &opts.file {
         let _ = writeln!(
@@ -159,11 +159,6 @@ fn retreat_picture(
         esc(&next.phase.to_string()),
     );
     Ok(())
-}
-
-/// The rules in words: a preset's name, or the options that differ from the DATC's.
-pub fn rules_name(r: &Rules) -> String {
-    r.name(", ")
 }
 
 /// The stepper's script (hand-written; `stepper.js` beside this file).
@@ -429,7 +424,7 @@ fn rules_html(body: &mut String, rules: &Rules, own: &Rules) {
     let _ = writeln!(
         body,
         "<h2>Rules in force: {}</h2>\n<p class=\"meta\">Bold: differs from the scenario's own rules.</p>\n<table class=\"rules\">\n<tr><th>DATC</th><th>option</th><th>value</th><th>question</th></tr>",
-        esc(&rules_name(rules))
+        esc(&rules.name(", "))
     );
     let own = own.table();
     for (i, row) in rules.table().iter().enumerate() {

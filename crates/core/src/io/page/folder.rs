@@ -6,7 +6,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::case::rules_name;
 use super::error::PageError;
 use super::html::{base64, document, esc};
 use crate::engine::Engine;
@@ -337,7 +336,7 @@ fn pictures_of(
                             &PictureOptions {
                                 width: opts.width,
                                 legend: false,
-                                title: Some(format!("{name} ({})", rules_name(&run.rules))),
+                                title: Some(format!("{name} ({})", run.rules.name(", "))),
                                 crop: opts.crop,
                                 ..PictureOptions::default()
                             },

@@ -188,13 +188,8 @@ pub(super) fn differs(s: &Scenario, a: &Run, b: &Run) -> (bool, String) {
 
 /// Rules in a few words: a preset's name, or the options that differ from the DATC's.
 pub fn rules_name(r: &Rules) -> String {
-    if let Some(p) = r.preset_name() {
-        return p.to_string();
+    match r.preset_name() {
+        Some(p) => p.to_string(),
+        None => format!("datc,{}", r.name(",")),
     }
-    let ov: Vec<String> = r
-        .overrides()
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    format!("datc,{}", ov.join(","))
 }

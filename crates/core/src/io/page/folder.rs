@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use super::error::PageError;
 use super::html::{base64, document, esc};
-use crate::engine::Engine;
+use crate::engine::{Engine, PhaseInput};
 use crate::io::picture::{Crop, PictureOptions, position_svg};
 use crate::model::rules::Rules;
 use crate::model::scenario::Scenario;
-use crate::tools::check::{adjudicate_scenario, natural_key};
+use crate::tools::check::natural_key;
 use crate::tools::replay::ReplayHeader;
 use crate::tools::versus::summary::{Summary, load_summary};
 
@@ -327,22 +327,26 @@ fn pictures_of(
         .map(|name| {
             let pic = match engines(name) {
                 None => Err(format!("the engine `{name}` is not known here")),
-                Some(e) => adjudicate_scenario(&s, card.rules, &*e, false)
-                    .map_err(|e| e.to_string())
-                    .and_then(|run| {
-                        position_svg(
-                            &s,
-                            Some(run.phase()),
-                            &PictureOptions {
-                                width: opts.width,
-                                legend: false,
-                                title: Some(format!("{name} ({})", run.rules.name(", "))),
-                                crop: opts.crop,
-                                ..PictureOptions::default()
-                            },
-                        )
+                // The verdicts alone: the picture shows no reasons, nor the retreats.
+                Some(e) => {
+                    let rules = card.rules.unwrap_or(s.rules);
+                    e.verdicts(&PhaseInput::of(&s, &rules))
                         .map_err(|e| e.to_string())
-                    }),
+                        .and_then(|phase| {
+                            position_svg(
+                                &s,
+                                Some(&phase),
+                                &PictureOptions {
+                                    width: opts.width,
+                                    legend: false,
+                                    title: Some(format!("{name} ({})", rules.name(", "))),
+                                    crop: opts.crop,
+                                    ..PictureOptions::default()
+                                },
+                            )
+                            .map_err(|e| e.to_string())
+                        })
+                }
             };
             (name.clone(), pic)
         })

@@ -130,6 +130,16 @@ pub(super) fn place(
     out
 }
 
+/// Where order `i` moved its unit, when it is a move that succeeded.
+fn succeeded_move(s: &Scenario, result: Option<&PhaseResult>, i: usize) -> Option<ProvinceId> {
+    match &s.orders.get(i)?.order.kind {
+        OrderKind::Move { dest, .. } if verdict(result, i) == Some(Verdict::Succeeds) => {
+            Some(dest.province)
+        }
+        _ => None,
+    }
+}
+
 /// After a movement or adjustment phase: a unit whose move succeeded stands at its
 /// destination; one removed is gone.
 fn after_move(
@@ -140,17 +150,16 @@ fn after_move(
     lay: &Layout,
 ) -> Placed {
     let Some(i) = order else { return p };
-    let Some(o) = s.orders.get(i) else { return p };
-    let ok = verdict(result, i) == Some(Verdict::Succeeds);
-    match &o.order.kind {
-        OrderKind::Move { dest, .. } if ok && s.phase.kind == PhaseKind::Movement => {
-            moved_to(s, result, &mut p, dest.province, lay);
-        }
-        OrderKind::Remove | OrderKind::Disband if ok => {
-            p.class = "gone";
-            p.on_board = false;
-        }
-        _ => {}
+    if s.phase.kind == PhaseKind::Movement
+        && let Some(dest) = succeeded_move(s, result, i)
+    {
+        moved_to(s, result, &mut p, dest, lay);
+    } else if let Some(o) = s.orders.get(i)
+        && matches!(o.order.kind, OrderKind::Remove | OrderKind::Disband)
+        && verdict(result, i) == Some(Verdict::Succeeds)
+    {
+        p.class = "gone";
+        p.on_board = false;
     }
     p
 }
@@ -164,16 +173,7 @@ fn after_retreat(
     order: Option<usize>,
     lay: &Layout,
 ) -> Placed {
-    let retreated = order.and_then(|i| {
-        let o = s.orders.get(i)?;
-        match &o.order.kind {
-            OrderKind::Move { dest, .. } if verdict(result, i) == Some(Verdict::Succeeds) => {
-                Some(dest.province)
-            }
-            _ => None,
-        }
-    });
-    match retreated {
+    match order.and_then(|i| succeeded_move(s, result, i)) {
         Some(dest) => {
             p.small = false;
             moved_to(s, result, &mut p, dest, lay);

@@ -34,7 +34,7 @@ pub fn draw_units(frame: &mut Frame, vm: &ViewModel, area: Rect) {
     let touched = dp
         .cursor()
         .checked_sub(1)
-        .map(|i| dp.units_of(i))
+        .map(|i| dipsandbox_core::engine::Steps::units(dp, i))
         .unwrap_or_default();
     let w = inner.width as usize;
     let t = &vm.theme;

@@ -286,11 +286,6 @@ impl Cursor<DpState> {
         self.state().succeeded.get(unit).copied().unwrap_or(false)
     }
 
-    /// The units an event is about (for highlighting).
-    pub fn units_of(&self, i: usize) -> Vec<usize> {
-        self.events().get(i).map(event_units).unwrap_or_default()
-    }
-
     /// Event `i` in one line, e.g. `A Ber - Sil marked bounce: bounced in step 7: support count
     /// 0 is not greater than 0 of A War - Sil`.
     pub fn describe(&self, map: &Map, units: &[Unit], i: usize) -> String {

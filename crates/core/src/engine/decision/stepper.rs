@@ -90,16 +90,17 @@ pub struct Labels {
 impl Labels {
     /// The words for `result`'s decisions and units in the phase `input`.
     pub fn of(result: &MovementResult, input: &PhaseInput<'_>) -> Labels {
+        // Each unit's order once (a unit has several decisions).
+        let orders: Vec<String> = (0..input.units.len())
+            .map(|u| result.unit_label(input.map, input.units, input.orders, u))
+            .collect();
         let subjects = result
             .graph
             .nodes
             .iter()
             .map(|n| {
-                format!(
-                    "{} {}",
-                    n.kind.short(),
-                    result.unit_label(input.map, input.units, input.orders, n.unit)
-                )
+                let order = orders.get(n.unit).map_or("", String::as_str);
+                format!("{} {order}", n.kind.short())
             })
             .collect();
         Labels {
